@@ -1,0 +1,88 @@
+"The `must` command: Table S1 through --json, output format, and exit status 2 on bad input."
+import json, subprocess, sys, contextlib, io
+import numpy as np
+import pytest
+from must_nbdev.cli import main
+from must_nbdev.amplification import amplify, TABLE_S1_EPS
+from must_nbdev.sampling import make_scheme
+from must_nbdev.definitions import MECHANISMS
+from must_nbdev.paper import PAPER_TABLE_S1, PAPER_TABLE_S1_ERRATA, matches_printed
+
+def run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try: rc = main(argv)
+        except SystemExit as e: rc = e.code
+    return rc, out.getvalue(), err.getvalue()
+
+def amplify_json(scheme, mechanism, theta):
+    args = ['amplify', '--scheme', scheme, '--n', '1000', '--m', '400', '--mechanism', mechanism, '--theta', str(theta), '--json']
+    if scheme.startswith('must'): args += ['--b', '500']
+    for e in TABLE_S1_EPS: args += ['--eps', str(e)]
+    rc, out, err = run(args)
+    assert rc == 0, err
+    return json.loads(out)
+
+@pytest.mark.parametrize('key', [k for k in PAPER_TABLE_S1 if k[2] != 'none'])
+def test_cli_reproduces_table_s1(key):
+    theta, mech, scheme = key
+    recs = amplify_json(scheme, mech, theta)
+    assert [list(r) for r in recs] == [['eta', 'eps_prime', 'delta', 'delta_prime', 'pa_type']] * len(TABLE_S1_EPS)
+    lib = amplify(make_scheme(scheme, 1000, m=400, b=500 if scheme.startswith('must') else None), mech, theta, TABLE_S1_EPS)
+    for r, ep, dp in zip(recs, lib.eps_prime, lib.delta_prime):      # machine precision: identical bits
+        assert r['eps_prime'] == float(ep) and r['delta_prime'] == float(dp)
+    base = [p.split(',')[1].strip() for p in PAPER_TABLE_S1[(theta, mech, 'none')]]
+    for r, b in zip(recs, base): assert matches_printed(r['delta'], b)
+    ok = [matches_printed(r['eps_prime'], p.split(',')[0]) and matches_printed(r['delta_prime'], p.split(',')[1])
+          for r, p in zip(recs, PAPER_TABLE_S1[key])]
+    if key in PAPER_TABLE_S1_ERRATA: assert not any(ok)        # the known erratum row: every δ' differs
+    else: assert all(ok), [(p, r) for p, r, k in zip(PAPER_TABLE_S1[key], recs, ok) if not k]
+
+def test_must_wo_equals_wr_through_the_cli():
+    a, b = amplify_json('must-wo', 'gaussian', 1.0), amplify_json('wr', 'gaussian', 1.0)
+    for x, y in zip(a, b):
+        assert x['pa_type'] == y['pa_type']
+        for k in ('eta', 'eps_prime', 'delta_prime'): assert x[k] == pytest.approx(y[k], rel=1e-12)
+
+def test_human_output_is_an_aligned_table():
+    rc, out, _ = run(['amplify', '--scheme', 'wor', '--n', '100', '--m', '10', '--mechanism', 'laplace', '--theta', '1', '--eps', '0.5', '--eps', '2'])
+    lines = out.strip().splitlines()
+    assert rc == 0 and lines[1].split() == ['eps', 'eta', 'eps_prime', 'delta', 'delta_prime', 'pa_type']
+    assert len({len(l) for l in lines[1:]}) == 1 and lines[2].split()[-1] == 'strong'
+
+BAD = [
+    (['--scheme', 'must-ow', '--n', '1000', '--m', '400', '--b', '1200'], 'b must be <= n'),
+    (['--scheme', 'must-wo', '--n', '1000', '--m', '600', '--b', '500'], 'm must be <= b'),
+    (['--scheme', 'wr', '--n', '0', '--m', '4'], 'n must be an integer >= 1'),
+    (['--scheme', 'wr', '--n', '100', '--m', '0'], 'm must be an integer >= 1'),
+    (['--scheme', 'wr', '--n', '100.5', '--m', '4'], 'n must be an integer'),
+    (['--scheme', 'wr', '--n', '100', '--m', '2.5'], 'm must be an integer'),
+    (['--scheme', 'bogus', '--n', '100', '--m', '4'], "argument --scheme: invalid choice"),
+    (['--scheme', 'must-ww', '--n', '100', '--m', '4'], 'must-ww needs b'),
+]
+@pytest.mark.parametrize('scheme_args,msg', BAD)
+def test_bad_scheme_input_exits_2_with_one_line(scheme_args, msg):
+    rc, out, err = run(['amplify', *scheme_args, '--mechanism', 'gaussian', '--theta', '1', '--eps', '1'])
+    assert rc == 2 and out == '' and err.count('\n') == 1 and msg in err, err
+
+@pytest.mark.parametrize('mech_args,msg', [
+    (['--mechanism', 'gaussian', '--theta', '0', '--eps', '1'], 'theta must be finite and in (0, inf]'),
+    (['--mechanism', 'gaussian', '--theta', '-1', '--eps', '1'], 'theta must be'),
+    (['--mechanism', 'gaussian', '--theta', '1', '--eps', '-0.1'], 'eps must be finite and in [0, inf]'),
+    (['--mechanism', 'gaussian', '--theta', '1', '--eps', 'nan'], 'eps must be finite'),
+    (['--mechanism', 'gaussian', '--theta', 'nan', '--eps', '1'], 'theta must be finite'),
+    (['--mechanism', 'cauchy', '--theta', '1', '--eps', '1'], 'argument --mechanism: invalid choice'),
+    (['--mechanism', 'gaussian', '--theta', 'abc', '--eps', '1'], 'not a number'),
+])
+def test_bad_mechanism_input_exits_2_with_one_line(mech_args, msg):
+    rc, out, err = run(['amplify', '--scheme', 'wr', '--n', '100', '--m', '4', *mech_args])
+    assert rc == 2 and err.count('\n') == 1 and msg in err, err
+
+def test_console_script_runs():
+    r = subprocess.run([sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'amplify', '--scheme', 'wr',
+                        '--n', '100', '--m', '4', '--mechanism', 'gaussian', '--theta', '1', '--eps', '1', '--json'],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and json.loads(r.stdout)[0]['pa_type'] in ('strong', 'weak-I')
+    r = subprocess.run([sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'amplify', '--scheme', 'wr',
+                        '--n', '100', '--m', '4', '--mechanism', 'gaussian', '--theta', '1', '--eps', '-1'], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count('\n') == 1

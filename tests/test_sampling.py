@@ -1,0 +1,71 @@
+"Property tests of the scheme registry and the occurrence pmf."
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from must_nbdev.sampling import make_scheme, multistage, occurrence_pmf, sample_many, SCHEMES
+
+sizes = st.integers(1, 400)
+
+@settings(max_examples=60, deadline=None)
+@given(n=sizes, b=sizes, m=sizes, name=st.sampled_from(['wor', 'wr', 'must-ow', 'must-wo', 'must-ww']))
+def test_pmf_is_a_distribution_with_mean_m_over_n(n, b, m, name):
+    if name == 'wor': m = min(m, n)
+    if name == 'must-ow': b = min(b, n)
+    if name == 'must-wo': m = min(m, b)
+    sc = make_scheme(name, n, m=m, b=b if name.startswith('must') else None)
+    o = occurrence_pmf(sc)
+    w = o.pmf
+    assert np.isfinite(o.log_pmf[1:]).all() or len(w) <= 2
+    assert abs(w.sum() - 1) < 1e-12
+    assert abs((np.arange(len(w)) * w).sum() - m / n) < 1e-12 * max(1, m / n)
+    assert 0 < o.eta <= 1 and abs(o.eta - (1 - w[0])) < 1e-12
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 300), b=st.integers(1, 300), m=st.integers(1, 300))
+def test_eta_chain_ww_ow_wr_wor(n, b, m):
+    b = min(b, n); mw = min(m, n)
+    eta = lambda name, **kw: occurrence_pmf(make_scheme(name, n, **kw)).eta
+    e_ww, e_ow, e_wr = eta('must-ww', m=m, b=b), eta('must-ow', m=m, b=b), eta('wr', m=m)
+    assert e_ww <= e_ow * (1 + 1e-12) and e_ow <= e_wr * (1 + 1e-12)
+    assert eta('wr', m=mw) <= eta('wor', m=mw) * (1 + 1e-12)
+
+def test_general_multistage_equals_named_schemes():
+    for name, stages in (('must-ow', [('wor', 50), ('wr', 40)]), ('must-ww', [('wr', 50), ('wr', 40)]), ('wr', [('wr', 40)])):
+        a = occurrence_pmf(make_scheme(name, 300, m=40, b=50 if name.startswith('must') else None)).log_pmf
+        b = occurrence_pmf(multistage(300, stages)).log_pmf
+        assert np.allclose(a, b, rtol=0, atol=1e-13)
+
+def test_three_stage_mean_and_sampler_agree():
+    sc = multistage(60, [('wor', 40), ('wr', 30), ('wor', 20)])
+    w = occurrence_pmf(sc).pmf
+    assert abs((np.arange(len(w)) * w).sum() - 20 / 60) < 1e-13
+    ms = sample_many(sc, 50_000, rng=0)
+    assert (ms.sizes == 20).all()
+    assert abs(ms.distinct.mean() - 60 * occurrence_pmf(sc).eta) < 5 * ms.distinct.std() / np.sqrt(50_000)
+
+def test_samplers_reproduce_with_seed_and_generator():
+    sc = make_scheme('must-ww', 500, m=100, b=80)
+    a, b = sample_many(sc, 10, rng=3), sample_many(sc, 10, rng=np.random.default_rng(3))
+    assert np.array_equal(a.indices, b.indices) and np.array_equal(a.counts, b.counts)
+
+def test_large_population_wor_uses_per_row_path():
+    sc = make_scheme('must-ow', 10**7, m=50, b=30)
+    ms = sample_many(sc, 5, rng=1)
+    assert (ms.sizes == 50).all() and (ms.indices < 10**7).all() and (ms.distinct <= 30).all()
+
+@pytest.mark.parametrize('kwargs,msg', [
+    (dict(name='must-ow', n=100, m=10, b=101), 'b must be <= n'),
+    (dict(name='must-wo', n=100, m=11, b=10), 'm must be <= b'),
+    (dict(name='wr', n=0, m=1), 'n must be an integer >= 1'),
+    (dict(name='wr', n=10, m=0), 'm must be an integer >= 1'),
+    (dict(name='wr', n=10.5, m=1), 'n must be an integer'),
+    (dict(name='wr', n=10, m=float('nan')), 'm must be an integer'),
+    (dict(name='poisson', n=10, q=0.0), 'q must be finite and in (0, 1]'),
+    (dict(name='poisson', n=10, m=11), 'm must be an integer [1, 10]'),
+    (dict(name='unknown', n=10, m=1), 'scheme must be one of'),
+    (dict(name='wor', n=10, m=1, b=3), 'b is only used'),
+])
+def test_bad_input_raises_value_error_naming_argument(kwargs, msg):
+    name = kwargs.pop('name')
+    with pytest.raises(ValueError, match=msg.replace('(', r'\(').replace(')', r'\)').replace('[', r'\[').replace(']', r'\]')):
+        make_scheme(name, **kwargs)
