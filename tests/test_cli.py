@@ -86,3 +86,25 @@ def test_console_script_runs():
     r = subprocess.run([sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'amplify', '--scheme', 'wr',
                         '--n', '100', '--m', '4', '--mechanism', 'gaussian', '--theta', '1', '--eps', '-1'], capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count('\n') == 1
+
+def test_account_json_eps_and_delta():
+    rc, out, err = run(['account', '--scheme', 'poisson', '--n', '1000', '--m', '20', '--sigma', '1', '--k', '1000', '--eps', '1', '--json'])
+    r = json.loads(out)
+    assert rc == 0 and {'delta_lower', 'delta_upper', 'delta', 'eps', 'seconds', 'L', 'r', 'relation', 'h'} <= set(r)
+    assert r['relation'] == 'add_remove' and r['delta_lower'] <= 0.0707393 <= r['delta_upper'] and r['seconds'] > 0
+    rc, out, err = run(['account', '--scheme', 'poisson', '--n', '1000', '--q', '0.02', '--sigma', '1', '--k', '1000', '--delta', '0.0707393', '--json'])
+    r = json.loads(out)
+    assert rc == 0 and r['eps_lower'] <= 1.0 <= r['eps_upper'] and {'eps_lower', 'eps_upper', 'eps', 'delta'} <= set(r)
+
+@pytest.mark.parametrize('args,msg', [
+    (['--sigma', '0', '--k', '10', '--eps', '1'], 'sigma must be finite and in (0, inf]'),
+    (['--sigma', '1', '--k', '0', '--eps', '1'], 'k must be an integer >= 1'),
+    (['--sigma', '1', '--k', '10', '--eps', '-1'], 'eps must be finite and in [0, inf]'),
+    (['--sigma', '1', '--k', '10', '--delta', '1'], 'delta must be finite and in (0, 1)'),
+    (['--sigma', '1', '--k', '10', '--delta', '0'], 'delta must be finite and in (0, 1)'),
+    (['--sigma', '1', '--k', '10'], 'one of the arguments --eps --delta is required'),
+    (['--sigma', '1', '--k', '10', '--eps', '1', '--relation', 'replace'], 'argument --relation: invalid choice'),
+])
+def test_account_bad_input_exits_2_with_one_line(args, msg):
+    rc, out, err = run(['account', '--scheme', 'wr', '--n', '100', '--m', '10', *args])
+    assert rc == 2 and err.count('\n') == 1 and msg in err, err
