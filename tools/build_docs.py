@@ -6,7 +6,7 @@
 
 Users with Quarto can instead run `nbdev_docs`; nbs/_quarto.yml is the standard nbdev configuration.
 """
-import argparse, ast, html, re, sys
+import argparse, ast, hashlib, html, re, sys
 from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
@@ -47,6 +47,19 @@ def prepare(nb):
     nb.cells = keep
     return nb
 
+STYLE = re.compile(r'<style[^>]*>.*?</style>\s*', re.S)
+
+def share_css(page_html):
+    "Move the template's inline <style> blocks to one content-hashed stylesheet shared by every page."
+    head_end = page_html.index('</head>')
+    blocks = STYLE.findall(page_html[:head_end])
+    if not blocks: return page_html
+    css = '\n'.join(re.sub(r'^<style[^>]*>|</style>\s*$', '', b) for b in blocks)
+    name = f"style-{hashlib.sha256(css.encode()).hexdigest()[:10]}.css"
+    (DOCS / name).write_text(css, encoding='utf-8')
+    head = STYLE.sub('', page_html[:head_end])
+    return head + f'<link rel="stylesheet" href="{name}">\n' + page_html[head_end:]
+
 def page(body_html, nav, title):
     return body_html.replace('<body', '<body data-must-page="1"', 1).replace(
         '</head>', '<style>#must-nav{position:fixed;top:0;left:0;width:230px;height:100%;overflow:auto;padding:1rem;'
@@ -65,6 +78,8 @@ def main():
     titles = {p.stem: title_of(nbformat.read(p, 4), p.stem) for p in nbs}
     nav = ''.join(f'<a href="{("index" if s == "index" else s)}.html">{html.escape("Home" if s == "index" else t)}</a>' for s, t in titles.items())
     DOCS.mkdir(exist_ok=True)
+    if not a.only:
+        for old in DOCS.glob('style-*.css'): old.unlink()   # stale shared stylesheets
     exporter = HTMLExporter(template_name='lab')
     for p in nbs:
         if a.only and p.stem != 'index' and not p.stem.startswith(a.only): continue
@@ -72,7 +87,7 @@ def main():
         nb = add_show_docs(nbformat.read(p, 4))
         NotebookClient(nb, timeout=a.timeout, kernel_name='python3', resources={'metadata': {'path': str(NBS)}}).execute()
         body, _ = exporter.from_notebook_node(prepare(nb))
-        (DOCS / f'{p.stem}.html').write_text(page(body, nav, titles[p.stem]), encoding='utf-8')
+        (DOCS / f'{p.stem}.html').write_text(page(share_css(body), nav, titles[p.stem]), encoding='utf-8')
     print(f'wrote {DOCS}', file=sys.stderr)
 
 if __name__ == '__main__': main()
