@@ -10,7 +10,8 @@ from scipy import special
 
 # %% auto #0
 __all__ = ['MECHANISMS', 'check_int', 'check_real', 'check_reals', 'check_choice', 'hockey_stick', 'laplace_profile',
-           'gaussian_profile', 'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss', 'delta_from_pld']
+           'gaussian_profile', 'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss', 'delta_from_pld',
+           'progress', 'markdown_table']
 
 # %% ../nbs/00_definitions.ipynb #0d9ed4dd
 def check_int(value, name:str, lo:int=1, hi:int|None=None) -> int:
@@ -97,3 +98,28 @@ def delta_from_pld(eps, losses, weights=None) -> np.ndarray:
     w = np.full(s.shape, 1 / s.size) if weights is None else np.asarray(weights, float)
     eps = np.asarray(eps, float)[..., None]
     return (w * -np.expm1(np.minimum(eps - s, 0.0))).sum(-1)
+
+# %% ../nbs/00_definitions.ipynb #933fe7d2
+import sys, time
+
+def progress(items, label:str, enabled:bool=True, stream=None):
+    "Yield from `items`, drawing a one-line progress bar with elapsed time on stderr."
+    items = list(items); stream = sys.stderr if stream is None else stream; t0 = time.perf_counter()
+    for i, item in enumerate(items):
+        if enabled:
+            done = int(20 * i / max(len(items), 1))
+            stream.write(f"\r{label} [{'#' * done}{'.' * (20 - done)}] {i}/{len(items)} {time.perf_counter() - t0:5.1f}s"); stream.flush()
+        yield item
+    if enabled: stream.write(f"\r{label} [{'#' * 20}] {len(items)}/{len(items)} {time.perf_counter() - t0:5.1f}s\n"); stream.flush()
+
+def markdown_table(rows, columns=None, formats=None) -> str:
+    "Render dict rows as a markdown table; `formats` maps a column to a format spec or a function."
+    rows = list(rows); columns = list(columns or (rows[0].keys() if rows else [])); formats = formats or {}
+    def fmt(col, v):
+        f = formats.get(col)
+        if v is None: return ''
+        if callable(f): return f(v)
+        return format(v, f) if f else str(v)
+    lines = ['| ' + ' | '.join(columns) + ' |', '|' + '|'.join('---' for _ in columns) + '|']
+    lines += ['| ' + ' | '.join(fmt(c, r.get(c)) for c in columns) + ' |' for r in rows]
+    return '\n'.join(lines)
