@@ -99,7 +99,7 @@ def delta_from_pld(eps, losses, weights=None) -> np.ndarray:
     eps = np.asarray(eps, float)[..., None]
     return (w * -np.expm1(np.minimum(eps - s, 0.0))).sum(-1)
 
-# %% ../nbs/00_definitions.ipynb #933fe7d2
+# %% ../nbs/00_definitions.ipynb #cbac96f9
 import sys, time
 
 def progress(items, label:str, enabled:bool=True, stream=None):

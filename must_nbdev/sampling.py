@@ -196,8 +196,29 @@ def as_generator(rng=None) -> np.random.Generator:
 
 _KEY_BUDGET = 1 << 22  # random sort keys per block in vectorised WOR
 
+def _wor_by_rejection(pop:int, size:int, T:int, rng:np.random.Generator) -> np.ndarray:
+    "T rows of `size` distinct positions: the first `size` distinct values of i.i.d. uniform draws (exactly WOR)."
+    mean = pop * (math.log(pop) - math.log(pop - size))       # expected draws until `size` distinct values
+    k = int(math.ceil(mean + 6 * math.sqrt(size * size / (pop - size)) + 16))
+    out = np.empty((T, size), dtype=np.int64); todo = np.arange(T)
+    while len(todo):
+        if len(todo) * k > _KEY_BUDGET:                          # bound memory: recurse on blocks of rows
+            rows = max(1, _KEY_BUDGET // k)
+            for start in range(0, len(todo), rows): out[todo[start:start + rows]] = _wor_by_rejection(pop, size, len(todo[start:start + rows]), rng)
+            return out
+        draws = rng.integers(0, pop, size=(len(todo), k))
+        order = np.argsort(draws, axis=1, kind='stable'); srt = np.take_along_axis(draws, order, 1)
+        first = np.ones_like(draws, dtype=bool); first[:, 1:] = srt[:, 1:] != srt[:, :-1]
+        keep = np.zeros_like(first); np.put_along_axis(keep, order, first, 1)   # first occurrences, in draw order
+        ok = keep.sum(1) >= size
+        sel = keep & (np.cumsum(keep, 1) <= size)
+        out[todo[ok]] = draws[ok][sel[ok]].reshape(-1, size)
+        todo = todo[~ok]                                         # rare rows with too few distinct draws: redraw
+    return out
+
 def _wor_positions(pop:int, size:int, T:int, rng:np.random.Generator) -> np.ndarray:
     "T rows of `size` distinct positions in range(pop)."
+    if 4 * size <= pop: return _wor_by_rejection(pop, size, T, rng)
     if pop > _KEY_BUDGET: return np.stack([rng.choice(pop, size, replace=False) for _ in range(T)])
     rows = max(1, _KEY_BUDGET // pop); out = np.empty((T, size), dtype=np.int64)
     for start in range(0, T, rows):
