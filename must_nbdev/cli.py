@@ -91,9 +91,20 @@ def _regression(quick:bool, seed:int, show_progress:bool):
     from must_nbdev.regression import regression_experiment
     return regression_experiment(quick=quick, seed=seed, show_progress=show_progress)
 
+@lru_cache(maxsize=4)
+def _classification(quick:bool, seed:int, show_progress:bool) -> list:
+    "Adult and digits rows of experiment 3 (plus MNIST when MUST_MNIST_DIR is set)."
+    import os
+    from must_nbdev import classification as cl
+    rows = cl.run_classification(cl.load_adult(seed=seed), seed=seed, show_progress=show_progress)['rows']
+    rows += cl.run_classification(cl.load_digits(seed=seed), seed=seed, quick=quick, show_progress=show_progress)['rows']
+    if os.environ.get('MUST_MNIST_DIR'):
+        rows += cl.run_classification(cl.load_mnist(), seed=seed, seeds=2 if quick else 5, T=10 if quick else None, show_progress=show_progress)['rows']
+    return rows
+
 def _artefacts() -> dict:
     "The registry of reproducible tables (imports the experiment modules lazily)."
-    from must_nbdev import calibration as cal, bootstrap as bs, regression as rg, efficiency as ef
+    from must_nbdev import calibration as cal, bootstrap as bs, regression as rg, efficiency as ef, classification as cl
     t3cols = ('scheme', 'b', 'sigma_mean', 'sigma_var', 'delta_prime', 'delta_prime_actual', 'certified')
     return {
         'table3': Artefact('Table 3', '05_calibration', lambda q, s, p: cal.table3(), t3cols,
@@ -102,10 +113,13 @@ def _artefacts() -> dict:
                            bs.TABLE4_COLUMNS, bs.TABLE4_FORMATS),
         'table5': Artefact('Table 5', '08_exp_regression', lambda q, s, p: _regression(q, s, p)['table5'], rg.TABLE5_COLUMNS, rg.TABLE5_FORMATS),
         'tableS2': Artefact('Table S2', '08_exp_regression', lambda q, s, p: _regression(q, s, p)['tableS2'], rg.TABLES2_COLUMNS, rg.TABLES2_FORMATS),
+        'table6': Artefact('Table 6', '10_exp_classification', lambda q, s, p: _classification(q, s, p), cl.TABLE6_COLUMNS + ('sensitivity', 'specificity', 'ppv', 'npv', 'f1'),
+                           cl.CLASSIFICATION_FORMATS),
+        'table8': Artefact('Table 8', '10_exp_classification', lambda q, s, p: _classification(q, s, p), cl.TABLE8_COLUMNS, cl.CLASSIFICATION_FORMATS),
         'table7': Artefact('Table 7', '09_efficiency', lambda q, s, p: ef.efficiency_table(quick=q, seed=s, show_progress=p),
                            ef.TABLE7_COLUMNS, ef.TABLE7_FORMATS),
     }
-REPRODUCIBLE = ('table3', 'table4', 'table5', 'tableS2', 'table7')
+REPRODUCIBLE = ('table3', 'table4', 'table5', 'tableS2', 'table6', 'table7', 'table8')
 
 def _jsonable(v):
     "Plain Python value for JSON: numpy scalars to float/int/bool, NaN and inf to None."
