@@ -164,8 +164,10 @@ class OccurrencePMF:
     def pmf(self) -> np.ndarray: return np.exp(self.log_pmf)
     @property
     def eta(self) -> float:
-        "Probability that the record appears at all, $\\eta=\\sum_{l\\ge1}w_l$ (summed, not 1 - w_0, to keep tiny η exact)."
-        return float(np.exp(special.logsumexp(self.log_pmf[1:]))) if len(self.log_pmf) > 1 else 0.0
+        "Probability that the record appears at all, $\\eta=\\sum_{l\\ge1}w_l$: summed when η ≤ 1/2 (exact for tiny η), else 1 − w_0 (never above 1)."
+        if len(self.log_pmf) <= 1: return 0.0
+        if self.log_pmf[0] < -math.log(2): return float(-np.expm1(self.log_pmf[0]))
+        return float(np.exp(special.logsumexp(self.log_pmf[1:])))
 
 TAIL_TOL = 1e-300
 
