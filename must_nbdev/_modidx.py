@@ -253,4 +253,5 @@ d = { 'settings': { 'branch': 'main',
                                      'must_nbdev.sampling.multistage': ('sampling.html#multistage', 'must_nbdev/sampling.py'),
                                      'must_nbdev.sampling.occurrence_pmf': ('sampling.html#occurrence_pmf', 'must_nbdev/sampling.py'),
                                      'must_nbdev.sampling.sample': ('sampling.html#sample', 'must_nbdev/sampling.py'),
-                                     'must_nbdev.sampling.sample_many': ('sampling.html#sample_many', 'must_nbdev/sampling.py')}}}
+                                     'must_nbdev.sampling.sample_many': ('sampling.html#sample_many', 'must_nbdev/sampling.py'),
+                                     'must_nbdev.sampling.scheme_at': ('sampling.html#scheme_at', 'must_nbdev/sampling.py')}}}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from .definitions import check_choice, check_int, check_real, markdown_table, progress
-from .sampling import Multisets, Scheme, as_generator, make_scheme, occurrence_pmf, sample_many
+from .sampling import Multisets, Scheme, as_generator, make_scheme, occurrence_pmf, sample_many, scheme_at
 from .calibration import TABLE3_B, SENSITIVITY_BASES, calibrate
 
 # %% auto #0
@@ -62,11 +62,11 @@ def bootstrap_experiment(n_datasets:int=200, n:int=300, m:int=30, T:int=500, eps
     data = np.clip(rng.standard_normal((n_datasets, n)), lo, hi)
     denom = n if sensitivity_basis == 'paper' else m
     pop_var = _clipped_normal_variance(lo, hi)
-    plan = [('poisson', None, make_scheme('poisson', n, q=m / n), False)]
+    plan = [('poisson', None, scheme_at('poisson', n, m), False)]
     for name in schemes:
         if name.startswith('must'):
-            plan += [(name, b, make_scheme(name, n, m=m, b=b), True) for b in bs if name != 'must-wo' or b >= m]
-        else: plan.append((name, None, make_scheme(name, n, q=m / n) if name == 'poisson' else make_scheme(name, n, m=m), True))
+            plan += [(name, b, scheme_at(name, n, m, b), True) for b in bs if name != 'must-wo' or b >= m]
+        else: plan.append((name, None, scheme_at(name, n, m), True))
     rows = []
     for name, b, sc, private in progress(plan, 'Table 4', show_progress):
         size, mean, var = multiset_moments(data, sample_many(sc, n_datasets * T, rng), T)

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass, asdict
 import numpy as np
 from .definitions import check_choice, check_real, gaussian_profile
-from .sampling import Scheme, make_scheme, occurrence_pmf
+from .sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, scheme_at
 from .amplification import amplified_epsilon, amplified_delta, base_epsilon
 from .accountant import analytic_gaussian_theta
 
@@ -75,9 +75,8 @@ SENSITIVITY_BASES = ('paper', 'subsample')
 def _schemes(n:int, m:int, bs, names=('poisson', 'wor', 'wr', 'must-ow', 'must-ww')):
     "(name, b, Scheme) for one-stage schemes and MUST at each b; Poisson at rate m/n."
     for name in names:
-        if name == 'poisson': yield name, None, make_scheme('poisson', n, q=m / n)
-        elif name.startswith('must'): yield from ((name, b, make_scheme(name, n, m=m, b=b)) for b in bs)
-        else: yield name, None, make_scheme(name, n, m=m)
+        if 'b' in SCHEMES[name].params: yield from ((name, b, scheme_at(name, n, m, b)) for b in bs)
+        else: yield name, None, scheme_at(name, n, m)
 
 def table3(n:int=300, m:int=30, eps_prime:float=0.1, delta:float|None=None, bs=TABLE3_B, data_range=(-4.0, 4.0),
            method:str='dwork-roth', sensitivity_basis:str='paper', schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww')) -> list:

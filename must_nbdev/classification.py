@@ -8,7 +8,7 @@ import gzip, math, os, struct, time
 from pathlib import Path
 import numpy as np
 from .definitions import check_choice, check_int, check_real, markdown_table, progress
-from .sampling import as_generator, make_scheme
+from .sampling import as_generator, make_scheme, scheme_at
 from .calibration import SENSITIVITY_BASES, calibrate
 from .dpsgd import MLP, LogisticRegression, dpsgd
 
@@ -157,7 +157,7 @@ def run_classification(data:dict, schemes=CLASSIFICATION_SCHEMES, seeds:int=5, T
     rng = as_generator(seed); rows, curves = [], {}
     for sname in progress(('non-private',) + tuple(schemes), f'{name} T={T}', show_progress):
         private = sname != 'non-private'; key = 'poisson' if not private else sname
-        sc = make_scheme('poisson', n, q=cfg['m'] / n) if key == 'poisson' else make_scheme(key, n, m=cfg['m'], b=cfg['b'] if key.startswith('must') else None)
+        sc = scheme_at(key, n, cfg['m'], cfg['b'])
         sigma = calibrate(sc, cfg['eps_prime'], 1 / n, cfg['clip'] / (n if sensitivity_basis == 'paper' else cfg['m']), 'analytic').sigma if private else 0.0
         runs = []
         if binary:      # logistic regression: all seeds at once

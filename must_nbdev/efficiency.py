@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from .definitions import check_int, markdown_table, progress
-from .sampling import Scheme, as_generator, make_scheme, occurrence_pmf, sample, sample_many
+from .sampling import Scheme, as_generator, make_scheme, occurrence_pmf, sample, sample_many, scheme_at
 
 # %% auto #0
 __all__ = ['TABLE7_SETTINGS', 'TABLE7_SCHEMES', 'TABLE7_COLUMNS', 'TABLE7_FORMATS', 'PAPER_TABLE7', 'expected_distinct',
@@ -27,7 +27,8 @@ def distinct_counts(scheme:Scheme, draws:int, rng=None, block:int=1000) -> np.nd
     return np.concatenate([sample_many(scheme, min(block, draws - s), rng).distinct for s in range(0, draws, block)])
 
 def _scheme(name:str, n:int, b:int, m:int) -> Scheme:
-    return make_scheme('poisson', n, q=m / n) if name == 'poisson' else make_scheme(name, n, m=m, b=b if name.startswith('must') else None)
+    "Scheme of a Table 7 setting (n, b, m)."
+    return scheme_at(name, n, m, b)
 
 # %% ../nbs/09_efficiency.ipynb #cf0575e0
 def sampling_times(scheme:Scheme, repeats:int=200, rng=None) -> tuple:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from .definitions import check_choice, check_int, check_real, markdown_table, progress
-from .sampling import as_generator, make_scheme
+from .sampling import as_generator, make_scheme, scheme_at
 from .calibration import SENSITIVITY_BASES, calibrate, table5_calibration
 from .dpsgd import LinearRegression, dpsgd
 
@@ -41,7 +41,7 @@ def regression_experiment(n_datasets:int=200, n:int=1000, m:int=100, b:int=200, 
     plan = [(None, 'poisson')] + [(ep, name) for ep in eps_primes for name in schemes]
     t5, s2, curves = [], [], {}
     for ep, name in progress(plan, 'Table 5/S2', show_progress):
-        sc = make_scheme(name, n, q=m / n) if name == 'poisson' else make_scheme(name, n, m=m, b=b if name.startswith('must') else None)
+        sc = scheme_at(name, n, m, b)
         private = ep is not None
         sigma = cal[ep, name]['sigma'] if private else 0.0
         fit = dpsgd(model, X, y, sc, sigma, clip if private else None, lr, T, rng)

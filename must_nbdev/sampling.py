@@ -12,8 +12,9 @@ from scipy import special, stats
 from .definitions import check_int, check_real, check_choice
 
 # %% auto #0
-__all__ = ['STAGE_METHODS', 'SCHEMES', 'TAIL_TOL', 'Stage', 'SchemeSpec', 'Scheme', 'make_scheme', 'multistage', 'log_binom_pmf',
-           'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'as_generator', 'Multisets', 'sample_many', 'sample']
+__all__ = ['STAGE_METHODS', 'SCHEMES', 'TAIL_TOL', 'Stage', 'SchemeSpec', 'Scheme', 'make_scheme', 'multistage', 'scheme_at',
+           'log_binom_pmf', 'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'as_generator', 'Multisets',
+           'sample_many', 'sample']
 
 # %% ../nbs/01_sampling.ipynb #9cb47120
 STAGE_METHODS = ('wor', 'wr', 'poisson')
@@ -107,6 +108,11 @@ def multistage(n:int, stages, label:str|None=None) -> Scheme:
     st = tuple(Stage(meth, rate=float(size), param=f'stage {i+1} rate') if meth == 'poisson'
                else Stage(meth, size, param=f'stage {i+1} size') for i, (meth, size) in enumerate(stages))
     return Scheme('must', label or 'MUST[' + '->'.join(f"{s.method}{s.size or ''}" for s in st) + ']', n, st)
+
+# %% ../nbs/01_sampling.ipynb #8e2bd088
+def scheme_at(name:str, n:int, m:int, b:int|None=None) -> Scheme:
+    "Scheme `name` with (expected) final size `m`: Poisson at rate m/n; `b` is used only by schemes with a stage-I size."
+    return make_scheme(name, n, m=m, b=b if 'b' in SCHEMES[check_choice(name, 'scheme', SCHEMES)].params else None)
 
 # %% ../nbs/01_sampling.ipynb #4e512a41
 _PMF_FLOOR = 1e-280  # below this, binom.pmf may underflow: use the gammaln formula instead
