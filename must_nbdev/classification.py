@@ -191,6 +191,7 @@ PAPER_TABLE6 = {'adult': {'poisson (non-private)': 75.19, 'poisson': 74.83, 'wor
 # %% ../nbs/10_exp_classification.ipynb #e46baac4
 def plot_classification_loss(curves:dict, title:str, ax=None):
     "Training loss per iteration for each scheme (Figures 6 and S5)."
+    import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6, 3.4))
     for s, v in curves.items():
         it = np.flatnonzero(np.isfinite(v)) + 1

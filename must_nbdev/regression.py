@@ -84,6 +84,7 @@ def predicted_beta_rmse(sigma:float, lr:float=0.04, m:int=100, n:int=1000) -> fl
 # %% ../nbs/08_exp_regression.ipynb #664e600f
 def plot_training_loss(curves:dict, eps_primes=(0.01, 0.001), ylabel:str='training loss', axes=None):
     "Figure S4/S5/6: training loss per iteration for each scheme, one panel per ε', with the non-private curve."
+    import matplotlib.pyplot as plt
     if axes is None: _, axes = plt.subplots(1, len(eps_primes), figsize=(5 * len(eps_primes), 3.4), sharey=True)
     axes = np.atleast_1d(axes)
     base = next((v for (ep, s), v in curves.items() if ep is None), None)
