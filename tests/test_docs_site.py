@@ -66,7 +66,8 @@ def _nb_has_math(stem):
 
 def _nb_has_figures(stem):
     nb = json.loads((NBS / f'{stem}.ipynb').read_text(encoding='utf-8'))
-    return any(re.search(r'\bplot_\w+\(|plt\.', ''.join(c['source'])) for c in nb['cells'] if c['cell_type'] == 'code')
+    cells = [''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'code']   # cells that draw, not that define
+    return any(re.search(r'\bplot_\w+\(|plt\.subplots', s) and not re.search(r'^#\|\s*export', s, re.M) for s in cells)
 
 @pytest.mark.parametrize('stem', notebook_pages() + ['api'])
 def test_page_renders(stem, site, browser):
@@ -84,5 +85,8 @@ def test_page_renders(stem, site, browser):
     assert math['errors'] == 0, f'{stem}.html: {math["errors"]} KaTeX errors'
     if stem != 'api' and _nb_has_math(stem): assert math['rendered'] > 0, f'{stem}.html: no math typeset'
     assert all(w > 0 for _, w in imgs), f'{stem}.html: images failed to load {[s for s, w in imgs if not w]}'
+    if stem == 'api':   # one parsed table per module section
+        n_sections, n_tables = browser.execute_script('return [document.querySelectorAll("h2").length, document.querySelectorAll("table").length]')
+        assert n_sections > 10 and n_tables == n_sections, (n_sections, n_tables)
     if stem not in ('index', 'api') and _nb_has_figures(stem):
         assert any(s and s.startswith('figures/') for s, _ in imgs), f'{stem}.html: no figure files'

@@ -137,7 +137,8 @@ def api_page(stems):
             name = full.rsplit('.', 1)[1]
             if '.' in full[len(mod) + 1:] or name.startswith('_'): continue   # methods are documented with their class
             obj = getattr(module, name, None)
-            doc = ((getattr(obj, '__doc__', None) or '').strip().splitlines() or [''])[0].replace('|', '\\|')
+            doc = ((getattr(obj, '__doc__', None) or '').strip().splitlines() or [''])[0]
+            doc = doc.replace('\\|', '\\Vert{}').replace('|', '&#124;')   # a bar must not end the table cell, even in math
             md.append(f'| [`{name}`]({stem}.html#{name}) | {doc} |')
     return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell('\n'.join(md))])
 
