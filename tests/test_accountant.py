@@ -23,19 +23,19 @@ def test_poisson_add_remove_matches_dp_accounting(q, sigma, k, eps):
     assert r['delta_lower'] <= theirs <= r['delta_upper'] * (1 + DISCRETISATION_SLACK)
 
 @pytest.mark.parametrize('name', ['wr', 'must-ow', 'must-ww', 'must-wo'])
-def test_any_scheme_add_remove_matches_mixture_of_gaussians(name):
+def test_paper_pair_add_remove_matches_mixture_of_gaussians(name):
     sc = make_scheme(name, 500, m=20, b=40 if name.startswith('must') else None)
     w = occurrence_pmf(sc).pmf; keep = w > 1e-16
     event = dp_event.MixtureOfGaussiansDpEvent(1.5, [float(l) for l in np.flatnonzero(keep)], list(w[keep] / w[keep].sum()))
     theirs = dpa_delta(event, 100, 1.0)
-    r = account(sc, 1.5, 100, eps=1.0, relation='add_remove')
+    r = account(sc, 1.5, 100, eps=1.0, relation='add_remove', pair='paper')    # dp_accounting's event is the paper's pair
     assert r['delta_lower'] <= theirs <= r['delta_upper'] * (1 + DISCRETISATION_SLACK)
 
 @pytest.mark.parametrize('q,sigma,k,eps', [(0.02, 2.0, 1000, 1.0), (0.05, 3.0, 500, 1.0)])
-def test_wor_substitute_matches_fourier_accountant(q, sigma, k, eps):
+def test_paper_pair_wor_substitute_matches_fourier_accountant(q, sigma, k, eps):
     fa = pytest.importorskip('fourier_accountant')
     theirs = fa.get_delta_S(target_eps=eps, sigma=sigma, q=q, ncomp=k, nx=int(2e6), L=20.0)
-    r = account(make_scheme('wor', 10**5, m=int(round(q * 10**5))), sigma, k, eps=eps, relation='substitute')
+    r = account(make_scheme('wor', 10**5, m=int(round(q * 10**5))), sigma, k, eps=eps, relation='substitute', pair='paper')
     assert r['delta_lower'] <= theirs <= r['delta_upper'] * (1 + DISCRETISATION_SLACK)
 
 def test_plain_gaussian_composition_is_exact_gaussian():
