@@ -510,7 +510,7 @@ def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|
     if pair == 'worst':
         att = acc if _pair_is_worst_case(scheme) else AttackAccountant(scheme, sigma, relation, k, step, max_bins)
         a = query(att)
-        lower, gap = a.lower, (1.0 if att is acc else res.lower / a.upper if a.upper > 0 else math.inf)
+        lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if a.upper > 0 else math.inf)
         out.update(bound_interval=[res.lower, res.upper], attack_interval=[a.lower, a.upper], theory_gap=gap)
     else: lower = res.lower
     if eps is not None: out.update(eps=eps, delta_lower=lower, delta_upper=res.upper, delta=res.upper if att else res.estimate)
@@ -543,8 +543,9 @@ class WorstCaseBounds:
     def ratio(self) -> float: return self.bound.ratio          # numerical accuracy of the certified upper bound
     @property
     def theory_gap(self) -> float:
+        "At least this factor separates the proven bound from the best attack (1: none detectable)."
         if self.attack is self.bound: return 1.0                # the dominating pair is itself an attack
-        return self.bound.lower / self.attack.upper if self.attack.upper > 0 else math.inf
+        return max(1.0, self.bound.lower / self.attack.upper) if self.attack.upper > 0 else math.inf
 
 def delta_over_k(scheme:Scheme, sigma:float, ks, eps:float, relation:str|None=None, pair:str='worst', accuracy:float=1.005,
                  max_bins:int=1 << 22) -> list:
