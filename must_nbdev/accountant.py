@@ -180,6 +180,10 @@ _LAMBDAS = np.geomspace(1e-2, 64, 40)
 _U = np.finfo(np.longdouble).eps / 2   # unit round-off of the FFT arithmetic (80-bit where the platform has it)
 _SLACK = 1e-11   # relative round-off allowance for the PLD construction (masses are computed to ~1e-13)
 
+def _gamma(n):
+    "Higham's γ_n = n u/(1 − n u) for the FFT arithmetic's unit round-off u: the relative error of an n-term sum."
+    return n * _U / (1 - n * _U)
+
 def _log_mgf(pld:DiscretePLD, lam:np.ndarray) -> np.ndarray:
     "log E[e^{λS}] of the finite part of `pld`, for each λ."
     nz = pld.masses > 0
@@ -206,11 +210,56 @@ class ComposedPLD:
     fp_l2: float           # bound on the l2 norm of the floating-point error of u
 
     def sum_f(self, eps:float):
-        "Σ f_ε(s_j) u_j and the floating-point error bound of that sum."
+        "Σ f_ε(s_j) u_j and a bound on its floating-point error (direct O(r) sum; `delta_bounds` is the fast path)."
         s = self.J * self.h; above = s > eps
-        f = -np.expm1(eps - s[above])
-        total = f.astype(np.longdouble) @ self.u[above]
-        return float(total), float(np.linalg.norm(f)) * self.fp_l2 + abs(float(total)) * np.finfo(float).eps
+        f = -np.expm1(eps - s[above]).astype(np.longdouble)
+        total, n = f @ self.u[above], int(above.sum())
+        return float(total), float(np.linalg.norm(f)) * self.fp_l2 + _gamma(n + 2) * float(f @ np.abs(self.u[above]))
+
+    def _curve(self):
+        "Suffix sums over the positive losses in increasing order: A = Σ u, B = Σ u e^{-s}, and those of |u|, from each bin up."
+        if getattr(self, '_sfx', None) is None:
+            order = np.roll(np.arange(len(self.J)), -int(np.argmin(self.J)))      # J is a rotated contiguous range
+            s = self.J[order] * self.h; pos = s > 0
+            s, u = s[pos], self.u[order][pos].astype(np.longdouble)
+            w = np.exp(-s.astype(np.longdouble))
+            up = lambda x: np.cumsum(x[::-1])[::-1]                               # Σ over this bin and every bin above it
+            self._sfx = (s, up(u), up(u * w), up(np.abs(u)), up(np.abs(u) * w), np.arange(len(s), 0, -1))
+        return self._sfx
+
+    def _pieces(self, k, upper:bool):
+        "On the k-th interval between positive grid losses, the bound is (α − e^ε β)(1 ± slack): α and β per interval."
+        s, A, B, Aa, Ba, N = self._curve()
+        z = np.zeros(1, np.longdouble)
+        A, B, Aa, Ba = (np.concatenate([x, z])[k] for x in (A, B, Aa, Ba)); N = np.append(N, 0)[k]
+        err = _gamma(N + 4) * Aa + np.sqrt(N) * self.fp_l2                       # summation round-off and FFT error
+        if upper: return A + err + self.tail / 2 + self.inf_mass, B - _gamma(N + 4) * Ba
+        return A - err - self.tail, B + _gamma(N + 4) * Ba
+
+    def delta_bounds(self, eps:float) -> tuple:
+        "Certified (lower, upper) bounds on δ(ε) of the composed pair, in O(log r) after one O(r) pass."
+        k = int(np.searchsorted(self._curve()[0], eps, side='right'))            # bins with loss > ε start at k
+        e = np.exp(np.longdouble(eps))
+        (au, bu), (al, bl) = self._pieces(k, True), self._pieces(k, False)
+        return (max(0.0, float((al - e * bl) * (1 - _SLACK))), min(1.0, float((au - e * bu) * (1 + _SLACK))))
+
+    def eps_bounds(self, delta:float) -> tuple:
+        "Certified (lower, upper) bounds on the smallest ε ≥ 0 with δ(ε) ≤ `delta`, solved exactly on every grid interval."
+        s = self._curve()[0]
+        k = np.arange(len(s) + 1)
+        lo_edge = np.concatenate([[0.0], s]); hi_edge = np.concatenate([s, [np.inf]])
+        out = []
+        for upper, scale in ((False, 1 - _SLACK), (True, 1 + _SLACK)):
+            a, b = self._pieces(k, upper)
+            target = np.longdouble(delta) / scale
+            with np.errstate(divide='ignore', invalid='ignore'):
+                root = np.where(b > 0, np.log(np.maximum(a - target, 0) / b), -np.inf).astype(float)
+            cand = np.maximum(lo_edge, np.nan_to_num(root, neginf=0.0))
+            # on an interval the bound decreases in ε when b > 0; feasible if its smallest admissible ε lies inside
+            value_at = a - np.exp(cand.astype(np.longdouble)) * b
+            ok = (cand < hi_edge) & (value_at <= target * (1 + 1e-15))
+            out.append(float(cand[ok].min()) if ok.any() else math.inf)
+        return tuple(out)
 
 def compose_many(variants, tau:float=1e-15) -> list:
     "Compose several lists of (DiscretePLD, k) on one shared window, transforming each distinct PLD once."
@@ -282,19 +331,6 @@ def scheme_gaussian_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:fl
     return MechanismPLD(ups, los, f"{scheme.label}∘N(0,{sigma:g}²) [{relation}, {pair} pair]")
 
 # %% ../nbs/04_accountant.ipynb #f6106907
-def _smallest_eps(f, delta:float, cap:float=1e4) -> float:
-    "Smallest ε ≥ 0 with f(ε) ≤ `delta` for a non-increasing f, by doubling and 60 bisections (inf beyond `cap`)."
-    if f(0.0) <= delta: return 0.0
-    hi = 1.0
-    while f(hi) > delta:
-        hi *= 2
-        if hi > cap: return math.inf
-    lo = 0.0
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        (lo, hi) = (lo, mid) if f(mid) <= delta else (mid, hi)
-    return hi
-
 class PrivacyAccountant:
     "Certified δ(ε) and ε(δ) for a sequence of (mechanism PLD, number of steps)."
     def __init__(self, parts):
@@ -308,20 +344,16 @@ class PrivacyAccountant:
     def delta(self, eps:float) -> Bounds:
         "Certified bounds on δ(ε) (maximum over the directions)."
         eps = check_real(eps, 'eps', 0)
-        ups, los = [], []
-        for cu, cl in zip(self._up, self._lo):
-            su, eu = cu.sum_f(eps); sl, el = cl.sum_f(eps)
-            ups.append(min(1.0, (su + eu + cu.tail / 2 + cu.inf_mass) * (1 + _SLACK)))
-            los.append(max(0.0, (sl - el - cl.tail) * (1 - _SLACK)))
-        lo, up = max(los), max(ups)
+        lo = max(cl.delta_bounds(eps)[0] for cl in self._lo)
+        up = max(cu.delta_bounds(eps)[1] for cu in self._up)
         return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 else up)
 
     def epsilon(self, delta:float) -> Bounds:
-        "Certified bounds on the smallest ε with δ(ε) ≤ `delta`."
+        "Certified bounds on the smallest ε with δ(ε) ≤ `delta`: any ε ≥ upper is certified, no ε < lower can be."
         delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
-        e_up = _smallest_eps(lambda e: self.delta(e).upper, delta)     # any ε ≥ e_up is certified
-        e_lo = _smallest_eps(lambda e: self.delta(e).lower, delta)     # no ε < e_lo can achieve delta
-        return Bounds(e_lo, e_up, (e_lo + e_up) / 2)
+        e_lo = max(cl.eps_bounds(delta)[0] for cl in self._lo)
+        e_up = max(cu.eps_bounds(delta)[1] for cu in self._up)
+        return Bounds(e_lo, e_up, (e_lo + e_up) / 2 if math.isfinite(e_up) else e_up)
 
 # %% ../nbs/04_accountant.ipynb #1267195f
 def dominating_rate(scheme:Scheme) -> tuple:
@@ -461,18 +493,17 @@ class AttackAccountant:
 
     def delta(self, eps:float) -> Bounds:
         "The largest certified lower bound over the runs, with that run's own upper bound (how exactly it is computed)."
-        best = None
-        for label, cl, cu in self.runs:
-            sl, el = cl.sum_f(eps); su, eu = cu.sum_f(eps)
-            lo = max(0.0, (sl - el - cl.tail) * (1 - _SLACK))
-            up = min(1.0, (su + eu + cu.tail / 2 + cu.inf_mass) * (1 + _SLACK))
-            if best is None or lo > best[0]: best = (lo, up, label)
+        best = max(((cl.delta_bounds(eps)[0], cu.delta_bounds(eps)[1], label) for label, cl, cu in self.runs),
+                   key=lambda t: t[0])
         self.best_run = best[2]
         return Bounds(best[0], best[1], best[0])
 
     def epsilon(self, delta:float) -> Bounds:
         "Bounds on the ε that the attacks force: no ε below `lower` can satisfy δ(ε) ≤ `delta` for this mechanism."
-        return Bounds(_smallest_eps(lambda e: self.delta(e).lower, delta), _smallest_eps(lambda e: self.delta(e).upper, delta), 0.0)
+        best = max(((cl.eps_bounds(delta)[0], cu.eps_bounds(delta)[1], label) for label, cl, cu in self.runs),
+                   key=lambda t: t[0])
+        self.best_run = best[2]
+        return Bounds(best[0], best[1], best[0])
 
 # %% ../nbs/04_accountant.ipynb #db95b7cf
 def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|None=None, relation:str|None=None,
