@@ -7,16 +7,16 @@ from __future__ import annotations
 import math, time
 from dataclasses import dataclass, field
 import numpy as np
-from scipy import special, fft as sfft
+from scipy import special, signal, fft as sfft
 from .definitions import check_choice, check_int, check_real
 from .sampling import Scheme, make_scheme, occurrence_pmf
 
 # %% auto #0
-__all__ = ['RELATIONS', 'COMPONENT_FLOOR', 'CAP_MASS', 'PAIRS', 'GUARANTEES', 'CELLS_PER_WEIGHT', 'log_normal_cell',
-           'GaussianMixture', 'output_pair', 'DiscretePLD', 'ComposedPLD', 'compose_many', 'compose_plds', 'Bounds',
-           'MechanismPLD', 'scheme_gaussian_pld', 'PrivacyAccountant', 'dominating_rate', 'dominating_labels',
-           'dominating_pld', 'attack_pairs', 'AttackAccountant', 'account', 'analytic_gaussian_theta',
-           'WorstCaseBounds', 'delta_over_k', 'adult_delta_c']
+__all__ = ['RELATIONS', 'COMPONENT_FLOOR', 'CAP_MASS', 'MAX_BINS', 'PAIRS', 'GUARANTEES', 'CELLS_PER_WEIGHT', 'log_normal_cell',
+           'GaussianMixture', 'output_pair', 'DiscretePLD', 'GridTooLarge', 'ComposedPLD', 'compose_many',
+           'compose_plds', 'Bounds', 'MechanismPLD', 'scheme_gaussian_pld', 'PrivacyAccountant', 'dominating_rate',
+           'dominating_labels', 'dominating_pld', 'attack_pairs', 'AttackAccountant', 'account',
+           'analytic_gaussian_theta', 'WorstCaseBounds', 'delta_over_k', 'adult_delta_c']
 
 # %% ../nbs/04_accountant.ipynb #27147b95
 RELATIONS = ('substitute', 'add_remove')
@@ -100,6 +100,11 @@ class DiscretePLD:
         return float(self.masses[s > eps] @ -np.expm1(eps - s[s > eps])) + self.inf_mass
 
 CAP_MASS = 1e-18   # P-mass allowed beyond the loss band (charged to the bounds)
+MAX_BINS = 1 << 21   # default cap on FFT bins: keeps an `account` call under 2 GB (peak ≈ 1.2 GB measured at the cap)
+
+class GridTooLarge(ValueError):
+    "A loss grid or FFT window larger than `max_bins` allows; `factor` is how much coarser the grid step must be."
+    def __init__(self, message:str, factor:float): super().__init__(message); self.factor = factor
 
 def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:float=9.5, max_cells:int|None=None):
     "Cells of the output line for the direction A‖B: log masses, loss at the cell edges, A's tail masses, loss band."
@@ -118,7 +123,8 @@ def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:f
     heavy = (mc > 1e-30) & (cmax > -s_lo) & (cmin < s_hi)
     n = np.where(heavy, np.clip(np.ceil((np.minimum(cmax, s_hi) - np.maximum(cmin, -s_lo)) / (h / 2)), 1, None), 1).astype(np.int64)
     if max_cells is not None and n.sum() > max_cells:
-        raise ValueError(f"h={h:g} needs {int(n.sum())} loss cells, more than 4*max_bins={max_cells}; use a larger h or max_bins")
+        raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells, more than 4*max_bins={max_cells}; use a larger h or max_bins",
+                           n.sum() / max_cells)
     offs = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
     t = np.append(np.repeat(tc[:-1], n) + offs * np.repeat(np.diff(tc) / n, n), t_hi)
     L = A.logpdf(t) - B.logpdf(t)
@@ -184,6 +190,11 @@ def _gamma(n):
     "Higham's γ_n = n u/(1 − n u) for the FFT arithmetic's unit round-off u: the relative error of an n-term sum."
     return n * _U / (1 - n * _U)
 
+def _gamma64(n):
+    "γ_n for float64 sums (the suffix sums of the composed distribution)."
+    u = np.finfo(float).eps / 2
+    return n * u / (1 - n * u)
+
 def _log_mgf(pld:DiscretePLD, lam:np.ndarray) -> np.ndarray:
     "log E[e^{λS}] of the finite part of `pld`, for each λ."
     nz = pld.masses > 0
@@ -217,29 +228,34 @@ class ComposedPLD:
         return float(total), float(np.linalg.norm(f)) * self.fp_l2 + _gamma(n + 2) * float(f @ np.abs(self.u[above]))
 
     def _curve(self):
-        "Suffix sums over the positive losses in increasing order: A = Σ u, B = Σ u e^{-s}, and those of |u|, from each bin up."
+        "Suffix sums over the positive losses s_k, increasing: A_k = Σ_{j≥k} u_j and C_k = Σ_{j≥k} u_j e^{s_k−s_j}, and those of |u|."
         if getattr(self, '_sfx', None) is None:
             order = np.roll(np.arange(len(self.J)), -int(np.argmin(self.J)))      # J is a rotated contiguous range
             s = self.J[order] * self.h; pos = s > 0
-            s, u = s[pos], self.u[order][pos].astype(np.longdouble)
-            w = np.exp(-s.astype(np.longdouble))
+            s, u = s[pos], np.asarray(self.u[order][pos], float)
             up = lambda x: np.cumsum(x[::-1])[::-1]                               # Σ over this bin and every bin above it
-            self._sfx = (s, up(u), up(u * w), up(np.abs(u)), up(np.abs(u) * w), np.arange(len(s), 0, -1))
+            decay = lambda x: signal.lfilter([1.0], [1.0, -math.exp(-self.h)], x[::-1])[::-1]   # C_k = u_k + e^{-h} C_{k+1}
+            au = np.abs(u)                                   # the |u| sums only scale error terms: float32, inflated by 1e-6
+            self._sfx = (s, up(u), up(au).astype(np.float32), decay(u), decay(au).astype(np.float32))
         return self._sfx
 
     def _pieces(self, k, upper:bool):
-        "On the k-th interval between positive grid losses, the bound is (α − e^ε β)(1 ± slack): α and β per interval."
-        s, A, B, Aa, Ba, N = self._curve()
-        z = np.zeros(1, np.longdouble)
-        A, B, Aa, Ba = (np.concatenate([x, z])[k] for x in (A, B, Aa, Ba)); N = np.append(N, 0)[k]
-        err = _gamma(N + 4) * Aa + np.sqrt(N) * self.fp_l2                       # summation round-off and FFT error
-        if upper: return A + err + self.tail / 2 + self.inf_mass, B - _gamma(N + 4) * Ba
-        return A - err - self.tail, B + _gamma(N + 4) * Ba
+        "On the interval below the k-th positive grid loss s_k the bound is (α − e^{ε−s_k} β)(1 ± slack): α, β per interval."
+        s, A, Aa, C, Ca = self._curve()
+        z = np.zeros(1)
+        A, C = (np.concatenate([x, z])[k] for x in (A, C))
+        Aa, Ca = ((np.concatenate([x, z])[k]).astype(float) * (1 + 1e-6) for x in (Aa, Ca))
+        N = len(s) - np.asarray(k)                                                # bins in the sum
+        err = _gamma64(N + 4) * Aa + np.sqrt(N) * self.fp_l2                     # float64 summation round-off, FFT error
+        err_c = 4 * np.finfo(float).eps / -math.expm1(-self.h) * Ca               # round-off of the float64 recursion
+        if upper: return A + err + self.tail / 2 + self.inf_mass, C - err_c
+        return A - err - self.tail, C + err_c
 
     def delta_bounds(self, eps:float) -> tuple:
         "Certified (lower, upper) bounds on δ(ε) of the composed pair, in O(log r) after one O(r) pass."
-        k = int(np.searchsorted(self._curve()[0], eps, side='right'))            # bins with loss > ε start at k
-        e = np.exp(np.longdouble(eps))
+        s = self._curve()[0]
+        k = int(np.searchsorted(s, eps, side='right'))                          # bins with loss > ε start at k
+        e = math.exp(eps - s[k]) if k < len(s) else 0.0                          # e^{ε − s_k} ≤ 1: no overflow
         (au, bu), (al, bl) = self._pieces(k, True), self._pieces(k, False)
         return (max(0.0, float((al - e * bl) * (1 - _SLACK))), min(1.0, float((au - e * bu) * (1 + _SLACK))))
 
@@ -247,21 +263,26 @@ class ComposedPLD:
         "Certified (lower, upper) bounds on the smallest ε ≥ 0 with δ(ε) ≤ `delta`, solved exactly on every grid interval."
         s = self._curve()[0]
         k = np.arange(len(s) + 1)
-        lo_edge = np.concatenate([[0.0], s]); hi_edge = np.concatenate([s, [np.inf]])
+        lo_edge = np.concatenate([[0.0], s])                                      # interval k is [s_{k-1}, s_k)
+        ref = np.append(s, np.inf)                                                # its s_k
         out = []
         for upper, scale in ((False, 1 - _SLACK), (True, 1 + _SLACK)):
             a, b = self._pieces(k, upper)
-            target = np.longdouble(delta) / scale
-            with np.errstate(divide='ignore', invalid='ignore'):
-                root = np.where(b > 0, np.log(np.maximum(a - target, 0) / b), -np.inf).astype(float)
-            cand = np.maximum(lo_edge, np.nan_to_num(root, neginf=0.0))
-            # on an interval the bound decreases in ε when b > 0; feasible if its smallest admissible ε lies inside
-            value_at = a - np.exp(cand.astype(np.longdouble)) * b
-            ok = (cand < hi_edge) & (value_at <= target * (1 + 1e-15))
-            out.append(float(cand[ok].min()) if ok.any() else math.inf)
+            target = delta / scale
+            with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
+                at_lo = a - np.where(np.isfinite(ref), np.exp(lo_edge - ref), 0) * b
+                at_hi = np.where(np.isfinite(ref), a - b, a)                       # limit ε → s_k from below
+                decreasing = b > 0
+                feasible = np.where(decreasing, at_hi <= target, at_lo <= target)
+                root = ref + np.log(np.maximum(a - target, 0) / b)
+            cand = np.where(decreasing & (at_lo > target), np.nan_to_num(root, nan=np.inf, neginf=-np.inf), lo_edge)
+            cand = np.maximum(cand, lo_edge)
+            # the root is exact up to float64 rounding of ~|ε| u: round it outwards so each bound stays a bound
+            cand = cand * (1 + 4e-16) + 1e-300 if upper else cand * (1 - 4e-16)
+            out.append(float(max(0.0, cand[feasible].min())) if feasible.any() else math.inf)
         return tuple(out)
 
-def compose_many(variants, tau:float=1e-15) -> list:
+def compose_many(variants, tau:float=1e-15, max_bins:int|None=None) -> list:
     "Compose several lists of (DiscretePLD, k) on one shared window, transforming each distinct PLD once."
     plds = {id(p): p for parts in variants for p, _ in parts}
     h = next(iter(plds.values())).h
@@ -269,6 +290,9 @@ def compose_many(variants, tau:float=1e-15) -> list:
     mgfs = {i: (_log_mgf(p, _LAMBDAS), _log_mgf(p, -_LAMBDAS)) for i, p in plds.items()}
     windows = [_window(parts, mgfs, tau / 2) for parts in variants]     # a superset of each window keeps its tail bound
     J_lo, J_hi = min(w[0] for w in windows), max(w[1] for w in windows)
+    if max_bins is not None and J_hi - J_lo + 1 > max_bins:     # checked before any array of that size exists
+        raise GridTooLarge(f"the composed losses span {(J_hi - J_lo + 1) * h:.4g} ({J_hi - J_lo + 1} bins of h={h:.3g}), "
+                           f"more than max_bins={max_bins}; use a larger h or max_bins", (J_hi - J_lo + 1) / max_bins)
     r = 1 << max(4, int(math.ceil(math.log2(J_hi - J_lo + 1))))
     spectra, norms = {}, {}
     for i, p in plds.items():
@@ -281,7 +305,9 @@ def compose_many(variants, tau:float=1e-15) -> list:
         for p, k in parts: spec *= spectra[id(p)] ** k
         u = sfft.irfft(spec, r)
         ktot, c_l2, u_l2 = sum(k for _, k in parts), max(norms[id(p)] for p, _ in parts), float(np.linalg.norm(u))
-        fp_l2 = float(ktot * eta * c_l2 * 1.01 + eta * u_l2 + 4 * math.log2(max(ktot, 2)) * _U * u_l2)
+        u = u.astype(float)                                   # stored in float64: its rounding is charged to fp_l2
+        fp_l2 = float(ktot * eta * c_l2 * 1.01 + eta * u_l2 + 4 * math.log2(max(ktot, 2)) * _U * u_l2
+                      + np.finfo(float).eps / 2 * u_l2)
         inf = (-math.expm1(sum(k * math.log1p(-min(p.inf_mass, 1.0)) for p, k in parts))
                if all(p.inf_mass < 1 for p, _ in parts) else 1.0)
         out.append(ComposedPLD(h, J, u, tau, inf, fp_l2))
@@ -316,7 +342,7 @@ def _pair_is_worst_case(scheme:Scheme) -> bool:
     "Poisson: the paper's pair is the dominating pair (Lemma 4), under both relations; attacks reach it."
     return scheme.m is None
 
-def scheme_gaussian_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1e-3, max_bins:int=1 << 22,
+def scheme_gaussian_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1e-3, max_bins:int=MAX_BINS,
                         pair:str='worst') -> MechanismPLD:
     "Discrete upper/lower PLDs of `scheme`∘Gaussian(σ) on the loss grid of step `h`: the worst-case pair, or the paper's."
     h = check_real(h, 'h', 0, 1, lo_open=True); check_choice(pair, 'pair', PAIRS)
@@ -333,12 +359,12 @@ def scheme_gaussian_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:fl
 # %% ../nbs/04_accountant.ipynb #f6106907
 class PrivacyAccountant:
     "Certified δ(ε) and ε(δ) for a sequence of (mechanism PLD, number of steps)."
-    def __init__(self, parts):
+    def __init__(self, parts, max_bins:int|None=MAX_BINS):
         self.parts = [(m, check_int(k, 'k', 1)) for m, k in parts]     # list of (MechanismPLD, k)
         n_dir = max(len(m.upper) for m, _ in self.parts)
         pick = lambda lst, d: lst[d] if len(lst) > 1 else lst[0]
         comp = compose_many([[(pick(m.upper if up else m.lower, d), k) for m, k in self.parts]
-                             for up in (True, False) for d in range(n_dir)])
+                             for up in (True, False) for d in range(n_dir)], max_bins=max_bins)
         self._up, self._lo = comp[:n_dir], comp[n_dir:]
 
     def delta(self, eps:float) -> Bounds:
@@ -445,7 +471,7 @@ def _add_symmetric_label(up:np.ndarray, lo:np.ndarray, weight:float, eta:float, 
     lo[C] += weight * max(0.0, 1.0 - float(ms.sum() + (ms * np.exp(-js * h)).sum()))   # the rest joins its mirror at 0
     return weight * tail_p
 
-def dominating_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1e-3, max_bins:int=1 << 22) -> MechanismPLD:
+def dominating_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1e-3, max_bins:int=MAX_BINS) -> MechanismPLD:
     "Upper/lower discrete PLDs of the symmetric dominating pair of `scheme`∘Gaussian(σ): worst case over datasets and orientations."
     relation = scheme.relation if relation is None else relation
     eta_t, labels, inf = dominating_labels(scheme, sigma, relation)
@@ -457,8 +483,9 @@ def dominating_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1
         else: plan.append((pi, theta, math.log(CAP_MASS / pi), int(min(64, max(1, math.sqrt(CELLS_PER_WEIGHT / pi))))))
     J = max([math.ceil(_label_top(eta_t, th, lc) / h) + c for _, th, lc, c in plan], default=1)
     if 2 * J + 1 > 4 * max_bins:                      # estimated before allocating anything of that size
-        raise ValueError(f"σ={sigma:g} at h={h:g} needs a loss grid of {2 * J + 1} points (privacy losses up to "
-                         f"{J * h:.3g}), more than 4*max_bins={4 * max_bins}; use a larger h, max_bins or sigma")
+        raise GridTooLarge(f"σ={sigma:g} at h={h:g} needs a loss grid of {2 * J + 1} points (privacy losses up to "
+                           f"{J * h:.3g}), more than 4*max_bins={4 * max_bins}; use a larger h, max_bins or sigma",
+                           (2 * J + 1) / (4 * max_bins))
     up, lo = np.zeros(2 * J + 1), np.zeros(2 * J + 1)
     up[J] += zero; lo[J] += zero
     for pi, theta, log_cap, coarse in plan: inf += _add_symmetric_label(up, lo, pi, eta_t, theta, h, log_cap, coarse)
@@ -481,14 +508,14 @@ def attack_pairs(scheme:Scheme, sigma:float, relation:str|None=None) -> list:
 
 class AttackAccountant:
     "Certified lower bounds on the worst-case δ(ε): real pairs composed k times, the best of a few orientation sequences."
-    def __init__(self, scheme:Scheme, sigma:float, relation:str|None, k:int, h:float, max_bins:int=1 << 22):
+    def __init__(self, scheme:Scheme, sigma:float, relation:str|None, k:int, h:float, max_bins:int=MAX_BINS):
         self.runs = []     # (description, composed lower PLD, composed upper PLD)
         for ci, (A, B, flips) in enumerate(attack_pairs(scheme, sigma, relation)):
             cells = [_cells(A, B, h, max_cells=4 * max_bins), _cells(B, A, h, max_cells=4 * max_bins)]
             lo, up = [_lower_pld(c, h) for c in cells], [_upper_pld(c, h) for c in cells]
             js = sorted({0, k // 2, k} if flips else {0, k})         # j of the k steps with the orientation reversed
             parts = lambda pl, j: [(pl[0], k - j)] * (k > j) + [(pl[1], j)] * (j > 0)
-            comp = compose_many([parts(lo, j) for j in js] + [parts(up, j) for j in js])
+            comp = compose_many([parts(lo, j) for j in js] + [parts(up, j) for j in js], max_bins=max_bins)
             self.runs += [(f"pair {ci + 1}, {j} of {k} steps reversed", comp[i], comp[len(js) + i]) for i, j in enumerate(js)]
 
     def delta(self, eps:float) -> Bounds:
@@ -507,7 +534,7 @@ class AttackAccountant:
 
 # %% ../nbs/04_accountant.ipynb #db95b7cf
 def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|None=None, relation:str|None=None,
-            pair:str='worst', accuracy:float=1.005, h:float|None=None, max_bins:int=1 << 22) -> dict:
+            pair:str='worst', accuracy:float=1.005, h:float|None=None, max_bins:int=MAX_BINS) -> dict:
     "Certified δ(ε) (or ε(δ)) after `k` steps of `scheme`∘Gaussian(σ), worst case by default; `h` fixes the grid, else it meets `accuracy`."
     relation = scheme.relation if relation is None else relation
     k = check_int(k, 'k', 1); sigma = check_real(sigma, 'sigma', 0, lo_open=True); check_choice(relation, 'relation', RELATIONS)
@@ -519,33 +546,40 @@ def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|
     if h is not None: h = check_real(h, 'h', 0, 1, lo_open=True)
     max_bins = check_int(max_bins, 'max_bins', 16)
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
-    t0, step, best = time.perf_counter(), (h if h is not None else 2e-3), None
+    t0, step, best, widened = time.perf_counter(), (h if h is not None else 2e-3), None, 0
     while True:
-        try: mech = scheme_gaussian_pld(scheme, sigma, relation, step, max_bins, pair)
-        except ValueError:
-            if best is None: raise               # not even the first grid fits: say so
-            break                                # keep the last grid that fitted: reported as not certified to `accuracy`
-        acc = PrivacyAccountant([(mech, k)]); res = query(acc)
+        try:
+            mech = scheme_gaussian_pld(scheme, sigma, relation, step, max_bins, pair)
+            acc = PrivacyAccountant([(mech, k)], max_bins); res = query(acc)
+        except GridTooLarge as e:
+            if best is not None: break           # cannot refine further: keep the last grid, reported as not certified
+            if h is not None or widened >= 4 or step * e.factor * 1.25 > 1: raise
+            step *= e.factor * 1.25; widened += 1; continue    # the first grid does not fit: widen it (bounds stay valid)
         bins = max(len(c.u) for c in acc._up)
-        if h is not None and bins > max_bins:
-            raise ValueError(f"h={h:g} needs r={bins} grid bins, more than max_bins={max_bins}; use a larger h or max_bins")
         best = (step, acc, res, bins)
         if h is not None or res.ratio <= accuracy or (eps is not None and res.upper < 1e-8) or math.isinf(res.upper): break
         shrink = 0.5 if math.isinf(res.ratio) else min(0.5, 0.7 * math.sqrt((accuracy - 1) / (res.ratio - 1)))
-        if bins / shrink > max_bins: break       # cannot refine further: reported as not certified to `accuracy`
+        if bins / shrink > max_bins: shrink = 1.05 * bins / max_bins   # the finest grid that still fits
+        if shrink > 0.9: break                   # cannot refine further: reported as not certified to `accuracy`
         step *= shrink
     step, acc, res, bins = best
     out = dict(relation=relation, pair=pair, guarantee=GUARANTEES[pair], k=k, sigma=sigma, h=step, r=bins,
                L=float(max(abs(acc._up[0].J.min()), abs(acc._up[0].J.max())) * step), certified_accuracy=bool(res.ratio <= accuracy))
     att = None
     if pair == 'worst':
-        att = acc if _pair_is_worst_case(scheme) else AttackAccountant(scheme, sigma, relation, k, step, max_bins)
-        a = query(att)
-        lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if a.upper > 0 else math.inf)
+        try: att = acc if _pair_is_worst_case(scheme) else AttackAccountant(scheme, sigma, relation, k, step, max_bins)
+        except GridTooLarge:                     # the attack needs a wider window than this grid allows: no lower bound
+            att = None
+        a = query(att) if att is not None else Bounds(0.0, math.inf, 0.0)
+        lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf else math.inf)
         out.update(bound_interval=[res.lower, res.upper], attack_interval=[a.lower, a.upper], theory_gap=gap)
     else: lower = res.lower
-    if eps is not None: out.update(eps=eps, delta_lower=lower, delta_upper=res.upper, delta=res.upper if att else res.estimate)
-    else: out.update(delta=delta, eps_lower=lower, eps_upper=res.upper, eps=res.upper if att else res.estimate)
+    worst = pair == 'worst'
+    if eps is not None: out.update(eps=eps, delta_lower=lower, delta_upper=res.upper, delta=res.upper if worst else res.estimate)
+    else: out.update(delta=delta, eps_lower=lower, eps_upper=res.upper, eps=res.upper if worst else res.estimate)
+    if not out['certified_accuracy']:
+        out['reason'] = (f"the numerical bracket has ratio {res.ratio:.4g} > accuracy {accuracy:g} at the finest grid that fits "
+                         f"max_bins={max_bins} (h={step:.3g}); the bounds are valid but wider: raise max_bins or lower accuracy")
     out['seconds'] = time.perf_counter() - t0
     return out
 
@@ -579,7 +613,7 @@ class WorstCaseBounds:
         return max(1.0, self.bound.lower / self.attack.upper) if self.attack.upper > 0 else math.inf
 
 def delta_over_k(scheme:Scheme, sigma:float, ks, eps:float, relation:str|None=None, pair:str='worst', accuracy:float=1.005,
-                 max_bins:int=1 << 22) -> list:
+                 max_bins:int=MAX_BINS) -> list:
     "δ(ε) after each number of steps in `ks`, on one grid refined until every k meets `accuracy` (where δ ≥ 1e-8)."
     ks = [check_int(k, 'k', 1) for k in ks]
     relation = scheme.relation if relation is None else relation

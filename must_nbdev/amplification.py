@@ -17,13 +17,16 @@ __all__ = ['PA_TYPES', 'TABLE_S1_EPS', 'TABLE_S1_SCHEMES', 'FIG_SCHEMES', 'ampli
 # %% ../nbs/02_amplification.ipynb #d46266a8
 def amplified_epsilon(eps, eta:float) -> np.ndarray:
     "$\\epsilon'=\\log(1+\\eta(e^\\epsilon-1))$, computed as log1p(η·expm1(ε))."
-    eta = check_real(eta, 'eta', 0, 1)
-    return np.log1p(eta * np.expm1(check_reals(eps, 'eps', 0)))
+    eta, eps = check_real(eta, 'eta', 0, 1), check_reals(eps, 'eps', 0)
+    if eta == 0: return np.zeros_like(eps)
+    with np.errstate(over='ignore'):    # past ε ≈ 30 use ε + log(η + (1 − η)e^{−ε}): no overflow at ε > 709
+        return np.where(eps < 30, np.log1p(eta * np.expm1(np.minimum(eps, 30))), eps + np.log(eta + (1 - eta) * np.exp(-eps)))
 
 def base_epsilon(eps_prime, eta:float) -> np.ndarray:
     "Inverse of `amplified_epsilon`: the base ε whose amplified value is `eps_prime`."
-    eta = check_real(eta, 'eta', 0, 1, lo_open=True)
-    return np.log1p(np.expm1(check_reals(eps_prime, 'eps_prime', 0)) / eta)
+    eta, ep = check_real(eta, 'eta', 0, 1, lo_open=True), check_reals(eps_prime, 'eps_prime', 0)
+    with np.errstate(over='ignore'):    # e^ε = 1 + (e^ε′ − 1)/η, in log space past ε′ ≈ 30
+        return np.where(ep < 30, np.log1p(np.expm1(np.minimum(ep, 30)) / eta), ep + np.log1p(-(1 - eta) * np.exp(-ep)) - np.log(eta))
 
 def amplified_delta(scheme:Scheme, mechanism:str, theta:float, eps, analysis:str='white'):
     "$\\delta'=\\sum_l w_l\\,\\delta_l(\\epsilon)$ and the bound on its truncated part, for each ε."
@@ -32,7 +35,7 @@ def amplified_delta(scheme:Scheme, mechanism:str, theta:float, eps, analysis:str
     l = np.arange(1, len(occ.log_pmf))[:, None]
     terms = np.exp(occ.log_pmf[1:, None]) * group_profile(mechanism, eps[None], theta, l, analysis)
     truncation = occ.tail_bound * group_profile(mechanism, eps, theta, len(occ.log_pmf), analysis)
-    return terms.sum(0), truncation
+    return np.minimum(terms.sum(0), 1.0), truncation    # a convex combination of probabilities: ≤ 1 up to rounding
 
 # %% ../nbs/02_amplification.ipynb #a24fd9ad
 PA_TYPES = ('strong', 'weak-I', 'weak-II', 'dilution', 'none')
@@ -81,7 +84,9 @@ def amplify(scheme:Scheme, mechanism:str, theta:float, eps, analysis:str='white'
     "(ε', δ') and PA type of `mechanism` with sensitivity/scale `theta` run on a subsample from `scheme`."
     check_choice(mechanism, 'mechanism', MECHANISMS)
     theta = check_real(theta, 'theta', 0, lo_open=True)
-    eps = np.atleast_1d(check_reals(eps, 'eps', 0))
+    eps = check_reals(eps, 'eps', 0)
+    if eps.ndim > 1: raise ValueError(f"eps must be a number or a flat list of numbers >= 0; got an array of shape {eps.shape}")
+    eps = np.atleast_1d(eps)
     eta = occurrence_pmf(scheme).eta
     eps_p = amplified_epsilon(eps, eta)
     delta = MECHANISMS[mechanism](eps, theta)

@@ -34,6 +34,9 @@ def check_real(value, name:str, lo:float=-math.inf, hi:float=math.inf,
 def check_reals(values, name:str, lo:float=-math.inf, hi:float=math.inf,
                 lo_open:bool=False, hi_open:bool=False) -> np.ndarray:
     "Return `values` as a float array with every entry finite and in the interval, else raise `ValueError`."
+    if np.asarray(values, dtype=object).dtype == object and any(isinstance(v, (bool, np.bool_)) for v in np.ravel(np.asarray(values, dtype=object))) \
+            or np.asarray(values).dtype == bool:
+        raise ValueError(f"{name} must be a real number, not a boolean; got {values!r}")
     try: arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError): raise ValueError(f"{name} must be a real number, got {values!r}") from None
     interval = f"{'(' if lo_open else '['}{lo:g}, {hi:g}{')' if hi_open else ']'}"
@@ -74,6 +77,13 @@ def gaussian_profile(eps, theta) -> np.ndarray:
 MECHANISMS = {'laplace': laplace_profile, 'gaussian': gaussian_profile}
 
 # %% ../nbs/00_definitions.ipynb #b6d5debe
+def _log_vadhan_factor(eps, j) -> np.ndarray:
+    "log of (e^ε − 1)/(e^{ε/j} − 1), finite for every ε ≥ 0 (log j at ε = 0)."
+    eps, j = np.broadcast_arrays(np.asarray(eps, float), np.asarray(j, float))
+    with np.errstate(divide='ignore', invalid='ignore'):
+        val = eps + np.log(-np.expm1(-eps)) - eps / j - np.log(-np.expm1(-eps / j))   # log expm1(x) = x + log(1 − e^{−x})
+    return np.where(eps > 0, val, np.log(j))
+
 def vadhan_group_factor(eps, j) -> np.ndarray:
     "The factor $(e^\\epsilon-1)/(e^{\\epsilon/j}-1)=\\sum_{i<j}e^{i\\epsilon/j}$ of the black-box group bound (limit j at ε=0)."
     eps, j = np.asarray(eps, float), np.asarray(j, float)
@@ -85,7 +95,9 @@ def group_profile(mechanism:str, eps, theta, j, analysis:str='white') -> np.ndar
     profile = MECHANISMS[check_choice(mechanism, 'mechanism', MECHANISMS)]
     eps, theta, j = np.asarray(eps, float), np.asarray(theta, float), np.asarray(j, float)
     if check_choice(analysis, 'analysis', ('white', 'black')) == 'white': return profile(eps, j * theta)
-    return np.minimum(1.0, vadhan_group_factor(eps, j) * profile(eps / j, theta))
+    with np.errstate(divide='ignore'):     # factor × profile in log space: no inf·0 for large ε
+        log_val = _log_vadhan_factor(eps, j) + np.log(profile(eps / j, theta))
+    return np.exp(np.minimum(log_val, 0.0))
 
 # %% ../nbs/00_definitions.ipynb #f9e4aec7
 def gaussian_privacy_loss(t, theta) -> np.ndarray:

@@ -12,9 +12,9 @@ from scipy import special, stats
 from .definitions import check_int, check_real, check_choice
 
 # %% auto #0
-__all__ = ['STAGE_METHODS', 'SCHEMES', 'TAIL_TOL', 'Stage', 'SchemeSpec', 'Scheme', 'make_scheme', 'multistage', 'scheme_at',
-           'log_binom_pmf', 'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'as_generator', 'Multisets',
-           'sample_many', 'sample']
+__all__ = ['STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'Stage', 'SchemeSpec', 'Scheme', 'make_scheme',
+           'multistage', 'scheme_at', 'log_binom_pmf', 'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf',
+           'as_generator', 'Multisets', 'sample_many', 'sample']
 
 # %% ../nbs/01_sampling.ipynb #9cb47120
 STAGE_METHODS = ('wor', 'wr', 'poisson')
@@ -90,13 +90,22 @@ class Scheme:
 
     def __str__(self): return f"{self.label}(n={self.n}: {' -> '.join(map(str, self.stages))})"
 
+MAX_N = 2 ** 53   # sizes above this are not exact in floating point (1/n, m/n), so the pmfs would be meaningless
+
 def make_scheme(name:str, n:int, m:int|None=None, b:int|None=None, q:float|None=None) -> Scheme:
     "Build a registered scheme by name; for 'poisson' give the rate `q` or the expected size `m` (q = m/n)."
     spec = SCHEMES[check_choice(name, 'scheme', SCHEMES)]
-    n = check_int(n, 'n', 1)
+    n = check_int(n, 'n', 1, MAX_N)
     if name == 'poisson':
         if q is None and m is None: raise ValueError("poisson needs q (rate in (0, 1]) or m (expected size, q = m/n)")
+        if q is not None and m is not None:          # both: only if they agree, never one silently ignored
+            q, m = check_real(q, 'q', 0, 1, lo_open=True), check_int(m, 'm', 1, n)
+            if not math.isclose(q, m / n, rel_tol=1e-12):
+                raise ValueError(f"poisson takes q or m (q = m/n); got q={q:g} and m={m} with m/n={m / n:g}: give one of them")
         q = check_real(q, 'q', 0, 1, lo_open=True) if q is not None else check_int(m, 'm', 1, n) / n
+    else:   # integral floats such as 10.0 become ints here, so every stage stores an int
+        m = check_int(m, 'm', 1, MAX_N) if m is not None else None
+        b = check_int(b, 'b', 1, MAX_N) if b is not None else None
     for p_name, val in (('m', m), ('b', b)):
         if p_name in spec.params and val is None: raise ValueError(f"{name} needs {p_name} (an integer >= 1)")
     if b is not None and 'b' not in spec.params:
@@ -105,8 +114,15 @@ def make_scheme(name:str, n:int, m:int|None=None, b:int|None=None, q:float|None=
 
 def multistage(n:int, stages, label:str|None=None) -> Scheme:
     "A general multi-stage MUST scheme (Fig 1) from a list of (method, size) pairs, e.g. [('wor', 500), ('wr', 400)]."
-    st = tuple(Stage(meth, rate=float(size), param=f'stage {i+1} rate') if meth == 'poisson'
-               else Stage(meth, size, param=f'stage {i+1} size') for i, (meth, size) in enumerate(stages))
+    n = check_int(n, 'n', 1, MAX_N)
+    try: stages = [tuple(s) for s in stages]
+    except TypeError: raise ValueError(f"stages must be a list of (method, size) pairs, got {stages!r}") from None
+    if any(len(s) != 2 for s in stages):
+        raise ValueError(f"each stage must be a (method, size) pair such as ('wor', 500) or ('poisson', 0.1); got {stages!r}")
+    st = tuple(Stage(check_choice(meth, f'stage {i+1} method', STAGE_METHODS), rate=check_real(size, f'stage {i+1} rate', 0, 1, lo_open=True),
+                     param=f'stage {i+1} rate') if meth == 'poisson'
+               else Stage(check_choice(meth, f'stage {i+1} method', STAGE_METHODS), check_int(size, f'stage {i+1} size', 1, MAX_N),
+                          param=f'stage {i+1} size') for i, (meth, size) in enumerate(stages))
     return Scheme('must', label or 'MUST[' + '->'.join(f"{s.method}{s.size or ''}" for s in st) + ']', n, st)
 
 # %% ../nbs/01_sampling.ipynb #8e2bd088
@@ -176,6 +192,7 @@ class OccurrencePMF:
         return float(np.exp(special.logsumexp(self.log_pmf[1:])))
 
 TAIL_TOL = 1e-300
+OCCURRENCE_BUDGET = 2e7   # entries of one stage kernel (≈ 160 MB of float64)
 
 @lru_cache(maxsize=4096)
 def _occurrence(n:int, stages:tuple, tol:float) -> OccurrencePMF:
@@ -187,6 +204,9 @@ def _occurrence(n:int, stages:tuple, tol:float) -> OccurrencePMF:
             cut = _upper_cutoff(st, pop, c, math.log(tol) - math.log(st.size + 1))
             U = int(cut.max()); bound += tol * (U < st.size)
         u = np.arange(U + 1)
+        if len(c) * (U + 1) > OCCURRENCE_BUDGET:       # estimated before allocating the kernel matrix
+            raise ValueError(f"the occurrence pmf after {st} needs a {len(c)} x {U + 1} kernel ({len(c) * (U + 1):.3g} entries, more "
+                             f"than {OCCURRENCE_BUDGET:.0e}): a record appears too many times; use a smaller {st.param} or a larger n")
         logp = special.logsumexp(logp[c][:, None] + _stage_log_kernel(st, pop, c[:, None], u[None, :]), axis=0)
         logp = logp[:np.flatnonzero(logp > -np.inf).max() + 1]      # drop structurally impossible counts
         pop = st.size
@@ -200,7 +220,10 @@ def occurrence_pmf(scheme:Scheme, tol:float=TAIL_TOL) -> OccurrencePMF:
 # %% ../nbs/01_sampling.ipynb #346550a4
 def as_generator(rng=None) -> np.random.Generator:
     "Return `rng` if it is a Generator, else `np.random.default_rng(rng)` (an int seed or None)."
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    if isinstance(rng, np.random.Generator): return rng
+    if rng is not None and not (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0):
+        raise ValueError(f"rng must be a numpy Generator, None or an integer seed >= 0; got {rng!r}")
+    return np.random.default_rng(rng)
 
 _KEY_BUDGET = 1 << 22  # random sort keys per block in vectorised WOR
 
@@ -261,9 +284,13 @@ class Multisets:
     @classmethod
     def from_items(cls, rows, items, T:int):
         "Collapse flat (row, item) pairs, with repeats, into multisets."
-        width = int(items.max()) + 1 if len(items) else 1
-        uniq, counts = np.unique(np.asarray(rows, np.int64) * width + items, return_counts=True)
-        return cls(uniq % width, counts, np.searchsorted(uniq // width, np.arange(T + 1)))
+        rows, items = np.asarray(rows, np.int64), np.asarray(items, np.int64)
+        order = np.lexsort((items, rows))                       # by row, then item: no combined key that could overflow
+        rows, items = rows[order], items[order]
+        new = np.ones(len(items), bool); new[1:] = (rows[1:] != rows[:-1]) | (items[1:] != items[:-1])
+        starts = np.flatnonzero(new)
+        counts = np.diff(np.append(starts, len(items)))
+        return cls(items[starts], counts, np.searchsorted(rows[starts], np.arange(T + 1)))
 
 # %% ../nbs/01_sampling.ipynb #e2cb3855
 def sample_many(scheme:Scheme, T:int, rng=None) -> Multisets:
