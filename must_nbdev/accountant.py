@@ -122,6 +122,10 @@ def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:f
     s_hi, s_lo = band_edge(cmax), band_edge(-cmin)
     heavy = (mc > 1e-30) & (cmax > -s_lo) & (cmin < s_hi)
     n = np.where(heavy, np.clip(np.ceil((np.minimum(cmax, s_hi) - np.maximum(cmin, -s_lo)) / (h / 2)), 1, None), 1).astype(np.int64)
+    work = int(n.sum()) * (len(A.mu) + len(B.mu))            # cells × components: the size of the log-mass arrays
+    if max_cells is not None and work > max_cells:
+        raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells × {len(A.mu) + len(B.mu)} mixture components, more than "
+                           f"4*max_bins={max_cells}; use a larger h or max_bins, or a larger sigma", work / max_cells)
     if max_cells is not None and n.sum() > max_cells:
         raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells, more than 4*max_bins={max_cells}; use a larger h or max_bins",
                            n.sum() / max_cells)
@@ -278,7 +282,7 @@ class ComposedPLD:
             cand = np.where(decreasing & (at_lo > target), np.nan_to_num(root, nan=np.inf, neginf=-np.inf), lo_edge)
             cand = np.maximum(cand, lo_edge)
             # the root is exact up to float64 rounding of ~|ε| u: round it outwards so each bound stays a bound
-            cand = cand * (1 + 4e-16) + 1e-300 if upper else cand * (1 - 4e-16)
+            cand = cand * (1 + 4e-16) if upper else cand * (1 - 4e-16)      # (ε = 0 stays exactly 0)
             out.append(float(max(0.0, cand[feasible].min())) if feasible.any() else math.inf)
         return tuple(out)
 
@@ -325,7 +329,7 @@ class Bounds:
     upper: float
     estimate: float
     @property
-    def ratio(self) -> float: return self.upper / self.lower if self.lower > 0 else math.inf
+    def ratio(self) -> float: return 1.0 if self.upper == self.lower else self.upper / self.lower if self.lower > 0 else math.inf
 
 @dataclass
 class MechanismPLD:
@@ -533,6 +537,16 @@ class AttackAccountant:
         return Bounds(best[0], best[1], best[0])
 
 # %% ../nbs/04_accountant.ipynb #db95b7cf
+def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why, t0) -> dict:
+    "When k steps do not fit any grid: δ ≤ 1 (ε ≤ ∞) above, one step's bound below (composition never lowers δ(ε))."
+    one = account(scheme, sigma, 1, eps=eps, delta=delta, relation=relation, pair=pair, max_bins=max_bins)
+    out = dict(one, k=k, certified_accuracy=False, seconds=time.perf_counter() - t0,
+               reason=f"{k} steps do not fit the FFT grid ({why}); the upper bound is the trivial one and the lower bound "
+                      f"is that of one step: use a larger sigma or max_bins for a sharp answer")
+    if eps is not None: out.update(delta_upper=1.0, delta=1.0, bound_interval=[one['delta_lower'], 1.0])
+    else: out.update(eps_upper=math.inf, eps=math.inf, bound_interval=[one['eps_lower'], math.inf])
+    return out
+
 def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|None=None, relation:str|None=None,
             pair:str='worst', accuracy:float=1.005, h:float|None=None, max_bins:int=MAX_BINS) -> dict:
     "Certified δ(ε) (or ε(δ)) after `k` steps of `scheme`∘Gaussian(σ), worst case by default; `h` fixes the grid, else it meets `accuracy`."
@@ -553,6 +567,8 @@ def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|
             acc = PrivacyAccountant([(mech, k)], max_bins); res = query(acc)
         except GridTooLarge as e:
             if best is not None: break           # cannot refine further: keep the last grid, reported as not certified
+            if h is None and k > 1 and step * e.factor * 1.25 > 1:
+                return _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, str(e), t0)
             if h is not None or widened >= 4 or step * e.factor * 1.25 > 1: raise
             step *= e.factor * 1.25; widened += 1; continue    # the first grid does not fit: widen it (bounds stay valid)
         bins = max(len(c.u) for c in acc._up)
@@ -567,9 +583,12 @@ def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|
                L=float(max(abs(acc._up[0].J.min()), abs(acc._up[0].J.max())) * step), certified_accuracy=bool(res.ratio <= accuracy))
     att = None
     if pair == 'worst':
-        try: att = acc if _pair_is_worst_case(scheme) else AttackAccountant(scheme, sigma, relation, k, step, max_bins)
-        except GridTooLarge:                     # the attack needs a wider window than this grid allows: no lower bound
-            att = None
+        att, h_att = None, step
+        for _ in range(4):                       # the attack may need a coarser grid of its own; it stays a lower bound
+            try: att = acc if _pair_is_worst_case(scheme) else AttackAccountant(scheme, sigma, relation, k, h_att, max_bins); break
+            except GridTooLarge as e:
+                if h_att * e.factor * 1.25 > 1: break
+                h_att *= e.factor * 1.25
         a = query(att) if att is not None else Bounds(0.0, math.inf, 0.0)
         lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf else math.inf)
         out.update(bound_interval=[res.lower, res.upper], attack_interval=[a.lower, a.upper], theory_gap=gap)

@@ -61,7 +61,13 @@ def calibrate(scheme:Scheme, eps_prime:float, delta:float, sensitivity:float, me
     sensitivity = check_real(sensitivity, 'sensitivity', 0, lo_open=True, hi_open=True)
     eta = occurrence_pmf(scheme).eta
     eps = float(base_epsilon(eps_prime, eta))
-    sigma = float(SIGMA_METHODS[method](eps, delta, sensitivity))
+    try: sigma = float(SIGMA_METHODS[method](eps, delta, sensitivity))
+    except (ValueError, RuntimeError, OverflowError, ZeroDivisionError):   # the root finder could not bracket it
+        raise ValueError(f"no σ calibrates {scheme.label} to eps_prime={eps_prime:g} at delta={delta:g} (base ε={eps:.3g}): "
+                         "the noise would exceed floating-point range; use a larger eps_prime or delta") from None
+    if not (math.isfinite(sigma) and sigma > 0):
+        raise ValueError(f"no finite σ calibrates {scheme.label} to eps_prime={eps_prime:g} at delta={delta:g}; "
+                         "use a larger eps_prime or delta")
     theta = sensitivity / sigma
     delta_base = float(gaussian_profile(eps, theta))
     dp, trunc = amplified_delta(scheme, 'gaussian', theta, [eps])

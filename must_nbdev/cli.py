@@ -27,6 +27,23 @@ def _number(text:str):
     except ValueError: raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     return int(x) if math.isfinite(x) and x.is_integer() else x
 
+def _seed(text:str) -> int:
+    "Parse a random seed: an integer >= 0 (argparse names the option in its one-line error)."
+    x = _number(text)
+    if not isinstance(x, int) or x < 0: raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}")
+    return x
+
+def _dumps(obj) -> str:
+    "Strict JSON (no NaN or Infinity tokens): non-finite numbers become null, numpy scalars plain numbers."
+    def plain(v):
+        if isinstance(v, dict): return {k: plain(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)): return [plain(x) for x in v]
+        if isinstance(v, (bool, np.bool_)): return bool(v)
+        if isinstance(v, (int, np.integer)): return int(v)
+        if isinstance(v, (float, np.floating)): return float(v) if math.isfinite(v) else None
+        return v
+    return json.dumps(plain(obj), allow_nan=False)
+
 def _add_scheme_args(p, sizes_required=True):
     "The arguments that build a scheme from the registry (shared by the subcommands)."
     p.add_argument('--scheme', required=True, choices=list(SCHEMES), help='sampling scheme')
@@ -52,7 +69,7 @@ def cmd_amplify(args) -> int:
     sc = _scheme_from(args)
     res = amplify(sc, args.mechanism, args.theta, args.eps, analysis=args.group)
     recs = res.records()
-    if args.json: print(json.dumps(recs)); return 0
+    if args.json: print(_dumps(recs)); return 0
     print(f"{sc} ∘ {args.mechanism} (Δ/σ = {args.theta:g}); relation: {sc.relation}; {args.group}-box group privacy")
     print(_table(('eps', 'eta', 'eps_prime', 'delta', 'delta_prime', 'pa_type'),
                  [(float(e), r['eta'], r['eps_prime'], r['delta'], r['delta_prime'], r['pa_type']) for e, r in zip(res.eps, recs)]))
@@ -70,7 +87,7 @@ def cmd_account(args) -> int:
     res = account(sc, args.sigma, args.k, eps=args.eps, delta=args.delta, relation=args.relation, accuracy=args.accuracy,
                   pair=args.pair)
     res = {k: _plain(v) for k, v in res.items()}
-    if args.json: print(json.dumps(res)); return 0
+    if args.json: print(_dumps(res)); return 0
     print(f"{sc} ∘ N(0, {args.sigma:g}²), k = {args.k}, relation: {res['relation']}")
     print(f"guarantee: {res['guarantee']}")
     worst = res['pair'] == 'worst'
@@ -220,7 +237,7 @@ def cmd_reproduce(args) -> int:
     if args.target == 'all':
         out = Path(args.out or 'must-reproduction')
         done = reproduce_all(out, args.quick, args.seed, show)
-        if args.json: print(json.dumps([{k: _jsonable(v) for k, v in r.items()} for r in done])); return 0
+        if args.json: print(_dumps(done)); return 0
         print(f"Wrote {len(done)} artefacts to {out}/ ({'quick' if args.quick else 'full'} size, seed {args.seed}); index in {out / 'SUMMARY.md'}\n")
         print(markdown_table(done, ('key', 'paper', 'notebook', 'files', 'seconds'), {'seconds': '.1f'}))
         return 0
@@ -229,7 +246,7 @@ def cmd_reproduce(args) -> int:
     if art.is_figure or args.out:
         paths = write_artefact(args.target, art, result, Path(args.out or '.'))
         print(f"{art.paper}: wrote {', '.join(map(str, paths))}"); return 0
-    if args.json: print(json.dumps([{k: _jsonable(v) for k, v in r.items()} for r in result])); return 0
+    if args.json: print(_dumps(result)); return 0
     print(f"{art.paper} ({'quick' if args.quick else 'full'} size, seed {args.seed}; notebook {art.notebook})\n")
     print(markdown_table(result, art.columns, art.formats))
     return 0
@@ -270,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument('--list', action='store_true', help='list what can be reproduced')
     r.add_argument('--quick', action='store_true', help='small Monte Carlo sizes (what the tests run)')
     r.add_argument('--json', action='store_true', help='print a JSON list of row objects')
-    r.add_argument('--seed', type=_number, default=0, help='random seed (default 0)')
+    r.add_argument('--seed', type=_seed, default=0, help='random seed, an integer >= 0 (default 0)')
     r.set_defaults(func=cmd_reproduce)
     return p
 
@@ -279,9 +296,20 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try: return args.func(args)
-    except ValueError as e:
+    except ValueError as e:                       # bad input: one line, status 2
         print(f"must {args.command}: error: {e}", file=sys.stderr); return 2
+    except OSError as e:                          # e.g. --out in a place that cannot be written
+        if isinstance(e, BrokenPipeError): raise
+        where = f" {e.filename}" if getattr(e, 'filename', None) else ''
+        print(f"must {args.command}: error: cannot write{where}: {e.strerror or e}", file=sys.stderr); return 2
+    except Exception as e:                        # a genuine internal error: still one line, status 1
+        print(f"must {args.command}: internal error: {type(e).__name__}: {e} (please report it)", file=sys.stderr); return 1
 
 # %% ../nbs/90_cli.ipynb #e53cd7fd
 def _console():  # console-script shim so `must` exits with main's status
-    sys.exit(main())
+    import os
+    try:
+        code = main(); sys.stdout.flush()
+    except BrokenPipeError:                       # `must ... | head`: the reader left; no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); code = 0
+    sys.exit(code)

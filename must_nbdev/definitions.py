@@ -19,10 +19,11 @@ def check_int(value, name:str, lo:int=1, hi:int|None=None) -> int:
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     if not ok and isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
         ok, value = True, int(value)  # 1e9 typed as a float is still an integer size
-    rng = f"[{lo}, {hi}]" if hi is not None else f">= {lo}"
-    if not ok: raise ValueError(f"{name} must be an integer {rng}, got {value!r}")
+    rng = f">= {lo} and <= {hi}" if hi is not None else f">= {lo}"
+    shown = lambda v: f"{v:.4g}" if isinstance(v, (int, float, np.integer, np.floating)) and abs(v) >= 1e16 else repr(v)
+    if not ok: raise ValueError(f"{name} must be an integer {rng}, got {shown(value)}")
     value = int(value)
-    if value < lo or (hi is not None and value > hi): raise ValueError(f"{name} must be an integer {rng}, got {value}")
+    if value < lo or (hi is not None and value > hi): raise ValueError(f"{name} must be an integer {rng}, got {shown(value)}")
     return value
 
 def check_real(value, name:str, lo:float=-math.inf, hi:float=math.inf,

@@ -123,17 +123,31 @@ class DPSGDResult:
     copies: int               # records drawn, counting repeats
     seconds: float            # wall time of the loop
 
-def _check_data(X, y, R_expected=None):
+def _check_data(X, y, model=None):
+    "X, y as arrays, checked against each other and against `model` (features, label range): ValueError, never a late IndexError."
     X, y = np.asarray(X, float), np.asarray(y)
     if X.ndim not in (2, 3) or y.shape != X.shape[:-1]:
         raise ValueError(f"X must be (n, d) or (R, n, d) with y of shape X.shape[:-1], got X {X.shape}, y {y.shape}")
     if not np.all(np.isfinite(X)): raise ValueError("X must be finite")
+    try: yf = y.astype(float)
+    except (TypeError, ValueError): raise ValueError(f"y must be numeric, got dtype {y.dtype}") from None
+    if not np.all(np.isfinite(yf)): raise ValueError("y must be finite (no NaN or inf labels or targets)")
+    if model is not None:
+        d = model.n_features if hasattr(model, 'n_features') else model.sizes[0]
+        if X.shape[-1] != d: raise ValueError(f"X has {X.shape[-1]} features but the model expects {d}")
+        if isinstance(model, LogisticRegression) and not np.all((yf == 0) | (yf == 1)):
+            raise ValueError("y must hold 0/1 labels for LogisticRegression")
+        if isinstance(model, MLP):
+            k = model.sizes[-1]
+            if not np.all((yf == np.round(yf)) & (yf >= 0) & (yf < k)):
+                raise ValueError(f"y must hold integer class labels in [0, {k - 1}] for this MLP ({k} outputs)")
+            y = yf.astype(np.int64)
     return X, y
 
 def dpsgd(model, X, y, scheme:Scheme, sigma:float, clip:float|None, lr:float, T:int, rng=None, R:int|None=None,
           params0=None, distinct:bool=True, loss_every:int=1) -> DPSGDResult:
     "DP-SGD (Algorithm S1) with subsamples from `scheme`, clipping at `clip` and noise N(0, σ²) on the mean gradient."
-    X, y = _check_data(X, y)
+    X, y = _check_data(X, y, model)
     sigma = check_real(sigma, 'sigma', 0, hi_open=True)
     if clip is not None: clip = check_real(clip, 'clip', 0, lo_open=True, hi_open=True)
     lr = check_real(lr, 'lr', 0, lo_open=True, hi_open=True); T = check_int(T, 'T', 1)

@@ -62,7 +62,7 @@ def test_large_population_wor_uses_per_row_path():
     (dict(name='wr', n=10.5, m=1), 'n must be an integer'),
     (dict(name='wr', n=10, m=float('nan')), 'm must be an integer'),
     (dict(name='poisson', n=10, q=0.0), 'q must be finite and in (0, 1]'),
-    (dict(name='poisson', n=10, m=11), 'm must be an integer [1, 10]'),
+    (dict(name='poisson', n=10, m=11), 'm must be an integer >= 1 and <= 10'),
     (dict(name='unknown', n=10, m=1), 'scheme must be one of'),
     (dict(name='wor', n=10, m=1, b=3), 'b is only used'),
 ])
