@@ -123,9 +123,9 @@ def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:f
     heavy = (mc > 1e-30) & (cmax > -s_lo) & (cmin < s_hi)
     n = np.where(heavy, np.clip(np.ceil((np.minimum(cmax, s_hi) - np.maximum(cmin, -s_lo)) / (h / 2)), 1, None), 1).astype(np.int64)
     work = int(n.sum()) * (len(A.mu) + len(B.mu))            # cells × components: the size of the log-mass arrays
-    if max_cells is not None and work > max_cells:
+    if max_cells is not None and work > 2 * max_cells:
         raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells × {len(A.mu) + len(B.mu)} mixture components, more than "
-                           f"4*max_bins={max_cells}; use a larger h or max_bins, or a larger sigma", work / max_cells)
+                           f"8*max_bins={2 * max_cells}; use a larger h or max_bins, or a larger sigma", work / (2 * max_cells))
     if max_cells is not None and n.sum() > max_cells:
         raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells, more than 4*max_bins={max_cells}; use a larger h or max_bins",
                            n.sum() / max_cells)
@@ -637,10 +637,16 @@ def delta_over_k(scheme:Scheme, sigma:float, ks, eps:float, relation:str|None=No
     ks = [check_int(k, 'k', 1) for k in ks]
     relation = scheme.relation if relation is None else relation
     h = account(scheme, sigma, max(ks), eps=eps, relation=relation, pair=pair, accuracy=accuracy, max_bins=max_bins)['h']
+    best = None
     while True:
-        mech = scheme_gaussian_pld(scheme, sigma, relation, h, max_bins, pair)
-        accs = [PrivacyAccountant([(mech, k)]) for k in ks]
+        try:
+            mech = scheme_gaussian_pld(scheme, sigma, relation, h, max_bins, pair)
+            accs = [PrivacyAccountant([(mech, k)], max_bins) for k in ks]
+        except GridTooLarge:
+            if best is None: raise
+            h, accs, out = best; break           # the finest grid that fitted
         out = [a.delta(eps) for a in accs]
+        best = (h, accs, out)
         worst = max((b.ratio for b in out if b.upper >= 1e-8), default=1.0)
         if worst <= accuracy or max(len(a._up[0].u) for a in accs) * 4 > max_bins: break
         h *= min(0.5, 0.7 * math.sqrt((accuracy - 1) / (worst - 1)))

@@ -63,3 +63,15 @@ def test_both_directions_are_accounted_for_add_remove():
 def test_analytic_gaussian_theta_inverts_the_profile():
     for eps, delta in ((0.1, 1e-5), (1.0, 1 / 30969), (3.0, 1e-9)):
         assert abs(float(gaussian_profile(eps, analytic_gaussian_theta(eps, delta))) / delta - 1) < 1e-9
+
+@pytest.mark.parametrize('q,sigma,k', [(0.02, 1.0, 1000), (0.01, 1.1, 10**4), (0.001, 0.8, 10**5), (0.004, 1.0, 25_000), (0.01, 1.1, 10**4)])
+@pytest.mark.parametrize('query', ['eps', 'delta'])
+def test_issue13_workloads_certified_and_bracket_dp_accounting(q, sigma, k, query):
+    # the DP-SGD workloads of issue 13 (k of the last two reduced for CI time); q=0.001, k=1e5 used to raise ZeroDivisionError
+    r = account(make_scheme('poisson', 10**7, q=q), sigma, k, relation='add_remove', **({'eps': 1.0} if query == 'eps' else {'delta': 1e-5}))
+    a = pld_privacy_accountant.PLDAccountant(); a.compose(dp_event.PoissonSampledDpEvent(q, dp_event.GaussianDpEvent(sigma)), k)
+    assert r['certified_accuracy']
+    if query == 'eps':
+        assert r['delta_upper'] / r['delta_lower'] <= 1.005 and r['delta_lower'] <= a.get_delta(1.0) <= r['delta_upper'] * (1 + DISCRETISATION_SLACK)
+    else:
+        assert r['eps_upper'] / r['eps_lower'] <= 1.005 and r['eps_lower'] <= a.get_epsilon(1e-5) <= r['eps_upper'] * (1 + DISCRETISATION_SLACK)

@@ -1,0 +1,127 @@
+"""Accountant benchmark: ours against dp_accounting (PLD, and RDP for reference), prv_accountant and fourier_accountant,
+each tool in its own process, side by side on the same workloads. Prints time, value, interval width and the time ratio to
+dp_accounting's PLD answer (its default 1e-4 grid), and writes a markdown table (default benchmarks/RESULTS.md).
+
+    python benchmarks/accountant.py              # every workload (several minutes on 2 cores)
+    python benchmarks/accountant.py --quick      # the small ones only
+    python benchmarks/accountant.py --out FILE   # where to write the markdown table
+
+Peers are optional (pip install -e ".[dev]" installs them); a missing peer is reported, not fatal. Times are medians of
+`--repeat` runs (default 3) in a fresh process per (tool, workload), so imports and caches do not leak between tools."""
+import argparse, json, statistics, subprocess, sys, time
+from pathlib import Path
+
+# (label, scheme, scheme kwargs, sigma, k, relation); Poisson workloads of the issue plus k from 1e2 to 1e6,
+# Fig S2's schemes (n=10,000, m=200, b=118, σ=4) and DP-SGD size (n=60,000, m=256, b=6,000, σ=1.1, k=1e4).
+POISSON = [(0.02, 1.0, 1000), (0.01, 1.1, 10**4), (0.001, 0.8, 10**5), (0.004, 1.0, 250_000), (0.01, 1.1, 10**6),
+           (0.01, 1.1, 100), (0.01, 1.1, 10**5)]
+WORKLOADS = ([(f"Poisson q={q:g} σ={s:g} k={k:.0e}", 'poisson', dict(n=10**7, q=q), s, k, 'add_remove') for q, s, k in POISSON]
+             + [(f"Fig S2 {name} k=1e3", name, dict(n=10_000, m=200, b=118 if name.startswith('must') else None), 4.0, 1000,
+                 'substitute') for name in ('must-ow', 'must-ww', 'wr', 'wor')]
+             + [(f"DP-SGD {name} {rel} k=1e4", name, dict(n=60_000, m=256, b=6000 if name.startswith('must') else None), 1.1,
+                 10**4, rel) for name in ('wor', 'wr', 'must-ow', 'must-wo', 'must-ww') for rel in ('substitute', 'add_remove')])
+QUICK = {0, 5, 7, 10}
+TOOLS = ('ours', 'dp_accounting_pld', 'dp_accounting_rdp', 'prv_accountant_0.1', 'prv_accountant_0.01', 'fourier_accountant')
+
+RUNNER = r'''
+import json, sys, time
+tool, name, kw, sigma, k, rel, query, value = json.loads(sys.argv[1])
+kw = {a: b for a, b in kw.items() if b is not None}
+def ours():
+    from must_nbdev.accountant import account
+    from must_nbdev.sampling import make_scheme
+    r = account(make_scheme(name, **kw), sigma, k, relation=rel, **{query: value})
+    lo, up = r['bound_interval']                  # numerical bracket of the certified bound (the attack is reported apart)
+    return up, lo, up
+def poisson_only():
+    if name != 'poisson': raise NotImplementedError('Poisson only')
+    return kw['q']
+def dp_pld():
+    from dp_accounting import dp_event
+    from dp_accounting.pld import pld_privacy_accountant
+    a = pld_privacy_accountant.PLDAccountant(); a.compose(dp_event.PoissonSampledDpEvent(poisson_only(), dp_event.GaussianDpEvent(sigma)), k)
+    v = a.get_delta(value) if query == 'eps' else a.get_epsilon(value); return v, None, v
+def dp_rdp():
+    from dp_accounting import dp_event
+    from dp_accounting.rdp import rdp_privacy_accountant
+    a = rdp_privacy_accountant.RdpAccountant(); a.compose(dp_event.PoissonSampledDpEvent(poisson_only(), dp_event.GaussianDpEvent(sigma)), k)
+    v = a.get_delta(value) if query == 'eps' else a.get_epsilon(value); return v, None, v
+def prv(err):
+    from prv_accountant.dpsgd import DPSGDAccountant
+    q = poisson_only()
+    if query == 'eps':
+        from prv_accountant import PRVAccountant, PoissonSubsampledGaussianMechanism
+        a = PRVAccountant(prvs=[PoissonSubsampledGaussianMechanism(noise_multiplier=sigma, sampling_probability=q)],
+                          max_self_compositions=[k], eps_error=err, delta_error=1e-10)
+        lo, est, up = a.compute_delta(value, [k]); return est, lo, up
+    a = DPSGDAccountant(noise_multiplier=sigma, sampling_probability=q, eps_error=err, delta_error=1e-10, max_steps=k)
+    lo, est, up = a.compute_epsilon(delta=value, num_steps=k); return est, lo, up
+def fourier():
+    import fourier_accountant as fa
+    q = poisson_only()
+    if query == 'eps': v = fa.get_delta_R(target_eps=value, sigma=sigma, q=q, ncomp=k); return v, None, v
+    v = fa.get_epsilon_R(target_delta=value, sigma=sigma, q=q, ncomp=k); return v, None, v
+fns = dict(ours=ours, dp_accounting_pld=dp_pld, dp_accounting_rdp=dp_rdp, fourier_accountant=fourier,
+           **{'prv_accountant_0.1': lambda: prv(0.1), 'prv_accountant_0.01': lambda: prv(0.01)})
+import importlib
+for mod in dict(ours=['must_nbdev.accountant'], dp_accounting_pld=['dp_accounting.pld.pld_privacy_accountant'],
+                dp_accounting_rdp=['dp_accounting.rdp.rdp_privacy_accountant'], fourier_accountant=['fourier_accountant'],
+                **{'prv_accountant_0.1': ['prv_accountant.dpsgd'], 'prv_accountant_0.01': ['prv_accountant.dpsgd']})[tool]:
+    try: importlib.import_module(mod)            # imports are not timed
+    except ImportError: pass
+t0 = time.perf_counter()
+try: v, lo, up = fns[tool](); out = dict(value=float(v), lo=None if lo is None else float(lo), up=None if up is None else float(up))
+except ImportError as e: out = dict(error=f"not installed ({e.name})")
+except NotImplementedError as e: out = dict(error=str(e))
+except Exception as e: out = dict(error=f"{type(e).__name__}: {str(e)[:80]}")
+out['seconds'] = time.perf_counter() - t0
+print(json.dumps(out))
+'''
+
+def run(tool, workload, query, value, repeat):
+    "Median time and the last result of `repeat` fresh processes."
+    label, name, kw, sigma, k, rel = workload
+    outs = []
+    for _ in range(repeat):
+        p = subprocess.run([sys.executable, '-c', RUNNER, json.dumps([tool, name, kw, sigma, k, rel, query, value])],
+                           capture_output=True, text=True, timeout=1800)
+        try: outs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+        except (IndexError, json.JSONDecodeError): outs.append(dict(error=(p.stderr.strip().splitlines() or ['no output'])[-1][:80], seconds=None))
+        if 'error' in outs[-1]: break
+    res = outs[-1]
+    times = [o['seconds'] for o in outs if o.get('seconds') is not None and 'error' not in o]
+    res['median_seconds'] = statistics.median(times) if times else None
+    return res
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--quick', action='store_true', help='only a few small workloads')
+    ap.add_argument('--repeat', type=int, default=3, help='runs per (tool, workload); the median time is reported')
+    ap.add_argument('--out', default=str(Path(__file__).with_name('RESULTS.md')), help='markdown file to write')
+    args = ap.parse_args(argv)
+    rows = []
+    for i, w in enumerate(WORKLOADS):
+        if args.quick and i not in QUICK: continue
+        for query, value in (('eps', 1.0), ('delta', 1e-5)):
+            res = {t: run(t, w, query, value, args.repeat) for t in TOOLS if w[1] == 'poisson' or t == 'ours'}
+            ref = res.get('dp_accounting_pld', {}).get('median_seconds')
+            for tool, r in res.items():
+                q = 'δ(ε=1)' if query == 'eps' else 'ε(δ=1e-5)'
+                width = (f"{(r['up'] - r['lo']) / r['up'] * 100:.3f}%" if r.get('lo') is not None and r.get('up') else '')
+                t = r.get('median_seconds')
+                rows.append(dict(workload=w[0], query=q, tool=tool, seconds=f"{t:.3f}" if t is not None else '',
+                                 value=f"{r['value']:.6g}" if 'value' in r else r.get('error', ''), interval=(
+                                     f"[{r['lo']:.6g}, {r['up']:.6g}]" if r.get('lo') is not None else ''), width=width,
+                                 ratio=f"{t / ref:.2f}" if t is not None and ref else ''))
+                print(' | '.join(str(v) for v in rows[-1].values()), flush=True)
+    cols = ['workload', 'query', 'tool', 'seconds', 'value', 'interval', 'width', 'ratio']
+    lines = ['| ' + ' | '.join(cols[:-1] + ['time / dp_accounting PLD']) + ' |', '|' + '---|' * len(cols)]
+    lines += ['| ' + ' | '.join(r[c] for c in cols) + ' |' for r in rows]
+    head = (f"# Accountant benchmark\n\n`python benchmarks/accountant.py{' --quick' if args.quick else ''}` on this machine, "
+            f"{time.strftime('%Y-%m-%d')}; medians of {args.repeat} fresh processes per cell. Ours: certified worst-case interval "
+            "(ratio target 1.005); dp_accounting PLD at its default grid; prv_accountant with eps_error 0.1 and 0.01.\n\n")
+    Path(args.out).write_text(head + '\n'.join(lines) + '\n', encoding='utf-8')
+    print(f"wrote {args.out}")
+
+if __name__ == '__main__':
+    main()
