@@ -522,19 +522,19 @@ class AttackAccountant:
             comp = compose_many([parts(lo, j) for j in js] + [parts(up, j) for j in js], max_bins=max_bins)
             self.runs += [(f"pair {ci + 1}, {j} of {k} steps reversed", comp[i], comp[len(js) + i]) for i, j in enumerate(js)]
 
+    def _best(self, bounds:str, x:float) -> Bounds:
+        "The run whose `bounds` ('delta_bounds' or 'eps_bounds') at x has the largest certified lower end, with its upper end."
+        lo, up, self.best_run = max(((getattr(cl, bounds)(x)[0], getattr(cu, bounds)(x)[1], label) for label, cl, cu in self.runs),
+                                    key=lambda t: t[0])
+        return Bounds(lo, up, lo)
+
     def delta(self, eps:float) -> Bounds:
         "The largest certified lower bound over the runs, with that run's own upper bound (how exactly it is computed)."
-        best = max(((cl.delta_bounds(eps)[0], cu.delta_bounds(eps)[1], label) for label, cl, cu in self.runs),
-                   key=lambda t: t[0])
-        self.best_run = best[2]
-        return Bounds(best[0], best[1], best[0])
+        return self._best('delta_bounds', eps)
 
     def epsilon(self, delta:float) -> Bounds:
         "Bounds on the ε that the attacks force: no ε below `lower` can satisfy δ(ε) ≤ `delta` for this mechanism."
-        best = max(((cl.eps_bounds(delta)[0], cu.eps_bounds(delta)[1], label) for label, cl, cu in self.runs),
-                   key=lambda t: t[0])
-        self.best_run = best[2]
-        return Bounds(best[0], best[1], best[0])
+        return self._best('eps_bounds', delta)
 
 # %% ../nbs/04_accountant.ipynb #db95b7cf
 def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why, t0) -> dict:
