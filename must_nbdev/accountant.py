@@ -190,18 +190,15 @@ _LAMBDAS = np.geomspace(1e-2, 64, 40)
 _U = np.finfo(np.longdouble).eps / 2   # unit round-off of the FFT arithmetic (80-bit where the platform has it)
 _SLACK = 1e-11   # relative round-off allowance for the PLD construction (masses are computed to ~1e-13)
 
-def _gamma(n):
-    "Higham's γ_n = n u/(1 − n u) for the FFT arithmetic's unit round-off u: the relative error of an n-term sum."
-    return n * _U / (1 - n * _U)
-
 def _gamma64(n):
-    "γ_n for float64 sums (the suffix sums of the composed distribution)."
+    "Higham's γ_n = n u/(1 − n u) for float64 (the suffix sums of the composed distribution): an n-term sum's relative error."
     u = np.finfo(float).eps / 2
     return n * u / (1 - n * u)
 
 def _log_mgf(pld:DiscretePLD, lam:np.ndarray) -> np.ndarray:
     "log E[e^{λS}] of the finite part of `pld`, for each λ."
     nz = pld.masses > 0
+    if not nz.any(): return np.full(len(lam), -np.inf)  # all mass at +∞ (or none): no finite part
     lm, s, out = np.log(pld.masses[nz]), pld.losses[nz], np.empty(len(lam))
     for i, l in enumerate(lam):               # one shifted exponential sum per λ (a 2-D logsumexp is 3x slower)
         t = lm + l * s; c = t.max(); out[i] = c + math.log(np.exp(t - c).sum())
@@ -212,6 +209,7 @@ def _window(parts, mgfs:dict, tau:float):
     h = parts[0][0].h
     up = sum(k * mgfs[id(p)][0] for p, k in parts)
     down = sum(k * mgfs[id(p)][1] for p, k in parts)
+    if not (np.isfinite(up).any() and np.isfinite(down).any()): return 0, 0   # no finite composed mass
     return math.floor(np.max((math.log(tau) - down) / _LAMBDAS) / h), math.ceil(np.min((up - math.log(tau)) / _LAMBDAS) / h)
 
 @dataclass
@@ -223,13 +221,6 @@ class ComposedPLD:
     tail: float            # bound on the mass of S outside the window (each side <= tail / 2)
     inf_mass: float        # probability that some step had infinite loss
     fp_l2: float           # bound on the l2 norm of the floating-point error of u
-
-    def sum_f(self, eps:float):
-        "Σ f_ε(s_j) u_j and a bound on its floating-point error (direct O(r) sum; `delta_bounds` is the fast path)."
-        s = self.J * self.h; above = s > eps
-        f = -np.expm1(eps - s[above]).astype(np.longdouble)
-        total, n = f @ self.u[above], int(above.sum())
-        return float(total), float(np.linalg.norm(f)) * self.fp_l2 + _gamma(n + 2) * float(f @ np.abs(self.u[above]))
 
     def _curve(self):
         "Suffix sums over the positive losses s_k, increasing: A_k = Σ_{j≥k} u_j and C_k = Σ_{j≥k} u_j e^{s_k−s_j}, and those of |u|."

@@ -33,16 +33,18 @@ def _seed(text:str) -> int:
     if not isinstance(x, int) or x < 0: raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}")
     return x
 
+def _jsonable(v):
+    "Plain Python value for JSON, recursively: numpy scalars to float/int/bool, NaN and inf to None."
+    if isinstance(v, dict): return {k: _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)): return [_jsonable(x) for x in v]
+    if isinstance(v, (bool, np.bool_)): return bool(v)
+    if isinstance(v, (int, np.integer)): return int(v)
+    if isinstance(v, (float, np.floating)): return float(v) if math.isfinite(v) else None
+    return v
+
 def _dumps(obj) -> str:
     "Strict JSON (no NaN or Infinity tokens): non-finite numbers become null, numpy scalars plain numbers."
-    def plain(v):
-        if isinstance(v, dict): return {k: plain(x) for k, x in v.items()}
-        if isinstance(v, (list, tuple)): return [plain(x) for x in v]
-        if isinstance(v, (bool, np.bool_)): return bool(v)
-        if isinstance(v, (int, np.integer)): return int(v)
-        if isinstance(v, (float, np.floating)): return float(v) if math.isfinite(v) else None
-        return v
-    return json.dumps(plain(obj), allow_nan=False)
+    return json.dumps(_jsonable(obj), allow_nan=False)
 
 def _add_scheme_args(p, sizes_required=True):
     "The arguments that build a scheme from the registry (shared by the subcommands)."
@@ -76,17 +78,11 @@ def cmd_amplify(args) -> int:
     return 0
 
 # %% ../nbs/90_cli.ipynb #7cb10ee6
-def _plain(v):
-    "JSON-ready value: numpy floats as floats, lists element-wise."
-    if isinstance(v, (list, tuple)): return [_plain(x) for x in v]
-    return float(v) if isinstance(v, (float, np.floating)) else v
-
 def cmd_account(args) -> int:
     "`must account`: certified worst-case δ(ε) or ε(δ) after k steps of scheme∘Gaussian(σ) (or the paper's pair, labelled)."
     sc = _scheme_from(args)
     res = account(sc, args.sigma, args.k, eps=args.eps, delta=args.delta, relation=args.relation, accuracy=args.accuracy,
                   pair=args.pair)
-    res = {k: _plain(v) for k, v in res.items()}
     if args.json: print(_dumps(res)); return 0
     print(f"{sc} ∘ N(0, {args.sigma:g}²), k = {args.k}, relation: {res['relation']}")
     print(f"guarantee: {res['guarantee']}")
@@ -186,13 +182,6 @@ def _artefacts() -> dict:
         'fig6': Artefact('Figure 6 (digits in place of MNIST)', '10_exp_classification', loss('digits', 'digits (8×8), 64-128-10 network (cf. Fig 6)')),
     }
 REPRODUCIBLE = ('tableS1', 'table3', 'table4', 'table5', 'tableS2', 'table6', 'table7', 'table8', 'fig4', 'fig5', 'figS3', 'figS4', 'figS5', 'fig6')
-
-def _jsonable(v):
-    "Plain Python value for JSON: numpy scalars to float/int/bool, NaN and inf to None."
-    if isinstance(v, (bool, np.bool_)): return bool(v)
-    if isinstance(v, (int, np.integer)): return int(v)
-    if isinstance(v, (float, np.floating)): return float(v) if math.isfinite(v) else None
-    return v
 
 def write_artefact(key:str, art:Artefact, result, out:Path) -> list:
     "Write a table as `key`.md and `key`.csv, or a figure as `key`.png, under `out`; returns the paths."
