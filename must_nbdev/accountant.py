@@ -12,11 +12,12 @@ from .definitions import check_choice, check_int, check_real
 from .sampling import Scheme, make_scheme, occurrence_pmf
 
 # %% auto #0
-__all__ = ['RELATIONS', 'COMPONENT_FLOOR', 'CAP_MASS', 'MAX_BINS', 'PAIRS', 'GUARANTEES', 'CELLS_PER_WEIGHT', 'log_normal_cell',
-           'GaussianMixture', 'output_pair', 'DiscretePLD', 'GridTooLarge', 'ComposedPLD', 'compose_many',
-           'compose_plds', 'Bounds', 'MechanismPLD', 'scheme_gaussian_pld', 'PrivacyAccountant', 'dominating_rate',
-           'dominating_labels', 'dominating_pld', 'attack_pairs', 'AttackAccountant', 'account',
-           'analytic_gaussian_theta', 'WorstCaseBounds', 'delta_over_k', 'adult_delta_c']
+__all__ = ['RELATIONS', 'COMPONENT_FLOOR', 'CAP_MASS', 'MAX_BINS', 'MERGE_SPLIT', 'TAIL_ROUND', 'PRECISIONS', 'FFT_WORKERS',
+           'PAIRS', 'GUARANTEES', 'CELLS_PER_WEIGHT', 'log_normal_cell', 'GaussianMixture', 'output_pair',
+           'DiscretePLD', 'GridTooLarge', 'ComposedPLD', 'compose_many', 'compose_plds', 'Bounds', 'MechanismPLD',
+           'scheme_gaussian_pld', 'PrivacyAccountant', 'dominating_rate', 'dominating_labels', 'dominating_pld',
+           'attack_pairs', 'AttackAccountant', 'account', 'analytic_gaussian_theta', 'WorstCaseBounds', 'delta_over_k',
+           'adult_delta_c']
 
 # %% ../nbs/04_accountant.ipynb #27147b95
 RELATIONS = ('substitute', 'add_remove')
@@ -35,6 +36,13 @@ def log_normal_cell(a, b) -> np.ndarray:
     out[mid] = np.log1p(-special.ndtr(a[mid]) - special.ndtr(-b[mid]))
     return out
 
+def _logsumexp_rows(x:np.ndarray) -> np.ndarray:
+    "log Σ_j e^{x_ij} per row (a lean scipy.special.logsumexp(x, axis=1); −∞ for rows of −∞)."
+    if x.shape[1] == 1: return x[:, 0].copy()
+    m = x.max(axis=1)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide='ignore'): return np.log(np.exp(x - m[:, None]).sum(axis=1)) + m
+
 @dataclass(frozen=True)
 class GaussianMixture:
     "The law $\\sum_l e^{\\text{logw}_l}\\,\\mathcal N(\\text{mu}_l,\\sigma^2)$; `dropped` bounds the mass of omitted components."
@@ -46,11 +54,11 @@ class GaussianMixture:
     def logpdf(self, t) -> np.ndarray:
         "Log density at `t`."
         t = np.asarray(t, float)[:, None]
-        return special.logsumexp(self.logw - (t - self.mu) ** 2 / (2 * self.sigma ** 2), axis=1) - _LOG_SQRT_2PI - math.log(self.sigma)
+        return _logsumexp_rows(self.logw - (t - self.mu) ** 2 / (2 * self.sigma ** 2)) - _LOG_SQRT_2PI - math.log(self.sigma)
     def logmass(self, a, b) -> np.ndarray:
         "Log probability of each interval [a, b)."
         s = self.sigma
-        return special.logsumexp(self.logw + log_normal_cell((np.asarray(a)[:, None] - self.mu) / s, (np.asarray(b)[:, None] - self.mu) / s), axis=1)
+        return _logsumexp_rows(self.logw + log_normal_cell((np.asarray(a)[:, None] - self.mu) / s, (np.asarray(b)[:, None] - self.mu) / s))
     def logmass_cells(self, t) -> np.ndarray:
         "Log probability of each cell [t_i, t_{i+1}) of the increasing grid `t` (one log Φ per edge and component)."
         z = (np.asarray(t, float)[:, None] - self.mu) / self.sigma
@@ -61,7 +69,7 @@ class GaussianMixture:
             pos = la + np.log(-np.expm1(lb - la))      # both edges >= 0: Φ(−a) − Φ(−b)
             mid = np.log1p(-np.exp(la) - np.exp(lb))   # a < 0 < b
         cell = np.where(b <= 0, neg, np.where(a >= 0, pos, mid))
-        return special.logsumexp(self.logw + cell, axis=1)
+        return _logsumexp_rows(self.logw + cell)
     def logsf(self, t:float) -> float:
         "Log probability of [t, ∞)."
         return float(special.logsumexp(self.logw + special.log_ndtr((self.mu - t) / self.sigma)))
@@ -162,32 +170,64 @@ def _upper_pld(c:dict, h:float) -> DiscretePLD:
     m[j_tail - j0] += low_tail
     return DiscretePLD(h, j0, m, high_tail + c['dropped'] + float(p[above].sum()))
 
+MERGE_SPLIT = 2      # atoms pooled per half grid step before the greedy merge (1: faster, a little less tight)
+TAIL_ROUND = 1e-10   # P-mass in each far tail of a lower PLD that is rounded down instead of merged (speed; tiny loss)
+
+def _merge_cells(ell:np.ndarray, p:np.ndarray, h:float, split:int=MERGE_SPLIT):
+    "Greedy top-down merge of atoms (loss `ell`, first-law mass `p`), pooled per 1/`split` grid step, into groups of loss jh."
+    key = np.floor(ell * split / h).astype(np.int64); klo = int(key.min()); n = int(key.max()) - klo + 1
+    j = key // split                                                        # the grid value jh at or below each atom
+    P = np.bincount(key - klo, p, minlength=n)
+    E = np.bincount(key - klo, p * -np.expm1(j * h - ell), minlength=n)     # excess over label jh: Σ p(1 − e^{jh−ℓ}) ≥ 0
+    D = np.bincount(key - klo, p * np.expm1((j + 1) * h - ell), minlength=n)  # deficit under label (j+1)h: Σ p(e^{(j+1)h−ℓ} − 1)
+    cells = np.flatnonzero(P > 0)[::-1]
+    Pl, El, Dl, Jl = P[cells].tolist(), E[cells].tolist(), D[cells].tolist(), ((cells + klo) // split).tolist()
+    js, ms, N, i, y, X, exp = [], [], len(Jl), 0, 1.0, 0.0, math.exp
+    while i < N:
+        lab, X, M = Jl[i], y * El[i], y * Pl[i]    # open a group labelled with the top cell's grid value
+        i += 1; y = 1.0
+        while i < N:                               # add lower cells until the group's loss is down to its label
+            Pi = Pl[i]
+            gap = lab - Jl[i]                          # deficit under the label (negative: an excess, same grid step)
+            d = (-El[i] if gap == 0 else Dl[i] if gap == 1 else (Dl[i] + Pi) * exp((gap - 1) * h) - Pi
+                 if (gap - 1) * h < 700 else math.inf)    # (∞: the group closes with x = 0, its loss rounded down)
+            if d >= X:                             # this cell closes the group: take just the fraction x of it
+                x = X / d if d > 0 else 0.0; M += x * Pi; y = 1.0 - x; X = 0.0; break
+            X -= d; M += Pi; i += 1
+        js.append(lab); ms.append(M)               # an unclosed last group (X > 0) has loss above its label: rounded down
+    return np.array(js, np.int64), np.array(ms), X
+
 def _lower_pld(c:dict, h:float) -> DiscretePLD:
     "Greedy merge of the cells into groups whose loss is exactly a grid value (dominated by the true pair)."
     ell = c['lA'] - c['lB_safe']
     keep = (ell <= c['s_hi']) & (ell >= -c['s_lo'])       # dropping P-mass only lowers δ
-    order = np.flatnonzero(keep)[np.argsort(-ell[keep], kind='stable')]
-    ells, ps = ell[order].tolist(), np.exp(c['lA'][order]).tolist()
-    N = len(ells)
-    jmin, jmax = math.floor(min(ells) / h), math.floor(max(ells) / h)
-    out = [0.0] * (jmax - jmin + 1)
-    i, rem, expm1, floor = 0, (ps[0] if N else 0.0), math.expm1, math.floor
-    while i < N:
-        j = floor(ells[i] / h); s = j * h
-        acc_m = acc_f = 0.0          # group mass, and Σ mass·(e^{-ℓ} − e^{-s})/e^{-s}
-        while i < N:
-            d = expm1(s - ells[i])   # ≤ 0 while ℓ ≥ s
-            if d > 0.0 and rem * d > -acc_f:      # this atom overshoots: take just enough of it
-                take = -acc_f / d; acc_m += take; rem -= take; break
-            acc_f += rem * d; acc_m += rem; i += 1
-            rem = ps[i] if i < N else 0.0
-            if d > 0.0 and acc_f >= 0.0: break
-        out[j - jmin] += acc_m       # an unclosed last group has loss > s: labelled s, i.e. rounded down
-    return DiscretePLD(h, jmin, np.array(out), 0.0)
+    ell, p, lq = ell[keep], np.exp(c['lA'][keep]), c['lB_safe'][keep]
+    if not len(ell): return DiscretePLD(h, 0, np.zeros(1), 0.0)
+    # far tails (P-mass ≤ TAIL_ROUND each): each atom's loss rounded down to the grid, valid and cheap (no greedy)
+    order = np.argsort(ell, kind='stable'); cum = np.cumsum(p[order])
+    lo_cut = ell[order[min(int(np.searchsorted(cum, TAIL_ROUND, side='right')), len(ell) - 1)]]
+    hi_cut = ell[order[max(int(np.searchsorted(cum, cum[-1] - TAIL_ROUND, side='left')), 0)]]
+    core = (ell >= lo_cut) & (ell <= hi_cut)
+    tail_js, tail_ms = np.floor(ell[~core] / h).astype(np.int64), p[~core]
+    ell, p, lq = ell[core], p[core], lq[core]
+    if p[ell < ell.min() + h].sum() <= p[ell > ell.max() - h].sum():
+        js, ms, _ = _merge_cells(ell, p, h)           # start at the end that carries more mass: there groups close exactly
+    else:   # mass piles up at the lowest loss (e.g. log(1−q)): merge the swapped pair (B, A), whose top that is
+        jq, mq, X = _merge_cells(-ell, np.exp(lq), h)
+        js, ms = -jq, mq * np.exp(-jq * h)            # a group of B-mass Q and loss −jh has A-mass Q e^{−jh}
+        if X > 0:                                     # the unclosed last group: loss in ((js−1)h, js h), rounded down
+            ms[-1] = (mq[-1] - X) * math.exp(-jq[-1] * h); js[-1] -= 1
+    js, ms = np.concatenate([js, tail_js]), np.concatenate([ms, tail_ms])
+    j0 = int(js.min())
+    return DiscretePLD(h, j0, np.bincount(js - j0, ms, minlength=int(js.max()) - j0 + 1), 0.0)
+
 
 # %% ../nbs/04_accountant.ipynb #869d9fb6
 _LAMBDAS = np.geomspace(1e-2, 64, 40)
-_U = np.finfo(np.longdouble).eps / 2   # unit round-off of the FFT arithmetic (80-bit where the platform has it)
+PRECISIONS = ('double', 'extended')     # FFT arithmetic: float64, or np.longdouble (80-bit where the platform has it)
+_UNIT = {'double': np.finfo(np.float64).eps / 2, 'extended': np.finfo(np.longdouble).eps / 2}   # unit round-off u
+_DTYPE = {'double': np.float64, 'extended': np.longdouble}
+FFT_WORKERS = -1                        # threads for scipy.fft (all cores); the arithmetic, hence the bound, is the same
 _SLACK = 1e-11   # relative round-off allowance for the PLD construction (masses are computed to ~1e-13)
 
 def _gamma64(n):
@@ -220,7 +260,12 @@ class ComposedPLD:
     u: np.ndarray          # computed mass per bin (includes wrapped mass)
     tail: float            # bound on the mass of S outside the window (each side <= tail / 2)
     inf_mass: float        # probability that some step had infinite loss
-    fp_l2: float           # bound on the l2 norm of the floating-point error of u
+    fp_l2: float           # bound on the l2 norm of the floating-point error of u carried from the spectrum
+    fp_inf: float = 0.0    # bound on each bin's error from the inverse transform itself (componentwise) ...
+    fp_inv_l2: float = 0.0 # ... and on its ℓ2 norm (the smaller of the two charges is used)
+    precision: str = 'double'
+    width: int = 0         # bins of the Chernoff window actually needed (≤ len(u))
+    fp_scale: float = 1.0  # 1 for certified bounds; 0 only to diagnose how much the round-off term costs
 
     def _curve(self):
         "Suffix sums over the positive losses s_k, increasing: A_k = Σ_{j≥k} u_j and C_k = Σ_{j≥k} u_j e^{s_k−s_j}, and those of |u|."
@@ -241,7 +286,8 @@ class ComposedPLD:
         A, C = (np.concatenate([x, z])[k] for x in (A, C))
         Aa, Ca = ((np.concatenate([x, z])[k]).astype(float) * (1 + 1e-6) for x in (Aa, Ca))
         N = len(s) - np.asarray(k)                                                # bins in the sum
-        err = _gamma64(N + 4) * Aa + np.sqrt(N) * self.fp_l2                     # float64 summation round-off, FFT error
+        fft = np.sqrt(N) * self.fp_l2 + np.minimum(N * self.fp_inf, np.sqrt(N) * self.fp_inv_l2)
+        err = _gamma64(N + 4) * Aa + fft * self.fp_scale                         # summation round-off, FFT round-off
         err_c = 4 * np.finfo(float).eps / -math.expm1(-self.h) * Ca               # round-off of the float64 recursion
         if upper: return A + err + self.tail / 2 + self.inf_mass, C - err_c
         return A - err - self.tail, C + err_c
@@ -254,63 +300,94 @@ class ComposedPLD:
         (au, bu), (al, bl) = self._pieces(k, True), self._pieces(k, False)
         return (max(0.0, float((al - e * bl) * (1 - _SLACK))), min(1.0, float((au - e * bu) * (1 + _SLACK))))
 
-    def eps_bounds(self, delta:float) -> tuple:
-        "Certified (lower, upper) bounds on the smallest ε ≥ 0 with δ(ε) ≤ `delta`, solved exactly on every grid interval."
+    def _eps_solve(self, k:np.ndarray, delta:float, upper:bool):
+        "On the grid intervals `k`: upper, the first ε where the bound is ≤ `delta`; lower, the last where it is > `delta`."
         s = self._curve()[0]
-        k = np.arange(len(s) + 1)
-        lo_edge = np.concatenate([[0.0], s])                                      # interval k is [s_{k-1}, s_k)
-        ref = np.append(s, np.inf)                                                # its s_k
+        lo_edge = np.where(k > 0, s[np.clip(k - 1, 0, None)], 0.0)              # interval k is [s_{k-1}, s_k)
+        finite = k < len(s)
+        ref = np.where(finite, s[np.clip(k, None, len(s) - 1)], np.inf)          # its s_k (the last one is unbounded)
+        a, b = self._pieces(k, upper)
+        target = delta / ((1 + _SLACK) if upper else (1 - _SLACK))
+        with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
+            at_lo = a - np.where(finite, np.exp(lo_edge - ref), 0) * b
+            at_hi = np.where(finite, a - b, a)                                    # limit ε → s_k from below
+            root = np.clip(ref + np.log(np.maximum(a - target, 0) / b), lo_edge, ref)   # where a − e^{ε−s_k} b = target
+        decreasing = b > 0
+        if upper:      # any ε with δ_upper(ε) ≤ delta is certified: the first such point of the window
+            feasible = np.where(decreasing, at_hi <= target, at_lo <= target)
+            cand = np.where(decreasing & (at_lo > target), root, lo_edge)[feasible]
+            return float(max(0.0, cand.min() * (1 + 4e-16))) if len(cand) else None    # rounded outwards
+        # every ε < x with δ_lower(x) > delta fails too (δ is non-increasing): the last such point of the window
+        last = np.where(at_hi > target, ref, np.where(decreasing & (at_lo > target), root, np.nan))
+        return float(max(0.0, np.nanmax(last) * (1 - 4e-16))) if np.isfinite(last).any() or np.isinf(last).any() else None
+
+    def eps_bounds(self, delta:float, window:int=64) -> tuple:
+        "Certified (lower, upper) bounds on the smallest ε ≥ 0 with δ(ε) ≤ `delta`, solved exactly near where δ crosses it."
+        s, A, _, C, _ = self._curve()
+        centre = A - math.exp(-self.h) * C                        # δ of the composed grid PLD at each interval's left end
+        k0 = int(np.searchsorted(-centre, -delta))               # ≈ where it crosses `delta` (it is non-increasing)
+        near = np.arange(max(0, k0 - window), min(len(s) + 1, k0 + window))
         out = []
-        for upper, scale in ((False, 1 - _SLACK), (True, 1 + _SLACK)):
-            a, b = self._pieces(k, upper)
-            target = delta / scale
-            with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
-                at_lo = a - np.where(np.isfinite(ref), np.exp(lo_edge - ref), 0) * b
-                at_hi = np.where(np.isfinite(ref), a - b, a)                       # limit ε → s_k from below
-                decreasing = b > 0
-                feasible = np.where(decreasing, at_hi <= target, at_lo <= target)
-                root = ref + np.log(np.maximum(a - target, 0) / b)
-            cand = np.where(decreasing & (at_lo > target), np.nan_to_num(root, nan=np.inf, neginf=-np.inf), lo_edge)
-            cand = np.maximum(cand, lo_edge)
-            # the root is exact up to float64 rounding of ~|ε| u: round it outwards so each bound stays a bound
-            cand = cand * (1 + 4e-16) if upper else cand * (1 - 4e-16)      # (ε = 0 stays exactly 0)
-            out.append(float(max(0.0, cand[feasible].min())) if feasible.any() else math.inf)
+        for upper in (False, True):
+            x = self._eps_solve(near, delta, upper)
+            if x is None: x = self._eps_solve(np.arange(len(s) + 1), delta, upper)    # not in the window: every interval
+            out.append((math.inf if upper else 0.0) if x is None else x)
         return tuple(out)
 
-def compose_many(variants, tau:float=1e-15, max_bins:int|None=None) -> list:
+def _spectral_error(parts, spectra:dict, l1:dict, spec:np.ndarray, eta:float, u:float) -> tuple:
+    "Bounds, per frequency, on |computed − exact| of ∏ X_i^{k_i}: forward-transform error propagated; powering round-off."
+    log_b, amp, rnd = 0.0, 0.0, len(parts) * u
+    for p, k in parts:
+        X = spectra[id(p)]; aX = np.abs(X).astype(float)
+        b = aX + eta * l1[id(p)]                         # ≥ |exact| and ≥ |computed| (componentwise FFT error ≤ η‖c‖₁)
+        log_b = log_b + k * np.log(b); amp = amp + k * eta * l1[id(p)] / b
+        with np.errstate(divide='ignore', invalid='ignore'):
+            log_mod = np.hypot(np.log(aX), np.angle(X).astype(float))          # |Log X|
+        rnd = rnd + u * (8 + 4 * math.log2(max(k, 2)) + 3 * k * np.where(aX > 0, log_mod, 0.0))
+    return np.exp(log_b) * amp, np.abs(spec).astype(float) * rnd
+
+def compose_many(variants, tau:float=1e-15, max_bins:int|None=None, precision:str='double') -> list:
     "Compose several lists of (DiscretePLD, k) on one shared window, transforming each distinct PLD once."
+    check_choice(precision, 'precision', PRECISIONS)
     plds = {id(p): p for parts in variants for p, _ in parts}
     h = next(iter(plds.values())).h
     if any(abs(p.h - h) > 1e-15 * h for p in plds.values()): raise ValueError("all PLDs must share the grid step h")
     mgfs = {i: (_log_mgf(p, _LAMBDAS), _log_mgf(p, -_LAMBDAS)) for i, p in plds.items()}
-    windows = [_window(parts, mgfs, tau / 2) for parts in variants]     # a superset of each window keeps its tail bound
-    J_lo, J_hi = min(w[0] for w in windows), max(w[1] for w in windows)
-    if max_bins is not None and J_hi - J_lo + 1 > max_bins:     # checked before any array of that size exists
-        raise GridTooLarge(f"the composed losses span {(J_hi - J_lo + 1) * h:.4g} ({J_hi - J_lo + 1} bins of h={h:.3g}), "
-                           f"more than max_bins={max_bins}; use a larger h or max_bins", (J_hi - J_lo + 1) / max_bins)
-    r = 1 << max(4, int(math.ceil(math.log2(J_hi - J_lo + 1))))
-    spectra, norms = {}, {}
-    for i, p in plds.items():
-        c = np.bincount((p.j0 + np.arange(len(p.masses))) % r, p.masses, minlength=r)   # circular: index mod r
-        spectra[i], norms[i] = sfft.rfft(c.astype(np.longdouble)), float(np.linalg.norm(c))
-    J = J_lo + (np.arange(r) - J_lo) % r     # the window's representative of each residue class
-    eta, out = 10 * _U * math.log2(r), []
-    for parts in variants:
-        spec = np.ones(r // 2 + 1, np.clongdouble)
-        for p, k in parts: spec *= spectra[id(p)] ** k
-        u = sfft.irfft(spec, r)
-        ktot, c_l2, u_l2 = sum(k for _, k in parts), max(norms[id(p)] for p, _ in parts), float(np.linalg.norm(u))
-        u = u.astype(float)                                   # stored in float64: its rounding is charged to fp_l2
-        fp_l2 = float(ktot * eta * c_l2 * 1.01 + eta * u_l2 + 4 * math.log2(max(ktot, 2)) * _U * u_l2
-                      + np.finfo(float).eps / 2 * u_l2)
+    windows = [_window(parts, mgfs, tau / 2) for parts in variants]     # each variant's own window [J_lo, J_hi]
+    width = max(w[1] - w[0] + 1 for w in windows)
+    if max_bins is not None and width > max_bins:     # checked before any array of that size exists
+        raise GridTooLarge(f"the composed losses span {width * h:.4g} ({width} bins of h={h:.3g}), "
+                           f"more than max_bins={max_bins}; use a larger h or max_bins", width / max_bins)
+    dtype, u = _DTYPE[precision], float(_UNIT[precision])
+    spectra, l1, l2, powers, out = {}, {}, {}, {}, []
+    for parts, (J_lo, J_hi) in zip(variants, windows):
+        r = 1 << max(4, int(math.ceil(math.log2(J_hi - J_lo + 1))))   # circular: loss index j sits at j mod r
+        for p, _ in parts:                                            # a spectrum is shared by variants of equal r
+            if (id(p), r) not in spectra:
+                c = np.bincount((p.j0 + np.arange(len(p.masses))) % r, p.masses, minlength=r)
+                spectra[id(p), r], l1[id(p)] = sfft.rfft(c.astype(dtype), workers=FFT_WORKERS), float(np.abs(c).sum())
+                l2[id(p)] = float(np.linalg.norm(c))
+        J = J_lo + (np.arange(r) - J_lo) % r     # the window's representative of each residue class
+        eta = 10 * u * math.log2(r)
+        spec = np.ones(r // 2 + 1, spectra[id(parts[0][0]), r].dtype)
+        for p, k in parts:
+            if (id(p), r, k) not in powers: powers[id(p), r, k] = spectra[id(p), r] ** k
+            spec = spec * powers[id(p), r, k]
+        E1, E2 = _spectral_error(parts, {id(p): spectra[id(p), r] for p, _ in parts}, l1, spec, eta, u)
+        # the propagated error, per frequency above or in ℓ2 (‖ê‖₂ ≤ η√r‖c‖₂, times Σk): the smaller; both halves, /√r
+        l2_way = sum(k * eta * l2[id(p)] for p, k in parts) * math.exp(sum(k * eta * l1[id(p)] for p, k in parts))
+        fp_l2 = float((min(math.sqrt(2 / r) * np.linalg.norm(E1), l2_way) + math.sqrt(2 / r) * np.linalg.norm(E2)) * 1.01)
+        fp_inf = float(eta * 2 * np.abs(spec).astype(float).sum() / r * 1.01)   # inverse transform, per bin: η ‖Ŷ‖₁ / r
+        u_bins = sfft.irfft(spec, r, workers=FFT_WORKERS).astype(float)   # stored in float64: relative rounding u, in γ
         inf = (-math.expm1(sum(k * math.log1p(-min(p.inf_mass, 1.0)) for p, k in parts))
                if all(p.inf_mass < 1 for p, _ in parts) else 1.0)
-        out.append(ComposedPLD(h, J, u, tau, inf, fp_l2))
+        fp_inv_l2 = float(eta * np.linalg.norm(u_bins) * 1.01 + u * np.linalg.norm(u_bins))   # relative ℓ2 error η
+        out.append(ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, precision, J_hi - J_lo + 1))
     return out
 
-def compose_plds(parts, tau:float=1e-15) -> ComposedPLD:
+def compose_plds(parts, tau:float=1e-15, precision:str='double') -> ComposedPLD:
     "Compose discrete PLDs: `parts` is a list of (DiscretePLD, k) on the same grid step."
-    return compose_many([parts], tau)[0]
+    return compose_many([parts], tau, precision=precision)[0]
 
 # %% ../nbs/04_accountant.ipynb #83db12b3
 @dataclass
@@ -337,6 +414,13 @@ def _pair_is_worst_case(scheme:Scheme) -> bool:
     "Poisson: the paper's pair is the dominating pair (Lemma 4), under both relations; attacks reach it."
     return scheme.m is None
 
+def _loss_std(pld:DiscretePLD) -> float:
+    "Standard deviation of the finite part of a discrete PLD (0 if it has no finite mass)."
+    w = pld.masses.sum()
+    if not w > 0: return 0.0
+    mean = float(pld.masses @ pld.losses) / w
+    return math.sqrt(max(0.0, float(pld.masses @ (pld.losses - mean) ** 2) / w))
+
 def scheme_gaussian_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1e-3, max_bins:int=MAX_BINS,
                         pair:str='worst') -> MechanismPLD:
     "Discrete upper/lower PLDs of `scheme`∘Gaussian(σ) on the loss grid of step `h`: the worst-case pair, or the paper's."
@@ -352,29 +436,67 @@ def scheme_gaussian_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:fl
     return MechanismPLD(ups, los, f"{scheme.label}∘N(0,{sigma:g}²) [{relation}, {pair} pair]")
 
 # %% ../nbs/04_accountant.ipynb #f6106907
+class _Compositions:
+    "The FFT compositions of fixed variants (lists of (DiscretePLD, k)), computed once per precision, on demand."
+    def __init__(self, variants:list, max_bins:int|None, precision:str='auto'):
+        self.variants, self.max_bins, self.cache = variants, max_bins, {}
+        self.precision = check_choice(precision, 'precision', PRECISIONS + ('auto',))
+        self.used = 'double' if precision == 'auto' else precision
+        self.get()                                     # the first composition, in the first precision: sizes checked now
+
+    def get(self) -> list:
+        "The composed variants in the precision in use."
+        if self.used not in self.cache:
+            self.cache[self.used] = compose_many(self.variants, max_bins=self.max_bins, precision=self.used)
+        return self.cache[self.used]
+
+    def answer(self, f):
+        "f(composed) → Bounds; with precision 'auto', redone in 80-bit if float64 round-off moves it by more than 0.01%."
+        comp = self.get(); res = f(comp)
+        if self.precision != 'auto' or self.used == 'extended' or _DTYPE['extended'] == np.float64: return res
+        for c in comp: c.fp_scale = 0.0
+        try: ideal = f(comp)                           # the same query without the round-off terms (not a bound)
+        finally:
+            for c in comp: c.fp_scale = 1.0
+        moved = lambda a, b: abs(a - b) > 1e-4 * abs(b) if math.isfinite(b) else a != b
+        if moved(res.upper, ideal.upper) or moved(res.lower, ideal.lower):
+            self.used = 'extended'; res = f(self.get())
+        return res
+
 class PrivacyAccountant:
     "Certified δ(ε) and ε(δ) for a sequence of (mechanism PLD, number of steps)."
-    def __init__(self, parts, max_bins:int|None=MAX_BINS):
+    def __init__(self, parts, max_bins:int|None=MAX_BINS, precision:str='auto'):
         self.parts = [(m, check_int(k, 'k', 1)) for m, k in parts]     # list of (MechanismPLD, k)
-        n_dir = max(len(m.upper) for m, _ in self.parts)
+        self.n_dir = n_dir = max(len(m.upper) for m, _ in self.parts)
         pick = lambda lst, d: lst[d] if len(lst) > 1 else lst[0]
-        comp = compose_many([[(pick(m.upper if up else m.lower, d), k) for m, k in self.parts]
-                             for up in (True, False) for d in range(n_dir)], max_bins=max_bins)
-        self._up, self._lo = comp[:n_dir], comp[n_dir:]
+        self._comps = _Compositions([[(pick(m.upper if up else m.lower, d), k) for m, k in self.parts]
+                                     for up in (True, False) for d in range(n_dir)], max_bins, precision)
+
+    @property
+    def _up(self) -> list: return self._comps.get()[:self.n_dir]
+    @property
+    def _lo(self) -> list: return self._comps.get()[self.n_dir:]
+    @property
+    def precision(self) -> str: return self._comps.used
 
     def delta(self, eps:float) -> Bounds:
         "Certified bounds on δ(ε) (maximum over the directions)."
         eps = check_real(eps, 'eps', 0)
-        lo = max(cl.delta_bounds(eps)[0] for cl in self._lo)
-        up = max(cu.delta_bounds(eps)[1] for cu in self._up)
-        return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 else up)
+        def f(comp):
+            lo = max(cl.delta_bounds(eps)[0] for cl in comp[self.n_dir:])
+            up = max(cu.delta_bounds(eps)[1] for cu in comp[:self.n_dir])
+            return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 else up)
+        return self._comps.answer(f)
 
     def epsilon(self, delta:float) -> Bounds:
         "Certified bounds on the smallest ε with δ(ε) ≤ `delta`: any ε ≥ upper is certified, no ε < lower can be."
         delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
-        e_lo = max(cl.eps_bounds(delta)[0] for cl in self._lo)
-        e_up = max(cu.eps_bounds(delta)[1] for cu in self._up)
-        return Bounds(e_lo, e_up, (e_lo + e_up) / 2 if math.isfinite(e_up) else e_up)
+        def f(comp):
+            e_lo = max(cl.eps_bounds(delta)[0] for cl in comp[self.n_dir:])
+            e_up = max(cu.eps_bounds(delta)[1] for cu in comp[:self.n_dir])
+            return Bounds(e_lo, e_up, (e_lo + e_up) / 2 if math.isfinite(e_up) else e_up)
+        return self._comps.answer(f)
+
 
 # %% ../nbs/04_accountant.ipynb #1267195f
 def dominating_rate(scheme:Scheme) -> tuple:
@@ -428,6 +550,7 @@ def _label_cells(eta:float, theta:float, width:float, log_cap:float):
 def _merge_down(lp:np.ndarray, lq:np.ndarray, h:float):
     "Greedy merge of atoms (log masses, by decreasing loss) into groups whose loss is exactly a grid value $jh$."
     ps, lqs, ells = np.exp(lp).tolist(), lq.tolist(), (lp - lq).tolist()
+    if not ps: return np.zeros(0, np.int64), np.zeros(0)
     js, ms, N, i, y = [], [], len(ps), 0, 1.0      # y: fraction of atom i not used yet
     while i < N:
         j = math.floor(ells[i] / h)                         # a group closes when Σ p = e^{jh} Σ q
@@ -461,9 +584,16 @@ def _add_symmetric_label(up:np.ndarray, lo:np.ndarray, weight:float, eta:float, 
     up[C - J:C + 1] += weight * (pos * np.exp(-np.arange(J + 1) * h))[::-1]   # mirror: P-mass at −s = Q-mass at s
     up[C] += weight * (1 - eta) * math.erf(theta / (2 * math.sqrt(2)))    # the atom 1 − P(ℓ>0) − Q(ℓ>0), exact
     keep = p[::-1] > 0
-    js, ms = _merge_down(lp[::-1][keep], lq[::-1][keep], h)
+    lp_d, lq_d = lp[::-1][keep], lq[::-1][keep]                 # by decreasing loss
+    n_tail = int(np.searchsorted(np.cumsum(np.exp(lp_d)) * weight, TAIL_ROUND, side='right'))   # far tail: round down
+    t_ell = lp_d[:n_tail] - lq_d[:n_tail]
+    t_j, t_p = np.floor(t_ell / h).astype(np.int64), np.exp(lp_d[:n_tail])
+    js, ms = _merge_down(lp_d[n_tail:], lq_d[n_tail:], h)
     np.add.at(lo, C + js, weight * ms); np.add.at(lo, C - js, weight * ms * np.exp(-js * h))
-    lo[C] += weight * max(0.0, 1.0 - float(ms.sum() + (ms * np.exp(-js * h)).sum()))   # the rest joins its mirror at 0
+    np.add.at(lo, C + t_j, weight * t_p)                         # a rounded-down atom, and its mirror: Q-mass p e^{−ℓ}
+    np.add.at(lo, C - t_j - 1, weight * t_p * np.exp(-t_ell))    # at −ℓ, rounded down to −(j+1)h
+    rest = 1.0 - float(ms.sum() + (ms * np.exp(-js * h)).sum() + t_p.sum() + (t_p * np.exp(-t_ell)).sum())
+    lo[C] += weight * max(0.0, rest)                             # the rest joins its mirror at 0
     return weight * tail_p
 
 def dominating_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1e-3, max_bins:int=MAX_BINS) -> MechanismPLD:
@@ -504,20 +634,31 @@ def attack_pairs(scheme:Scheme, sigma:float, relation:str|None=None) -> list:
 class AttackAccountant:
     "Certified lower bounds on the worst-case δ(ε): real pairs composed k times, the best of a few orientation sequences."
     def __init__(self, scheme:Scheme, sigma:float, relation:str|None, k:int, h:float, max_bins:int=MAX_BINS):
-        self.runs = []     # (description, composed lower PLD, composed upper PLD)
+        labels, variants = [], []     # run descriptions; their lower variants, then their upper variants
         for ci, (A, B, flips) in enumerate(attack_pairs(scheme, sigma, relation)):
             cells = [_cells(A, B, h, max_cells=4 * max_bins), _cells(B, A, h, max_cells=4 * max_bins)]
             lo, up = [_lower_pld(c, h) for c in cells], [_upper_pld(c, h) for c in cells]
             js = sorted({0, k // 2, k} if flips else {0, k})         # j of the k steps with the orientation reversed
             parts = lambda pl, j: [(pl[0], k - j)] * (k > j) + [(pl[1], j)] * (j > 0)
-            comp = compose_many([parts(lo, j) for j in js] + [parts(up, j) for j in js], max_bins=max_bins)
-            self.runs += [(f"pair {ci + 1}, {j} of {k} steps reversed", comp[i], comp[len(js) + i]) for i, j in enumerate(js)]
+            labels += [f"pair {ci + 1}, {j} of {k} steps reversed" for j in js]
+            variants += [(parts(lo, j), parts(up, j)) for j in js]
+        self.labels = labels
+        self._comps = _Compositions([v[0] for v in variants] + [v[1] for v in variants], max_bins)
+
+    @property
+    def runs(self) -> list:
+        "(description, composed lower PLD, composed upper PLD) per run."
+        comp, n = self._comps.get(), len(self.labels)
+        return [(lab, comp[i], comp[n + i]) for i, lab in enumerate(self.labels)]
 
     def _best(self, bounds:str, x:float) -> Bounds:
         "The run whose `bounds` ('delta_bounds' or 'eps_bounds') at x has the largest certified lower end, with its upper end."
-        lo, up, self.best_run = max(((getattr(cl, bounds)(x)[0], getattr(cu, bounds)(x)[1], label) for label, cl, cu in self.runs),
-                                    key=lambda t: t[0])
-        return Bounds(lo, up, lo)
+        n = len(self.labels)
+        def f(comp):
+            lo, up, self.best_run = max(((getattr(comp[i], bounds)(x)[0], getattr(comp[n + i], bounds)(x)[1], lab)
+                                         for i, lab in enumerate(self.labels)), key=lambda t: t[0])
+            return Bounds(lo, up, lo)
+        return self._comps.answer(f)
 
     def delta(self, eps:float) -> Bounds:
         "The largest certified lower bound over the runs, with that run's own upper bound (how exactly it is computed)."
@@ -552,9 +693,14 @@ def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|
     max_bins = check_int(max_bins, 'max_bins', 16)
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
     t0, step, best, widened = time.perf_counter(), (h if h is not None else 2e-3), None, 0
+    scaled = h is not None
     while True:
         try:
             mech = scheme_gaussian_pld(scheme, sigma, relation, step, max_bins, pair)
+            if not scaled:     # once: start from a grid step well below the spread of one step's loss (finer for δ, which
+                scaled, spread = True, min(_loss_std(p) for p in mech.upper)   # is steeper in ε than ε's own accuracy)
+                per = 20 if eps is not None else 10
+                if 0 < spread < per * step: step = spread / per; continue
             acc = PrivacyAccountant([(mech, k)], max_bins); res = query(acc)
         except GridTooLarge as e:
             if best is not None: break           # cannot refine further: keep the last grid, reported as not certified
@@ -565,10 +711,12 @@ def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|
         bins = max(len(c.u) for c in acc._up)
         best = (step, acc, res, bins)
         if h is not None or res.ratio <= accuracy or (eps is not None and res.upper < 1e-8) or math.isinf(res.upper): break
-        shrink = 0.5 if math.isinf(res.ratio) else min(0.5, 0.7 * math.sqrt((accuracy - 1) / (res.ratio - 1)))
-        if bins / shrink > max_bins: shrink = 1.05 * bins / max_bins   # the finest grid that still fits
-        if shrink > 0.9: break                   # cannot refine further: reported as not certified to `accuracy`
-        step *= shrink
+        # the discretisation error is second order: aim at 0.7 of the target, on the finest grid of the same FFT size
+        target = step * (0.5 if math.isinf(res.ratio) else min(0.9, 0.85 * math.sqrt((accuracy - 1) / (res.ratio - 1))))
+        span = max(c.width for c in acc._up + acc._lo) * step             # the window, in loss units
+        r_new = min(1 << math.ceil(math.log2(span / target / 0.97)), max_bins)
+        if span / (0.97 * r_new) > 0.95 * step: break   # cannot refine further: reported as not certified to `accuracy`
+        step = span / (0.97 * r_new)
     step, acc, res, bins = best
     out = dict(relation=relation, pair=pair, guarantee=GUARANTEES[pair], k=k, sigma=sigma, h=step, r=bins,
                L=float(max(abs(acc._up[0].J.min()), abs(acc._up[0].J.max())) * step), certified_accuracy=bool(res.ratio <= accuracy))
@@ -580,7 +728,7 @@ def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|
             except GridTooLarge as e:
                 if h_att * e.factor * 1.25 > 1: break
                 h_att *= e.factor * 1.25
-        a = query(att) if att is not None else Bounds(0.0, math.inf, 0.0)
+        a = res if att is acc else query(att) if att is not None else Bounds(0.0, math.inf, 0.0)
         lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf else math.inf)
         out.update(bound_interval=[res.lower, res.upper], attack_interval=[a.lower, a.upper], theory_gap=gap)
     else: lower = res.lower

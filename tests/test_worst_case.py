@@ -89,8 +89,11 @@ def test_certified_upper_bounds_real_pairs(name, n, m, b, seed, sigma, k, eps, r
 def test_one_step_wor_is_balles_tight_bound(n, m, sigma, eps):
     gamma = m / n
     tight = gamma * float(gaussian_profile(math.log1p(math.expm1(eps) / gamma), 2 / sigma))
-    r = account(make_scheme('wor', n, m=m), sigma, 1, eps=eps, relation='substitute', h=1e-3)
-    assert abs(r['delta_upper'] / tight - 1) < 1e-6
+    sc = make_scheme('wor', n, m=m)
+    r = account(sc, sigma, 1, eps=eps, relation='substitute', h=1e-3)
+    assert tight <= r['delta_upper'] <= tight * (1 + 1e-4)            # float64 FFT: its certified round-off is ~1e-5 here
+    ext = PrivacyAccountant([(scheme_gaussian_pld(sc, sigma, 'substitute', 1e-3), 1)], precision='extended').delta(eps)
+    assert abs(ext.upper / tight - 1) < 1e-6                          # 80-bit FFT: the construction is exact to 1e-6
     assert r['delta_lower'] <= tight * (1 + 1e-9) and r['delta_lower'] >= tight * (1 - 1e-3)   # the attack meets it
 
 
