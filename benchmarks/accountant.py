@@ -7,7 +7,9 @@ dp_accounting's PLD answer (its default 1e-4 grid), and writes a markdown table 
     python benchmarks/accountant.py --out FILE   # where to write the markdown table
 
 Peers are optional (pip install -e ".[dev]" installs them); a missing peer is reported, not fatal. Times are medians of
-`--repeat` runs (default 3) in a fresh process per (tool, workload), so imports and caches do not leak between tools."""
+`--repeat` runs (default 3) for ours and dp_accounting's PLD (the ratio the targets are stated in) and of `--peer-repeat`
+runs (default 1) for the other peers, each in a fresh process per (tool, workload), so imports and caches do not leak
+between tools; imports are not timed. Peak memory (max RSS of the process) is reported for ours."""
 import argparse, json, statistics, subprocess, sys, time
 from pathlib import Path
 
@@ -75,16 +77,19 @@ except ImportError as e: out = dict(error=f"not installed ({e.name})")
 except NotImplementedError as e: out = dict(error=str(e))
 except Exception as e: out = dict(error=f"{type(e).__name__}: {str(e)[:80]}")
 out['seconds'] = time.perf_counter() - t0
+import resource
+out['peak_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024    # Linux: KiB
 print(json.dumps(out))
 '''
 
-def run(tool, workload, query, value, repeat):
+def run(tool, workload, query, value, repeat, timeout=900):
     "Median time and the last result of `repeat` fresh processes."
     label, name, kw, sigma, k, rel = workload
     outs = []
     for _ in range(repeat):
-        p = subprocess.run([sys.executable, '-c', RUNNER, json.dumps([tool, name, kw, sigma, k, rel, query, value])],
-                           capture_output=True, text=True, timeout=1800)
+        try: p = subprocess.run([sys.executable, '-c', RUNNER, json.dumps([tool, name, kw, sigma, k, rel, query, value])],
+                                capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired: outs.append(dict(error=f'timeout after {timeout} s', seconds=None)); break
         try: outs.append(json.loads(p.stdout.strip().splitlines()[-1]))
         except (IndexError, json.JSONDecodeError): outs.append(dict(error=(p.stderr.strip().splitlines() or ['no output'])[-1][:80], seconds=None))
         if 'error' in outs[-1]: break
@@ -93,17 +98,36 @@ def run(tool, workload, query, value, repeat):
     res['median_seconds'] = statistics.median(times) if times else None
     return res
 
+def summary(rows, ours) -> str:
+    "The targets of the speed issue, checked on this run."
+    ratios = [float(r['ratio']) for r in rows if r['tool'] == 'ours' and r['ratio']]
+    def worst(prefix):
+        ts = [(t, w[0], q) for w, q, t, r in ours if w[0].startswith(prefix) and t is not None]
+        return max(ts) if ts else None
+    peak = max((r.get('peak_mb') or 0) for _, _, _, r in ours) if ours else 0
+    out = ["## Summary", ""]
+    if ratios: out.append(f"* Poisson, ours / dp_accounting PLD: max ratio **{max(ratios):.2f}** (target ≤ 0.5) over "
+                          f"{len(ratios)} queries; median {statistics.median(ratios):.2f}.")
+    for prefix, target in (('DP-SGD', 0.5), ('Fig S2', 0.3)):
+        wst = worst(prefix)
+        if wst: out.append(f"* {prefix}, slowest query: **{wst[0]:.3f} s** ({wst[1]}, {wst[2]}; target ≤ {target} s).")
+    out.append(f"* Peak memory of any of our runs: **{peak:.0f} MB** (target ≤ 1 GB).")
+    return '\n'.join(out) + '\n'
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--quick', action='store_true', help='only a few small workloads')
     ap.add_argument('--repeat', type=int, default=3, help='runs per (tool, workload); the median time is reported')
+    ap.add_argument('--timeout', type=float, default=120, help='seconds before a peer run is reported as a timeout')
+    ap.add_argument('--peer-repeat', type=int, default=1, help='runs per workload for the peers other than dp_accounting PLD')
     ap.add_argument('--out', default=str(Path(__file__).with_name('RESULTS.md')), help='markdown file to write')
     args = ap.parse_args(argv)
-    rows = []
+    rows, ours = [], []
     for i, w in enumerate(WORKLOADS):
         if args.quick and i not in QUICK: continue
         for query, value in (('eps', 1.0), ('delta', 1e-5)):
-            res = {t: run(t, w, query, value, args.repeat) for t in TOOLS if w[1] == 'poisson' or t == 'ours'}
+            res = {t: run(t, w, query, value, args.repeat if t in ('ours', 'dp_accounting_pld') else args.peer_repeat,
+                          None if t == 'ours' else args.timeout) for t in TOOLS if w[1] == 'poisson' or t == 'ours'}
             ref = res.get('dp_accounting_pld', {}).get('median_seconds')
             for tool, r in res.items():
                 q = 'δ(ε=1)' if query == 'eps' else 'ε(δ=1e-5)'
@@ -112,14 +136,18 @@ def main(argv=None):
                 rows.append(dict(workload=w[0], query=q, tool=tool, seconds=f"{t:.3f}" if t is not None else '',
                                  value=f"{r['value']:.6g}" if 'value' in r else r.get('error', ''), interval=(
                                      f"[{r['lo']:.6g}, {r['up']:.6g}]" if r.get('lo') is not None else ''), width=width,
-                                 ratio=f"{t / ref:.2f}" if t is not None and ref else ''))
+                                 ratio=f"{t / ref:.2f}" if t is not None and ref else '',
+                                 peak=f"{r['peak_mb']:.0f}" if tool == 'ours' and r.get('peak_mb') else ''))
+                if tool == 'ours': ours.append((w, q, t, r))
                 print(' | '.join(str(v) for v in rows[-1].values()), flush=True)
-    cols = ['workload', 'query', 'tool', 'seconds', 'value', 'interval', 'width', 'ratio']
-    lines = ['| ' + ' | '.join(cols[:-1] + ['time / dp_accounting PLD']) + ' |', '|' + '---|' * len(cols)]
+    cols = ['workload', 'query', 'tool', 'seconds', 'value', 'interval', 'width', 'ratio', 'peak']
+    lines = ['| ' + ' | '.join(cols[:-2] + ['time / dp_accounting PLD', 'peak MB']) + ' |', '|' + '---|' * len(cols)]
     lines += ['| ' + ' | '.join(r[c] for c in cols) + ' |' for r in rows]
     head = (f"# Accountant benchmark\n\n`python benchmarks/accountant.py{' --quick' if args.quick else ''}` on this machine, "
-            f"{time.strftime('%Y-%m-%d')}; medians of {args.repeat} fresh processes per cell. Ours: certified worst-case interval "
-            "(ratio target 1.005); dp_accounting PLD at its default grid; prv_accountant with eps_error 0.1 and 0.01.\n\n")
+            f"{time.strftime('%Y-%m-%d')}; medians of {args.repeat} fresh processes per cell for ours and dp_accounting PLD, "
+            f"{args.peer_repeat} for the other peers. Ours: certified worst-case interval "
+            "(ratio target 1.005); dp_accounting PLD at its default grid; prv_accountant with eps_error 0.1 and 0.01.\n\n"
+            + summary(rows, ours) + "\n")
     Path(args.out).write_text(head + '\n'.join(lines) + '\n', encoding='utf-8')
     print(f"wrote {args.out}")
 

@@ -17,7 +17,7 @@ __all__ = ['RELATIONS', 'COMPONENT_FLOOR', 'CAP_MASS', 'MAX_BINS', 'MERGE_SPLIT'
            'DiscretePLD', 'GridTooLarge', 'ComposedPLD', 'compose_many', 'compose_plds', 'Bounds', 'MechanismPLD',
            'scheme_gaussian_pld', 'PrivacyAccountant', 'dominating_rate', 'dominating_labels', 'dominating_pld',
            'attack_pairs', 'AttackAccountant', 'account', 'analytic_gaussian_theta', 'WorstCaseBounds', 'delta_over_k',
-           'adult_delta_c']
+           'adult_delta_c', 'SigmaCalibration', 'calibrate_sigma']
 
 # %% ../nbs/04_accountant.ipynb #27147b95
 RELATIONS = ('substitute', 'add_remove')
@@ -680,7 +680,7 @@ def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why
     return out
 
 def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|None=None, relation:str|None=None,
-            pair:str='worst', accuracy:float=1.005, h:float|None=None, max_bins:int=MAX_BINS) -> dict:
+            pair:str='worst', accuracy:float=1.005, h:float|None=None, max_bins:int=MAX_BINS, attack:bool=True) -> dict:
     "Certified δ(ε) (or ε(δ)) after `k` steps of `scheme`∘Gaussian(σ), worst case by default; `h` fixes the grid, else it meets `accuracy`."
     relation = scheme.relation if relation is None else relation
     k = check_int(k, 'k', 1); sigma = check_real(sigma, 'sigma', 0, lo_open=True); check_choice(relation, 'relation', RELATIONS)
@@ -723,7 +723,7 @@ def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|
     att = None
     if pair == 'worst':
         att, h_att = None, step
-        for _ in range(4):                       # the attack may need a coarser grid of its own; it stays a lower bound
+        for _ in range(4 if attack or _pair_is_worst_case(scheme) else 0):   # attack=False: lower bound 0 (searches)
             try: att = acc if _pair_is_worst_case(scheme) else AttackAccountant(scheme, sigma, relation, k, h_att, max_bins); break
             except GridTooLarge as e:
                 if h_att * e.factor * 1.25 > 1: break
@@ -808,3 +808,62 @@ def adult_delta_c(schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww', 'must-w
         rows.append(dict(scheme=name, eps=eps, sigma=sigma, delta_lower=r['delta_lower'], delta_upper=r['delta_upper'],
                          guarantee=r['guarantee']))
     return rows
+
+# %% ../nbs/04_accountant.ipynb #ee994f4d
+@dataclass
+class SigmaCalibration:
+    "The calibrated noise multiplier, the certified (ε, δ) there, and how the search went."
+    sigma: float              # the returned σ: certified worst-case ε(δ) ≤ target after k steps
+    sigma_infeasible: float   # a σ whose certified upper ε exceeds the target; sigma / sigma_infeasible ≤ 1 + tol
+    eps_upper: float          # certified ε(δ) at `sigma` (≤ the target)
+    eps_lower: float          # the best attack's ε at `sigma`: no accountant can certify less for this scheme
+    calls: int                # accountant calls, including the final full one
+    seconds: float
+    tol: float
+    result: dict              # `account`'s full answer at `sigma`
+
+def calibrate_sigma(scheme:Scheme, k:int, eps:float, delta:float, relation:str|None=None, tol:float=0.005,
+                    sigma_max:float=1e6, accuracy:float=1.005, max_bins:int=MAX_BINS) -> SigmaCalibration:
+    "The smallest σ (within relative `tol`, from the safe side) whose certified worst-case ε(δ) after `k` steps is ≤ `eps`."
+    k = check_int(k, 'k', 1); eps = check_real(eps, 'eps', 0, lo_open=True)
+    delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
+    t0, calls = time.perf_counter(), 0
+    def eps_up(s:float) -> float:                      # the certified upper ε(δ) at σ = s (∞ if it cannot be certified)
+        nonlocal calls; calls += 1
+        return account(scheme, s, k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins, attack=False)['eps_upper']
+    lo = hi = None                                     # (σ, ε_up) with ε_up > eps, and with ε_up ≤ eps
+    s = 1.0
+    while lo is None or hi is None:                    # bracket, stepping by the ratio that ε ≈ c/σ suggests
+        e = eps_up(s)
+        if e <= eps: hi = (s, e)
+        else: lo = (s, e)
+        if hi is None:
+            step = min(16.0, max(2.0, 1.2 * e / eps)) if math.isfinite(e) else 16.0
+            if s >= sigma_max:
+                raise ValueError(f"eps={eps:g} at delta={delta:g} after k={k} steps needs sigma > sigma_max={sigma_max:g} "
+                                 f"(certified eps at sigma={s:g} is {e:.4g}); raise eps, delta or sigma_max, or lower k")
+            s = min(s * step, sigma_max)
+        elif lo is None:
+            if s <= 1e-4: return _sigma_result(scheme, k, delta, relation, accuracy, max_bins, s, 0.0, tol, calls, t0)
+            s /= min(16.0, max(2.0, 1.2 * eps / max(e, 1e-300)))
+    while hi[0] / lo[0] > 1 + tol:                     # secant in log–log, then one point either side of the root
+        (sl, el), (sh, eh) = lo, hi
+        if math.isfinite(el) and el > 0 and eh > 0:
+            w = (math.log(el) - math.log(eps)) / (math.log(el) - math.log(eh))
+            root = math.exp(math.log(sl) + w * (math.log(sh) - math.log(sl)))
+        else: root = math.sqrt(sl * sh)
+        for s in (root * (1 + tol / 3), root / (1 + tol / 2)):
+            s = min(max(s, sl * (1 + tol / 4)), sh / (1 + tol / 4))   # strictly inside the bracket
+            if not sl < s < sh: continue
+            e = eps_up(s)
+            if e <= eps: hi = (s, e)
+            else: lo = (s, e)
+            sl, sh = lo[0], hi[0]
+            if sh / sl <= 1 + tol: break
+    return _sigma_result(scheme, k, delta, relation, accuracy, max_bins, hi[0], lo[0], tol, calls, t0)
+
+def _sigma_result(scheme, k, delta, relation, accuracy, max_bins, sigma, sigma_bad, tol, calls, t0) -> SigmaCalibration:
+    "The full `account` (with the attack) at the calibrated σ, packed with the search's record."
+    r = account(scheme, sigma, k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
+    return SigmaCalibration(sigma, sigma_bad, r['eps_upper'], r['eps_lower'], calls + 1, time.perf_counter() - t0, tol, r)
