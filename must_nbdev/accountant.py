@@ -214,9 +214,10 @@ def _lower_pld(c:dict, h:float) -> DiscretePLD:
         js, ms, _ = _merge_cells(ell, p, h)           # start at the end that carries more mass: there groups close exactly
     else:   # mass piles up at the lowest loss (e.g. log(1−q)): merge the swapped pair (B, A), whose top that is
         jq, mq, X = _merge_cells(-ell, np.exp(lq), h)
-        js, ms = -jq, mq * np.exp(-jq * h)            # a group of B-mass Q and loss −jh has A-mass Q e^{−jh}
-        if X > 0:                                     # the unclosed last group: loss in ((js−1)h, js h), rounded down
-            ms[-1] = (mq[-1] - X) * math.exp(-jq[-1] * h); js[-1] -= 1
+        with np.errstate(divide='ignore', over='ignore'):   # a group of B-mass Q and loss −jh has A-mass Q e^{−jh} ≤ 1
+            js, ms = -jq, np.minimum(np.exp(np.log(mq) - jq * h), 1.0)
+            if X > 0:                                 # the unclosed last group: loss in ((js−1)h, js h), rounded down
+                ms[-1] = min(float(np.exp(np.log(max(mq[-1] - X, 0.0)) - jq[-1] * h)), 1.0); js[-1] -= 1
     js, ms = np.concatenate([js, tail_js]), np.concatenate([ms, tail_ms])
     j0 = int(js.min())
     return DiscretePLD(h, j0, np.bincount(js - j0, ms, minlength=int(js.max()) - j0 + 1), 0.0)
@@ -340,7 +341,8 @@ def _spectral_error(parts, spectra:dict, l1:dict, spec:np.ndarray, eta:float, u:
     for p, k in parts:
         X = spectra[id(p)]; aX = np.abs(X).astype(float)
         b = aX + eta * l1[id(p)]                         # ≥ |exact| and ≥ |computed| (componentwise FFT error ≤ η‖c‖₁)
-        log_b = log_b + k * np.log(b); amp = amp + k * eta * l1[id(p)] / b
+        with np.errstate(divide='ignore'): log_b = log_b + k * np.log(b)     # b = 0 only for an all-zero PLD
+        amp = amp + np.where(b > 0, k * eta * l1[id(p)] / np.where(b > 0, b, 1.0), 0.0)
         with np.errstate(divide='ignore', invalid='ignore'):
             log_mod = np.hypot(np.log(aX), np.angle(X).astype(float))          # |Log X|
         rnd = rnd + u * (8 + 4 * math.log2(max(k, 2)) + 3 * k * np.where(aX > 0, log_mod, 0.0))
@@ -809,7 +811,7 @@ def adult_delta_c(schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww', 'must-w
                          guarantee=r['guarantee']))
     return rows
 
-# %% ../nbs/04_accountant.ipynb #ee994f4d
+# %% ../nbs/04_accountant.ipynb #67746113
 @dataclass
 class SigmaCalibration:
     "The calibrated noise multiplier, the certified (ε, δ) there, and how the search went."
