@@ -264,7 +264,6 @@ class ComposedPLD:
     fp_l2: float           # bound on the l2 norm of the floating-point error of u carried from the spectrum
     fp_inf: float = 0.0    # bound on each bin's error from the inverse transform itself (componentwise) ...
     fp_inv_l2: float = 0.0 # ... and on its ℓ2 norm (the smaller of the two charges is used)
-    precision: str = 'double'
     width: int = 0         # bins of the Chernoff window actually needed (≤ len(u))
     fp_scale: float = 1.0  # 1 for certified bounds; 0 only to diagnose how much the round-off term costs
 
@@ -384,7 +383,7 @@ def compose_many(variants, tau:float=1e-15, max_bins:int|None=None, precision:st
         inf = (-math.expm1(sum(k * math.log1p(-min(p.inf_mass, 1.0)) for p, k in parts))
                if all(p.inf_mass < 1 for p, _ in parts) else 1.0)
         fp_inv_l2 = float(eta * np.linalg.norm(u_bins) * 1.01 + u * np.linalg.norm(u_bins))   # relative ℓ2 error η
-        out.append(ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, precision, J_hi - J_lo + 1))
+        out.append(ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, J_hi - J_lo + 1))
     return out
 
 def compose_plds(parts, tau:float=1e-15, precision:str='double') -> ComposedPLD:
