@@ -63,12 +63,12 @@ class GaussianMixture:
         "Log probability of each cell [t_i, t_{i+1}) of the increasing grid `t` (one log Φ per edge and component)."
         z = (np.asarray(t, float)[:, None] - self.mu) / self.sigma
         lt = special.log_ndtr(-np.abs(z))            # log Φ(z) for z <= 0, log Φ(-z) for z >= 0
-        a, b, la, lb = z[:-1], z[1:], lt[:-1], lt[1:]
-        with np.errstate(divide='ignore', invalid='ignore'):
-            neg = lb + np.log(-np.expm1(la - lb))      # both edges <= 0: Φ(b) − Φ(a)
-            pos = la + np.log(-np.expm1(lb - la))      # both edges >= 0: Φ(−a) − Φ(−b)
-            mid = np.log1p(-np.exp(la) - np.exp(lb))   # a < 0 < b
-        cell = np.where(b <= 0, neg, np.where(a >= 0, pos, mid))
+        la, lb = lt[:-1], lt[1:]
+        hi, lo = np.maximum(la, lb), np.minimum(la, lb)
+        # both edges on one side of the mean: the mass is the difference of the two tails, e^hi (1 − e^{lo−hi})
+        with np.errstate(divide='ignore', invalid='ignore'): cell = hi + np.log(-np.expm1(lo - hi))
+        mid = (z[:-1] < 0) & (z[1:] > 0)               # the few cells around a mean: 1 − Φ(a) − Φ(−b)
+        cell[mid] = np.log1p(-np.exp(la[mid]) - np.exp(lb[mid]))
         return _logsumexp_rows(self.logw + cell)
     def logsf(self, t:float) -> float:
         "Log probability of [t, ∞)."
@@ -114,8 +114,9 @@ class GridTooLarge(ValueError):
     "A loss grid or FFT window larger than `max_bins` allows; `factor` is how much coarser the grid step must be."
     def __init__(self, message:str, factor:float): super().__init__(message); self.factor = factor
 
-def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:float=9.5, max_cells:int|None=None):
-    "Cells of the output line for the direction A‖B: log masses, loss at the cell edges, A's tail masses, loss band."
+def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:float=9.5, max_cells:int|None=None,
+           width:float=0.5):
+    "Cells of the output line for the direction A‖B (each spanning about `width`·h of loss where A has mass): log masses, edge losses, tails, band."
     s = A.sigma
     t_lo = min(A.mu.min(), B.mu.min()) - z * s
     t_hi = max(A.mu.max(), B.mu.max()) + z * s
@@ -129,7 +130,7 @@ def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:f
         return max(float(edge[order[k]]) if k < len(order) else float(edge.min()), 1.0)
     s_hi, s_lo = band_edge(cmax), band_edge(-cmin)
     heavy = (mc > 1e-30) & (cmax > -s_lo) & (cmin < s_hi)
-    n = np.where(heavy, np.clip(np.ceil((np.minimum(cmax, s_hi) - np.maximum(cmin, -s_lo)) / (h / 2)), 1, None), 1).astype(np.int64)
+    n = np.where(heavy, np.clip(np.ceil((np.minimum(cmax, s_hi) - np.maximum(cmin, -s_lo)) / (width * h)), 1, None), 1).astype(np.int64)
     work = int(n.sum()) * (len(A.mu) + len(B.mu))            # cells × components: the size of the log-mass arrays
     if max_cells is not None and work > 2 * max_cells:
         raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells × {len(A.mu) + len(B.mu)} mixture components, more than "
@@ -637,7 +638,7 @@ class AttackAccountant:
     def __init__(self, scheme:Scheme, sigma:float, relation:str|None, k:int, h:float, max_bins:int=MAX_BINS):
         labels, variants = [], []     # run descriptions; their lower variants, then their upper variants
         for ci, (A, B, flips) in enumerate(attack_pairs(scheme, sigma, relation)):
-            cells = [_cells(A, B, h, max_cells=4 * max_bins), _cells(B, A, h, max_cells=4 * max_bins)]
+            cells = [_cells(A, B, h, max_cells=4 * max_bins, width=1.0), _cells(B, A, h, max_cells=4 * max_bins, width=1.0)]
             lo, up = [_lower_pld(c, h) for c in cells], [_upper_pld(c, h) for c in cells]
             js = sorted({0, k // 2, k} if flips else {0, k})         # j of the k steps with the orientation reversed
             parts = lambda pl, j: [(pl[0], k - j)] * (k > j) + [(pl[1], j)] * (j > 0)
