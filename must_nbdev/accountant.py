@@ -9,15 +9,16 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special, signal, fft as sfft
 from .definitions import check_choice, check_int, check_real
-from .sampling import Scheme, make_scheme, occurrence_pmf
+from .sampling import Scheme, SCHEMES, make_scheme, occurrence_pmf
 
 # %% auto #0
 __all__ = ['RELATIONS', 'COMPONENT_FLOOR', 'CAP_MASS', 'MAX_BINS', 'MERGE_SPLIT', 'TAIL_ROUND', 'PRECISIONS', 'FFT_WORKERS',
            'PAIRS', 'GUARANTEES', 'CELLS_PER_WEIGHT', 'log_normal_cell', 'GaussianMixture', 'output_pair',
            'DiscretePLD', 'GridTooLarge', 'ComposedPLD', 'compose_many', 'compose_plds', 'Bounds', 'MechanismPLD',
-           'scheme_gaussian_pld', 'PrivacyAccountant', 'dominating_rate', 'dominating_labels', 'dominating_pld',
-           'attack_pairs', 'AttackAccountant', 'account', 'analytic_gaussian_theta', 'WorstCaseBounds', 'delta_over_k',
-           'adult_delta_c', 'SigmaCalibration', 'calibrate_sigma']
+           'scheme_gaussian_pld', 'Phase', 'PrivacyAccountant', 'dominating_rate', 'dominating_labels',
+           'dominating_pld', 'attack_pairs', 'AttackAccountant', 'account', 'analytic_gaussian_theta',
+           'WorstCaseBounds', 'delta_over_k', 'epsilon_over_steps', 'adult_delta_c', 'SigmaCalibration',
+           'calibrate_sigma', 'Calibration', 'calibrate_steps', 'calibrate_batch_size']
 
 # %% ../nbs/04_accountant.ipynb #27147b95
 RELATIONS = ('substitute', 'add_remove')
@@ -465,10 +466,23 @@ class _Compositions:
             self.used = 'extended'; res = f(self.get())
         return res
 
+@dataclass(frozen=True)
+class Phase:
+    "`n` steps of `scheme`∘Gaussian(σ), recorded by one `PrivacyAccountant.step` call."
+    scheme: Scheme
+    sigma: float
+    n: int
+
 class PrivacyAccountant:
-    "Certified δ(ε) and ε(δ) for a sequence of (mechanism PLD, number of steps)."
-    def __init__(self, parts, max_bins:int|None=MAX_BINS, precision:str='auto'):
+    "Certified δ(ε) and ε(δ) of fixed (mechanism PLD, steps) parts — or, built empty, of a run recorded with `step`."
+    def __init__(self, parts=None, max_bins:int|None=MAX_BINS, precision:str='auto', accuracy:float=1.005):
+        self.max_bins, self.accuracy = max_bins, check_real(accuracy, 'accuracy', 1, lo_open=True)
+        self.requested = check_choice(precision, 'precision', PRECISIONS + ('auto',))
+        self.phases, self.relation, self.h, self._mechs, self._comps = None, None, None, {}, None
+        if parts is None: self.phases = []; return     # a recorded run: the grid is chosen at each query
         self.parts = [(m, check_int(k, 'k', 1)) for m, k in parts]     # list of (MechanismPLD, k)
+        if not self.parts: raise ValueError("parts must hold at least one (MechanismPLD, k); build PrivacyAccountant() "
+                                            "without parts to record steps")
         self.n_dir = n_dir = max(len(m.upper) for m, _ in self.parts)
         pick = lambda lst, d: lst[d] if len(lst) > 1 else lst[0]
         self._comps = _Compositions([[(pick(m.upper if up else m.lower, d), k) for m, k in self.parts]
@@ -479,7 +493,25 @@ class PrivacyAccountant:
     @property
     def _lo(self) -> list: return self._comps.get()[self.n_dir:]
     @property
-    def precision(self) -> str: return self._comps.used
+    def precision(self) -> str: return self._comps.used if self._comps is not None else self.requested
+    @property
+    def steps(self) -> int:
+        "Steps composed so far."
+        return sum(k for _, k in self.parts) if self.phases is None else sum(p.n for p in self.phases)
+
+    def step(self, scheme:Scheme, sigma:float, n:int=1, relation:str|None=None) -> 'PrivacyAccountant':
+        "Record `n` more steps of `scheme`∘Gaussian(`sigma`), worst-case pair; returns the accountant, so calls chain."
+        if self.phases is None: raise ValueError("this accountant composes the fixed parts it was built with; "
+                                                 "record steps on PrivacyAccountant() built without parts")
+        if not isinstance(scheme, Scheme):
+            raise ValueError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
+        sigma, n = check_real(sigma, 'sigma', 0, lo_open=True), check_int(n, 'n', 1)
+        relation = check_choice(scheme.relation if relation is None else relation, 'relation', RELATIONS)
+        if self.relation not in (None, relation):
+            raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring relation "
+                             f"is one for the whole run")
+        self.relation = relation; self.phases.append(Phase(scheme, float(sigma), n))
+        return self
 
     def delta(self, eps:float) -> Bounds:
         "Certified bounds on δ(ε) (maximum over the directions)."
@@ -488,7 +520,7 @@ class PrivacyAccountant:
             lo = max(cl.delta_bounds(eps)[0] for cl in comp[self.n_dir:])
             up = max(cu.delta_bounds(eps)[1] for cu in comp[:self.n_dir])
             return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 else up)
-        return self._comps.answer(f)
+        return self._answer(f, eps is not None)
 
     def epsilon(self, delta:float) -> Bounds:
         "Certified bounds on the smallest ε with δ(ε) ≤ `delta`: any ε ≥ upper is certified, no ε < lower can be."
@@ -497,7 +529,59 @@ class PrivacyAccountant:
             e_lo = max(cl.eps_bounds(delta)[0] for cl in comp[self.n_dir:])
             e_up = max(cu.eps_bounds(delta)[1] for cu in comp[:self.n_dir])
             return Bounds(e_lo, e_up, (e_lo + e_up) / 2 if math.isfinite(e_up) else e_up)
-        return self._comps.answer(f)
+        return self._answer(f, False)
+
+    def history(self, delta:float|None=None, eps:float|None=None) -> list:
+        "Certified ε(`delta`) (or δ(`eps`)) after each recorded phase: one row per `step` call, on one grid."
+        if (eps is None) == (delta is None): raise ValueError("give exactly one of delta (in (0, 1)) or eps (>= 0)")
+        if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma, n) first")
+        query = (lambda: self.delta(eps)) if eps is not None else (lambda: self.epsilon(delta))
+        full, rows, done = self.phases, [], 0
+        query()                                         # the whole run fixes the grid every prefix then starts from
+        try:
+            for i, ph in enumerate(full):
+                self.phases = full[:i + 1]; b = query(); done += ph.n
+                rows.append(dict(phase=i + 1, steps=done, scheme=ph.scheme.label, sigma=ph.sigma, lower=b.lower, upper=b.upper))
+        finally: self.phases = full
+        return rows
+
+    def _answer(self, f, is_delta:bool) -> Bounds:
+        "f(composed) on the fixed parts, or on the recorded run at a grid refined until the bracket meets `accuracy`."
+        if self.phases is None: return self._comps.answer(f)
+        if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma, n) first")
+        h, best, widened, tries = self.h or 2e-3, None, 0, 0
+        while True:
+            try:
+                mechs = self._mechanisms(h)
+                if self.h is None:                     # first query: start well below the loss spread of an average step
+                    self.h, var = h, {}
+                    for p in self.phases: var[(p.scheme, p.sigma)] = var.get((p.scheme, p.sigma), 0) + p.n
+                    spread = math.sqrt(sum(n * max(_loss_std(q) for q in mechs[key].upper) ** 2 for key, n in var.items())
+                                       / self.steps)
+                    if 0 < spread < 20 * h: h = spread / 20; continue
+                counts = {}
+                for p in self.phases: counts[(p.scheme, p.sigma)] = counts.get((p.scheme, p.sigma), 0) + p.n
+                acc = PrivacyAccountant([(mechs[key], k) for key, k in counts.items()], self.max_bins, self.requested)
+                self.n_dir = acc.n_dir; res = acc._comps.answer(f)
+            except GridTooLarge as e:
+                if best is not None: break             # the finest grid that fits: bounds valid, maybe wider than asked
+                if widened >= 4 or h * e.factor * 1.25 > 1: raise
+                h *= e.factor * 1.25; widened += 1; continue
+            best, tries = (h, acc, res), tries + 1
+            if res.ratio <= self.accuracy or math.isinf(res.upper) or (is_delta and res.upper < 1e-8) or tries >= 6: break
+            h *= 0.5 if math.isinf(res.ratio) else min(0.9, 0.85 * math.sqrt((self.accuracy - 1) / (res.ratio - 1)))
+            if h < 1e-7: break
+        self.h, acc, res = best
+        self._comps, self.n_dir = acc._comps, acc.n_dir
+        return res
+
+    def _mechanisms(self, h:float) -> dict:
+        "The worst-case mechanism PLD of every distinct (scheme, σ) of the run at grid step `h` (kept while h stays)."
+        if any(key[1] != h for key in self._mechs): self._mechs = {}
+        for p in self.phases:
+            if ((p.scheme, p.sigma), h) not in self._mechs:
+                self._mechs[((p.scheme, p.sigma), h)] = scheme_gaussian_pld(p.scheme, p.sigma, self.relation, h, self.max_bins)
+        return {key: m for (key, _), m in self._mechs.items()}
 
 
 # %% ../nbs/04_accountant.ipynb #1267195f
@@ -757,7 +841,7 @@ def analytic_gaussian_theta(eps:float, delta:float) -> float:
 # %% ../nbs/04_accountant.ipynb #10682cd5
 @dataclass
 class WorstCaseBounds:
-    "Worst-case δ: the dominating pair's numerical bracket `bound` and the best attack's `attack`; the truth lies in [lower, upper]."
+    "Worst-case δ (or ε): the dominating pair's numerical bracket `bound` and the best attack's `attack`; the truth lies in [lower, upper]."
     bound: Bounds
     attack: Bounds
     @property
@@ -775,9 +859,22 @@ class WorstCaseBounds:
 def delta_over_k(scheme:Scheme, sigma:float, ks, eps:float, relation:str|None=None, pair:str='worst', accuracy:float=1.005,
                  max_bins:int=MAX_BINS) -> list:
     "δ(ε) after each number of steps in `ks`, on one grid refined until every k meets `accuracy` (where δ ≥ 1e-8)."
+    return _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, eps=check_real(eps, 'eps', 0))
+
+def epsilon_over_steps(scheme:Scheme, sigma:float, ks, delta:float, relation:str|None=None, pair:str='worst',
+                       accuracy:float=1.005, max_bins:int=MAX_BINS) -> list:
+    "ε(δ) after each number of steps in `ks` (certified upper and attack lower bounds per k), on one grid."
+    return _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins,
+                       delta=check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True))
+
+def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, eps=None, delta=None) -> list:
+    "δ(eps) or ε(delta) for every k in `ks` on one grid: `WorstCaseBounds` per k (`Bounds` for the paper's pair)."
     ks = [check_int(k, 'k', 1) for k in ks]
+    if not ks: raise ValueError("ks must hold at least one number of steps (integers >= 1)")
     relation = scheme.relation if relation is None else relation
-    h = account(scheme, sigma, max(ks), eps=eps, relation=relation, pair=pair, accuracy=accuracy, max_bins=max_bins)['h']
+    query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
+    h = account(scheme, sigma, max(ks), eps=eps, delta=delta, relation=relation, pair=pair, accuracy=accuracy,
+                max_bins=max_bins, attack=False)['h']
     best = None
     while True:
         try:
@@ -786,15 +883,15 @@ def delta_over_k(scheme:Scheme, sigma:float, ks, eps:float, relation:str|None=No
         except GridTooLarge:
             if best is None: raise
             h, accs, out = best; break           # the finest grid that fitted
-        out = [a.delta(eps) for a in accs]
+        out = [query(a) for a in accs]
         best = (h, accs, out)
-        worst = max((b.ratio for b in out if b.upper >= 1e-8), default=1.0)
+        worst = max((b.ratio for b in out if delta is not None or b.upper >= 1e-8), default=1.0)
         if worst <= accuracy or max(len(a._up[0].u) for a in accs) * 4 > max_bins: break
         h *= min(0.5, 0.7 * math.sqrt((accuracy - 1) / (worst - 1)))
     if pair == 'paper': return out
     atts = [a if _pair_is_worst_case(scheme) else AttackAccountant(scheme, sigma, relation, k, h, max_bins)
             for a, k in zip(accs, ks)]
-    return [WorstCaseBounds(b, b if att is acc else att.delta(eps)) for b, acc, att in zip(out, accs, atts)]
+    return [WorstCaseBounds(b, b if att is acc else query(att)) for b, acc, att in zip(out, accs, atts)]
 
 # %% ../nbs/04_accountant.ipynb #5e16d9d0
 def adult_delta_c(schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww', 'must-wo'), n:int=30_969, m:int=100, b:int=200,
@@ -869,3 +966,83 @@ def _sigma_result(scheme, k, delta, relation, accuracy, max_bins, sigma, sigma_b
     "The full `account` (with the attack) at the calibrated σ, packed with the search's record."
     r = account(scheme, sigma, k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
     return SigmaCalibration(sigma, sigma_bad, r['eps_upper'], r['eps_lower'], calls + 1, time.perf_counter() - t0, tol, r)
+
+# %% ../nbs/04_accountant.ipynb #c23508dd
+@dataclass
+class Calibration:
+    "The largest integer `knob` value (steps or batch size) whose certified worst-case ε(δ) meets the target, and the search."
+    knob: str                  # 'steps' or 'batch_size'
+    value: int                 # certified: worst-case ε(δ) ≤ target at this value
+    value_infeasible: int|None # the certified ε exceeds the target here (None: the whole range is feasible)
+    eps_upper: float           # certified ε(δ) at `value`
+    calls: int                 # accountant calls
+    seconds: float
+    tol: float                 # value_infeasible ≤ max(value + 1, value·(1 + tol))
+    scheme: Scheme             # the scheme at `value`
+
+def _largest_feasible(f, target:float, x_max:int, tol:float, name:str, hint:str, start:int=1):
+    "Largest integer x in [1, x_max] with f(x) ≤ target for f increasing, to relative `tol`: (x, f(x), x_bad, calls)."
+    calls = 0
+    def ev(x:int) -> float:
+        nonlocal calls; calls += 1; return f(x)
+    x = min(max(1, start), x_max); e = ev(x)
+    ok, bad = ((x, e), None) if e <= target else (None, (x, e))
+    while ok is None:                                  # shrink the bracket from an infeasible start ...
+        if bad[0] == 1: raise ValueError(f"even {name}=1 has certified eps {bad[1]:.4g} > the target {target:g}; {hint}")
+        shrink = min(64.0, max(2.0, (bad[1] / target) ** 2)) if math.isfinite(bad[1]) else 64.0
+        x = max(1, min(bad[0] - 1, int(bad[0] / shrink))); e = ev(x)
+        if e <= target: ok = (x, e)
+        else: bad = (x, e)
+    while bad is None:                                 # ... or grow it from a feasible one
+        if ok[0] >= x_max: return ok[0], ok[1], None, calls
+        grow = min(64.0, max(2.0, (target / ok[1]) ** 2)) if ok[1] > 0 else 64.0
+        x = min(x_max, max(ok[0] + 1, int(ok[0] * grow)))
+        e = ev(x)
+        if e <= target: ok = (x, e)
+        else: bad = (x, e)
+    while bad[0] > max(ok[0] + 1, ok[0] * (1 + tol)):  # secant in log–log, one integer either side of the predicted root
+        (xl, el), (xh, eh) = ok, bad
+        if el > 0 and math.isfinite(eh):
+            w = (math.log(target) - math.log(el)) / (math.log(eh) - math.log(el))
+            root = math.exp(math.log(xl) + w * (math.log(xh) - math.log(xl)))
+        else: root = math.sqrt(xl * xh)
+        for x in (math.ceil(root / (1 + tol / 3)), math.floor(root * (1 + tol / 2))):
+            x = min(max(x, ok[0] + 1), bad[0] - 1)
+            if not ok[0] < x < bad[0]: continue
+            e = ev(x)
+            if e <= target: ok = (x, e)
+            else: bad = (x, e)
+            if bad[0] <= max(ok[0] + 1, ok[0] * (1 + tol)): break
+    return ok[0], ok[1], bad[0], calls
+
+def calibrate_steps(scheme:Scheme, sigma:float, eps:float, delta:float, relation:str|None=None, tol:float=0.005,
+                    k_max:int=10**7, accuracy:float=1.005, max_bins:int=MAX_BINS) -> Calibration:
+    "The largest number of steps k ≤ `k_max` after which `scheme`∘Gaussian(σ) is certified (`eps`, `delta`)-DP, worst case."
+    sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
+    delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
+    k_max = check_int(k_max, 'k_max', 1); t0 = time.perf_counter()
+    f = lambda k: account(scheme, sigma, k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins,
+                          attack=False)['eps_upper']
+    k, e, bad, calls = _largest_feasible(f, eps, k_max, tol, 'k', 'raise sigma, eps or delta', start=1000)
+    return Calibration('steps', k, bad, e, calls, time.perf_counter() - t0, tol, scheme)
+
+def calibrate_batch_size(name:str, n:int, sigma:float, k:int, eps:float, delta:float, b_per_m:float|None=None,
+                         relation:str|None=None, tol:float=0.005, accuracy:float=1.005, max_bins:int=MAX_BINS) -> Calibration:
+    "The largest (expected) batch size m of scheme `name` on `n` records certified (`eps`, `delta`)-DP after `k` steps at σ."
+    check_choice(name, 'name', SCHEMES); n = check_int(n, 'n', 1); k = check_int(k, 'k', 1)
+    sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
+    delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
+    two_stage = 'b' in SCHEMES[name].params
+    if two_stage != (b_per_m is not None):
+        raise ValueError(f"b_per_m (stage-I size b = ceil(b_per_m * m)) is required by the two-stage MUST schemes and "
+                         f"only by them; got name={name!r}, b_per_m={b_per_m!r}")
+    if two_stage: b_per_m = check_real(b_per_m, 'b_per_m', 1)
+    at = lambda m: make_scheme(name, n, m=m, b=math.ceil(b_per_m * m) if two_stage else None)
+    wor_first = two_stage and make_scheme(name, n, m=1, b=1).stages[0].method == 'wor'   # then b = ceil(c m) <= n
+    m_max = min(n, math.floor(n / b_per_m)) if wor_first else n
+    if m_max < 1: raise ValueError(f"b_per_m={b_per_m:g} leaves no batch size: b = ceil(b_per_m * m) must be <= n={n}")
+    t0 = time.perf_counter()
+    f = lambda m: account(at(m), sigma, k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins,
+                          attack=False)['eps_upper']
+    m, e, bad, calls = _largest_feasible(f, eps, m_max, tol, 'm', 'raise sigma, eps or delta, or lower k', start=max(1, n // 200))
+    return Calibration('batch_size', m, bad, e, calls, time.perf_counter() - t0, tol, at(m))

@@ -9,11 +9,13 @@ import numpy as np
 from .definitions import MECHANISMS
 from .sampling import SCHEMES, make_scheme
 from .amplification import amplify
-from .accountant import account, RELATIONS, PAIRS
+from .accountant import (account, epsilon_over_steps, delta_over_k, calibrate_sigma, calibrate_steps,
+                                   calibrate_batch_size, RELATIONS, PAIRS)
+from .sampling import MAX_N
 
 # %% auto #0
-__all__ = ['REPRODUCIBLE', 'cmd_amplify', 'cmd_account', 'Artefact', 'write_artefact', 'reproduce_all', 'cmd_reproduce',
-           'build_parser', 'main']
+__all__ = ['REPRODUCIBLE', 'EXAMPLES', 'SIGMA_HELP', 'cmd_amplify', 'cmd_account', 'cmd_calibrate', 'Artefact', 'write_artefact',
+           'reproduce_all', 'cmd_reproduce', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #a37949bc
 class _Parser(argparse.ArgumentParser):
@@ -49,13 +51,22 @@ def _dumps(obj) -> str:
 def _add_scheme_args(p, sizes_required=True):
     "The arguments that build a scheme from the registry (shared by the subcommands)."
     p.add_argument('--scheme', required=True, choices=list(SCHEMES), help='sampling scheme')
-    p.add_argument('--n', required=True, type=_number, help='dataset size')
-    p.add_argument('--m', type=_number, help='final sample size (for poisson: expected size, rate m/n)')
+    p.add_argument('--n', type=_number, help='dataset size (poisson with --q does not need it)')
+    p.add_argument('--m', '--batch-size', dest='m', type=_number,
+                   help='final sample (batch) size; for poisson the expected size, rate m/n')
     p.add_argument('--b', type=_number, help='stage I size of the two-stage MUST schemes')
     p.add_argument('--q', type=_number, help='poisson sampling rate (instead of --m)')
 
 def _scheme_from(args):
+    "The scheme the arguments describe; Poisson given by its rate needs no n (its privacy depends on q only)."
+    if args.n is None:
+        if args.scheme == 'poisson' and args.q is not None and args.m is None: return make_scheme('poisson', MAX_N, q=args.q)
+        raise ValueError("--n (dataset size) is required" + (" unless poisson is given by --q" if args.scheme == 'poisson' else ''))
     return make_scheme(args.scheme, args.n, m=args.m, b=args.b, q=args.q)
+
+def _scheme_text(sc) -> str:
+    "The scheme for a header line (Poisson by rate: no n)."
+    return f"{sc.label}(q={sc.stages[-1].rate:g})" if sc.n == MAX_N else str(sc)
 
 # %% ../nbs/90_cli.ipynb #3c7db18d
 def _fmt(x:float) -> str: return f'{x:.6g}' if x == 0 or 1e-3 <= abs(x) < 1e6 else f'{x:.4e}'
@@ -78,21 +89,78 @@ def cmd_amplify(args) -> int:
     return 0
 
 # %% ../nbs/90_cli.ipynb #7cb10ee6
+def _steps_from(args, sc) -> list:
+    "The numbers of steps asked for: --k, --steps (a comma list) or --epochs (k = ceil(epochs · n / m), Poisson 1/q)."
+    given = [o for o, v in (('--k', args.k), ('--steps', args.steps), ('--epochs', args.epochs)) if v is not None]
+    if len(given) != 1: raise ValueError("give exactly one of --k N, --steps N1,N2,... or --epochs E (with --batch-size)")
+    if args.k is not None: return [args.k]
+    if args.steps is not None:
+        try: ks = [_number(t) for t in args.steps.split(',')]
+        except argparse.ArgumentTypeError: raise ValueError(f"--steps must be a comma list of integers >= 1, got {args.steps!r}") from None
+        if not ks or any(not isinstance(k, int) or k < 1 for k in ks):
+            raise ValueError(f"--steps must be a comma list of integers >= 1, got {args.steps!r}")
+        return sorted(set(ks))
+    e = args.epochs
+    if not (isinstance(e, (int, float)) and math.isfinite(e) and e > 0): raise ValueError(f"--epochs must be > 0, got {e}")
+    rate = sc.stages[-1].rate if sc.m is None else sc.m / sc.n            # the expected fraction of the data per step
+    return [max(1, math.ceil(e / rate - 1e-9))]
+
+def _not_certified(res, accuracy) -> str:
+    "Why a bracket is not certified to the accuracy asked, and what to change."
+    return res.get('reason') or (f"the bracket is wider than ratio {accuracy:g}: raise --accuracy or use a larger sigma")
+
 def cmd_account(args) -> int:
     "`must account`: certified worst-case δ(ε) or ε(δ) after k steps of scheme∘Gaussian(σ) (or the paper's pair, labelled)."
-    sc = _scheme_from(args)
-    res = account(sc, args.sigma, args.k, eps=args.eps, delta=args.delta, relation=args.relation, accuracy=args.accuracy,
-                  pair=args.pair)
+    sc = _scheme_from(args); ks = _steps_from(args, sc)
+    queries = [('eps', e) for e in args.eps or []] + [('delta', d) for d in args.delta or []]
+    if len(ks) == 1 and len(queries) == 1: return _account_one(args, sc, ks[0], *queries[0])
+    rows = []
+    for name, x in queries:                       # one grid per query for all k (epsilon_over_steps / delta_over_k)
+        over = (delta_over_k if name == 'eps' else epsilon_over_steps)(sc, args.sigma, ks, x, relation=args.relation,
+                                                                       pair=args.pair, accuracy=args.accuracy)
+        for k, b in zip(ks, over):
+            rows.append(dict(k=k, query=f"{'delta(eps' if name == 'eps' else 'eps(delta'}={x:g})", lower=b.lower, upper=b.upper,
+                             certified_accuracy=bool(b.ratio <= args.accuracy)))
+    if args.plot: _plot_over_steps(rows, sc, args)
+    if args.json: print(_dumps(rows)); return 0
+    relation = args.relation or sc.relation
+    print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), relation: {relation}; "
+          + ("worst case: certified upper bound, attack lower bound" if args.pair == 'worst'
+             else "the paper's pair: NOT a worst-case guarantee"))
+    print(_table(('k', 'query', 'lower', 'upper', 'accuracy met'),
+                 [(str(r['k']), r['query'], r['lower'], r['upper'], 'yes' if r['certified_accuracy'] else 'NO') for r in rows]))
+    if not all(r['certified_accuracy'] for r in rows):
+        print(f"NOT certified to the accuracy asked (rows marked NO): the numerical bracket is wider than ratio {args.accuracy:g} at the finest grid that fits; the bounds are "
+              f"valid but wider: raise --accuracy, or use a larger sigma")
+    if args.plot: print(f"plot written to {args.plot}")
+    return 0
+
+def _plot_over_steps(rows, sc, args):
+    "Certified upper and lower bounds against the number of steps, one curve pair per query, as a PNG."
+    import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 4), layout='constrained')
+    for q in dict.fromkeys(r['query'] for r in rows):
+        rs = [r for r in rows if r['query'] == q]
+        line, = ax.plot([r['k'] for r in rs], [r['upper'] for r in rs], 'o-', label=f"{q}: certified upper")
+        ax.plot([r['k'] for r in rs], [r['lower'] for r in rs], 'o--', color=line.get_color(), alpha=0.6, label=f"{q}: lower")
+    ax.set(xscale='log', xlabel='steps k', ylabel='bound', title=f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²)")
+    if any(q.startswith('delta') for q in (r['query'] for r in rows)): ax.set_yscale('log')
+    ax.legend(fontsize=8); fig.savefig(args.plot, dpi=150); plt.close(fig)
+
+def _account_one(args, sc, k, name, x) -> int:
+    "One query at one k: the detailed report."
+    eps, delta = (x, None) if name == 'eps' else (None, x)
+    res = account(sc, args.sigma, k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy, pair=args.pair)
     if args.json: print(_dumps(res)); return 0
-    print(f"{sc} ∘ N(0, {args.sigma:g}²), k = {args.k}, relation: {res['relation']}")
+    print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res['relation']}")
     print(f"guarantee: {res['guarantee']}")
     worst = res['pair'] == 'worst'
-    if args.eps is not None:
-        q, lo, up = f"delta(eps={args.eps:g})", res['delta_lower'], res['delta_upper']
-        fmt = lambda x: f"{x:.6e}"
+    if eps is not None:
+        q, lo, up = f"delta(eps={eps:g})", res['delta_lower'], res['delta_upper']
+        fmt = lambda v: f"{v:.6e}"
     else:
-        q, lo, up = f"eps(delta={args.delta:g})", res['eps_lower'], res['eps_upper']
-        fmt = lambda x: f"{x:.6f}"
+        q, lo, up = f"eps(delta={delta:g})", res['eps_lower'], res['eps_upper']
+        fmt = lambda v: f"{v:.6f}"
     if worst:
         print(f"{q} <= {fmt(up)} (certified upper bound); a real attack reaches {fmt(lo)} (lower bound)")
         b, a = res['bound_interval'], res['attack_interval']
@@ -102,6 +170,45 @@ def cmd_account(args) -> int:
         print(f"{q} in [{fmt(lo)}, {fmt(up)}] for the paper's pair of datasets (not a worst-case guarantee)")
     print(f"grid h = {res['h']:.3g}, r = {res['r']}, window |s| <= L = {res['L']:.3g}; "
           f"{'certified to' if res['certified_accuracy'] else 'NOT certified to'} ratio {args.accuracy:g}; {res['seconds']:.3f} s")
+    if not res['certified_accuracy']: print(f"NOT certified: {_not_certified(res, args.accuracy)}")
+    return 0
+
+def cmd_calibrate(args) -> int:
+    "`must calibrate`: the smallest σ, or the largest number of steps or batch size, certified (ε, δ)-DP in the worst case."
+    if args.solve == 'sigma':
+        sc = _scheme_from(args); k = _steps_from(args, sc)[0]
+        if args.sigma is not None: raise ValueError("--sigma is what --solve sigma computes; drop it, or choose --solve steps|batch-size")
+        c = calibrate_sigma(sc, k, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol)
+        rec = dict(solve='sigma', scheme=_scheme_text(sc), k=k, eps=args.eps, delta=args.delta, sigma=c.sigma,
+                   sigma_infeasible=c.sigma_infeasible, eps_upper=c.eps_upper, eps_lower=c.eps_lower, calls=c.calls,
+                   seconds=c.seconds, tol=c.tol)
+        line = (f"sigma = {c.sigma:.6g}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} after k = {k} "
+                f"steps (attack lower bound {c.eps_lower:.6f}); sigma = {c.sigma_infeasible:.6g} fails")
+    else:
+        if args.sigma is None: raise ValueError(f"--solve {args.solve} needs --sigma (--noise-multiplier)")
+        if args.solve == 'steps':
+            sc = _scheme_from(args)
+            if any(v is not None for v in (args.k, args.steps, args.epochs)):
+                raise ValueError("--solve steps computes k: drop --k/--steps/--epochs")
+            c = calibrate_steps(sc, args.sigma, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol)
+            unit = 'steps'
+        else:
+            if args.n is None or args.k is None: raise ValueError("--solve batch-size needs --n and --k")
+            if args.m is not None: raise ValueError("--solve batch-size computes --batch-size: drop --m/--batch-size")
+            c = calibrate_batch_size(args.scheme, args.n, args.sigma, args.k, eps=args.eps, delta=args.delta,
+                                     b_per_m=args.b_per_m, relation=args.relation, tol=args.tol)
+            sc, k, unit = c.scheme, args.k, 'records per batch'
+        rec = dict(solve=args.solve, scheme=_scheme_text(c.scheme), sigma=args.sigma, eps=args.eps, delta=args.delta,
+                   value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,
+                   seconds=c.seconds, tol=c.tol)
+        bad = 'the whole range is feasible' if c.value_infeasible is None else f"{c.value_infeasible} fails"
+        line = (f"{args.solve} = {c.value} {unit}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
+                f"at sigma = {args.sigma:g} ({bad})")
+    if args.json: print(_dumps(rec)); return 0
+    print(f"{rec['scheme']}, relation: {args.relation or sc.relation}; worst case over all neighbouring datasets")
+    print(line)
+    print(f"conservative: the certified upper bound is searched (tolerance {args.tol:g}), never a point estimate; "
+          f"{rec['calls']} accountant calls, {rec['seconds']:.2f} s")
     return 0
 
 # %% ../nbs/90_cli.ipynb #92a342b8
@@ -241,11 +348,51 @@ def cmd_reproduce(args) -> int:
     return 0
 
 # %% ../nbs/90_cli.ipynb #71c77863
+EXAMPLES = {
+    'must': """examples:
+  must amplify --scheme must-ow --n 1000 --m 400 --b 500 --mechanism gaussian --theta 0.25 --eps 1
+  must account --scheme poisson --q 0.004 --noise-multiplier 1.1 --epochs 10 --delta 1e-5
+  must calibrate --scheme must-ow --n 60000 --batch-size 256 --b 6000 --epochs 10 --eps 3 --delta 1e-5""",
+    'amplify': """examples:
+  must amplify --scheme must-ow --n 1000 --m 400 --b 500 --mechanism gaussian --theta 0.25 --eps 0.5 --eps 1 --eps 2
+  must amplify --scheme must-ww --n 1000 --m 400 --b 500 --mechanism laplace --theta 1 --eps 1 --json""",
+    'account': """examples:
+  must account --scheme must-ow --n 10000 --m 200 --b 118 --sigma 4 --k 1000 --eps 1
+  must account --scheme poisson --q 0.004 --noise-multiplier 1.1 --epochs 10 --delta 1e-5 --delta 1e-6
+  must account --scheme wor --n 60000 --batch-size 256 --sigma 1.1 --steps 100,1000,10000 --delta 1e-5 --plot eps.png""",
+    'calibrate': """examples:
+  must calibrate --scheme must-ow --n 60000 --batch-size 256 --b 6000 --epochs 10 --eps 3 --delta 1e-5
+  must calibrate --scheme poisson --q 0.004 --solve steps --noise-multiplier 1.1 --eps 3 --delta 1e-5
+  must calibrate --scheme must-ow --n 60000 --solve batch-size --b-per-m 23.4 --sigma 2.63 --k 2344 --eps 3 --delta 1e-5""",
+    'reproduce': """examples:
+  must reproduce --list
+  must reproduce table3
+  must reproduce all --quick --out /tmp/must-quick""",
+}
+
+SIGMA_HELP = ("noise multiplier sigma: the Gaussian noise std divided by the clipping norm C. Each copy of the record moves "
+              "the clipped-gradient sum by at most C under add/remove (zero-out) and by 2C under substitution (the "
+              "accountant uses these shifts, so sigma is the same number DP-SGD libraries call noise_multiplier)")
+
+def _add_noise_and_steps(p, sigma_required:bool):
+    "--sigma/--noise-multiplier and the ways to say how many steps: --k, --steps, --epochs."
+    p.add_argument('--sigma', '--noise-multiplier', dest='sigma', required=sigma_required, type=_number, help=SIGMA_HELP)
+    p.add_argument('--k', type=_number, help='number of steps (compositions)')
+    p.add_argument('--steps', help='several numbers of steps, comma separated (one row each), e.g. 100,1000,10000')
+    p.add_argument('--epochs', type=_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
+
 def build_parser() -> argparse.ArgumentParser:
     "The `must` argument parser."
-    p = _Parser(prog='must', description='MUST: multistage sampling for privacy amplification.')
-    sub = p.add_subparsers(dest='command', required=True, parser_class=_Parser)
-    a = sub.add_parser('amplify', help="amplified (eps', delta') of scheme∘mechanism",
+    from importlib.metadata import version, PackageNotFoundError
+    try: ver = version('must_nbdev')
+    except PackageNotFoundError: ver = 'unknown (not installed)'
+    raw = argparse.RawDescriptionHelpFormatter
+    p = _Parser(prog='must', description='MUST: multistage sampling for privacy amplification.', formatter_class=raw,
+                epilog=EXAMPLES['must'])
+    p.add_argument('--version', action='version', version=f'must_nbdev {ver}')
+    sub = p.add_subparsers(dest='command', parser_class=_Parser)
+    a = sub.add_parser('amplify', help="amplified (eps', delta') of scheme∘mechanism", formatter_class=raw,
+                       epilog=EXAMPLES['amplify'],
                        description="Amplified (eps', delta') of a subsampled Laplace or Gaussian mechanism (Theorem 4, Tables 1-2).")
     _add_scheme_args(a)
     a.add_argument('--mechanism', required=True, choices=list(MECHANISMS), help='base mechanism')
@@ -254,21 +401,40 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument('--group', default='white', choices=('white', 'black'), help='group privacy analysis (default white-box)')
     a.add_argument('--json', action='store_true', help='print a JSON list of objects')
     a.set_defaults(func=cmd_amplify)
-    c = sub.add_parser('account', help='certified delta(eps) or eps(delta) after k compositions',
-                       description='Certified k-fold composition of scheme∘Gaussian(sigma) by the Fourier accountant.')
+    c = sub.add_parser('account', help='certified delta(eps) or eps(delta) after k compositions', formatter_class=raw,
+                       epilog=EXAMPLES['account'],
+                       description='Certified k-fold composition of scheme∘Gaussian(sigma) by the Fourier accountant '
+                                   '(DP-SGD: one step = one noisy clipped gradient of a sampled batch).')
     _add_scheme_args(c)
-    c.add_argument('--sigma', required=True, type=_number, help='noise standard deviation, in units of the per-copy shift')
-    c.add_argument('--k', required=True, type=_number, help='number of compositions')
+    _add_noise_and_steps(c, sigma_required=True)
     g = c.add_mutually_exclusive_group(required=True)
-    g.add_argument('--eps', type=_number, help='report delta(eps)')
-    g.add_argument('--delta', type=_number, help='report eps(delta)')
+    g.add_argument('--eps', type=_number, action='append', help='report delta(eps) (repeat for several rows)')
+    g.add_argument('--delta', type=_number, action='append', help='report eps(delta) (repeat for several rows)')
     c.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
     c.add_argument('--accuracy', type=_number, default=1.005, help='target ratio upper/lower (default 1.005)')
     c.add_argument('--pair', choices=PAIRS, default='worst',
                    help="worst: certified for every pair of datasets (default); paper: the paper's pair, NOT a worst-case guarantee")
-    c.add_argument('--json', action='store_true', help='print one JSON object')
+    c.add_argument('--plot', metavar='FILE.png', help='with --steps: plot the bounds against k into FILE.png')
+    c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)
-    r = sub.add_parser('reproduce', help="regenerate the paper's tables and figures",
+    cal = sub.add_parser('calibrate', help='smallest sigma (or largest k or batch size) certified (eps, delta)-DP',
+                         formatter_class=raw, epilog=EXAMPLES['calibrate'],
+                         description='Calibrate a DP-SGD knob on the certified worst-case bound: the smallest noise '
+                                     'multiplier for k steps (default), or the largest number of steps, or the largest '
+                                     'batch size, whose certified eps(delta) is <= --eps.')
+    _add_scheme_args(cal)
+    _add_noise_and_steps(cal, sigma_required=False)
+    cal.add_argument('--eps', required=True, type=_number, help='target epsilon > 0')
+    cal.add_argument('--delta', required=True, type=_number, help='target delta in (0, 1)')
+    cal.add_argument('--solve', choices=('sigma', 'steps', 'batch-size'), default='sigma', help='the knob to compute (default sigma)')
+    cal.add_argument('--b-per-m', dest='b_per_m', type=_number,
+                     help='--solve batch-size for two-stage MUST: stage I size b = ceil(b_per_m * m)')
+    cal.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
+    cal.add_argument('--tol', type=_number, default=0.005, help='relative search tolerance (default 0.005)')
+    cal.add_argument('--json', action='store_true', help='print one JSON object')
+    cal.set_defaults(func=cmd_calibrate)
+    r = sub.add_parser('reproduce', help="regenerate the paper's tables and figures", formatter_class=raw,
+                       epilog=EXAMPLES['reproduce'],
                        description="Regenerate a table (markdown, or --json rows) or figure (PNG) of the paper; "
                                    "`all` writes every table (markdown + CSV) and figure (PNG) into --out.")
     r.add_argument('target', nargs='?', choices=REPRODUCIBLE + ('all',), help='which table or figure, or all')
@@ -284,6 +450,7 @@ def main(argv=None) -> int:
     "Entry point of the `must` command; returns the exit status."
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None: parser.print_help(); return 2        # a bare `must`: usage, examples, status 2
     try: return args.func(args)
     except ValueError as e:                       # bad input: one line, status 2
         print(f"must {args.command}: error: {e}", file=sys.stderr); return 2

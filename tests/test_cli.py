@@ -108,3 +108,62 @@ def test_account_json_eps_and_delta():
 def test_account_bad_input_exits_2_with_one_line(args, msg):
     rc, out, err = run(['account', '--scheme', 'wr', '--n', '100', '--m', '10', *args])
     assert rc == 2 and err.count('\n') == 1 and msg in err, err
+
+# --- DP-SGD vocabulary, calibrate, usage (issue 15) ---
+
+def test_repeated_eps_give_one_row_each():
+    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.02', '--sigma', '1', '--k', '100', '--eps', '1', '--eps', '2', '--json'])
+    rows = json.loads(out)
+    assert rc == 0 and [r['query'] for r in rows] == ['delta(eps=1)', 'delta(eps=2)']
+    assert rows[1]['upper'] < rows[0]['lower']                           # δ(ε) decreases in ε: the second row is real
+
+def test_epochs_and_batch_size_mean_k_steps():
+    a = run(['account', '--scheme', 'wor', '--n', '1000', '--batch-size', '100', '--sigma', '2', '--epochs', '3', '--eps', '1', '--json'])
+    b = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '100', '--noise-multiplier', '2', '--k', '30', '--eps', '1', '--json'])
+    assert a[0] == b[0] == 0 and json.loads(a[1])['k'] == 30
+    assert json.loads(a[1])['delta_upper'] == json.loads(b[1])['delta_upper']
+
+def test_poisson_by_rate_needs_no_n():
+    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.02', '--sigma', '1', '--k', '100', '--eps', '1'])
+    ref = run(['account', '--scheme', 'poisson', '--n', '1000', '--q', '0.02', '--sigma', '1', '--k', '100', '--eps', '1', '--json'])
+    assert rc == 0 and out.startswith('Poisson(q=0.02)') and f"{json.loads(ref[1])['delta_upper']:.6e}" in out
+
+def test_version_and_bare_usage():
+    rc, out, err = run(['--version'])
+    assert rc == 0 and out.startswith('must_nbdev ')
+    rc, out, err = run([])
+    assert rc == 2 and 'usage: must' in out and 'examples:' in out
+
+@pytest.mark.parametrize('cmd', ['amplify', 'account', 'calibrate', 'reproduce'])
+def test_every_help_ends_with_examples(cmd):
+    rc, out, err = run([cmd, '--help'])
+    tail = out.rstrip().split('examples:')[-1].strip().splitlines()
+    assert rc == 0 and 'examples:' in out and 2 <= len(tail) <= 3 and all(l.strip().startswith('must ' + cmd) for l in tail)
+
+def test_calibrate_sigma_is_certified_and_tight():
+    rc, out, err = run(['calibrate', '--scheme', 'poisson', '--q', '0.01', '--k', '200', '--eps', '1', '--delta', '1e-5', '--json'])
+    rec = json.loads(out)
+    assert rc == 0 and rec['eps_upper'] <= 1.0 and rec['sigma'] / rec['sigma_infeasible'] <= 1.005
+    from must_nbdev.accountant import account
+    sc = make_scheme('poisson', 2 ** 53, q=0.01)
+    assert account(sc, rec['sigma_infeasible'], 200, delta=1e-5, attack=False)['eps_upper'] > 1.0
+
+def test_head_never_prints_a_broken_pipe_traceback():
+    eps = ' '.join(f'--eps {e / 1000:g}' for e in range(1, 3001))   # ~300 KB of JSON: far more than a pipe buffer holds
+    cmd = (f"{sys.executable} -c 'from must_nbdev.cli import _console; _console()' amplify --scheme wr --n 1000 --m 40 "
+           f"--mechanism gaussian --theta 1 {eps} --json | head -c 100; echo")
+    p = subprocess.run(['bash', '-c', 'set -o pipefail; ' + cmd], capture_output=True, text=True, timeout=120)
+    assert 'Traceback' not in p.stderr and 'BrokenPipe' not in p.stderr and p.stdout.count('\n') == 1
+
+@pytest.mark.parametrize('argv,msg', [
+    (['account', '--scheme', 'wor', '--n', '1000', '--m', '100', '--sigma', '1', '--epochs', '-1', '--eps', '1'], '--epochs must be > 0'),
+    (['account', '--scheme', 'wor', '--n', '100', '--batch-size', '101', '--sigma', '1', '--k', '3', '--eps', '1'], 'm must be <= n'),
+    (['account', '--scheme', 'wor', '--n', '1000', '--m', '100', '--sigma', '1', '--k', '3', '--steps', '5', '--eps', '1'], 'exactly one of --k'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '0', '--eps', '1', '--delta', '1e-5'], 'k must be an integer >= 1'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '10', '--eps', '1e-9', '--delta', '1e-12'], 'sigma_max'),
+    (['calibrate', '--scheme', 'must-ow', '--n', '1000', '--solve', 'batch-size', '--sigma', '2', '--k', '10', '--eps', '1',
+      '--delta', '1e-5'], 'b_per_m'),
+])
+def test_new_bad_input_exits_2_with_one_line(argv, msg):
+    rc, out, err = run(argv)
+    assert rc == 2 and err.count('\n') == 1 and msg in err, err
