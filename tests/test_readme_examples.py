@@ -1,0 +1,71 @@
+"""README's code blocks run and print what README shows (timings masked, numbers compared to 6 significant digits).
+
+Console blocks (`$ must ...` lines, each followed by its output) run through the CLI's `main`; a ```python block runs
+as a script and must be followed (after at most the word "prints") by a plain block holding its output. Install/test commands (```bash) are what CI
+itself runs, so they are not re-run here; `must reproduce all` (80+ s at full size) is checked by 90_cli's slow cell.
+"""
+import contextlib, io, math, re, shlex
+from pathlib import Path
+import pytest
+from must_nbdev.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+FENCE = re.compile(r'^```([a-z]*)\n(.*?)^```\s*$', re.S | re.M)
+TIME = re.compile(r'\b\d+(?:\.\d+)?\s?s\b')
+NUMBER = re.compile(r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
+SKIP = ('must reproduce all',)
+
+def blocks():
+    "(language, body, following plain block or None) for each fenced block of README.md."
+    text = (ROOT / 'README.md').read_text(encoding='utf-8')
+    found = list(FENCE.finditer(text))
+    for i, m in enumerate(found):
+        nxt = found[i + 1] if i + 1 < len(found) else None
+        follows = nxt is not None and text[m.end():nxt.start()].strip() in ('', 'prints', 'prints:') and nxt.group(1) == ''
+        yield m.group(1), m.group(2), (nxt.group(2) if follows else None)
+
+def console_examples():
+    out = []
+    for lang, body, _ in blocks():
+        if lang or not body.startswith('$ '): continue
+        for chunk in re.split(r'^(?=\$ )', body, flags=re.M):
+            if chunk.strip():
+                cmd, _, expected = chunk.partition('\n'); out.append((cmd[2:].strip(), expected))
+    return out
+
+def python_examples():
+    return [(body, after) for lang, body, after in blocks() if lang == 'python']
+
+def same(actual:str, expected:str) -> bool:
+    "Equal up to timings, trailing spaces and numbers within 1e-6 relative (last printed digit)."
+    norm = lambda s: [TIME.sub('<time>', l.rstrip()) for l in s.strip().splitlines()]
+    a, e = norm(actual), norm(expected)
+    if len(a) != len(e): return False
+    for la, le in zip(a, e):
+        if NUMBER.sub('#', la) != NUMBER.sub('#', le): return False
+        for x, y in zip(NUMBER.findall(la), NUMBER.findall(le)):
+            fx, fy = float(x), float(y)
+            if not math.isclose(fx, fy, rel_tol=1e-6, abs_tol=0.0) and not (x == y): return False
+    return True
+
+def test_readme_has_console_and_python_examples():
+    assert len(console_examples()) >= 3 and len(python_examples()) >= 1
+
+@pytest.mark.parametrize('cmd,expected', [c for c in console_examples() if not c[0].startswith(SKIP)], ids=lambda x: x[:60])
+def test_console_example_prints_what_readme_shows(cmd, expected):
+    argv = shlex.split(cmd)
+    assert argv[0] == 'must'
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf): rc = main(argv[1:])
+    assert rc == 0 and same(buf.getvalue(), expected), f"$ {cmd}\n--- README ---\n{expected}\n--- actual ---\n{buf.getvalue()}"
+
+@pytest.mark.parametrize('code,expected', python_examples(), ids=lambda x: (x or '')[:40])
+def test_python_example_prints_what_readme_shows(code, expected):
+    assert expected is not None, "a README Python block must be followed by a plain block with its output"
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf): exec(compile(code, 'README.md', 'exec'), {'__name__': '__readme__'})
+    assert same(buf.getvalue(), expected), f"--- README ---\n{expected}\n--- actual ---\n{buf.getvalue()}"
+
+def test_the_comparison_catches_a_changed_number():
+    assert same("delta <= 1.423980e-01; 1.007 s", "delta <= 1.423980e-01; 0.5 s")
+    assert not same("delta <= 1.4240e-01", "delta <= 1.4230e-01") and not same("a 1", "b 1") and not same("1\n2", "1")
