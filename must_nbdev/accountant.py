@@ -932,34 +932,33 @@ def calibrate_sigma(scheme:Scheme, k:int, eps:float, delta:float, relation:str|N
         nonlocal calls; calls += 1
         return account(scheme, s, k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins, attack=False)['eps_upper']
     lo = hi = None                                     # (σ, ε_up) with ε_up > eps, and with ε_up ≤ eps
-    s = 1.0
-    while lo is None or hi is None:                    # bracket, stepping by the ratio that ε ≈ c/σ suggests
-        e = eps_up(s)
+    s, pts = 1.0, []
+    while lo is None or hi is None:                    # bracket, stepping by the ratio that ε ≈ c/σ² suggests
+        e = eps_up(s); pts.append((s, e))
         if e <= eps: hi = (s, e)
         else: lo = (s, e)
         if hi is None:
-            step = min(16.0, max(2.0, 1.2 * e / eps)) if math.isfinite(e) else 16.0
+            step = min(16.0, max(1.5, 1.05 * math.sqrt(e / eps))) if math.isfinite(e) else 16.0
             if s >= sigma_max:
                 raise ValueError(f"eps={eps:g} at delta={delta:g} after k={k} steps needs sigma > sigma_max={sigma_max:g} "
                                  f"(certified eps at sigma={s:g} is {e:.4g}); raise eps, delta or sigma_max, or lower k")
             s = min(s * step, sigma_max)
         elif lo is None:
             if s <= 1e-4: return _sigma_result(scheme, k, delta, relation, accuracy, max_bins, s, 0.0, tol, calls, t0)
-            s /= min(16.0, max(2.0, 1.2 * eps / max(e, 1e-300)))
-    while hi[0] / lo[0] > 1 + tol:                     # secant in log–log, then one point either side of the root
-        (sl, el), (sh, eh) = lo, hi
-        if math.isfinite(el) and el > 0 and eh > 0:
-            w = (math.log(el) - math.log(eps)) / (math.log(el) - math.log(eh))
-            root = math.exp(math.log(sl) + w * (math.log(sh) - math.log(sl)))
-        else: root = math.sqrt(sl * sh)
-        for s in (root * (1 + tol / 3), root / (1 + tol / 2)):
-            s = min(max(s, sl * (1 + tol / 4)), sh / (1 + tol / 4))   # strictly inside the bracket
-            if not sl < s < sh: continue
-            e = eps_up(s)
+            s /= min(16.0, max(1.5, 1.05 * math.sqrt(eps / max(e, 1e-300))))
+    while hi[0] / lo[0] > 1 + tol:                     # secant in log–log through the last two points, kept in the bracket
+        (s1, e1), (s2, e2) = pts[-2], pts[-1]
+        ok = all(math.isfinite(x) and x > 0 for x in (e1, e2)) and e1 != e2 and s1 != s2
+        root = math.exp(math.log(s2) + (math.log(eps) - math.log(e2)) * (math.log(s2) - math.log(s1)) / (math.log(e2) - math.log(e1))) if ok else 0.0
+        if not lo[0] < root < hi[0]: root = math.sqrt(lo[0] * hi[0])
+        near = abs(math.log(root / s2)) < tol          # converged: one point either side of the predicted root
+        for s in ((root * (1 + tol / 3), root / (1 + tol / 2)) if near else (root,)):
+            s = min(max(s, lo[0] * (1 + tol / 4)), hi[0] / (1 + tol / 4))   # strictly inside the bracket
+            if not lo[0] < s < hi[0]: continue
+            e = eps_up(s); pts.append((s, e))
             if e <= eps: hi = (s, e)
             else: lo = (s, e)
-            sl, sh = lo[0], hi[0]
-            if sh / sl <= 1 + tol: break
+            if hi[0] / lo[0] <= 1 + tol: break
     return _sigma_result(scheme, k, delta, relation, accuracy, max_bins, hi[0], lo[0], tol, calls, t0)
 
 def _sigma_result(scheme, k, delta, relation, accuracy, max_bins, sigma, sigma_bad, tol, calls, t0) -> SigmaCalibration:
