@@ -66,15 +66,17 @@ class MustBatchSampler:
             yield sample_many(self.scheme, min(self.chunk, self.steps - start), rng)
 
     def __iter__(self):
-        for ms in self.multisets():
+        chunks = self.multisets()
+        while (ms := next(chunks, None)) is not None:
             for t in range(len(ms)):
                 idx, cnt = ms[t]
                 yield (idx, cnt) if self.distinct else np.repeat(idx, cnt)
+            del ms, idx, cnt                  # release this chunk before the next one is drawn
 
     def __repr__(self):
         return f"MustBatchSampler({self.scheme}, steps={self.steps}, chunk={self.chunk}, distinct={self.distinct})"
 
-# %% ../nbs/15_interop.ipynb #6a6c52c7
+# %% ../nbs/15_interop.ipynb #8e722289
 def _dp_accounting():
     "Import dp_accounting's PLD modules lazily, with an ImportError that says how to install it."
     try: from dp_accounting.pld import pld_pmf, privacy_loss_distribution

@@ -178,3 +178,13 @@ def test_export_bad_input():
         to_dp_accounting(MechanismPLD([DiscretePLD(0.01, 0, np.ones(1)), DiscretePLD(0.02, 0, np.ones(1))], []))
     empty = to_dp_accounting(MechanismPLD([DiscretePLD(0.01, 5, np.zeros(4), 1e-9)], []))   # no finite mass: δ = inf_mass
     assert empty.get_delta_for_epsilon(1.0) == pytest.approx(1e-9, abs=1e-20)
+
+def test_peak_memory_does_not_grow_with_steps():
+    import tracemalloc
+    s = make_scheme('must-ow', 20_000, m=128, b=256)
+    chunk = MustBatchSampler(s, 10**6).chunk
+    def peak(steps):
+        tracemalloc.start(); sum(len(x) for x in MustBatchSampler(s, steps, seed=0))
+        p = tracemalloc.get_traced_memory()[1]; tracemalloc.stop(); return p
+    p1, p4 = peak(chunk), peak(4 * chunk)
+    assert p4 <= 1.1 * p1 and p4 <= 12 * 8 * SAMPLER_BUDGET
