@@ -181,7 +181,7 @@ def test_export_bad_input():
 
 def test_peak_memory_does_not_grow_with_steps():
     import tracemalloc
-    s = make_scheme('must-ow', 20_000, m=128, b=256)
+    s = make_scheme('must-ow', 20_000, m=128, b=4096)          # chunks of 256 steps (the stage-I array is the widest)
     chunk = MustBatchSampler(s, 10**6).chunk
     def peak(steps):
         tracemalloc.start(); sum(len(x) for x in MustBatchSampler(s, steps, seed=0))
