@@ -41,7 +41,9 @@ class MustBatchSampler:
         self.scheme, self.steps, self.distinct = scheme, check_int(steps, 'steps', 1), bool(distinct)
         if isinstance(seed, np.random.Generator): self.seed = seed
         elif seed is None: self.seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
-        else: self.seed = check_int(seed, 'seed', 0)
+        else:
+            try: self.seed = check_int(seed, 'seed', 0)
+            except ValueError: raise ValueError(f"seed must be None, an integer >= 0 or a numpy Generator, got {seed!r}") from None
         self.chunk = (check_int(chunk, 'chunk', 1) if chunk is not None
                       else max(1, min(self.steps, SAMPLER_BUDGET // _row_cost(scheme))))
 
