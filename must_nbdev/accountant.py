@@ -519,8 +519,8 @@ class PrivacyAccountant:
         def f(comp):
             lo = max(cl.delta_bounds(eps)[0] for cl in comp[self.n_dir:])
             up = max(cu.delta_bounds(eps)[1] for cu in comp[:self.n_dir])
-            return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 else up)
-        return self._answer(f, eps is not None)
+            return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 and up > 0 else up)   # (up < 0 only in the diagnostic
+        return self._answer(f, eps is not None)                                         #  pass without round-off terms)
 
     def epsilon(self, delta:float) -> Bounds:
         "Certified bounds on the smallest ε with δ(ε) ≤ `delta`: any ε ≥ upper is certified, no ε < lower can be."

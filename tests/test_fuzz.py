@@ -166,3 +166,10 @@ def test_fuzz_cli_bad_numbers_never_trace(arg, bad):
     assert 'Traceback' not in e.getvalue()
     if rc == 0: strict_json(o.getvalue())
     else: assert len(e.getvalue().strip().splitlines()) == 1
+
+def test_no_domain_error_when_the_diagnostic_pass_dips_below_zero():
+    "Regression: the round-off-free diagnostic pass of precision='auto' may give a tiny negative upper δ; no sqrt of it."
+    from must_nbdev.accountant import account
+    from must_nbdev.sampling import make_scheme
+    r = account(make_scheme('poisson', 2000, q=0.02), 1.5, 64, eps=3.0, relation='substitute', h=1e-3)
+    assert 0 <= r['delta_lower'] <= r['delta_upper'] < 1e-12
