@@ -106,7 +106,7 @@ class DiscretePLD:
     def delta(self, eps:float) -> float:
         "δ(ε) of this single PLD, $\\sum_j m_j(1-e^{\\epsilon-s_j})_+ +$ inf_mass."
         s = self.losses
-        return float(self.masses[s > eps] @ -np.expm1(eps - s[s > eps])) + self.inf_mass
+        return float(np.sum(self.masses[s > eps] * -np.expm1(eps - s[s > eps]))) + self.inf_mass
 
 CAP_MASS = 1e-18   # P-mass allowed beyond the loss band (charged to the bounds)
 MAX_BINS = 1 << 21   # default cap on FFT bins: keeps an `account` call under 2 GB (peak ≈ 1.2 GB measured at the cap)
@@ -232,6 +232,12 @@ _UNIT = {'double': np.finfo(np.float64).eps / 2, 'extended': np.finfo(np.longdou
 _DTYPE = {'double': np.float64, 'extended': np.longdouble}
 FFT_WORKERS = -1                        # threads for scipy.fft (all cores); the arithmetic, hence the bound, is the same
 _SLACK = 1e-11   # relative round-off allowance for the PLD construction (masses are computed to ~1e-13)
+
+def _l2(x) -> float:
+    "Euclidean norm, without BLAS: a multi-threaded BLAS dot stalls for ~15 ms on a busy 2-core machine (0.02 ms idle)."
+    x = np.asarray(x)
+    if np.iscomplexobj(x): return math.sqrt(float(np.sum(x.real * x.real) + np.sum(x.imag * x.imag)))
+    return math.sqrt(float(np.sum(x * x)))
 
 def _gamma64(n):
     "Higham's γ_n = n u/(1 − n u) for float64 (the suffix sums of the composed distribution): an n-term sum's relative error."
@@ -369,7 +375,7 @@ def compose_many(variants, tau:float=1e-15, max_bins:int|None=None, precision:st
             if (id(p), r) not in spectra:
                 c = np.bincount((p.j0 + np.arange(len(p.masses))) % r, p.masses, minlength=r)
                 spectra[id(p), r], l1[id(p)] = sfft.rfft(c.astype(dtype), workers=FFT_WORKERS), float(np.abs(c).sum())
-                l2[id(p)] = float(np.linalg.norm(c))
+                l2[id(p)] = _l2(c)
         J = J_lo + (np.arange(r) - J_lo) % r     # the window's representative of each residue class
         eta = 10 * u * math.log2(r)
         spec = np.ones(r // 2 + 1, spectra[id(parts[0][0]), r].dtype)
@@ -379,12 +385,12 @@ def compose_many(variants, tau:float=1e-15, max_bins:int|None=None, precision:st
         E1, E2 = _spectral_error(parts, {id(p): spectra[id(p), r] for p, _ in parts}, l1, spec, eta, u)
         # the propagated error, per frequency above or in ℓ2 (‖ê‖₂ ≤ η√r‖c‖₂, times Σk): the smaller; both halves, /√r
         l2_way = sum(k * eta * l2[id(p)] for p, k in parts) * math.exp(sum(k * eta * l1[id(p)] for p, k in parts))
-        fp_l2 = float((min(math.sqrt(2 / r) * np.linalg.norm(E1), l2_way) + math.sqrt(2 / r) * np.linalg.norm(E2)) * 1.01)
+        fp_l2 = float((min(math.sqrt(2 / r) * _l2(E1), l2_way) + math.sqrt(2 / r) * _l2(E2)) * 1.01)
         fp_inf = float(eta * 2 * np.abs(spec).astype(float).sum() / r * 1.01)   # inverse transform, per bin: η ‖Ŷ‖₁ / r
         u_bins = sfft.irfft(spec, r, workers=FFT_WORKERS).astype(float)   # stored in float64: relative rounding u, in γ
         inf = (-math.expm1(sum(k * math.log1p(-min(p.inf_mass, 1.0)) for p, k in parts))
                if all(p.inf_mass < 1 for p, _ in parts) else 1.0)
-        fp_inv_l2 = float(eta * np.linalg.norm(u_bins) * 1.01 + u * np.linalg.norm(u_bins))   # relative ℓ2 error η
+        fp_inv_l2 = float((eta * 1.01 + u) * _l2(u_bins))   # relative ℓ2 error η
         out.append(ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, J_hi - J_lo + 1))
     return out
 
@@ -421,8 +427,8 @@ def _loss_std(pld:DiscretePLD) -> float:
     "Standard deviation of the finite part of a discrete PLD (0 if it has no finite mass)."
     w = pld.masses.sum()
     if not w > 0: return 0.0
-    mean = float(pld.masses @ pld.losses) / w
-    return math.sqrt(max(0.0, float(pld.masses @ (pld.losses - mean) ** 2) / w))
+    mean = float(np.sum(pld.masses * pld.losses)) / w
+    return math.sqrt(max(0.0, float(np.sum(pld.masses * (pld.losses - mean) ** 2)) / w))
 
 def scheme_gaussian_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1e-3, max_bins:int=MAX_BINS,
                         pair:str='worst') -> MechanismPLD:
