@@ -197,3 +197,45 @@ def test_search_finds_must_ow(site, browser):
     assert links, 'searching for MUST.ow found nothing'
     pages = {urlsplit(h).path.rsplit('/', 1)[-1] for h in links}
     assert pages & {f'{s}.html' for s in notebook_pages()}, pages
+
+# ---------------------------------------------------------------------------------------------------- the generator
+
+def _builder():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('build_docs', ROOT / 'tools' / 'build_docs.py')
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+    return mod
+
+def test_generator_stamps_the_same_hash_as_the_test():
+    assert _builder().source_hash(NBS / 'index.ipynb') == source_hash(NBS / 'index.ipynb')
+
+def test_generator_translates_quarto_output_for_myst():
+    b = _builder()
+    sd = ('---\n\n[source](https://github.com/must-nbdev/must_nbdev/blob/main/must_nbdev/x.py#L3){target="_blank" '
+          'style="float:right; font-size:smaller"}\n\n### Foo.bar\n\n```python\ndef bar(a:int=1):\n```\n\n*Doc.*\n')
+    png = ('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==')
+    nb = {'cells': [
+        {'cell_type': 'raw', 'metadata': {}, 'source': '---\ndescription: What it does.\ntitle: The title\n---\n'},
+        {'cell_type': 'code', 'metadata': {}, 'source': '#| output: asis\n#| echo: false\nshow_doc(Foo.bar)',
+         'outputs': [{'output_type': 'display_data', 'metadata': {}, 'data': {'text/markdown': sd}}]},
+        {'cell_type': 'code', 'metadata': {}, 'source': '#| fig-cap: "A caption"\nrun()', 'outputs': [
+            {'output_type': 'stream', 'name': 'stderr', 'text': 'progress 10%\n'},
+            {'output_type': 'stream', 'name': 'stdout', 'text': 'took 1 s\n| a | b |\n|---|---|\n| 1 | 2 |\n'},
+            {'output_type': 'display_data', 'metadata': {'image/png': {'width': 1, 'height': 1}},
+             'data': {'image/png': png, 'text/plain': 'Figure: Fig 1: a title (y against x)'}}]},
+        {'cell_type': 'code', 'metadata': {}, 'source': '#| include: false\nsecret()', 'outputs': []}]}
+    out, figs = b.to_myst(nb, '99_x', 'abc')
+    cells = out['cells']
+    assert cells[0]['source'].startswith('# The title') and 'What it does.' in cells[0]['source']
+    doc = cells[1]['source']
+    assert cells[1]['cell_type'] == 'markdown' and '{target=' not in doc and not doc.lstrip().startswith('---')
+    assert '<a class="must-source" href="https://github.com/must-nbdev/must_nbdev/blob/main/must_nbdev/x.py#L3"' in doc
+    assert '<span id="foo.bar"' in doc and '### Foo.bar' in doc
+    kinds = [(o['output_type'], o.get('name') or list(o['data'])[0]) for o in cells[2]['outputs']]
+    assert kinds == [('stream', 'stdout'), ('display_data', 'text/markdown'), ('display_data', 'text/html'),
+                     ('display_data', 'text/html')], kinds
+    assert cells[2]['outputs'][1]['data']['text/markdown'].startswith('| a | b |')
+    img = cells[2]['outputs'][2]['data']['text/html']
+    assert 'src="figures/99_x_2_0.png"' in img and 'alt="Figure: Fig 1: a title (y against x)"' in img
+    assert 'A caption' in cells[2]['outputs'][3]['data']['text/html'] and list(figs) == ['99_x_2_0.png']
+    assert len(cells) == 3 and out['metadata']['must_nb_sha256'] == 'abc'

@@ -227,9 +227,10 @@ def _figure(o, stem, idx, k, alt, figures):
     figures[name] = _small_png(data)
     meta = o.get('metadata', {}).get('image/png', {})
     w, h = meta.get('width', w), meta.get('height', h)
-    alt = alt or o['data'].get('text/plain', '')
-    alt = alt if isinstance(alt, str) else ''.join(alt)
-    if not alt or alt.startswith('<Figure'): alt = f'Figure {k + 1} of this cell'
+    gen = o['data'].get('text/plain', '')
+    gen = gen if isinstance(gen, str) else ''.join(gen)
+    if gen.startswith('<Figure') or gen.strip() == 'Figure': gen = ''
+    alt = alt or gen or f'Figure {k + 1} of this cell'
     esc = alt.replace('&', '&amp;').replace('"', '&quot;').replace('<', '&lt;')
     return {'output_type': 'display_data', 'metadata': {},
             'data': {'text/html': f'<img class="must-figure" src="figures/{name}" alt="{esc}" width="{w}" height="{h}" loading="lazy">'}}
@@ -266,14 +267,18 @@ def to_myst(nb, stem, digest):
                     if o.get('name') == 'stderr': continue   # progress bars and warnings are not documentation
                     text = ''.join(o['text']) if isinstance(o['text'], list) else o['text']
                     new += _stdout_outputs(text)
-                elif 'image/png' in o.get('data', {}):
-                    new.append(_figure(o, stem, idx, k, dirs.get('fig-alt') or dirs.get('fig-cap'), figures)); k += 1
+                elif 'image/png' in o.get('data', {}):   # alt: #| fig-alt, else the figure's own description, else the caption
+                    alt = dirs.get('fig-alt') or (None if 'Figure:' in str(o['data'].get('text/plain')) else dirs.get('fig-cap'))
+                    new.append(_figure(o, stem, idx, k, alt, figures)); k += 1
                 else:
                     if 'data' in o:
                         o['data'] = {m: v for m, v in o['data'].items() if m != 'text/plain' or len(o['data']) == 1}
                         if 'text/markdown' in o['data']: o['data']['text/markdown'] = _local_links(
                             ''.join(o['data']['text/markdown']) if isinstance(o['data']['text/markdown'], list) else o['data']['text/markdown'])
                     new.append(o)
+        if k and dirs.get('fig-cap'):   # Quarto's figure caption, under the cell's figures
+            cap = dirs['fig-cap'].replace('&', '&amp;').replace('<', '&lt;')
+            new.append({'output_type': 'display_data', 'metadata': {}, 'data': {'text/html': f'<p class="must-caption">{cap}</p>'}})
         tags = ['remove-input'] if dirs.get('echo') == 'false' or not code.strip() else []
         if not code.strip() and not new: continue
         cells.append({'cell_type': 'code', 'execution_count': None, 'metadata': {'tags': tags}, 'source': code, 'outputs': new})
