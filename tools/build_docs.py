@@ -300,7 +300,7 @@ def api_markdown(stems):
         mod = f'must_nbdev.{mods[stem]}' if stem in mods else None
         if mod not in d['syms']: continue
         module = importlib.import_module(mod)
-        md.append(f'\n## `{mod}`\n\n[{stem}]({stem}.ipynb): {(module.__doc__ or "").strip()}\n\n| name | summary |\n|---|---|')
+        md.append(f'\n## {mod}\n\n[{stem}]({stem}.ipynb): {(module.__doc__ or "").strip()}\n\n| name | summary |\n|---|---|')
         for full in sorted(d['syms'][mod], key=str.lower):
             name = full[len(mod) + 1:]
             if '.' in name or name.startswith('_'): continue   # methods are documented with their class
@@ -356,6 +356,7 @@ def main():
                     str(SRC), str(out)], check=True, env=env)
     for f in out.rglob('*.map'): f.unlink()   # source maps of the theme's bundles: not needed to read the site
     shutil.rmtree(out / '_static' / 'locales', ignore_errors=True)   # the theme's translations: used at build time only
+    shutil.rmtree(out / '_sources', ignore_errors=True)   # empty: page sources are not copied (html_copy_source = False)
     for old in DOCS.iterdir():
         if old.name in KEEP_IN_DOCS: continue
         shutil.rmtree(old) if old.is_dir() else old.unlink()
