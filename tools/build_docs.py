@@ -3,13 +3,14 @@
 
     pip install -e ".[dev,docs]"
     python tools/build_docs.py              # every notebook executed (slow cells included), then the whole site
-    python tools/build_docs.py --only 02    # re-execute only notebooks whose name starts with 02 (others: cache)
+    python tools/build_docs.py --only 02    # force re-executing notebooks whose name starts with 02
 
 Steps, per notebook in nbs/:
 1. execute it with nbclient (full size, as the notebook is written) after a hidden setup cell that prints numpy
    scalars as plain numbers, draws figures with constrained layout at 2x resolution (200 dpi, shown at 1x size)
    and describes each figure (suptitle, panel titles, axis labels) for its alt text; executed notebooks are
-   cached in _docs_cache/ under a hash of the notebook's sources, so a rebuild only re-executes changed ones;
+   cached in _docs_cache/ under a hash of the notebook's sources and of the library's modules, so a rebuild
+   re-executes the notebooks whose text changed, or all of them when library code changed;
 2. run nbdev's own processors (nbdev.processors.FilterDefaults, what `nbdev_proc_nbs` runs before Quarto):
    title and description from the first cell, directives honoured (hide, export source hidden, echo: false,
    hide_line, filter_stream...), `show_doc` entries added after exported cells and executed;
@@ -76,6 +77,13 @@ def source_hash(path):
     cells = [[c['cell_type'], ''.join(c['source']) if isinstance(c['source'], list) else c['source']] for c in nb['cells']]
     return hashlib.sha256(json.dumps(cells, ensure_ascii=False).encode('utf-8')).hexdigest()
 
+def library_hash():
+    "sha256 of the library's modules: a change to any exported code re-executes every notebook, not just its own."
+    h = hashlib.sha256()
+    for py in sorted((ROOT / 'must_nbdev').glob('*.py')):
+        if py.name != '_modidx.py': h.update(py.name.encode() + py.read_bytes())
+    return h.hexdigest()
+
 def section_of(stem):
     for sec, stems in SECTIONS.items():
         if stem in stems: return sec
@@ -88,7 +96,7 @@ def execute(path, timeout, force=False):
     "Execute one notebook (cached under its source hash and the setup cell's version); returns the notebook dict."
     import nbformat
     from nbclient import NotebookClient
-    key = f'{source_hash(path)}-{SETUP_VERSION}'
+    key = f'{source_hash(path)}-{SETUP_VERSION}-{library_hash()[:12]}'
     cached = CACHE / f'{path.stem}.ipynb'
     if cached.exists() and not force:
         nb = json.loads(cached.read_text(encoding='utf-8'))
@@ -318,7 +326,7 @@ def index_toctrees(order):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--only', default='', help='re-execute only notebooks whose name starts with this (others: from the cache)')
+    ap.add_argument('--only', default='', help='force re-executing the notebooks whose name starts with this (the others: cache when current)')
     ap.add_argument('--timeout', type=int, default=3600, help='seconds per cell')
     ap.add_argument('--execute-only', action='store_true', help='fill the execution cache and stop')
     ap.add_argument('--cached-only', action='store_true',
