@@ -24,6 +24,7 @@ if cfg.get('pip_requirements'): requirements += shlex.split(cfg.get('pip_require
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 dev_requirements = shlex.split(cfg.get('dev_requirements') or '')
+docs_requirements = shlex.split(cfg.get('docs_requirements') or '')
 
 setuptools.setup(
     name=cfg['lib_name'],
@@ -38,7 +39,7 @@ setuptools.setup(
     include_package_data=True,
     package_data={cfg['lib_path']: ['data/*']},
     install_requires=requirements,
-    extras_require={'dev': dev_requirements},
+    extras_require={'dev': dev_requirements, 'docs': docs_requirements},
     python_requires='>=' + cfg['min_python'],
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',

@@ -250,5 +250,6 @@ def plot_mse_by_rate(rows, title:str, ax=None):
         rs = [r for r in rows if r['eps'] == e]
         ax.plot([r['rate'] for r in rs], [r['log_mse'] for r in rs], 'o-', c=f'C{i}', ms=3, label=f'ε = {e:g}')
         ax.plot([1.0], [rs[0]['log_mse_population']], 'x', c=f'C{i}', ms=9)
-    ax.set(xlabel='sampling rate', ylabel='log MSE', title=title); ax.legend(fontsize=8)
+    ax.set(xlabel='sampling rate', ylabel='log MSE', title=title)
+    ax.legend(fontsize=8, loc='upper left', bbox_to_anchor=(1.01, 1), borderaxespad=0)   # beside the axes: covers no curve
     return ax

@@ -140,7 +140,8 @@ def plot_profile_relations(n:int=1000, m:int=400, b:int=500, eps=None):
     "Figure S3: (a) ε' vs ε for any mechanism; (b–e) δ' vs δ for Laplace/Gaussian at Δ/σ = 1 and 0.25."
     import matplotlib.pyplot as plt
     eps = np.linspace(0.0, 6, 600) if eps is None else np.asarray(eps, float)
-    fig, axes = plt.subplots(1, 5, figsize=(18, 3.4))
+    fig, grid = plt.subplots(2, 3, figsize=(12, 7.2))   # five panels and the legend, legible at the width of a page
+    axes = grid.ravel()
     settings = (('laplace', 1.0), ('gaussian', 1.0), ('laplace', 0.25), ('gaussian', 0.25))
     for sc in _schemes_for_figure(n, m, b):
         axes[0].plot(eps, amplified_epsilon(eps, occurrence_pmf(sc).eta), label=sc.label)
@@ -151,7 +152,7 @@ def plot_profile_relations(n:int=1000, m:int=400, b:int=500, eps=None):
         ax.plot([0, 1], [0, 1], 'k:', lw=.8)
         ax.set(xlabel='δ', ylabel="δ'", title=f'({tag}) {mech.title()}, Δ/σ = {theta}', xlim=(0, 0.5 if theta == 1 else 0.12),
                ylim=(0, 0.25 if theta == 1 else 0.06))
-    axes[0].legend(fontsize=7)
+    axes[5].axis('off'); axes[5].legend(*axes[0].get_legend_handles_labels(), loc='center', fontsize=11, title='scheme')
     return fig
 
 # %% ../nbs/02_amplification.ipynb #03a9dd40

@@ -39,7 +39,8 @@ def laplace_noise_ratio(eps, p) -> np.ndarray:
 def plot_noise_ratio(axes=None, eps_values=(0.01, 0.1, 1, 2), p_values=(0.001, 0.01, 0.1, 0.5), c_values=(0.2, 0.5, 2, 5)):
     "The post's four plots: ratio vs p, vs ε, vs p with ε = cp, and the worst-case noise factor c/log(1+c)."
     import matplotlib.pyplot as plt
-    if axes is None: _, axes = plt.subplots(1, 4, figsize=(17, 3.6))
+    if axes is None: _, axes = plt.subplots(2, 2, figsize=(10, 7.2))   # 2 x 2: legible at the width of a page
+    axes = np.ravel(axes)
     p = np.geomspace(1e-4, 1, 200); eps = np.geomspace(1e-3, 10, 200); c = np.geomspace(1e-2, 100, 200)
     for e in eps_values: axes[0].plot(p, laplace_noise_ratio(e, p), label=f'ε = {e:g}')
     for q in p_values: axes[1].plot(eps, laplace_noise_ratio(eps, q), label=f'p = {q:g}')
