@@ -10,9 +10,10 @@ from .definitions import MECHANISMS, check_choice, check_real, check_reals, grou
 from .sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf
 
 # %% auto #0
-__all__ = ['PA_TYPES', 'TABLE_S1_EPS', 'TABLE_S1_SCHEMES', 'FIG_SCHEMES', 'amplified_epsilon', 'base_epsilon', 'amplified_delta',
-           'pa_type', 'Amplification', 'amplify', 'table_s1', 'format_pair', 'plot_aligned_profiles',
-           'plot_profile_relations', 'hyperparameter_grid', 'plot_hyperparameter_contours']
+__all__ = ['PA_TYPES', 'TABLE_S1_EPS', 'TABLE_S1_SCHEMES', 'FIG_SCHEMES', 'STAGE_CHECK_SCHEMES', 'amplified_epsilon',
+           'base_epsilon', 'amplified_delta', 'pa_type', 'Amplification', 'amplify', 'table_s1', 'format_pair',
+           'plot_aligned_profiles', 'plot_profile_relations', 'hyperparameter_grid', 'plot_hyperparameter_contours',
+           'pa_points', 'plot_pa_quadrants', 'plot_hyperparameter_surfaces', 'stage_comparison']
 
 # %% ../nbs/02_amplification.ipynb #d46266a8
 def amplified_epsilon(eps, eta:float) -> np.ndarray:
@@ -184,3 +185,74 @@ def plot_hyperparameter_contours(grid:dict):
             if row == 2: ax.set_xlabel('b')
             if col == 0: ax.set_ylabel('m')
     return fig
+
+# %% ../nbs/02_amplification.ipynb #090df687
+def pa_points(rows=None) -> list:
+    "Every (scheme, mechanism, Δ/σ, base ε) of Table S1 as a point (ε'/ε, δ' − δ) with its Definition 5 PA type."
+    rows = table_s1() if rows is None else rows
+    base = {(r['theta'], r['mechanism']): np.asarray(r['delta_prime'], float) for r in rows if r['scheme'] == 'none'}
+    eps, out = np.asarray(TABLE_S1_EPS, float), []
+    for r in rows:
+        if r['scheme'] == 'none': continue
+        d0 = base[r['theta'], r['mechanism']]; ep, dp = np.asarray(r['eps_prime'], float), np.asarray(r['delta_prime'], float)
+        out += [dict(scheme=r['scheme'], mechanism=r['mechanism'], theta=r['theta'], eps=float(e), ratio=float(a / e), diff=float(d - b),
+                     pa_type=str(t)) for e, a, d, b, t in zip(eps, ep, dp, d0, pa_type(eps, d0, ep, dp))]
+    return out
+
+def plot_pa_quadrants(points=None, ax=None):
+    "Figure 3: the four PA types as quadrants of (ε'/ε, δ' − δ), with the settings of Table S1 placed as points."
+    import matplotlib.pyplot as plt
+    points = pa_points() if points is None else points
+    if ax is None: _, ax = plt.subplots(figsize=(9, 5))
+    names = list(dict.fromkeys(p['scheme'] for p in points)); marks = {'laplace': 'o', 'gaussian': '^'}
+    for i, name in enumerate(names):
+        for mech, mk in marks.items():
+            sel = [p for p in points if p['scheme'] == name and p['mechanism'] == mech]
+            y = np.array([p['diff'] for p in sel])
+            ax.scatter([p['ratio'] for p in sel], np.sign(y) * np.sqrt(np.abs(y)), marker=mk, color=f'C{i}', s=22, alpha=.75,
+                       label=f"{SCHEMES[name].label} ∘ {mech}")
+    ax.set_xlim(0, 1.3); top = max(0.05, 1.1 * max(np.sqrt(abs(p['diff'])) for p in points)); ax.set_ylim(-top, top)
+    ax.axhline(0, color='k', lw=.8); ax.axvline(1, color='k', lw=.8)
+    for x, y, txt in ((0.5, 0.04, 'strong PA'), (0.5, 0.93, 'weak PA, type I'), (0.885, 0.04, 'weak PA,\ntype II'),
+                      (0.885, 0.93, 'privacy\ndilution')):
+        ax.text(x, y, txt, transform=ax.transAxes, ha='center', fontsize=9, color='0.35')
+    ax.set(xlabel="ε′ / ε", ylabel="sign(δ′ − δ) · √|δ′ − δ|", title="Figure 3: PA types; points: the settings of Table S1")
+    ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1.01, 1)); ax.grid(alpha=.3)
+    return ax.figure
+
+
+# %% ../nbs/02_amplification.ipynb #a43d5854
+def plot_hyperparameter_surfaces(grid:dict):
+    "Figure S1: 3-D surfaces of η and δ' − δ (Laplace, Gaussian) over (b, m) for each MUST scheme in `grid` (Fig 5 in 3-D)."
+    import matplotlib.pyplot as plt
+    names = [k for k in grid if k not in ('b', 'm')]
+    B, M = np.meshgrid(grid['b'], grid['m'])
+    fig = plt.figure(figsize=(4.6 * 3, 4 * len(names)))
+    for row, name in enumerate(names):
+        for col, (key, title) in enumerate((('eta', 'η'), ('laplace', "δ' − δ, Laplace"), ('gaussian', "δ' − δ, Gaussian"))):
+            ax = fig.add_subplot(len(names), 3, 3 * row + col + 1, projection='3d')
+            ax.plot_surface(B, M, grid[name][key], cmap='viridis', linewidth=0, antialiased=True)
+            ax.set(title=f'{SCHEMES[name].label}: {title}', xlabel='b', ylabel='m'); ax.tick_params(labelsize=6)
+    return fig
+
+
+# %% ../nbs/02_amplification.ipynb #793bb9d3
+STAGE_CHECK_SCHEMES = (('wr', 500), ('wr', 400)), (('wr', 500), ('wr', 450), ('wr', 400)), (('wor', 500), ('wr', 400)), \
+    (('wor', 500), ('wr', 450), ('wr', 400)), (('wor', 500), ('wor', 450), ('wr', 400))
+
+def stage_comparison(n:int=1000, schemes=STAGE_CHECK_SCHEMES, settings=(('laplace', 1.0), ('gaussian', 1.0), ('laplace', 0.25),
+                     ('gaussian', 0.25)), eps_primes=(0.1, 0.3, 1.0, 2.0), grid=None) -> list:
+    "Sec 3.4 claim check: δ' at equal ε' (the privacy profile) of 2- and 3-stage MUST with the same final size m."
+    from must_nbdev.efficiency import expected_distinct
+    from must_nbdev.sampling import multistage
+    eps = np.linspace(1e-3, 8, 1600) if grid is None else np.asarray(grid, float)
+    rows = []
+    for stages in schemes:
+        sc = multistage(n, stages)
+        for mech, theta in settings:
+            a = amplify(sc, mech, theta, eps)
+            if a.eps_prime[-1] < max(eps_primes): raise ValueError(f"grid must reach ε' = {max(eps_primes)} for {sc.label}")
+            rows.append(dict(scheme=sc.label, stages=len(stages), m0=expected_distinct(sc), eta=a.eta, mechanism=mech, theta=theta,
+                             **{f'delta_at_{e}': float(np.interp(e, a.eps_prime, a.delta_prime)) for e in eps_primes}))
+    return rows
+

@@ -11,8 +11,9 @@ from .sampling import Multisets, Scheme, as_generator, make_scheme, occurrence_p
 from .calibration import TABLE3_B, SENSITIVITY_BASES, calibrate
 
 # %% auto #0
-__all__ = ['BOOTSTRAP_SCHEMES', 'TABLE4_COLUMNS', 'TABLE4_FORMATS', 'PAPER_TABLE4', 'multiset_moments', 'collision_probability',
-           'bootstrap_experiment', 'compare_with_paper']
+__all__ = ['BOOTSTRAP_SCHEMES', 'TABLE4_COLUMNS', 'TABLE4_FORMATS', 'PAPER_TABLE4', 'TABLE4_PAPER_COLUMNS',
+           'TABLE4_PAPER_FORMATS', 'multiset_moments', 'collision_probability', 'bootstrap_experiment', 'agreement',
+           'compare_with_paper', 'table4_agreement']
 
 # %% ../nbs/07_exp_bootstrap.ipynb #eb5b3fc8
 def multiset_moments(values:np.ndarray, ms:Multisets, per_dataset:int):
@@ -50,7 +51,7 @@ def _clipped_normal_variance(lo:float, hi:float) -> float:
 def bootstrap_experiment(n_datasets:int=200, n:int=300, m:int=30, T:int=500, eps_prime:float=0.1, delta:float|None=None,
                          bs=TABLE3_B, data_range=(-4.0, 4.0), method:str='dwork-roth', sensitivity_basis:str='paper',
                          schemes=BOOTSTRAP_SCHEMES, seed:int=0, quick:bool=False, show_progress:bool=False) -> list:
-    "Table 4: mean, SD and MC standard error of the PP bootstrap estimates of μ and τ² for each scheme."
+    "Table 4: mean, SD and MC standard error of the PP bootstrap estimates of μ and τ², and their differences to the baseline."
     if quick: n_datasets, T = 20, 100
     n_datasets, n, m, T = (check_int(v, k, lo) for v, k, lo in ((n_datasets, 'n_datasets', 2), (n, 'n', 2), (m, 'm', 2), (T, 'T', 1)))
     if m > n: raise ValueError(f"m must be <= n = {n}, got {m}")
@@ -79,10 +80,13 @@ def bootstrap_experiment(n_datasets:int=200, n:int=300, m:int=30, T:int=500, eps
         est_mu = np.nanmean(np.where(size > 0, mean, np.nan).reshape(n_datasets, T), 1)
         est_var = np.nanmean(var.reshape(n_datasets, T), 1)
         pi = collision_probability(sc) if sc.m is not None else 0.0
+        if not private: base_mu, base_var = est_mu, est_var       # every scheme runs on the same datasets as the baseline
+        d_mu, d_var = est_mu - base_mu, est_var - base_var
         rows.append(dict(scheme=name if private else 'poisson (non-private)', b=b, sigma_mean=s_mean, sigma_var=s_var,
                          mu=est_mu.mean(), mu_sd=est_mu.std(ddof=1), mu_se=est_mu.std(ddof=1) / math.sqrt(n_datasets),
                          tau2=est_var.mean(), tau2_sd=est_var.std(ddof=1), tau2_se=est_var.std(ddof=1) / math.sqrt(n_datasets),
-                         tau2_expected=(1 - pi) * pop_var))
+                         tau2_expected=(1 - pi) * pop_var, mu_diff=d_mu.mean(), mu_diff_se=d_mu.std(ddof=1) / math.sqrt(n_datasets),
+                         tau2_diff=d_var.mean(), tau2_diff_se=d_var.std(ddof=1) / math.sqrt(n_datasets)))
     return rows
 
 TABLE4_COLUMNS = ('scheme', 'b', 'mu', 'mu_sd', 'mu_se', 'tau2', 'tau2_sd', 'tau2_se', 'tau2_expected')
@@ -98,12 +102,40 @@ PAPER_TABLE4 = {  # (scheme, b): ((mean μ, SD), (mean τ², SD)) as printed in 
         ((0.0009, 0.059), (0.956, 0.090)), ((0.0010, 0.059), (0.965, 0.088)), ((0.0025, 0.058), (0.972, 0.096))])},
 }
 
-def compare_with_paper(rows, n_datasets:int=200) -> list:
-    "z-scores (ours − paper)/SE of each Table 4 mean, with the SE of both Monte Carlo experiments combined."
+def agreement(z, threshold:float=3.0) -> dict:
+    "Cells, count of |z| > threshold and its expected count, χ² = Σz² with its p-value, for z-scores of independent cells."
+    from scipy.stats import chi2, norm
+    z = np.asarray([v for v in z if v is not None and np.isfinite(v)], float)
+    threshold = check_real(threshold, 'threshold', 0, lo_open=True)
+    stat = float((z ** 2).sum())
+    return dict(cells=len(z), exceed=int((np.abs(z) > threshold).sum()), expected=float(2 * norm.sf(threshold) * len(z)),
+                chi2=stat, dof=len(z), p=float(chi2.sf(stat, len(z))) if len(z) else 1.0)
+
+def compare_with_paper(rows, n_datasets:int=200, n_paper:int=200) -> list:
+    "z-scores of each Table 4 mean against the paper: levels, and differences to the baseline (independent of the shared datasets)."
+    base = PAPER_TABLE4['poisson (non-private)', None]
     out = []
     for r in rows:
         (pm, psd), (pv, pvsd) = PAPER_TABLE4[r['scheme'], r['b']]
-        z_mu = (r['mu'] - pm) / math.hypot(r['mu_se'], psd / math.sqrt(n_datasets))
-        z_tau = (r['tau2'] - pv) / math.hypot(r['tau2_se'], pvsd / math.sqrt(n_datasets))
-        out.append(dict(scheme=r['scheme'], b=r['b'], z_mu=z_mu, z_tau2=z_tau, paper_tau2=pv, paper_tau2_sd=pvsd))
+        z_mu = (r['mu'] - pm) / math.hypot(r['mu_se'], psd / math.sqrt(n_paper))
+        z_tau = (r['tau2'] - pv) / math.hypot(r['tau2_se'], pvsd / math.sqrt(n_paper))
+        # the paper's difference has the SE of ours at its own number of datasets (same design)
+        scale = math.sqrt(1 + n_datasets / n_paper)
+        diff = lambda ours, se, paper: (ours - paper) / (se * scale) if se > 0 else None
+        out.append(dict(scheme=r['scheme'], b=r['b'], mu=r['mu'], paper_mu=pm, z_mu=z_mu, tau2=r['tau2'], paper_tau2=pv,
+                        z_tau2=z_tau, paper_tau2_sd=pvsd, tau2_diff=r['tau2_diff'], paper_tau2_diff=pv - base[1][0],
+                        z_mu_diff=diff(r['mu_diff'], r['mu_diff_se'], pm - base[0][0]),
+                        z_tau2_diff=diff(r['tau2_diff'], r['tau2_diff_se'], pv - base[1][0])))
     return out
+
+TABLE4_PAPER_COLUMNS = ('scheme', 'b', 'mu', 'paper_mu', 'z_mu', 'z_mu_diff', 'tau2', 'paper_tau2', 'z_tau2', 'tau2_diff', 'paper_tau2_diff',
+                        'z_tau2_diff')
+TABLE4_PAPER_FORMATS = {'mu': '.4f', 'paper_mu': '.4f', 'tau2': '.3f', 'paper_tau2': '.3f', 'tau2_diff': '+.4f', 'paper_tau2_diff': '+.4f',
+                        **{k: '+.2f' for k in ('z_mu', 'z_mu_diff', 'z_tau2', 'z_tau2_diff')}}
+
+def table4_agreement(rows, n_datasets:int=200, threshold:float=3.0) -> dict:
+    "Agreement of Table 4 with the paper: the baseline's level, and every scheme's difference to the baseline (μ and τ²)."
+    c = compare_with_paper(rows, n_datasets)
+    return dict(baseline=agreement([c[0]['z_mu'], c[0]['z_tau2']], threshold),
+                differences=agreement([r[k] for r in c[1:] for k in ('z_mu_diff', 'z_tau2_diff')], threshold))
+

@@ -10,15 +10,23 @@ from .definitions import check_choice, check_int, check_real, markdown_table, pr
 from .sampling import as_generator, make_scheme, scheme_at
 from .calibration import SENSITIVITY_BASES, calibrate, table5_calibration
 from .dpsgd import LinearRegression, dpsgd
+from .bootstrap import agreement
 
 # %% auto #0
-__all__ = ['TRUE_BETA', 'REGRESSION_SCHEMES', 'TABLE5_COLUMNS', 'TABLE5_FORMATS', 'TABLES2_COLUMNS', 'TABLES2_FORMATS',
-           'PAPER_TABLE5_RMSE', 'PAPER_TABLE_S2_RMSE', 'regression_datasets', 'regression_experiment',
-           'predicted_beta_rmse', 'plot_training_loss']
+__all__ = ['TRUE_BETA', 'REGRESSION_SCHEMES', 'REGRESSION_LOSSES', 'TABLE5_COLUMNS', 'TABLE5_FORMATS', 'TABLES2_COLUMNS',
+           'TABLES2_FORMATS', 'PAPER_TABLE5_RMSE', 'PAPER_TABLE_S2_RMSE', 'PAPER_TABLE_S2_BIAS',
+           'PAPER_COMPARISON_COLUMNS', 'PAPER_COMPARISON_FORMATS', 'SquaredErrorRegression', 'regression_datasets',
+           'regression_experiment', 'compare_regression_with_paper', 'predicted_beta_rmse', 'plot_training_loss']
 
 # %% ../nbs/08_exp_regression.ipynb #7df4d7e0
 TRUE_BETA = np.array([1.0, 0.5, 0.2])
 REGRESSION_SCHEMES = ('poisson', 'wor', 'wr', 'must-ow', 'must-ww')
+REGRESSION_LOSSES = ('squared', 'half')   # (x̃·β − y)², the paper's "mean squared loss"; or (x̃·β − y)²/2
+
+class SquaredErrorRegression(LinearRegression):
+    "Least squares with ℓ = (x̃·β − y)² (no ½), so gradients 2(x̃·β − y)x̃: twice those of `LinearRegression`."
+    def _loss(self, z, y): return (z - y) ** 2
+    def _score(self, z, y): return 2 * (z - y)
 
 def regression_datasets(n_datasets:int, n:int, rng=None):
     "Covariates (R, n, 2) ~ N(0, 1) and responses y = 1 + 0.5 x1 + 0.2 x2 + N(0, 1)."
@@ -26,18 +34,25 @@ def regression_datasets(n_datasets:int, n:int, rng=None):
     X = rng.standard_normal((n_datasets, n, 2))
     return X, TRUE_BETA[0] + X @ TRUE_BETA[1:] + rng.standard_normal((n_datasets, n))
 
+def _rmse_se(e:np.ndarray) -> float:
+    "Standard error of the RMSE √mean(e²) over independent datasets (delta method)."
+    return float((e ** 2).std(ddof=1) / (2 * math.sqrt((e ** 2).mean() * len(e))))
+
 def regression_experiment(n_datasets:int=200, n:int=1000, m:int=100, b:int=200, clip:float=3.0, lr:float=0.04, T:int=200,
                           eps_primes=(0.01, 0.001), schemes=REGRESSION_SCHEMES, method:str='dwork-roth',
-                          sensitivity_basis:str='paper', seed:int=0, quick:bool=False, show_progress:bool=False) -> dict:
+                          sensitivity_basis:str='paper', loss:str='squared', seed:int=0, quick:bool=False,
+                          show_progress:bool=False) -> dict:
     "Run utility experiment 2; returns Table 5 rows, Table S2 rows and the training-loss curves of dataset 0."
     if quick: n_datasets = 20
     n_datasets, n, T = check_int(n_datasets, 'n_datasets', 2), check_int(n, 'n', 2), check_int(T, 'T', 1)
-    clip = check_real(clip, 'clip', 0, lo_open=True, hi_open=True); lr = check_real(lr, 'lr', 0, lo_open=True, hi_open=True)
-    check_choice(sensitivity_basis, 'sensitivity_basis', SENSITIVITY_BASES)
+    if clip is not None: clip = check_real(clip, 'clip', 0, lo_open=True, hi_open=True)   # None: no clipping (a reading)
+    lr = check_real(lr, 'lr', 0, lo_open=True, hi_open=True)
+    check_choice(sensitivity_basis, 'sensitivity_basis', SENSITIVITY_BASES); check_choice(loss, 'loss', REGRESSION_LOSSES)
     rng = as_generator(seed)
     X, y = regression_datasets(n_datasets, n, rng)
-    model = LinearRegression(2)
-    cal = {(r['eps_prime'], r['scheme']): r for r in table5_calibration(n, m, b, clip, eps_primes, None, method, sensitivity_basis, schemes)}
+    model = SquaredErrorRegression(2) if loss == 'squared' else LinearRegression(2)
+    cal = table5_calibration(n, m, b, 3.0 if clip is None else clip, eps_primes, None, method, sensitivity_basis, schemes)
+    cal = {(r['eps_prime'], r['scheme']): r for r in cal}
     plan = [(None, 'poisson')] + [(ep, name) for ep in eps_primes for name in schemes]
     t5, s2, curves = [], [], {}
     for ep, name in progress(plan, 'Table 5/S2', show_progress):
@@ -53,7 +68,8 @@ def regression_experiment(n_datasets:int=200, n:int=1000, m:int=100, b:int=200, 
                        rmse=rmse.mean(), rmse_sd=rmse.std(ddof=1), rmse_se=rmse.std(ddof=1) / math.sqrt(n_datasets)))
         s2.append(dict(eps_prime=ep, scheme=label, **{f'bias{j}': err[:, j].mean() for j in range(3)},
                        **{f'rmse{j}': math.sqrt((err[:, j] ** 2).mean()) for j in range(3)},
-                       **{f'bias{j}_se': err[:, j].std(ddof=1) / math.sqrt(n_datasets) for j in range(3)}))
+                       **{f'bias{j}_se': err[:, j].std(ddof=1) / math.sqrt(n_datasets) for j in range(3)},
+                       **{f'rmse{j}_se': _rmse_se(err[:, j]) for j in range(3)}))
         curves[ep, label] = fit.loss[:, 0]
     return dict(table5=t5, tableS2=s2, loss=curves, seconds=None)
 
@@ -75,11 +91,39 @@ PAPER_TABLE_S2_RMSE = {  # (ε', scheme): RMSE of (β0, β1, β2) as printed in 
     (0.01, 'must-ow'): (0.038, 0.043, 0.042), (0.01, 'must-ww'): (0.041, 0.042, 0.044),
     (0.001, 'poisson'): (0.152, 0.174, 0.168), (0.001, 'wor'): (0.150, 0.164, 0.159), (0.001, 'wr'): (0.142, 0.164, 0.156),
     (0.001, 'must-ow'): (0.107, 0.125, 0.125), (0.001, 'must-ww'): (0.106, 0.125, 0.120)}
+PAPER_TABLE_S2_BIAS = {  # (ε', scheme): bias of (β0, β1, β2) as printed in seed 003, Table S2 (non-private: its footnote)
+    (None, 'poisson (non-private)'): (0.006, 0.001, 0.001),
+    (0.01, 'poisson'): (-0.0024, 0.0029, 0.0004), (0.01, 'wor'): (0.0002, 0.0023, -0.0001), (0.01, 'wr'): (0.0011, -0.0001, 0.0043),
+    (0.01, 'must-ow'): (0.0008, 0.0046, -0.0036), (0.01, 'must-ww'): (0.0035, 0.0012, -0.0006),
+    (0.001, 'poisson'): (-0.0038, -0.0055, -0.0122), (0.001, 'wor'): (-0.0059, 0.0028, -0.0068), (0.001, 'wr'): (0.0061, -0.0082, -0.0200),
+    (0.001, 'must-ow'): (0.0010, -0.0078, -0.0023), (0.001, 'must-ww'): (0.0175, -0.0144, 0.0018)}
+
+def compare_regression_with_paper(res:dict, n_datasets:int=200, n_paper:int=200) -> list:
+    "Every simulated cell of Tables 5 and S2 beside the paper's printed value, with z = (ours − paper)/(combined SE)."
+    out = []
+    for r in res['table5']:
+        pm, psd = PAPER_TABLE5_RMSE[r['eps_prime'], r['scheme']]
+        out.append(dict(table='Table 5', eps_prime=r['eps_prime'], scheme=r['scheme'], cell='RMSE of ŷ', ours=r['rmse'], paper=pm,
+                        z=(r['rmse'] - pm) / math.hypot(r['rmse_se'], psd / math.sqrt(n_paper))))
+    scale = math.sqrt(1 + n_datasets / n_paper)   # the paper's SE: ours at its number of datasets (same design)
+    for r in res['tableS2']:
+        key = r['eps_prime'], r['scheme']
+        for kind, paper in (('bias', PAPER_TABLE_S2_BIAS[key]), ('rmse', PAPER_TABLE_S2_RMSE[key])):
+            for j in range(3):
+                v, se = r[f'{kind}{j}'], r[f'{kind}{j}_se']
+                out.append(dict(table='Table S2', eps_prime=r['eps_prime'], scheme=r['scheme'], cell=f'{kind.upper()} β{j}', ours=v,
+                                paper=paper[j], z=(v - paper[j]) / (se * scale)))
+    return out
+
+PAPER_COMPARISON_COLUMNS = ('table', 'eps_prime', 'scheme', 'cell', 'ours', 'paper', 'z')
+PAPER_COMPARISON_FORMATS = {'ours': '.4f', 'paper': '.4f', 'z': '+.2f'}
+
 
 # %% ../nbs/08_exp_regression.ipynb #d5771f95
-def predicted_beta_rmse(sigma:float, lr:float=0.04, m:int=100, n:int=1000) -> float:
-    "Stationary RMSE of one DP-SGD coefficient: sampling error of the full-data fit plus SGD and noise fluctuations."
-    return math.sqrt(1 / n + lr * (sigma ** 2 + 1 / m) / (2 - lr))
+def predicted_beta_rmse(sigma:float, lr:float=0.04, m:int=100, n:int=1000, grad_scale:float=2.0) -> float:
+    "Stationary RMSE of one unclipped DP-SGD coefficient: sampling error of the full-data fit plus SGD and noise fluctuations."
+    g = check_real(grad_scale, 'grad_scale', 0, lo_open=True)
+    return math.sqrt(1 / n + lr * (sigma ** 2 + g ** 2 / m) / (g * (2 - g * lr)))
 
 # %% ../nbs/08_exp_regression.ipynb #664e600f
 def plot_training_loss(curves:dict, eps_primes=(0.01, 0.001), ylabel:str='training loss', axes=None):
