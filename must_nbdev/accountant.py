@@ -311,9 +311,9 @@ class ComposedPLD:
     def _eps_solve(self, k:np.ndarray, delta:float, upper:bool):
         "On the grid intervals `k`: upper, the first ε where the bound is ≤ `delta`; lower, the last where it is > `delta`."
         s = self._curve()[0]
-        lo_edge = np.where(k > 0, s[np.clip(k - 1, 0, None)], 0.0)              # interval k is [s_{k-1}, s_k)
+        lo_edge = np.concatenate([[0.0], s])[k]                                  # interval k is [s_{k-1}, s_k), s_{-1} = 0
         finite = k < len(s)
-        ref = np.where(finite, s[np.clip(k, None, len(s) - 1)], np.inf)          # its s_k (the last one is unbounded)
+        ref = np.append(s, np.inf)[k]                                            # its s_k (the last one is unbounded)
         a, b = self._pieces(k, upper)
         target = delta / ((1 + _SLACK) if upper else (1 - _SLACK))
         with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
@@ -529,7 +529,7 @@ class PrivacyAccountant:
         return self._answer(f, eps is not None)                                         #  pass without round-off terms)
 
     def epsilon(self, delta:float) -> Bounds:
-        "Certified bounds on the smallest ε with δ(ε) ≤ `delta`: any ε ≥ upper is certified, no ε < lower can be."
+        "ε(`delta`) of the composed pair(s): any ε ≥ upper is certified; lower is the pair's bracket end (an attack only for Poisson)."
         delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
         def f(comp):
             e_lo = max(cl.eps_bounds(delta)[0] for cl in comp[self.n_dir:])
@@ -538,16 +538,17 @@ class PrivacyAccountant:
         return self._answer(f, False)
 
     def history(self, delta:float|None=None, eps:float|None=None) -> list:
-        "Certified ε(`delta`) (or δ(`eps`)) after each recorded phase: one row per `step` call, on one grid."
+        "Certified ε(`delta`) (or δ(`eps`)) after each recorded phase, one row per `step` call: `upper` (certified) and `bracket_lower`."
         if (eps is None) == (delta is None): raise ValueError("give exactly one of delta (in (0, 1)) or eps (>= 0)")
         if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma, n) first")
         query = (lambda: self.delta(eps)) if eps is not None else (lambda: self.epsilon(delta))
         full, rows, done = self.phases, [], 0
-        query()                                         # the whole run fixes the grid every prefix then starts from
+        query()                                         # the whole run's grid is where every prefix's search starts
         try:
             for i, ph in enumerate(full):
                 self.phases = full[:i + 1]; b = query(); done += ph.n
-                rows.append(dict(phase=i + 1, steps=done, scheme=ph.scheme.label, sigma=ph.sigma, lower=b.lower, upper=b.upper))
+                rows.append(dict(phase=i + 1, steps=done, scheme=str(ph.scheme), sigma=ph.sigma, upper=b.upper,
+                                 bracket_lower=b.lower))
         finally: self.phases = full
         return rows
 
@@ -761,6 +762,18 @@ class AttackAccountant:
         return self._best('eps_bounds', delta)
 
 # %% ../nbs/04_accountant.ipynb #db95b7cf
+def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
+    "Why a bracket misses `accuracy`, and what to change (the bounds themselves stay valid)."
+    if eps is not None and res.upper < 1e-8:
+        return (f"delta <= {res.upper:.3g} < 1e-8: the grid is not refined for brackets this small (by design); the upper "
+                f"bound is valid, only the lower end is coarse")
+    if math.isinf(res.upper):
+        return (f"no finite eps is certified at delta={delta:g} (the mass at +inf or the round-off floor of the bound exceeds "
+                f"it): raise delta or sigma")
+    return (f"the numerical bracket has ratio {res.ratio:.4g} > accuracy {accuracy:g} at the finest grid that fits "
+            f"max_bins={max_bins} (h={step:.3g}, r={bins}); the bounds are valid but wider: raise max_bins (CLI --max-bins) "
+            f"or accept a looser ratio (accuracy, CLI --accuracy, e.g. 1.02)")
+
 def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why, t0) -> dict:
     "When k steps do not fit any grid: δ ≤ 1 (ε ≤ ∞) above, one step's bound below (composition never lowers δ(ε))."
     one = account(scheme, sigma, 1, eps=eps, delta=delta, relation=relation, pair=pair, max_bins=max_bins)
@@ -827,9 +840,7 @@ def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|
     worst = pair == 'worst'
     if eps is not None: out.update(eps=eps, delta_lower=lower, delta_upper=res.upper, delta=res.upper if worst else res.estimate)
     else: out.update(delta=delta, eps_lower=lower, eps_upper=res.upper, eps=res.upper if worst else res.estimate)
-    if not out['certified_accuracy']:
-        out['reason'] = (f"the numerical bracket has ratio {res.ratio:.4g} > accuracy {accuracy:g} at the finest grid that fits "
-                         f"max_bins={max_bins} (h={step:.3g}); the bounds are valid but wider: raise max_bins or lower accuracy")
+    if not out['certified_accuracy']: out['reason'] = _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins)
     out['seconds'] = time.perf_counter() - t0
     return out
 
@@ -933,10 +944,11 @@ def calibrate_sigma(scheme:Scheme, k:int, eps:float, delta:float, relation:str|N
     k = check_int(k, 'k', 1); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
-    t0, calls = time.perf_counter(), 0
+    t0, calls, last = time.perf_counter(), 0, {}
     def eps_up(s:float) -> float:                      # the certified upper ε(δ) at σ = s (∞ if it cannot be certified)
         nonlocal calls; calls += 1
-        return account(scheme, s, k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins, attack=False)['eps_upper']
+        last.update(account(scheme, s, k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins, attack=False))
+        return last['eps_upper']
     lo = hi = None                                     # (σ, ε_up) with ε_up > eps, and with ε_up ≤ eps
     s, pts = 1.0, []
     while lo is None or hi is None:                    # bracket, stepping by the ratio that ε ≈ c/σ² suggests
@@ -946,8 +958,9 @@ def calibrate_sigma(scheme:Scheme, k:int, eps:float, delta:float, relation:str|N
         if hi is None:
             step = min(16.0, max(1.5, 1.05 * math.sqrt(e / eps))) if math.isfinite(e) else 16.0
             if s >= sigma_max:
+                why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
                 raise ValueError(f"eps={eps:g} at delta={delta:g} after k={k} steps needs sigma > sigma_max={sigma_max:g} "
-                                 f"(certified eps at sigma={s:g} is {e:.4g}); raise eps, delta or sigma_max, or lower k")
+                                 f"(certified eps at sigma={s:g} is {e:.4g}{why}); raise eps, delta or sigma_max, or lower k")
             s = min(s * step, sigma_max)
         elif lo is None:
             if s <= 1e-4: return _sigma_result(scheme, k, delta, relation, accuracy, max_bins, s, 0.0, tol, calls, t0)

@@ -12,6 +12,7 @@ from .amplification import amplify
 from .accountant import (account, epsilon_over_steps, delta_over_k, calibrate_sigma, calibrate_steps,
                                    calibrate_batch_size, RELATIONS, PAIRS)
 from .sampling import MAX_N
+from .accountant import MAX_BINS
 
 # %% auto #0
 __all__ = ['SUMMARY_COLUMNS', 'SUMMARY_NOTE', 'REPRODUCIBLE', 'PAPER_TABLE9', 'PAPER_COMPARISONS', 'COMPARISON_COLUMNS', 'FIG_S2',
@@ -63,7 +64,8 @@ def _scheme_from(args):
     "The scheme the arguments describe; Poisson given by its rate needs no n (its privacy depends on q only)."
     if args.n is None:
         if args.scheme == 'poisson' and args.q is not None and args.m is None: return make_scheme('poisson', MAX_N, q=args.q)
-        raise ValueError("--n (dataset size) is required" + (" unless poisson is given by --q" if args.scheme == 'poisson' else ''))
+        raise ValueError("--n (dataset size) is required" + (" with --m/--batch-size (poisson by its rate --q alone needs no --n)"
+                                                             if args.scheme == 'poisson' else ''))
     return make_scheme(args.scheme, args.n, m=args.m, b=args.b, q=args.q)
 
 def _scheme_text(sc) -> str:
@@ -107,22 +109,24 @@ def _steps_from(args, sc) -> list:
     rate = sc.stages[-1].rate if sc.m is None else sc.m / sc.n            # the expected fraction of the data per step
     return [max(1, math.ceil(e / rate - 1e-9))]
 
-def _not_certified(res, accuracy) -> str:
-    "Why a bracket is not certified to the accuracy asked, and what to change."
-    return res.get('reason') or (f"the bracket is wider than ratio {accuracy:g}: raise --accuracy or use a larger sigma")
-
 def cmd_account(args) -> int:
     "`must account`: certified worst-case δ(ε) or ε(δ) after k steps of scheme∘Gaussian(σ) (or the paper's pair, labelled)."
     sc = _scheme_from(args); ks = _steps_from(args, sc)
     queries = [('eps', e) for e in args.eps or []] + [('delta', d) for d in args.delta or []]
-    if len(ks) == 1 and len(queries) == 1: return _account_one(args, sc, ks[0], *queries[0])
+    if len(ks) == 1 and len(queries) == 1 and not args.plot: return _account_one(args, sc, ks[0], *queries[0])
     rows = []
     for name, x in queries:                       # one grid per query for all k (epsilon_over_steps / delta_over_k)
         over = (delta_over_k if name == 'eps' else epsilon_over_steps)(sc, args.sigma, ks, x, relation=args.relation,
-                                                                       pair=args.pair, accuracy=args.accuracy)
+                                                                       pair=args.pair, accuracy=args.accuracy,
+                                                                       max_bins=args.max_bins)
         for k, b in zip(ks, over):
+            ok = bool(b.ratio <= args.accuracy)
+            why = '' if ok else (f"delta < 1e-8: not refined this far (by design); the upper bound is valid"
+                                 if name == 'eps' and b.upper < 1e-8 else
+                                 f"bracket wider than --accuracy {args.accuracy:g} at the finest grid within --max-bins "
+                                 f"{args.max_bins}: raise --max-bins or loosen --accuracy (the bounds are valid)")
             rows.append(dict(k=k, query=f"{'delta(eps' if name == 'eps' else 'eps(delta'}={x:g})", lower=b.lower, upper=b.upper,
-                             certified_accuracy=bool(b.ratio <= args.accuracy)))
+                             certified_accuracy=ok, reason=why))
     if args.plot: _plot_over_steps(rows, sc, args)
     if args.json: print(_dumps(rows)); return 0
     relation = args.relation or sc.relation
@@ -131,9 +135,8 @@ def cmd_account(args) -> int:
              else "the paper's pair: NOT a worst-case guarantee"))
     print(_table(('k', 'query', 'lower', 'upper', 'accuracy met'),
                  [(str(r['k']), r['query'], r['lower'], r['upper'], 'yes' if r['certified_accuracy'] else 'NO') for r in rows]))
-    if not all(r['certified_accuracy'] for r in rows):
-        print(f"NOT certified to the accuracy asked (rows marked NO): the numerical bracket is wider than ratio {args.accuracy:g} at the finest grid that fits; the bounds are "
-              f"valid but wider: raise --accuracy, or use a larger sigma")
+    for why in dict.fromkeys(r['reason'] for r in rows if r['reason']):
+        print(f"NOT certified to ratio {args.accuracy:g} (rows marked NO): {why}")
     if args.plot: print(f"plot written to {args.plot}")
     return 0
 
@@ -152,7 +155,8 @@ def _plot_over_steps(rows, sc, args):
 def _account_one(args, sc, k, name, x) -> int:
     "One query at one k: the detailed report."
     eps, delta = (x, None) if name == 'eps' else (None, x)
-    res = account(sc, args.sigma, k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy, pair=args.pair)
+    res = account(sc, args.sigma, k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy, pair=args.pair,
+                  max_bins=args.max_bins)
     if args.json: print(_dumps(res)); return 0
     print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res['relation']}")
     print(f"guarantee: {res['guarantee']}")
@@ -172,11 +176,20 @@ def _account_one(args, sc, k, name, x) -> int:
         print(f"{q} in [{fmt(lo)}, {fmt(up)}] for the paper's pair of datasets (not a worst-case guarantee)")
     print(f"grid h = {res['h']:.3g}, r = {res['r']}, window |s| <= L = {res['L']:.3g}; "
           f"{'certified to' if res['certified_accuracy'] else 'NOT certified to'} ratio {args.accuracy:g}; {res['seconds']:.3f} s")
-    if not res['certified_accuracy']: print(f"NOT certified: {_not_certified(res, args.accuracy)}")
+    if not res['certified_accuracy']: print(f"NOT certified: {res['reason']}")
     return 0
 
 def cmd_calibrate(args) -> int:
     "`must calibrate`: the smallest σ, or the largest number of steps or batch size, certified (ε, δ)-DP in the worst case."
+    for opt, vals in (('--eps', args.eps), ('--delta', args.delta)):
+        if len(vals) > 1: raise ValueError(f"{opt} takes one target for calibrate, got {len(vals)}; run one calibration per target")
+    args.eps, args.delta = args.eps[0], args.delta[0]
+    if args.steps is not None and ',' in args.steps:
+        raise ValueError("--steps takes one number of steps for calibrate (or use --k/--epochs); got a list")
+    if args.b_per_m is not None and args.solve != 'batch-size': raise ValueError("--b-per-m is only used by --solve batch-size")
+    if args.solve == 'batch-size':
+        extra = [o for o, v in (('--epochs', args.epochs), ('--steps', args.steps), ('--b', args.b), ('--q', args.q)) if v is not None]
+        if extra: raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
     if args.solve == 'sigma':
         sc = _scheme_from(args); k = _steps_from(args, sc)[0]
         if args.sigma is not None: raise ValueError("--sigma is what --solve sigma computes; drop it, or choose --solve steps|batch-size")
@@ -186,6 +199,7 @@ def cmd_calibrate(args) -> int:
                    seconds=c.seconds, tol=c.tol)
         line = (f"sigma = {c.sigma:.6g}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} after k = {k} "
                 f"steps (attack lower bound {c.eps_lower:.6f}); sigma = {c.sigma_infeasible:.6g} fails")
+        if not c.result['certified_accuracy']: line += f"\nNOT certified to the accuracy ratio: {c.result['reason']}"
     else:
         if args.sigma is None: raise ValueError(f"--solve {args.solve} needs --sigma (--noise-multiplier)")
         if args.solve == 'steps':
@@ -193,7 +207,7 @@ def cmd_calibrate(args) -> int:
             if any(v is not None for v in (args.k, args.steps, args.epochs)):
                 raise ValueError("--solve steps computes k: drop --k/--steps/--epochs")
             c = calibrate_steps(sc, args.sigma, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol)
-            unit = 'steps'
+            unit = f'steps (searched up to k_max = {10 ** 7})'
         else:
             if args.n is None or args.k is None: raise ValueError("--solve batch-size needs --n and --k")
             if args.m is not None: raise ValueError("--solve batch-size computes --batch-size: drop --m/--batch-size")
@@ -204,7 +218,7 @@ def cmd_calibrate(args) -> int:
                    value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,
                    seconds=c.seconds, tol=c.tol)
         bad = 'the whole range is feasible' if c.value_infeasible is None else f"{c.value_infeasible} fails"
-        line = (f"{args.solve} = {c.value} {unit}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
+        line = (f"{'k' if args.solve == 'steps' else 'batch size'} = {c.value} {unit}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
                 f"at sigma = {args.sigma:g} ({bad})")
     if args.json: print(_dumps(rec)); return 0
     print(f"{rec['scheme']}, relation: {args.relation or sc.relation}; worst case over all neighbouring datasets")
@@ -646,7 +660,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument('--accuracy', type=_number, default=1.005, help='target ratio upper/lower (default 1.005)')
     c.add_argument('--pair', choices=PAIRS, default='worst',
                    help="worst: certified for every pair of datasets (default); paper: the paper's pair, NOT a worst-case guarantee")
-    c.add_argument('--plot', metavar='FILE.png', help='with --steps: plot the bounds against k into FILE.png')
+    c.add_argument('--max-bins', dest='max_bins', type=_number, default=MAX_BINS,
+                   help=f'cap on FFT bins, bounds memory (default {MAX_BINS}: under ~1.2 GB)')
+    c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)
     cal = sub.add_parser('calibrate', help='smallest sigma (or largest k or batch size) certified (eps, delta)-DP',
@@ -656,8 +672,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      'batch size, whose certified eps(delta) is <= --eps.')
     _add_scheme_args(cal)
     _add_noise_and_steps(cal, sigma_required=False)
-    cal.add_argument('--eps', required=True, type=_number, help='target epsilon > 0')
-    cal.add_argument('--delta', required=True, type=_number, help='target delta in (0, 1)')
+    cal.add_argument('--eps', required=True, type=_number, action='append', help='target epsilon > 0')
+    cal.add_argument('--delta', required=True, type=_number, action='append', help='target delta in (0, 1)')
     cal.add_argument('--solve', choices=('sigma', 'steps', 'batch-size'), default='sigma', help='the knob to compute (default sigma)')
     cal.add_argument('--b-per-m', dest='b_per_m', type=_number,
                      help='--solve batch-size for two-stage MUST: stage I size b = ceil(b_per_m * m)')

@@ -163,7 +163,29 @@ def test_head_never_prints_a_broken_pipe_traceback():
     (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '10', '--eps', '1e-9', '--delta', '1e-12'], 'sigma_max'),
     (['calibrate', '--scheme', 'must-ow', '--n', '1000', '--solve', 'batch-size', '--sigma', '2', '--k', '10', '--eps', '1',
       '--delta', '1e-5'], 'b_per_m'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--k', '10', '--eps', '1', '--eps', '2', '--delta', '1e-5'],
+     '--eps takes one target'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--steps', '1,2', '--eps', '1', '--delta', '1e-5'], '--steps takes one'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--k', '5', '--b-per-m', '3', '--eps', '1', '--delta', '1e-5'],
+     '--b-per-m is only used'),
+    (['calibrate', '--scheme', 'must-ow', '--n', '1000', '--solve', 'batch-size', '--b-per-m', '3', '--sigma', '2', '--k', '10',
+      '--epochs', '2', '--eps', '1', '--delta', '1e-5'], 'drop --epochs'),
 ])
 def test_new_bad_input_exits_2_with_one_line(argv, msg):
     rc, out, err = run(argv)
     assert rc == 2 and err.count('\n') == 1 and msg in err, err
+
+
+def test_plot_is_never_silently_ignored(tmp_path):
+    png = tmp_path / 'one.png'
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '2', '--k', '10', '--delta', '1e-5',
+                        '--plot', str(png)])
+    assert rc == 0 and png.stat().st_size > 10_000 and 'plot written' in out
+
+def test_not_certified_says_why_per_row():
+    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.004', '--sigma', '1.1', '--steps', '1,1000', '--eps', '5', '--json'])
+    rows = json.loads(out)
+    tiny = [r for r in rows if not r['certified_accuracy']]
+    assert rc == 0 and tiny and all('1e-8' in r['reason'] and 'sigma' not in r['reason'] for r in tiny)
+    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.004', '--sigma', '1.1', '--k', '1', '--eps', '5'])
+    assert rc == 0 and 'NOT certified: delta <=' in out and 'max_bins' not in out.split('NOT certified:')[1]

@@ -173,3 +173,13 @@ def test_no_domain_error_when_the_diagnostic_pass_dips_below_zero():
     from must_nbdev.sampling import make_scheme
     r = account(make_scheme('poisson', 2000, q=0.02), 1.5, 64, eps=3.0, relation='substitute', h=1e-3)
     assert 0 <= r['delta_lower'] <= r['delta_upper'] < 1e-12
+
+def test_eps_query_on_a_composition_without_positive_losses():
+    "Regression: a coarse attack composition with no positive grid loss crashed ComposedPLD._eps_solve (IndexError)."
+    from must_nbdev.accountant import account
+    from must_nbdev.sampling import make_scheme
+    for q in (dict(eps=1.0), dict(delta=1e-5)):
+        r = account(make_scheme('wor', 60_000, m=256), 1.0, 2000, max_bins=4096, **q)
+        lo, up = r['bound_interval']
+        assert 0 <= r['attack_interval'][0] <= up and lo <= up
+        if not r['certified_accuracy']: assert 'max_bins=4096' in r['reason']

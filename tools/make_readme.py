@@ -24,7 +24,11 @@ def _rerun_console(body:str) -> str:
         if not chunk.strip(): continue
         cmd, _, shown = chunk.partition('\n')
         if cmd[2:].startswith('must reproduce all'): out.append(chunk); continue
-        out.append(cmd + '\n' + _capture(lambda: main(shlex.split(cmd[2:])[1:])))
+        argv, rc = shlex.split(cmd[2:]), []
+        if argv[0] != 'must': raise SystemExit(f"README example is not a `must` command: {cmd}")
+        text = _capture(lambda: rc.append(main(argv[1:])))
+        if rc != [0]: raise SystemExit(f"README example failed (exit {rc}): {cmd}")
+        out.append(cmd + '\n' + text)
     return ''.join(out)
 
 def _rerun(text:str) -> str:
