@@ -239,7 +239,7 @@ def cmd_reproduce(args) -> int:
         done = reproduce_all(out, args.quick, args.seed, show)
         if args.json: print(_dumps(done)); return 0
         print(f"Wrote {len(done)} artefacts to {out}/ ({'quick' if args.quick else 'full'} size, seed {args.seed}); index in {out / 'SUMMARY.md'}\n")
-        print(markdown_table(done, ('key', 'paper', 'notebook', 'files', 'seconds'), {'seconds': '.1f'}))
+        print(markdown_table(done, SUMMARY_COLUMNS, {'seconds': '.1f', 'chi2_p': '.3g'}))
         return 0
     art = arts[args.target]
     result = art.run(args.quick, args.seed, show)
