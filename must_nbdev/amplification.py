@@ -195,8 +195,8 @@ def pa_points(rows=None) -> list:
     for r in rows:
         if r['scheme'] == 'none': continue
         d0 = base[r['theta'], r['mechanism']]; ep, dp = np.asarray(r['eps_prime'], float), np.asarray(r['delta_prime'], float)
-        out += [dict(scheme=r['scheme'], mechanism=r['mechanism'], theta=r['theta'], eps=float(e), ratio=float(a / e), diff=float(d - b),
-                     pa_type=str(t)) for e, a, d, b, t in zip(eps, ep, dp, d0, pa_type(eps, d0, ep, dp))]
+        out += [dict(scheme=r['scheme'], mechanism=r['mechanism'], theta=r['theta'], eps=float(e), ratio=float(a / e),
+                     diff=float(d - b), pa_type=str(t)) for e, a, d, b, t in zip(eps, ep, dp, d0, pa_type(eps, d0, ep, dp))]
     return out
 
 def plot_pa_quadrants(points=None, ax=None):
@@ -216,20 +216,22 @@ def plot_pa_quadrants(points=None, ax=None):
     for x, y, txt in ((0.5, 0.04, 'strong PA'), (0.5, 0.93, 'weak PA, type I'), (0.885, 0.04, 'weak PA,\ntype II'),
                       (0.885, 0.93, 'privacy\ndilution')):
         ax.text(x, y, txt, transform=ax.transAxes, ha='center', fontsize=9, color='0.35')
-    ax.set(xlabel="ε′ / ε", ylabel="sign(δ′ − δ) · √|δ′ − δ|", title="Figure 3: PA types; points: the settings of Table S1")
+    ax.set(xlabel="ε′ / ε", ylabel="sign(δ′ − δ) · √|δ′ − δ|",
+           title="Figure 3: PA types; points: the settings of Table S1")
     ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1.01, 1)); ax.grid(alpha=.3)
     return ax.figure
 
 
 # %% ../nbs/02_amplification.ipynb #a43d5854
 def plot_hyperparameter_surfaces(grid:dict):
-    "Figure S1: 3-D surfaces of η and δ' − δ (Laplace, Gaussian) over (b, m) for each MUST scheme in `grid` (Fig 5 in 3-D)."
+    "Figure S1: 3-D surfaces of η and δ' − δ (Laplace, Gaussian) over (b, m) for each MUST scheme in `grid`."
     import matplotlib.pyplot as plt
     names = [k for k in grid if k not in ('b', 'm')]
     B, M = np.meshgrid(grid['b'], grid['m'])
     fig = plt.figure(figsize=(4.6 * 3, 4 * len(names)))
     for row, name in enumerate(names):
-        for col, (key, title) in enumerate((('eta', 'η'), ('laplace', "δ' − δ, Laplace"), ('gaussian', "δ' − δ, Gaussian"))):
+        panels = (('eta', 'η'), ('laplace', "δ' − δ, Laplace"), ('gaussian', "δ' − δ, Gaussian"))
+        for col, (key, title) in enumerate(panels):
             ax = fig.add_subplot(len(names), 3, 3 * row + col + 1, projection='3d')
             ax.plot_surface(B, M, grid[name][key], cmap='viridis', linewidth=0, antialiased=True)
             ax.set(title=f'{SCHEMES[name].label}: {title}', xlabel='b', ylabel='m'); ax.tick_params(labelsize=6)
@@ -252,7 +254,8 @@ def stage_comparison(n:int=1000, schemes=STAGE_CHECK_SCHEMES, settings=(('laplac
         for mech, theta in settings:
             a = amplify(sc, mech, theta, eps)
             if a.eps_prime[-1] < max(eps_primes): raise ValueError(f"grid must reach ε' = {max(eps_primes)} for {sc.label}")
-            rows.append(dict(scheme=sc.label, stages=len(stages), m0=expected_distinct(sc), eta=a.eta, mechanism=mech, theta=theta,
+            rows.append(dict(scheme=sc.label, stages=len(stages), m0=expected_distinct(sc), eta=a.eta, mechanism=mech,
+                             theta=theta,
                              **{f'delta_at_{e}': float(np.interp(e, a.eps_prime, a.delta_prime)) for e in eps_primes}))
     return rows
 

@@ -85,7 +85,8 @@ def bootstrap_experiment(n_datasets:int=200, n:int=300, m:int=30, T:int=500, eps
         rows.append(dict(scheme=name if private else 'poisson (non-private)', b=b, sigma_mean=s_mean, sigma_var=s_var,
                          mu=est_mu.mean(), mu_sd=est_mu.std(ddof=1), mu_se=est_mu.std(ddof=1) / math.sqrt(n_datasets),
                          tau2=est_var.mean(), tau2_sd=est_var.std(ddof=1), tau2_se=est_var.std(ddof=1) / math.sqrt(n_datasets),
-                         tau2_expected=(1 - pi) * pop_var, mu_diff=d_mu.mean(), mu_diff_se=d_mu.std(ddof=1) / math.sqrt(n_datasets),
+                         tau2_expected=(1 - pi) * pop_var,
+                         mu_diff=d_mu.mean(), mu_diff_se=d_mu.std(ddof=1) / math.sqrt(n_datasets),
                          tau2_diff=d_var.mean(), tau2_diff_se=d_var.std(ddof=1) / math.sqrt(n_datasets)))
     return rows
 
@@ -112,7 +113,7 @@ def agreement(z, threshold:float=3.0) -> dict:
                 chi2=stat, dof=len(z), p=float(chi2.sf(stat, len(z))) if len(z) else 1.0)
 
 def compare_with_paper(rows, n_datasets:int=200, n_paper:int=200) -> list:
-    "z-scores of each Table 4 mean against the paper: levels, and differences to the baseline (independent of the shared datasets)."
+    "z-scores of each Table 4 mean against the paper: levels, and differences to the baseline (free of the shared datasets)."
     base = PAPER_TABLE4['poisson (non-private)', None]
     out = []
     for r in rows:
@@ -128,9 +129,10 @@ def compare_with_paper(rows, n_datasets:int=200, n_paper:int=200) -> list:
                         z_tau2_diff=diff(r['tau2_diff'], r['tau2_diff_se'], pv - base[1][0])))
     return out
 
-TABLE4_PAPER_COLUMNS = ('scheme', 'b', 'mu', 'paper_mu', 'z_mu', 'z_mu_diff', 'tau2', 'paper_tau2', 'z_tau2', 'tau2_diff', 'paper_tau2_diff',
-                        'z_tau2_diff')
-TABLE4_PAPER_FORMATS = {'mu': '.4f', 'paper_mu': '.4f', 'tau2': '.3f', 'paper_tau2': '.3f', 'tau2_diff': '+.4f', 'paper_tau2_diff': '+.4f',
+TABLE4_PAPER_COLUMNS = ('scheme', 'b', 'mu', 'paper_mu', 'z_mu', 'z_mu_diff', 'tau2', 'paper_tau2', 'z_tau2', 'tau2_diff',
+                        'paper_tau2_diff', 'z_tau2_diff')
+TABLE4_PAPER_FORMATS = {'mu': '.4f', 'paper_mu': '.4f', 'tau2': '.3f', 'paper_tau2': '.3f', 'tau2_diff': '+.4f',
+                        'paper_tau2_diff': '+.4f',
                         **{k: '+.2f' for k in ('z_mu', 'z_mu_diff', 'z_tau2', 'z_tau2_diff')}}
 
 def table4_agreement(rows, n_datasets:int=200, threshold:float=3.0) -> dict:

@@ -361,7 +361,7 @@ def cmd_reproduce(args) -> int:
         done = reproduce_all(out, args.quick, args.seed, show)
         if args.json: print(_dumps(done)); return 0
         print(f"Wrote {len(done)} artefacts to {out}/ ({'quick' if args.quick else 'full'} size, seed {args.seed}); index in {out / 'SUMMARY.md'}\n")
-        print(markdown_table(done, ('key', 'paper', 'notebook', 'files', 'seconds'), {'seconds': '.1f'}))
+        print(markdown_table(done, SUMMARY_COLUMNS, {'seconds': '.1f', 'chi2_p': '.3g'}))
         return 0
     art = arts[args.target]
     result = art.run(args.quick, args.seed, show)
@@ -378,7 +378,8 @@ def _cell(cell:str, ours, paper, z=None, match=None, note:str='') -> dict:
     "One compared cell: our value beside the paper's printed one, with a z-score (simulated) or a deterministic verdict."
     if z is not None and not np.isfinite(z): z = None
     if match is None: match = z is not None and abs(z) <= 3
-    return dict(cell=cell, ours=ours, paper=paper, z=z, match=bool(match), kind='z-score' if z is not None else 'deterministic', note=note)
+    return dict(cell=cell, ours=ours, paper=paper, z=z, match=bool(match), kind='z-score' if z is not None else 'deterministic',
+                note=note)
 
 def _label(scheme:str, b) -> str: return scheme if b is None else f"{scheme} b={b}"
 
@@ -386,7 +387,8 @@ def _vs_table_s1(rows, quick):
     "Table S1: every (ε′, δ′) pair against the printed digits."
     from must_nbdev.amplification import table_s1
     from must_nbdev.paper import compare_table_s1
-    return [_cell(f"Δ/σ={c['theta']} {c['mechanism']} {c['scheme']} ε={c['eps']}", f"{c['eps_prime']:.3f}, {c['delta_prime']:.3g}", c['printed'],
+    return [_cell(f"Δ/σ={c['theta']} {c['mechanism']} {c['scheme']} ε={c['eps']}",
+                  f"{c['eps_prime']:.3f}, {c['delta_prime']:.3g}", c['printed'],
                   match=c['match'], note=c['erratum'] or ('' if c['match'] else 'differs from the printed digits'))
             for c in compare_table_s1(table_s1())]
 
@@ -431,7 +433,8 @@ def _vs_regression(table):
             for r in table5_calibration():
                 ps, pd = PAPER_TABLE5_SIGMA_DELTA[r['eps_prime'], r['scheme']]
                 fmt = (lambda v: f"{v:.3f}") if pd >= 1e-3 else (lambda v: f"{v:.0e}")
-                out += [_cell(f"ε′={r['eps_prime']} {r['scheme']} σ", round(r['sigma'], 4), ps, match=f"{r['sigma']:.3f}" == f"{ps:.3f}"),
+                out += [_cell(f"ε′={r['eps_prime']} {r['scheme']} σ", round(r['sigma'], 4), ps,
+                              match=f"{r['sigma']:.3f}" == f"{ps:.3f}"),
                         _cell(f"ε′={r['eps_prime']} {r['scheme']} δ′ (paper's convention; exact {r['delta_prime']:.2e})",
                               float(f"{r['delta_prime_paper_formula']:.3g}"), pd, match=fmt(r['delta_prime_paper_formula']) == fmt(pd),
                               note='nominal ηδ' if r['scheme'] in ('poisson', 'wor') else 'exact δ′ at sensitivity C')]
@@ -441,7 +444,8 @@ def _vs_regression(table):
     return run
 
 PAPER_TABLE9 = {  # seed 000, Table 9: experiment -> scheme -> (min, mean, max) of m₀ over 10,000 draws (with MUST.wo)
-    '1': {'poisson': (14, 30, 50), 'wor': (30, 30, 30), 'wr': (22, 29, 30), 'must-wo': (23, 29, 30), 'must-ow': (15, 23, 30), 'must-ww': (14, 22, 28)},
+    '1': {'poisson': (14, 30, 50), 'wor': (30, 30, 30), 'wr': (22, 29, 30), 'must-wo': (23, 29, 30), 'must-ow': (15, 23, 30),
+          'must-ww': (14, 22, 28)},
     '2': {'poisson': (66, 100, 137), 'wor': (100, 100, 100), 'wr': (87, 95, 100), 'must-wo': (86, 95, 100), 'must-ow': (79, 65, 92),
           'must-ww': (76, 63, 87)},
     '3 (adult)': {'poisson': (235, 300, 367), 'wor': (300, 300, 300), 'wr': (292, 299, 300), 'must-wo': (292, 299, 300),
@@ -457,9 +461,11 @@ def _vs_table7(rows, quick):
             if want is None: continue
             ok = abs(r['m0_expected'] - want[1]) <= 0.5 + 1e-9
             why = (f"printed mean {want[1]} lies below its own printed min {want[0]}: min and mean swapped (read as min {want[1]}, "
-                   f"mean {want[0]} they fit; seed 003 prints mean {PAPER_TABLE7[r['experiment']][r['scheme']][1]})" if want[1] < want[0] else
+                   f"mean {want[0]} they fit; seed 003 prints mean {PAPER_TABLE7[r['experiment']][r['scheme']][1]})"
+                   if want[1] < want[0] else
                    f"exact E[m₀] = {r['m0_expected']:.2f} does not round to the printed {want[1]}")
-            out.append(_cell(f"{source}: experiment {r['experiment']} {r['scheme']} mean m₀", round(r['m0_expected'], 2), want[1], match=ok,
+            out.append(_cell(f"{source}: experiment {r['experiment']} {r['scheme']} mean m₀", round(r['m0_expected'], 2), want[1],
+                             match=ok,
                              note=f"min/max ours {r['m0_min']}/{r['m0_max']}, printed {want[0]}/{want[2]}" + ('' if ok else '; ' + why)))
     return out
 
@@ -523,7 +529,8 @@ def _plot_fig_s2(rows):
     fig.suptitle('Figure S2 for every scheme (n=10,000, m=200, b=118, σ=4, substitution)')
     return fig
 
-PAPER_S13 = {'poisson': 4.17e-6, 'wor': 3.79e-7, 'wr': 1.28e-6, 'must-ow': 8.49e-6, 'must-ww': 1.37e-5}   # S13: (0, upper) at ε_c = 2
+# S13: the printed (0, upper) brackets of δ_c at ε_c = 2
+PAPER_S13 = {'poisson': 4.17e-6, 'wor': 3.79e-7, 'wr': 1.28e-6, 'must-ow': 8.49e-6, 'must-ww': 1.37e-5}
 
 def _table_s13(quick, seed, show_progress) -> list:
     "S13 Adult δ_c(ε_c = 2) after 1,000 steps: the paper's pair and the certified worst case, per scheme."
@@ -561,7 +568,8 @@ def _vs_sec34(rows, quick):
             if name != three: continue
             for key in (k for k in r if k.startswith('delta_at_')):
                 ratio = r[key] / by[two, mech, theta][key]
-                out.append(_cell(f"{three} / {two}, {mech} Δ/σ={theta}, ε′={key[9:]}", round(ratio, 3), "> 1 (weaker)", match=ratio > 1,
+                out.append(_cell(f"{three} / {two}, {mech} Δ/σ={theta}, ε′={key[9:]}", round(ratio, 3), "> 1 (weaker)",
+                                 match=ratio > 1,
                                  note='' if ratio > 1 else 'the third stage gives the smaller δ′ here'))
     return out
 
@@ -574,7 +582,8 @@ def _extra_artefacts() -> dict:
     from must_nbdev import amplification as am
     sec34_cols = ('scheme', 'stages', 'm0', 'eta', 'mechanism', 'theta') + tuple(f'delta_at_{e}' for e in (0.1, 0.3, 1.0, 2.0))
     return {
-        'fig3': Artefact('Figure 3 (PA types, Table S1 settings as points)', '02_amplification', _figure(lambda q, s, p: am.plot_pa_quadrants())),
+        'fig3': Artefact('Figure 3 (PA types, Table S1 settings as points)', '02_amplification',
+                         _figure(lambda q, s, p: am.plot_pa_quadrants())),
         'figS1': Artefact('Figure S1', '02_amplification',
                           _figure(lambda q, s, p: am.plot_hyperparameter_surfaces(_hyperparameter_grid(q)))),
         'figS2': Artefact('Figure S2 (every scheme)', '04_accountant', _figure(lambda q, s, p: _plot_fig_s2(_fig_s2_rows(q)))),

@@ -95,7 +95,8 @@ PAPER_TABLE_S2_BIAS = {  # (ε', scheme): bias of (β0, β1, β2) as printed in 
     (None, 'poisson (non-private)'): (0.006, 0.001, 0.001),
     (0.01, 'poisson'): (-0.0024, 0.0029, 0.0004), (0.01, 'wor'): (0.0002, 0.0023, -0.0001), (0.01, 'wr'): (0.0011, -0.0001, 0.0043),
     (0.01, 'must-ow'): (0.0008, 0.0046, -0.0036), (0.01, 'must-ww'): (0.0035, 0.0012, -0.0006),
-    (0.001, 'poisson'): (-0.0038, -0.0055, -0.0122), (0.001, 'wor'): (-0.0059, 0.0028, -0.0068), (0.001, 'wr'): (0.0061, -0.0082, -0.0200),
+    (0.001, 'poisson'): (-0.0038, -0.0055, -0.0122), (0.001, 'wor'): (-0.0059, 0.0028, -0.0068),
+    (0.001, 'wr'): (0.0061, -0.0082, -0.0200),
     (0.001, 'must-ow'): (0.0010, -0.0078, -0.0023), (0.001, 'must-ww'): (0.0175, -0.0144, 0.0018)}
 
 def compare_regression_with_paper(res:dict, n_datasets:int=200, n_paper:int=200) -> list:
@@ -103,7 +104,8 @@ def compare_regression_with_paper(res:dict, n_datasets:int=200, n_paper:int=200)
     out = []
     for r in res['table5']:
         pm, psd = PAPER_TABLE5_RMSE[r['eps_prime'], r['scheme']]
-        out.append(dict(table='Table 5', eps_prime=r['eps_prime'], scheme=r['scheme'], cell='RMSE of ŷ', ours=r['rmse'], paper=pm,
+        out.append(dict(table='Table 5', eps_prime=r['eps_prime'], scheme=r['scheme'], cell='RMSE of ŷ', ours=r['rmse'],
+                        paper=pm,
                         z=(r['rmse'] - pm) / math.hypot(r['rmse_se'], psd / math.sqrt(n_paper))))
     scale = math.sqrt(1 + n_datasets / n_paper)   # the paper's SE: ours at its number of datasets (same design)
     for r in res['tableS2']:
@@ -111,7 +113,8 @@ def compare_regression_with_paper(res:dict, n_datasets:int=200, n_paper:int=200)
         for kind, paper in (('bias', PAPER_TABLE_S2_BIAS[key]), ('rmse', PAPER_TABLE_S2_RMSE[key])):
             for j in range(3):
                 v, se = r[f'{kind}{j}'], r[f'{kind}{j}_se']
-                out.append(dict(table='Table S2', eps_prime=r['eps_prime'], scheme=r['scheme'], cell=f'{kind.upper()} β{j}', ours=v,
+                out.append(dict(table='Table S2', eps_prime=r['eps_prime'], scheme=r['scheme'], cell=f'{kind.upper()} β{j}',
+                                ours=v,
                                 paper=paper[j], z=(v - paper[j]) / (se * scale)))
     return out
 
