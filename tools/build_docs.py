@@ -42,6 +42,7 @@ DOC_URL = 'https://must-nbdev.github.io/must_nbdev/'
 SECTIONS = {'Core': ['00_definitions', '01_sampling', '02_amplification', '04_accountant', '05_calibration', '06_dpsgd'],
             'Paper experiments': ['03_proofs', '07_exp_bootstrap', '08_exp_regression', '09_efficiency',
                                   '10_exp_classification'],
+            'Training': ['15_interop', '16_training'],
             'Companion tutorials': ['11_limits', '12_accuracy_gains', '13_randomized_response'],
             'Command line': ['90_cli'],
             'Reference': ['api']}
