@@ -4,7 +4,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from must_nbdev.classification import (ADULT_FEATURES, DATA_DIR, build_adult_npz, load_adult, load_digits, load_mnist,
-                                       read_adult_raw, read_idx)
+                                       load_mnist_10k, read_adult_raw, read_idx)
 
 RAW = Path(__file__).resolve().parents[2] / 'shared' / 'data' / 'adult'
 
@@ -61,10 +61,22 @@ def test_digits_shipped():
     assert len(d['y_train']) + len(d['y_test']) == 1797 and d['X_train'].max() == 1.0
 
 
+def test_mnist_10k_shipped():
+    d = load_mnist_10k()
+    assert d['name'] == 'mnist-10k' and d['X_train'].shape == (8000, 784) and d['X_test'].shape == (2000, 784)
+    assert np.bincount(np.r_[d['y_train'], d['y_test']]).tolist() == [1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978]
+    assert d['X_train'].min() == 0.0 and d['X_train'].max() == 1.0
+    with pytest.raises(ValueError, match='n_train'): load_mnist_10k(n_train=0)
+
+
 def test_reproduce_table6_json_keys():
     out = subprocess.run(['must', 'reproduce', 'table6', '--quick', '--json'], capture_output=True, text=True, check=True).stdout
     rows = json.loads(out)
-    assert {r['dataset'] for r in rows} >= {'adult', 'digits'}
-    assert all({'dataset', 'scheme', 'accuracy'} <= set(r) for r in rows)
+    assert {r['dataset'] for r in rows} >= {'adult', 'digits', 'mnist-10k'}
+    assert all({'dataset', 'setting', 'scheme', 'accuracy', 'paper', 'z'} <= set(r) for r in rows)
+    assert {r['setting'] for r in rows if r['dataset'] == 'adult'} == {'paper', 'trained', 'optimum'}
+    assert {r['setting'] for r in rows if r['dataset'] == 'mnist-10k'} == {'scaled', 'paper batch, paper σ'}
+    # every cell with a printed value carries its z-score
+    assert all(r['z'] is not None for r in rows if r['paper'] is not None and r['accuracy_sd'] is not None)
     adult = [r for r in rows if r['dataset'] == 'adult']
     assert {'sensitivity', 'specificity', 'ppv', 'npv', 'f1'} <= set(adult[0])
