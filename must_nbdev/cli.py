@@ -598,6 +598,19 @@ EXTRA_REPRODUCIBLE = ('fig3', 'figS1', 'figS2', 'figS2data', 'tableS13', 'sec34'
 REPRODUCIBLE += EXTRA_REPRODUCIBLE
 PAPER_COMPARISONS['tableS13'] = _vs_table_s13; PAPER_COMPARISONS['sec34'] = _vs_sec34
 
+def _vs_table6(rows, quick):
+    "Table 6: every accuracy with a printed value, as a z-score (seed spread and both test sets' binomial error)."
+    return [_cell(f"{r['dataset']} {r.get('setting') or ''} {r['scheme']} accuracy".replace('  ', ' '), round(r['accuracy'], 2),
+                  r['paper'], r['z'], note=r.get('paper_ref') or '')
+            for r in rows if r.get('paper') is not None and np.isfinite(r['paper'])]
+
+def _vs_adult000(rows, quick):
+    "Seed 000's Table 8: each Adult metric of ours (mean over seeds) beside the printed one, as a z-score."
+    return [_cell(f"{r['setting']} T={r['T']} {r['scheme']} {r['metric']}", round(r['ours'], 2), r['seed000'], r['z'])
+            for r in rows if r.get('seed000') is not None and np.isfinite(r['seed000'])]
+
+PAPER_COMPARISONS['table6'] = _vs_table6; PAPER_COMPARISONS['adult000'] = _vs_adult000
+
 
 # %% ../nbs/90_cli.ipynb #71c77863
 EXAMPLES = {
