@@ -4,34 +4,24 @@ Console blocks (`$ must ...` lines, each followed by its output) run through the
 as a script and must be followed (after at most the word "prints") by a plain block holding its output. Install/test commands (```bash) are what CI
 itself runs, so they are not re-run here; `must reproduce all` (80+ s at full size) is checked by 90_cli's slow cell.
 """
-import contextlib, io, math, re, shlex
+import contextlib, importlib.util, io, math, re, shlex
 from pathlib import Path
 import pytest
 from must_nbdev.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-FENCE = re.compile(r'^```([a-z]*)\n(.*?)^```\s*$', re.S | re.M)
+_spec = importlib.util.spec_from_file_location('make_readme', ROOT / 'tools' / 'make_readme.py')
+make_readme = importlib.util.module_from_spec(_spec); _spec.loader.exec_module(make_readme)   # the one README parser
 TIME = re.compile(r'\b\d+(?:\.\d+)?\s?s\b')
 NUMBER = re.compile(r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
-SKIP = ('must reproduce all',)
 
 def blocks():
-    "(language, body, following plain block or None) for each fenced block of README.md."
-    text = (ROOT / 'README.md').read_text(encoding='utf-8')
-    found = list(FENCE.finditer(text))
-    for i, m in enumerate(found):
-        nxt = found[i + 1] if i + 1 < len(found) else None
-        follows = nxt is not None and text[m.end():nxt.start()].strip() in ('', 'prints', 'prints:') and nxt.group(1) == ''
-        yield m.group(1), m.group(2), (nxt.group(2) if follows else None)
+    "(language, body, following plain output block or None) for each fenced block of README.md."
+    for m, lang, body, after in make_readme.fenced_blocks((ROOT / 'README.md').read_text(encoding='utf-8')):
+        yield lang, body, (after.group(2) if after is not None else None)
 
 def console_examples():
-    out = []
-    for lang, body, _ in blocks():
-        if lang or not body.startswith('$ '): continue
-        for chunk in re.split(r'^(?=\$ )', body, flags=re.M):
-            if chunk.strip():
-                cmd, _, expected = chunk.partition('\n'); out.append((cmd[2:].strip(), expected))
-    return out
+    return [c for lang, body, _ in blocks() if not lang and body.startswith('$ ') for c in make_readme.console_chunks(body)]
 
 def python_examples():
     return [(body, after) for lang, body, after in blocks() if lang == 'python']
@@ -51,7 +41,7 @@ def same(actual:str, expected:str) -> bool:
 def test_readme_has_console_and_python_examples():
     assert len(console_examples()) >= 3 and len(python_examples()) >= 1
 
-@pytest.mark.parametrize('cmd,expected', [c for c in console_examples() if not c[0].startswith(SKIP)], ids=lambda x: x[:60])
+@pytest.mark.parametrize('cmd,expected', [c for c in console_examples() if not c[0].startswith(make_readme.SKIP)], ids=lambda x: x[:60])
 def test_console_example_prints_what_readme_shows(cmd, expected):
     argv = shlex.split(cmd)
     assert argv[0] == 'must'

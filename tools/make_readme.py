@@ -4,13 +4,31 @@
     python tools/make_readme.py --run   # first re-run README's examples and store their outputs in nbs/index.ipynb
 
 `--run` executes every console example (`$ must ...` inside a plain ``` block, except `must reproduce all`, whose
-output is a full-size run) and every ```python block followed by its output block, exactly as
-tests/test_readme_examples.py checks them, and replaces the shown outputs.
+output is a full-size run) and every ```python block followed by its output block, and replaces the shown outputs.
+`fenced_blocks` and `console_chunks` are also what tests/test_readme_examples.py checks README with.
 """
 import contextlib, io, json, pathlib, re, shlex, sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 INDEX = ROOT / 'nbs' / 'index.ipynb'
 FENCE = re.compile(r'^```([a-z]*)\n(.*?)^```\s*$', re.S | re.M)
+SKIP = ('must reproduce all',)   # console examples shown but not re-run (a full-size run of every experiment)
+
+def fenced_blocks(text:str) -> list:
+    "(match, language, body, the plain output block that follows it or None) for each fenced block of `text`."
+    found, out = list(FENCE.finditer(text)), []
+    for i, m in enumerate(found):
+        nxt = found[i + 1] if i + 1 < len(found) else None
+        follows = nxt is not None and text[m.end():nxt.start()].strip() in ('', 'prints', 'prints:') and nxt.group(1) == ''
+        out.append((m, m.group(1), m.group(2), nxt if follows else None))
+    return out
+
+def console_chunks(body:str) -> list:
+    "(command without '$ ', shown output) for each `$ ` line of a console block."
+    out = []
+    for chunk in re.split(r'^(?=\$ )', body, flags=re.M):
+        if chunk.strip():
+            cmd, _, shown = chunk.partition('\n'); out.append((cmd[2:].strip(), shown))
+    return out
 
 def _capture(fn) -> str:
     buf = io.StringIO()
@@ -20,38 +38,36 @@ def _capture(fn) -> str:
 def _rerun_console(body:str) -> str:
     from must_nbdev.cli import main
     out = []
-    for chunk in re.split(r'^(?=\$ )', body, flags=re.M):
-        if not chunk.strip(): continue
-        cmd, _, shown = chunk.partition('\n')
-        if cmd[2:].startswith('must reproduce all'): out.append(chunk); continue
-        argv, rc = shlex.split(cmd[2:]), []
+    for cmd, shown in console_chunks(body):
+        if cmd.startswith(SKIP): out.append(f'$ {cmd}\n{shown}'); continue
+        argv, rc = shlex.split(cmd), []
         if argv[0] != 'must': raise SystemExit(f"README example is not a `must` command: {cmd}")
         text = _capture(lambda: rc.append(main(argv[1:])))
         if rc != [0]: raise SystemExit(f"README example failed (exit {rc}): {cmd}")
-        out.append(cmd + '\n' + text)
+        out.append(f'$ {cmd}\n{text}')
     return ''.join(out)
 
 def _rerun(text:str) -> str:
     "The markdown with every example's shown output replaced by a fresh run."
-    found = list(FENCE.finditer(text)); repl = {}
-    for i, m in enumerate(found):
-        lang, body = m.group(1), m.group(2)
-        if not lang and body.startswith('$ '): repl[i] = _rerun_console(body)
-        elif lang == 'python' and i + 1 < len(found):
-            nxt = found[i + 1]
-            if text[m.end():nxt.start()].strip() in ('', 'prints', 'prints:') and nxt.group(1) == '':
-                repl[i + 1] = _capture(lambda: exec(compile(body, 'README.md', 'exec'), {'__name__': '__readme__'}))
-    for i in sorted(repl, reverse=True):
-        m = found[i]; text = text[:m.start(2)] + repl[i] + text[m.end(2):]
+    repl = []                                          # (match whose body is replaced, new body)
+    for m, lang, body, after in fenced_blocks(text):
+        if not lang and body.startswith('$ '): repl.append((m, _rerun_console(body)))
+        elif lang == 'python' and after is not None:
+            repl.append((after, _capture(lambda: exec(compile(body, 'README.md', 'exec'), {'__name__': '__readme__'}))))
+    for m, new in sorted(repl, key=lambda t: t[0].start(), reverse=True):
+        text = text[:m.start(2)] + new + text[m.end(2):]
     return text
 
-nb = json.loads(INDEX.read_text(encoding='utf-8'))
-if '--run' in sys.argv[1:]:
-    for c in nb['cells']:
-        if c['cell_type'] == 'markdown' and '```' in ''.join(c['source']):
-            c['source'] = _rerun(''.join(c['source'])).splitlines(keepends=True)
-    INDEX.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
-    print('nbs/index.ipynb examples re-run')
-text = '\n\n'.join(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'markdown')
-(ROOT / 'README.md').write_text(text + '\n', encoding='utf-8')
-print('README.md written')
+def main(argv) -> None:
+    nb = json.loads(INDEX.read_text(encoding='utf-8'))
+    if '--run' in argv:
+        for c in nb['cells']:
+            if c['cell_type'] == 'markdown' and '```' in ''.join(c['source']):
+                c['source'] = _rerun(''.join(c['source'])).splitlines(keepends=True)
+        INDEX.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
+        print('nbs/index.ipynb examples re-run')
+    text = '\n\n'.join(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'markdown')
+    (ROOT / 'README.md').write_text(text + '\n', encoding='utf-8')
+    print('README.md written')
+
+if __name__ == '__main__': main(sys.argv[1:])
