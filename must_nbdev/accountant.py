@@ -12,9 +12,9 @@ from .definitions import check_choice, check_int, check_real
 from .sampling import Scheme, SCHEMES, make_scheme, occurrence_pmf
 
 # %% auto #0
-__all__ = ['RELATIONS', 'COMPONENT_FLOOR', 'CAP_MASS', 'MAX_BINS', 'MERGE_SPLIT', 'TAIL_ROUND', 'PRECISIONS', 'FFT_WORKERS',
-           'PAIRS', 'GUARANTEES', 'CELLS_PER_WEIGHT', 'log_normal_cell', 'GaussianMixture', 'output_pair',
-           'DiscretePLD', 'GridTooLarge', 'ComposedPLD', 'compose_many', 'compose_plds', 'Bounds', 'MechanismPLD',
+__all__ = ['RELATIONS', 'COMPONENT_FLOOR', 'CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_BINS', 'MERGE_SPLIT', 'TAIL_ROUND', 'PRECISIONS',
+           'FFT_WORKERS', 'PAIRS', 'GUARANTEES', 'log_normal_cell', 'GaussianMixture', 'output_pair', 'DiscretePLD',
+           'GridTooLarge', 'ComposedPLD', 'compose_many', 'compose_plds', 'Bounds', 'MechanismPLD',
            'scheme_gaussian_pld', 'Phase', 'PrivacyAccountant', 'dominating_rate', 'dominating_labels',
            'dominating_pld', 'attack_pairs', 'AttackAccountant', 'account', 'analytic_gaussian_theta',
            'WorstCaseBounds', 'delta_over_k', 'epsilon_over_steps', 'adult_delta_c', 'SigmaCalibration',
@@ -109,6 +109,7 @@ class DiscretePLD:
         return float(np.sum(self.masses[s > eps] * -np.expm1(eps - s[s > eps]))) + self.inf_mass
 
 CAP_MASS = 1e-18   # P-mass allowed beyond the loss band (charged to the bounds)
+CELLS_PER_WEIGHT = 1e-3   # mass π (a label, or 2048 × a coarse cell) gets cells √(1e-3/π) times wider (1 to 64): accuracy where mass is
 MAX_BINS = 1 << 21   # default cap on FFT bins: keeps an `account` call under 2 GB (peak ≈ 1.2 GB measured at the cap)
 
 class GridTooLarge(ValueError):
@@ -117,7 +118,7 @@ class GridTooLarge(ValueError):
 
 def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:float=9.5, max_cells:int|None=None,
            width:float=0.5):
-    "Cells of the output line for the direction A‖B (each spanning about `width`·h of loss where A has mass): log masses, edge losses, tails, band."
+    "Cells of the output line for the direction A‖B (about `width`·h of loss where A has mass, wider where little): log masses, edge losses, tails, band."
     s = A.sigma
     t_lo = min(A.mu.min(), B.mu.min()) - z * s
     t_hi = max(A.mu.max(), B.mu.max()) + z * s
@@ -131,7 +132,9 @@ def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:f
         return max(float(edge[order[k]]) if k < len(order) else float(edge.min()), 1.0)
     s_hi, s_lo = band_edge(cmax), band_edge(-cmin)
     heavy = (mc > 1e-30) & (cmax > -s_lo) & (cmin < s_hi)
-    n = np.where(heavy, np.clip(np.ceil((np.minimum(cmax, s_hi) - np.maximum(cmin, -s_lo)) / (width * h)), 1, None), 1).astype(np.int64)
+    wide = np.clip(np.sqrt(CELLS_PER_WEIGHT / n_coarse / np.maximum(mc, 1e-300)), 1, 64)   # light coarse cells: wider fine cells
+    n = np.where(heavy, np.clip(np.ceil((np.minimum(cmax, s_hi) - np.maximum(cmin, -s_lo)) / (width * wide * h)), 1, None), 1)
+    n = n.astype(np.int64)
     work = int(n.sum()) * (len(A.mu) + len(B.mu))            # cells × components: the size of the log-mass arrays
     if max_cells is not None and work > 2 * max_cells:
         raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells × {len(A.mu) + len(B.mu)} mixture components, more than "
@@ -640,31 +643,10 @@ def _label_cells(eta:float, theta:float, width:float, log_cap:float):
     tail_p = float((1 - eta) * special.ndtr(-t[-1]) + eta * special.ndtr(theta - t[-1]))
     return lp, lq, s, tail_p
 
-def _merge_down(lp:np.ndarray, lq:np.ndarray, h:float):
-    "Greedy merge of atoms (log masses, by decreasing loss) into groups whose loss is exactly a grid value $jh$."
-    ps, lqs, ells = np.exp(lp).tolist(), lq.tolist(), (lp - lq).tolist()
-    if not ps: return np.zeros(0, np.int64), np.zeros(0)
-    js, ms, N, i, y = [], [], len(ps), 0, 1.0      # y: fraction of atom i not used yet
-    while i < N:
-        j = math.floor(ells[i] / h)                         # a group closes when Σ p = e^{jh} Σ q
-        if ps[i] < math.exp(lqs[i] + j * h): j -= 1         # loss on the grid point up to rounding: one step down
-        s = j * h
-        E = P = 0.0                                         # its excess Σ(p − a q) and P-mass
-        while i < N:
-            c = ps[i] - math.exp(lqs[i] + s)
-            if c < 0.0 and E / -c <= y:                     # this atom closes the group: take just enough of it
-                take = E / -c; P += take * ps[i]; y -= take; js.append(j); ms.append(P); break
-            E += y * c; P += y * ps[i]; i += 1; y = 1.0
-        else:
-            if E == 0.0 and P > 0.0: js.append(j); ms.append(P)   # ended exactly on the grid; else dropped
-    return np.array(js, np.int64), np.array(ms)
 
 # %% ../nbs/04_accountant.ipynb #f2571f61
-CELLS_PER_WEIGHT = 1e-3   # labels of weight π get cells √(1e-3/π) grid steps wide (1 to 64): accuracy where mass is
-
-def _add_symmetric_label(up:np.ndarray, lo:np.ndarray, weight:float, eta:float, theta:float, h:float, log_cap:float,
-                         coarse:int=1) -> float:
-    "Add `weight` × the upper (connect-the-dots) and lower (merged) PLDs of one symmetrised label to `up`, `lo`; return its +∞ mass."
+def _add_symmetric_label(up:np.ndarray, weight:float, eta:float, theta:float, h:float, log_cap:float, coarse:int=1):
+    "Add `weight` × the upper (connect-the-dots) PLD of one symmetrised label to `up`; return its +∞ mass and its cells' (loss, weighted mass)."
     C = len(up) // 2                                  # index C ↔ loss 0
     lp, lq, s, tail_p = _label_cells(eta, theta, coarse * h, log_cap)
     lost = np.isfinite(lp) & ~np.isfinite(lq)          # Q-mass underflowed: charge the cell at +∞
@@ -676,18 +658,25 @@ def _add_symmetric_label(up:np.ndarray, lo:np.ndarray, weight:float, eta:float, 
     up[C:C + J + 1] += weight * pos
     up[C - J:C + 1] += weight * (pos * np.exp(-np.arange(J + 1) * h))[::-1]   # mirror: P-mass at −s = Q-mass at s
     up[C] += weight * (1 - eta) * math.erf(theta / (2 * math.sqrt(2)))    # the atom 1 − P(ℓ>0) − Q(ℓ>0), exact
-    keep = p[::-1] > 0
-    lp_d, lq_d = lp[::-1][keep], lq[::-1][keep]                 # by decreasing loss
-    n_tail = int(np.searchsorted(np.cumsum(np.exp(lp_d)) * weight, TAIL_ROUND, side='right'))   # far tail: round down
-    t_ell = lp_d[:n_tail] - lq_d[:n_tail]
-    t_j, t_p = np.floor(t_ell / h).astype(np.int64), np.exp(lp_d[:n_tail])
-    js, ms = _merge_down(lp_d[n_tail:], lq_d[n_tail:], h)
-    np.add.at(lo, C + js, weight * ms); np.add.at(lo, C - js, weight * ms * np.exp(-js * h))
-    np.add.at(lo, C + t_j, weight * t_p)                         # a rounded-down atom, and its mirror: Q-mass p e^{−ℓ}
-    np.add.at(lo, C - t_j - 1, weight * t_p * np.exp(-t_ell))    # at −ℓ, rounded down to −(j+1)h
-    rest = 1.0 - float(ms.sum() + (ms * np.exp(-js * h)).sum() + t_p.sum() + (t_p * np.exp(-t_ell)).sum())
-    lo[C] += weight * max(0.0, rest)                             # the rest joins its mirror at 0
-    return weight * tail_p
+    keep = p > 0
+    return weight * tail_p, np.maximum(ell[keep], 0.0), weight * p[keep]
+
+def _lower_symmetric(ell:np.ndarray, p:np.ndarray, h:float, J:int, total:float) -> np.ndarray:
+    "Lower PLD on the losses −Jh..Jh of the symmetrised pair whose positive-loss cells (all labels) have losses `ell`, masses `p`."
+    lo = np.zeros(2 * J + 1)
+    if not len(ell): lo[J] = total; return lo
+    order = np.argsort(-ell, kind='stable')                     # by decreasing loss
+    n_tail = int(np.searchsorted(np.cumsum(p[order]), TAIL_ROUND, side='right'))   # far tail: each loss rounded down
+    t_ell, t_p = ell[order[:n_tail]], p[order[:n_tail]]
+    t_j, core = np.floor(t_ell / h).astype(np.int64), order[n_tail:]
+    js, ms, X = _merge_cells(ell[core], p[core], h) if len(core) else (np.zeros(0, np.int64), np.zeros(0), 0.0)
+    if X > 0: js, ms = js[:-1], ms[:-1]                          # the unclosed last group joins its mirror at 0
+    np.add.at(lo, J + js, ms); np.add.at(lo, J - js, ms * np.exp(-js * h))   # a group and its mirror: Q-mass m e^{−jh}
+    np.add.at(lo, J + t_j, t_p)                                  # a rounded-down atom, and its mirror: Q-mass p e^{−ℓ}
+    np.add.at(lo, J - t_j - 1, t_p * np.exp(-t_ell))             # at −ℓ, rounded down to −(j+1)h
+    rest = total - float(ms.sum() + (ms * np.exp(-js * h)).sum() + t_p.sum() + (t_p * np.exp(-t_ell)).sum())
+    lo[J] += max(0.0, rest)                                      # the rest joins its mirror at 0
+    return lo
 
 def dominating_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1e-3, max_bins:int=MAX_BINS) -> MechanismPLD:
     "Upper/lower discrete PLDs of the symmetric dominating pair of `scheme`∘Gaussian(σ): worst case over datasets and orientations."
@@ -704,9 +693,14 @@ def dominating_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1
         raise GridTooLarge(f"σ={sigma:g} at h={h:g} needs a loss grid of {2 * J + 1} points (privacy losses up to "
                            f"{J * h:.3g}), more than 4*max_bins={4 * max_bins}; use a larger h, max_bins or sigma",
                            (2 * J + 1) / (4 * max_bins))
-    up, lo = np.zeros(2 * J + 1), np.zeros(2 * J + 1)
+    up, cells = np.zeros(2 * J + 1), []
+    for pi, theta, log_cap, coarse in plan:
+        tail, ell, p = _add_symmetric_label(up, pi, eta_t, theta, h, log_cap, coarse); inf += tail; cells.append((ell, p))
+    # the lower PLD merges the cells of every label at once: the label is public, so pooling atoms across labels is
+    # post-processing too, and one pooled greedy pass replaces one pass per label
+    lo = _lower_symmetric(*(np.concatenate([c[i] for c in cells] or [np.zeros(0)]) for i in (0, 1)), h, J,
+                          sum(pi for pi, *_ in plan))
     up[J] += zero; lo[J] += zero
-    for pi, theta, log_cap, coarse in plan: inf += _add_symmetric_label(up, lo, pi, eta_t, theta, h, log_cap, coarse)
     return MechanismPLD([DiscretePLD(h, -J, up, inf)], [DiscretePLD(h, -J, lo, 0.0)],
                         f"{scheme.label}∘N(0,{sigma:g}²) [{relation}, worst case]")
 
