@@ -24,7 +24,9 @@ __all__ = ['RELATIONS', 'COMPONENT_FLOOR', 'CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_
 RELATIONS = ('substitute', 'add_remove')
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
-def log_normal_cell(a, b) -> np.ndarray:
+def log_normal_cell(a,  # lower standardised cell edges (array-like)
+                    b,  # upper edges, b > a, broadcast with a
+                   ) -> np.ndarray:
     "log(Φ(b) − Φ(a)) for a < b, elementwise and accurate in both tails."
     a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
     out = np.empty(a.shape)
@@ -50,7 +52,7 @@ class GaussianMixture:
     logw: np.ndarray   # log weights
     mu: np.ndarray     # component means
     sigma: float       # common standard deviation
-    dropped: float = 0.0
+    dropped: float = 0.0   # bound on the mass of the omitted components
 
     def logpdf(self, t) -> np.ndarray:
         "Log density at `t`."
@@ -80,7 +82,9 @@ class GaussianMixture:
 
 COMPONENT_FLOOR = 1e-30
 
-def output_pair(scheme:Scheme, sigma:float, relation:str='substitute'):
+def output_pair(scheme:Scheme,              # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                sigma:float,                # noise multiplier: Gaussian std / clipping norm (> 0)
+                relation:str='substitute'): # 'substitute' or 'add_remove'
     "The output distributions (P, Q) of one release of `scheme`∘Gaussian(σ) on neighbouring datasets."
     sigma = check_real(sigma, 'sigma', 0, lo_open=True)
     check_choice(relation, 'relation', RELATIONS)
@@ -96,10 +100,10 @@ def output_pair(scheme:Scheme, sigma:float, relation:str='substitute'):
 @dataclass
 class DiscretePLD:
     "A privacy loss distribution on the grid $s_j=jh$: `masses[i]` at $j=$ `j0`$+i$, plus `inf_mass` at $+\\infty$."
-    h: float
-    j0: int
-    masses: np.ndarray
-    inf_mass: float = 0.0
+    h: float                 # grid step of the losses (> 0)
+    j0: int                  # grid index of masses[0]: its loss is j0·h
+    masses: np.ndarray       # probability (under the first law) of each grid loss
+    inf_mass: float = 0.0    # probability of loss +∞
 
     @property
     def losses(self) -> np.ndarray: return (self.j0 + np.arange(len(self.masses))) * self.h
@@ -114,7 +118,9 @@ MAX_BINS = 1 << 21   # default cap on FFT bins: keeps an `account` call under 2 
 
 class GridTooLarge(ValueError):
     "A loss grid or FFT window larger than `max_bins` allows; `factor` is how much coarser the grid step must be."
-    def __init__(self, message:str, factor:float): super().__init__(message); self.factor = factor
+    def __init__(self, message:str,  # what did not fit, and what to change
+                 factor:float):   # how much coarser the grid step must be (> 1)
+        super().__init__(message); self.factor = factor
 
 def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:float=9.5, max_cells:int|None=None,
            width:float=0.5):
@@ -267,7 +273,7 @@ def _window(parts, mgfs:dict, tau:float):
 @dataclass
 class ComposedPLD:
     "The FFT composition of discrete PLDs: total loss distribution `u` on grid indices `J`, and certified error terms."
-    h: float
+    h: float               # grid step of the losses
     J: np.ndarray          # grid index of each bin (s = J h)
     u: np.ndarray          # computed mass per bin (includes wrapped mass)
     tail: float            # bound on the mass of S outside the window (each side <= tail / 2)
@@ -358,7 +364,11 @@ def _spectral_error(parts, spectra:dict, l1:dict, spec:np.ndarray, eta:float, u:
         rnd = rnd + u * (8 + 4 * math.log2(max(k, 2)) + 3 * k * np.where(aX > 0, log_mod, 0.0))
     return np.exp(log_b) * amp, np.abs(spec).astype(float) * rnd
 
-def compose_many(variants, tau:float=1e-15, max_bins:int|None=None, precision:str='double') -> list:
+def compose_many(variants,                # lists of (DiscretePLD, k) on one grid step h
+                 tau:float=1e-15,         # mass allowed outside the window on each side (charged)
+                 max_bins:int|None=None,  # refuse windows wider than this (None: no cap)
+                 precision:str='double',  # FFT arithmetic: 'double' or 'extended' (80-bit)
+                ) -> list:
     "Compose several lists of (DiscretePLD, k) on one shared window, transforming each distinct PLD once."
     check_choice(precision, 'precision', PRECISIONS)
     plds = {id(p): p for parts in variants for p, _ in parts}
@@ -397,7 +407,10 @@ def compose_many(variants, tau:float=1e-15, max_bins:int|None=None, precision:st
         out.append(ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, J_hi - J_lo + 1))
     return out
 
-def compose_plds(parts, tau:float=1e-15, precision:str='double') -> ComposedPLD:
+def compose_plds(parts,                   # list of (DiscretePLD, k) on one grid step h
+                 tau:float=1e-15,         # mass allowed outside the window on each side (charged)
+                 precision:str='double',  # FFT arithmetic: 'double' or 'extended' (80-bit)
+                ) -> ComposedPLD:
     "Compose discrete PLDs: `parts` is a list of (DiscretePLD, k) on the same grid step."
     return compose_many([parts], tau, precision=precision)[0]
 
@@ -405,18 +418,18 @@ def compose_plds(parts, tau:float=1e-15, precision:str='double') -> ComposedPLD:
 @dataclass
 class Bounds:
     "A certified interval and a point estimate."
-    lower: float
-    upper: float
-    estimate: float
+    lower: float      # certified lower bound
+    upper: float      # certified upper bound
+    estimate: float   # a point inside [lower, upper] (not a bound)
     @property
     def ratio(self) -> float: return 1.0 if self.upper == self.lower else self.upper / self.lower if self.lower > 0 else math.inf
 
 @dataclass
 class MechanismPLD:
     "Upper and lower discrete PLDs of one mechanism, one pair per direction (one if the pair is symmetric)."
-    upper: list
-    lower: list
-    label: str = ''
+    upper: list       # DiscretePLDs dominating the mechanism, one per direction
+    lower: list       # DiscretePLDs dominated by it, one per direction
+    label: str = ''   # human-readable description
 
 PAIRS = ('worst', 'paper')
 GUARANTEES = {'worst': 'worst case: every pair of neighbouring datasets, every orientation sequence',
@@ -433,8 +446,13 @@ def _loss_std(pld:DiscretePLD) -> float:
     mean = float(np.sum(pld.masses * pld.losses)) / w
     return math.sqrt(max(0.0, float(np.sum(pld.masses * (pld.losses - mean) ** 2)) / w))
 
-def scheme_gaussian_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1e-3, max_bins:int=MAX_BINS,
-                        pair:str='worst') -> MechanismPLD:
+def scheme_gaussian_pld(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                        sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
+                        relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
+                        h:float=1e-3,            # loss grid step, in (0, 1]
+                        max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+                        pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
+                       ) -> MechanismPLD:
     "Discrete upper/lower PLDs of `scheme`∘Gaussian(σ) on the loss grid of step `h`: the worst-case pair, or the paper's."
     h = check_real(h, 'h', 0, 1, lo_open=True); check_choice(pair, 'pair', PAIRS)
     relation = scheme.relation if relation is None else relation
@@ -478,13 +496,17 @@ class _Compositions:
 @dataclass(frozen=True)
 class Phase:
     "`n` steps of `scheme`∘Gaussian(σ), recorded by one `PrivacyAccountant.step` call."
-    scheme: Scheme
-    sigma: float
-    n: int
+    scheme: Scheme    # the sampling scheme of these steps
+    sigma: float      # their noise multiplier
+    n: int            # how many steps
 
 class PrivacyAccountant:
     "Certified δ(ε) and ε(δ) of fixed (mechanism PLD, steps) parts — or, built empty, of a run recorded with `step`."
-    def __init__(self, parts=None, max_bins:int|None=MAX_BINS, precision:str='auto', accuracy:float=1.005):
+    def __init__(self,
+                 parts=None,                  # [(MechanismPLD, k)] to compose; None: record with `step`
+                 max_bins:int|None=MAX_BINS,  # cap on FFT bins (>= 16): bounds time and memory
+                 precision:str='auto',        # 'double', 'extended' or 'auto' (80-bit if round-off shows)
+                 accuracy:float=1.005):       # target upper/lower ratio of the numerical bracket (> 1) (recorded runs)
         self.max_bins, self.accuracy = max_bins, check_real(accuracy, 'accuracy', 1, lo_open=True)
         self.requested = check_choice(precision, 'precision', PRECISIONS + ('auto',))
         self.phases, self.relation, self.h, self._mechs, self._comps = None, None, None, {}, None
@@ -508,7 +530,12 @@ class PrivacyAccountant:
         "Steps composed so far."
         return sum(k for _, k in self.parts) if self.phases is None else sum(p.n for p in self.phases)
 
-    def step(self, scheme:Scheme, sigma:float, n:int=1, relation:str|None=None) -> 'PrivacyAccountant':
+    def step(self,
+             scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
+             sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
+             n:int=1,                 # number of steps (>= 1)
+             relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own; fixed per run
+            ) -> 'PrivacyAccountant':
         "Record `n` more steps of `scheme`∘Gaussian(`sigma`), worst-case pair; returns the accountant, so calls chain."
         if self.phases is None: raise ValueError("this accountant composes the fixed parts it was built with; "
                                                  "record steps on PrivacyAccountant() built without parts")
@@ -522,7 +549,9 @@ class PrivacyAccountant:
         self.relation = relation; self.phases.append(Phase(scheme, float(sigma), n))
         return self
 
-    def delta(self, eps:float) -> Bounds:
+    def delta(self,
+              eps:float,  # ε ≥ 0
+             ) -> Bounds:
         "Certified bounds on δ(ε) (maximum over the directions)."
         eps = check_real(eps, 'eps', 0)
         def f(comp):
@@ -531,7 +560,9 @@ class PrivacyAccountant:
             return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 and up > 0 else up)   # (up < 0 only in the diagnostic
         return self._answer(f, eps is not None)                                         #  pass without round-off terms)
 
-    def epsilon(self, delta:float) -> Bounds:
+    def epsilon(self,
+                delta:float,  # δ in (0, 1)
+               ) -> Bounds:
         "ε(`delta`) of the composed pair(s): any ε ≥ upper is certified; lower is the pair's bracket end (an attack only for Poisson)."
         delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
         def f(comp):
@@ -540,7 +571,10 @@ class PrivacyAccountant:
             return Bounds(e_lo, e_up, (e_lo + e_up) / 2 if math.isfinite(e_up) else e_up)
         return self._answer(f, False)
 
-    def history(self, delta:float|None=None, eps:float|None=None) -> list:
+    def history(self,
+                delta:float|None=None,  # report ε(delta) per phase, δ in (0, 1) ...
+                eps:float|None=None,    # ... or δ(eps) per phase, ε ≥ 0 (give one)
+               ) -> list:
         "Certified ε(`delta`) (or δ(`eps`)) after each recorded phase, one row per `step` call: `upper` (certified) and `bracket_lower`."
         if (eps is None) == (delta is None): raise ValueError("give exactly one of delta (in (0, 1)) or eps (>= 0)")
         if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma, n) first")
@@ -595,7 +629,8 @@ class PrivacyAccountant:
 
 
 # %% ../nbs/04_accountant.ipynb #1267195f
-def dominating_rate(scheme:Scheme) -> tuple:
+def dominating_rate(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                   ) -> tuple:
     "The rate η̃ ≥ η at which the group-privacy profile of `scheme` is proven, and which lemma proves it."
     eta, n = occurrence_pmf(scheme).eta, scheme.n
     methods = tuple(s.method for s in scheme.stages)
@@ -606,7 +641,10 @@ def dominating_rate(scheme:Scheme) -> tuple:
     rate = 1.0 if n == 1 else u / n if methods[0] == 'wor' else -math.expm1(u * math.log1p(-1 / n))
     return max(min(1.0, rate), eta), f'η̃ = max over slot structures (Lemma 1: at most {u} distinct stage-I slots)'
 
-def dominating_labels(scheme:Scheme, sigma:float, relation:str) -> tuple:
+def dominating_labels(scheme:Scheme,  # a fixed-size scheme (not Poisson)
+                      sigma:float,    # noise multiplier: Gaussian std / clipping norm (> 0)
+                      relation:str,   # 'substitute' or 'add_remove'
+                     ) -> tuple:
     "(η̃, [(π, θ)], mass left out): the public-label pair whose symmetrisation dominates `scheme`∘Gaussian(σ)."
     if scheme.m is None: raise ValueError("Poisson schemes use their own pair (output_pair), which is the dominating pair")
     occ = occurrence_pmf(scheme)
@@ -678,7 +716,12 @@ def _lower_symmetric(ell:np.ndarray, p:np.ndarray, h:float, J:int, total:float) 
     lo[J] += max(0.0, rest)                                      # the rest joins its mirror at 0
     return lo
 
-def dominating_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1e-3, max_bins:int=MAX_BINS) -> MechanismPLD:
+def dominating_pld(scheme:Scheme,           # a fixed-size scheme (not Poisson)
+                   sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
+                   relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
+                   h:float=1e-3,            # loss grid step (> 0)
+                   max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+                  ) -> MechanismPLD:
     "Upper/lower discrete PLDs of the symmetric dominating pair of `scheme`∘Gaussian(σ): worst case over datasets and orientations."
     relation = scheme.relation if relation is None else relation
     eta_t, labels, inf = dominating_labels(scheme, sigma, relation)
@@ -705,7 +748,10 @@ def dominating_pld(scheme:Scheme, sigma:float, relation:str|None=None, h:float=1
                         f"{scheme.label}∘N(0,{sigma:g}²) [{relation}, worst case]")
 
 # %% ../nbs/04_accountant.ipynb #074e9742
-def attack_pairs(scheme:Scheme, sigma:float, relation:str|None=None) -> list:
+def attack_pairs(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                 sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
+                 relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
+                ) -> list:
     "Output laws (A, B, flips) of one step on concrete neighbouring datasets (clip 1, one dimension); `flips`: may orientation change."
     relation = scheme.relation if relation is None else relation
     occ = occurrence_pmf(scheme)
@@ -720,7 +766,13 @@ def attack_pairs(scheme:Scheme, sigma:float, relation:str|None=None) -> list:
 
 class AttackAccountant:
     "Certified lower bounds on the worst-case δ(ε): real pairs composed k times, the best of a few orientation sequences."
-    def __init__(self, scheme:Scheme, sigma:float, relation:str|None, k:int, h:float, max_bins:int=MAX_BINS):
+    def __init__(self,
+                 scheme:Scheme,          # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                 sigma:float,            # noise multiplier: Gaussian std / clipping norm (> 0)
+                 relation:str|None,      # 'substitute' or 'add_remove'; None: the scheme's own
+                 k:int,                  # number of composed steps (>= 1)
+                 h:float,                # loss grid step (> 0)
+                 max_bins:int=MAX_BINS): # cap on FFT bins (>= 16): bounds time and memory
         labels, variants = [], []     # run descriptions; their lower variants, then their upper variants
         for ci, (A, B, flips) in enumerate(attack_pairs(scheme, sigma, relation)):
             cells = [_cells(A, B, h, max_cells=4 * max_bins, width=1.0), _cells(B, A, h, max_cells=4 * max_bins, width=1.0)]
@@ -747,11 +799,15 @@ class AttackAccountant:
             return Bounds(lo, up, lo)
         return self._comps.answer(f)
 
-    def delta(self, eps:float) -> Bounds:
+    def delta(self,
+              eps:float,  # ε ≥ 0
+             ) -> Bounds:
         "The largest certified lower bound over the runs, with that run's own upper bound (how exactly it is computed)."
         return self._best('delta_bounds', eps)
 
-    def epsilon(self, delta:float) -> Bounds:
+    def epsilon(self,
+                delta:float,  # δ in (0, 1)
+               ) -> Bounds:
         "Bounds on the ε that the attacks force: no ε below `lower` can satisfy δ(ε) ≤ `delta` for this mechanism."
         return self._best('eps_bounds', delta)
 
@@ -778,8 +834,18 @@ def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why
     else: out.update(eps_upper=math.inf, eps=math.inf, bound_interval=[one['eps_lower'], math.inf])
     return out
 
-def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|None=None, relation:str|None=None,
-            pair:str='worst', accuracy:float=1.005, h:float|None=None, max_bins:int=MAX_BINS, attack:bool=True) -> dict:
+def account(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
+            sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
+            k:int,                   # number of composed steps (>= 1)
+            eps:float|None=None,     # ask δ(eps), ε ≥ 0 ...
+            delta:float|None=None,   # ... or ε(delta), δ in (0, 1)
+            relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
+            pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
+            accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
+            h:float|None=None,       # fixed loss grid step in (0, 1]; None: refined to `accuracy`
+            max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+            attack:bool=True,        # also run the attacks (certified lower bound); False: faster
+           ) -> dict:
     "Certified δ(ε) (or ε(δ)) after `k` steps of `scheme`∘Gaussian(σ), worst case by default; `h` fixes the grid, else it meets `accuracy`."
     relation = scheme.relation if relation is None else relation
     k = check_int(k, 'k', 1); sigma = check_real(sigma, 'sigma', 0, lo_open=True); check_choice(relation, 'relation', RELATIONS)
@@ -839,7 +905,9 @@ def account(scheme:Scheme, sigma:float, k:int, eps:float|None=None, delta:float|
     return out
 
 # %% ../nbs/04_accountant.ipynb #21e34680
-def analytic_gaussian_theta(eps:float, delta:float) -> float:
+def analytic_gaussian_theta(eps:float,    # ε ≥ 0
+                            delta:float,  # δ in (0, 1)
+                           ) -> float:
     "The θ = Δ/σ at which the Gaussian mechanism is exactly (ε, δ)-DP (Balle & Wang 2018)."
     from scipy.optimize import brentq
     from must_nbdev.definitions import gaussian_profile
@@ -853,8 +921,8 @@ def analytic_gaussian_theta(eps:float, delta:float) -> float:
 @dataclass
 class WorstCaseBounds:
     "Worst-case δ (or ε): the dominating pair's numerical bracket `bound` and the best attack's `attack`; the truth lies in [lower, upper]."
-    bound: Bounds
-    attack: Bounds
+    bound: Bounds     # the dominating pair's bracket: `upper` is the certified bound
+    attack: Bounds    # the best attack's bracket: `lower` is a certified lower bound on the truth
     @property
     def lower(self) -> float: return self.attack.lower
     @property
@@ -867,13 +935,27 @@ class WorstCaseBounds:
         if self.attack is self.bound: return 1.0                # the dominating pair is itself an attack
         return max(1.0, self.bound.lower / self.attack.upper) if self.attack.upper > 0 else math.inf
 
-def delta_over_k(scheme:Scheme, sigma:float, ks, eps:float, relation:str|None=None, pair:str='worst', accuracy:float=1.005,
-                 max_bins:int=MAX_BINS) -> list:
+def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                 sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
+                 ks,                      # numbers of steps (each >= 1)
+                 eps:float,               # ε ≥ 0
+                 relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
+                 pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
+                 accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
+                 max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+                ) -> list:
     "δ(ε) after each number of steps in `ks`, on one grid refined until every k meets `accuracy` (where δ ≥ 1e-8)."
     return _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, eps=check_real(eps, 'eps', 0))
 
-def epsilon_over_steps(scheme:Scheme, sigma:float, ks, delta:float, relation:str|None=None, pair:str='worst',
-                       accuracy:float=1.005, max_bins:int=MAX_BINS) -> list:
+def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                       sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
+                       ks,                      # numbers of steps (each >= 1)
+                       delta:float,             # δ in (0, 1)
+                       relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
+                       pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
+                       accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
+                       max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+                      ) -> list:
     "ε(δ) after each number of steps in `ks` (certified upper and attack lower bounds per k), on one grid."
     return _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins,
                        delta=check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True))
@@ -905,8 +987,15 @@ def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, eps=None,
     return [WorstCaseBounds(b, b if att is acc else query(att)) for b, acc, att in zip(out, accs, atts)]
 
 # %% ../nbs/04_accountant.ipynb #5e16d9d0
-def adult_delta_c(schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww', 'must-wo'), n:int=30_969, m:int=100, b:int=200,
-                  eps_prime:float=5e-5, k:int=1000, eps_c:float=2.0, pair:str='worst') -> list:
+def adult_delta_c(schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww', 'must-wo'), # registry names
+                  n:int=30_969,                   # records (Adult's training set)
+                  m:int=100,                      # batch size
+                  b:int=200,                      # stage-I size of the MUST schemes
+                  eps_prime:float=5e-5,           # target amplified ε′ per step
+                  k:int=1000,                     # DP-SGD steps
+                  eps_c:float=2.0,                # ε at which δ_c is reported
+                  pair:str='worst',               # 'worst' (certified) or 'paper' (its pair; NOT worst case)
+                 ) -> list:
     "S13: δ_c(ε_c) after k DP-SGD steps per scheme (worst case by default), base Gaussian calibrated to (ε, 1/n) per copy."
     from must_nbdev.amplification import base_epsilon
     rows = []
@@ -928,12 +1017,20 @@ class SigmaCalibration:
     eps_upper: float          # certified ε(δ) at `sigma` (≤ the target)
     eps_lower: float          # the best attack's ε at `sigma`: no accountant can certify less for this scheme
     calls: int                # accountant calls, including the final full one
-    seconds: float
-    tol: float
+    seconds: float            # wall time of the search
+    tol: float                # the relative tolerance asked for
     result: dict              # `account`'s full answer at `sigma`
 
-def calibrate_sigma(scheme:Scheme, k:int, eps:float, delta:float, relation:str|None=None, tol:float=0.005,
-                    sigma_max:float=1e6, accuracy:float=1.005, max_bins:int=MAX_BINS) -> SigmaCalibration:
+def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                    k:int,                   # number of steps (>= 1)
+                    eps:float,               # target ε (> 0)
+                    delta:float,             # target δ in (0, 1)
+                    relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
+                    tol:float=0.005,         # relative width of the final σ bracket, in [1e-4, 1]
+                    sigma_max:float=1e6,     # give up above this σ, in [1e-3, 1e12]
+                    accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
+                    max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+                   ) -> SigmaCalibration:
     "The smallest σ (within relative `tol`, from the safe side) whose certified worst-case ε(δ) after `k` steps is ≤ `eps`."
     k = check_int(k, 'k', 1); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
@@ -988,7 +1085,7 @@ class Calibration:
     value_infeasible: int|None # the certified ε exceeds the target here (None: the whole range is feasible)
     eps_upper: float           # certified ε(δ) at `value`
     calls: int                 # accountant calls
-    seconds: float
+    seconds: float             # wall time of the search
     tol: float                 # value_infeasible ≤ max(value + 1, value·(1 + tol))
     scheme: Scheme             # the scheme at `value`
 
@@ -1027,8 +1124,16 @@ def _largest_feasible(f, target:float, x_max:int, tol:float, name:str, hint:str,
             if bad[0] <= max(ok[0] + 1, ok[0] * (1 + tol)): break
     return ok[0], ok[1], bad[0], calls
 
-def calibrate_steps(scheme:Scheme, sigma:float, eps:float, delta:float, relation:str|None=None, tol:float=0.005,
-                    k_max:int=10**7, accuracy:float=1.005, max_bins:int=MAX_BINS) -> Calibration:
+def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                    sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
+                    eps:float,               # target ε (> 0)
+                    delta:float,             # target δ in (0, 1)
+                    relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
+                    tol:float=0.005,         # relative width of the final k bracket, in [1e-4, 1]
+                    k_max:int=10**7,         # largest k considered (>= 1)
+                    accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
+                    max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+                   ) -> Calibration:
     "The largest number of steps k ≤ `k_max` after which `scheme`∘Gaussian(σ) is certified (`eps`, `delta`)-DP, worst case."
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
@@ -1038,8 +1143,18 @@ def calibrate_steps(scheme:Scheme, sigma:float, eps:float, delta:float, relation
     k, e, bad, calls = _largest_feasible(f, eps, k_max, tol, 'k', 'raise sigma, eps or delta', start=1000)
     return Calibration('steps', k, bad, e, calls, time.perf_counter() - t0, tol, scheme)
 
-def calibrate_batch_size(name:str, n:int, sigma:float, k:int, eps:float, delta:float, b_per_m:float|None=None,
-                         relation:str|None=None, tol:float=0.005, accuracy:float=1.005, max_bins:int=MAX_BINS) -> Calibration:
+def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 'poisson', 'wor', 'must-ow'
+                         n:int,                    # records in the dataset (>= 1)
+                         sigma:float,              # noise multiplier: Gaussian std / clipping norm (> 0)
+                         k:int,                    # number of steps (>= 1)
+                         eps:float,                # target ε (> 0)
+                         delta:float,              # target δ in (0, 1)
+                         b_per_m:float|None=None,  # MUST only: stage-I size b = ceil(b_per_m·m), >= 1
+                         relation:str|None=None,   # 'substitute' or 'add_remove'; None: the scheme's own
+                         tol:float=0.005,          # relative width of the final m bracket, in [1e-4, 1]
+                         accuracy:float=1.005,     # target upper/lower ratio of the numerical bracket (> 1)
+                         max_bins:int=MAX_BINS,    # cap on FFT bins (>= 16): bounds time and memory
+                        ) -> Calibration:
     "The largest (expected) batch size m of scheme `name` on `n` records certified (`eps`, `delta`)-DP after `k` steps at σ."
     check_choice(name, 'name', SCHEMES); n = check_int(n, 'n', 1); k = check_int(k, 'k', 1)
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
