@@ -493,6 +493,15 @@ class _Compositions:
             self.used = 'extended'; res = f(self.get())
         return res
 
+def _finer_step(h:float, ratio:float, accuracy:float, span:float, max_bins:int|None) -> float|None:
+    "The grid step after a bracket `ratio` at step `h` (FFT window `span` in loss units); None if no finer grid fits."
+    # the discretisation error is second order: aim at 0.7 of the target, then take the finest grid of the same FFT size
+    target = h * (0.5 if math.isinf(ratio) else min(0.9, 0.85 * math.sqrt((accuracy - 1) / (ratio - 1))))
+    if not span > 0: return target
+    r_new = 1 << math.ceil(math.log2(span / target / 0.97))
+    if max_bins is not None: r_new = min(r_new, max_bins)
+    return span / (0.97 * r_new) if span / (0.97 * r_new) <= 0.95 * h else None
+
 @dataclass(frozen=True)
 class Phase:
     "`n` steps of `scheme`∘Gaussian(σ), recorded by one `PrivacyAccountant.step` call."
@@ -613,8 +622,8 @@ class PrivacyAccountant:
                 h *= e.factor * 1.25; widened += 1; continue
             best, tries = (h, acc, res), tries + 1
             if res.ratio <= self.accuracy or math.isinf(res.upper) or (is_delta and res.upper < 1e-8) or tries >= 6: break
-            h *= 0.5 if math.isinf(res.ratio) else min(0.9, 0.85 * math.sqrt((self.accuracy - 1) / (res.ratio - 1)))
-            if h < 1e-7: break
+            h = _finer_step(h, res.ratio, self.accuracy, max(c.width for c in acc._comps.get()) * h, self.max_bins)
+            if h is None: break                        # no finer grid fits max_bins: keep the last one
         self.h, acc, res = best
         self._comps, self.n_dir = acc._comps, acc.n_dir
         return res
@@ -876,12 +885,9 @@ def account(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeli
         bins = max(len(c.u) for c in acc._up)
         best = (step, acc, res, bins)
         if h is not None or res.ratio <= accuracy or (eps is not None and res.upper < 1e-8) or math.isinf(res.upper): break
-        # the discretisation error is second order: aim at 0.7 of the target, on the finest grid of the same FFT size
-        target = step * (0.5 if math.isinf(res.ratio) else min(0.9, 0.85 * math.sqrt((accuracy - 1) / (res.ratio - 1))))
-        span = max(c.width for c in acc._up + acc._lo) * step             # the window, in loss units
-        r_new = min(1 << math.ceil(math.log2(span / target / 0.97)), max_bins)
-        if span / (0.97 * r_new) > 0.95 * step: break   # cannot refine further: reported as not certified to `accuracy`
-        step = span / (0.97 * r_new)
+        finer = _finer_step(step, res.ratio, accuracy, max(c.width for c in acc._up + acc._lo) * step, max_bins)
+        if finer is None: break                  # cannot refine further: reported as not certified to `accuracy`
+        step = finer
     step, acc, res, bins = best
     out = dict(relation=relation, pair=pair, guarantee=GUARANTEES[pair], k=k, sigma=sigma, h=step, r=bins,
                L=float(max(abs(acc._up[0].J.min()), abs(acc._up[0].J.max())) * step), certified_accuracy=bool(res.ratio <= accuracy))
@@ -979,8 +985,10 @@ def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, eps=None,
         out = [query(a) for a in accs]
         best = (h, accs, out)
         worst = max((b.ratio for b in out if delta is not None or b.upper >= 1e-8), default=1.0)
-        if worst <= accuracy or max(len(a._up[0].u) for a in accs) * 4 > max_bins: break
-        h *= min(0.5, 0.7 * math.sqrt((accuracy - 1) / (worst - 1)))
+        if worst <= accuracy: break
+        finer = _finer_step(h, worst, accuracy, max(c.width for a in accs for c in a._comps.get()) * h, max_bins)
+        if finer is None: break                  # no finer grid fits max_bins: this one, not certified to `accuracy`
+        h = finer
     if pair == 'paper': return out
     atts = [a if _pair_is_worst_case(scheme) else AttackAccountant(scheme, sigma, relation, k, h, max_bins)
             for a, k in zip(accs, ks)]
