@@ -18,7 +18,10 @@ __all__ = ['SIGMA_METHODS', 'TABLE3_B', 'SENSITIVITY_BASES', 'PAPER_TABLE3', 'PA
            'table5_calibration']
 
 # %% ../nbs/05_calibration.ipynb #362fb510
-def dwork_roth_sigma(eps, delta:float, sensitivity:float) -> np.ndarray:
+def dwork_roth_sigma(eps,                # base ε (scalar or array; the proof needs ε < 1)
+                     delta:float,        # base δ in (0, 1)
+                     sensitivity:float,  # ℓ2 sensitivity Δ (> 0)
+                    ) -> np.ndarray:
     "Dwork–Roth noise scale $\\Delta\\sqrt{2\\log(1.25/\\delta)}/\\epsilon$ (proved for ε < 1 only)."
     eps = np.asarray(eps, float)
     if not (np.all(np.isfinite(eps)) and np.all(eps > 0)): raise ValueError(f"eps must be finite and > 0, got {eps}")
@@ -26,7 +29,10 @@ def dwork_roth_sigma(eps, delta:float, sensitivity:float) -> np.ndarray:
     sensitivity = check_real(sensitivity, 'sensitivity', 0, lo_open=True, hi_open=True)
     return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / eps
 
-def analytic_gaussian_sigma(eps:float, delta:float, sensitivity:float) -> float:
+def analytic_gaussian_sigma(eps:float,          # base ε (> 0)
+                            delta:float,        # base δ in (0, 1)
+                            sensitivity:float,  # ℓ2 sensitivity Δ (> 0)
+                           ) -> float:
     "Smallest σ at which the Gaussian mechanism with sensitivity Δ is exactly (ε, δ)-DP (Balle & Wang)."
     sensitivity = check_real(sensitivity, 'sensitivity', 0, lo_open=True, hi_open=True)
     eps = check_real(eps, 'eps', 0, lo_open=True, hi_open=True)
@@ -53,7 +59,12 @@ class Calibration:
     @property
     def theta(self) -> float: return self.sensitivity / self.sigma
 
-def calibrate(scheme:Scheme, eps_prime:float, delta:float, sensitivity:float, method:str='analytic') -> Calibration:
+def calibrate(scheme:Scheme,          # registry scheme (`make_scheme`) or pipeline (`multistage`)
+              eps_prime:float,        # target per-query ε′ after subsampling (> 0)
+              delta:float,            # nominal base δ in (0, 1)
+              sensitivity:float,      # ℓ2 sensitivity Δ of the statistic (> 0)
+              method:str='analytic',  # 'analytic' (exact, Balle & Wang) or 'dwork-roth' (the paper's)
+             ) -> Calibration:
     "σ of the base Gaussian so that `scheme`∘Gaussian has per-query ε' = `eps_prime`, and the exact δ' it then has."
     method = check_choice(method, 'method', SIGMA_METHODS)
     eps_prime = check_real(eps_prime, 'eps_prime', 0, lo_open=True, hi_open=True)
@@ -84,8 +95,16 @@ def _schemes(n:int, m:int, bs, names=('poisson', 'wor', 'wr', 'must-ow', 'must-w
         if 'b' in SCHEMES[name].params: yield from ((name, b, scheme_at(name, n, m, b)) for b in bs)
         else: yield name, None, scheme_at(name, n, m)
 
-def table3(n:int=300, m:int=30, eps_prime:float=0.1, delta:float|None=None, bs=TABLE3_B, data_range=(-4.0, 4.0),
-           method:str='dwork-roth', sensitivity_basis:str='paper', schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww')) -> list:
+def table3(n:int=300,                      # records
+           m:int=30,                       # batch size
+           eps_prime:float=0.1,            # target per-query ε′
+           delta:float|None=None,          # base δ (None: 1/n)
+           bs=TABLE3_B,                    # stage-I sizes b of the MUST rows
+           data_range=(-4.0, 4.0),         # (L, U) bounds of the data, U > L
+           method:str='dwork-roth',        # 'dwork-roth' (the paper's) or 'analytic'
+           sensitivity_basis:str='paper',  # 'paper' (Δ over n, as printed) or 'subsample' (over m)
+           schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww'), # registry names to tabulate
+          ) -> list:
     "Rows of Table 3: σ for the PP mean and variance and the exact per-query δ' of each scheme."
     check_choice(sensitivity_basis, 'sensitivity_basis', SENSITIVITY_BASES)
     delta = 1 / n if delta is None else delta
@@ -112,7 +131,8 @@ PAPER_TABLE3 = {  # (scheme, b): (σ mean, σ variance, δ' ×1e-4) as printed i
 }
 
 # %% ../nbs/05_calibration.ipynb #450c4b56
-def matches_paper_table3(rows) -> list:
+def matches_paper_table3(rows,  # rows returned by `table3`
+                        ) -> list:
     "(scheme, b, column) of every σ cell in `rows` that differs from the printed Table 3 at two decimals."
     bad = []
     for r in rows:
@@ -122,8 +142,16 @@ def matches_paper_table3(rows) -> list:
     return bad
 
 # %% ../nbs/05_calibration.ipynb #0be9f08b
-def table5_calibration(n:int=1000, m:int=100, b:int=200, clip:float=3.0, eps_primes=(0.01, 0.001), delta:float|None=None,
-                       method:str='dwork-roth', sensitivity_basis:str='paper', schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww')) -> list:
+def table5_calibration(n:int=1000,                     # records
+                       m:int=100,                      # batch size
+                       b:int=200,                      # stage-I size of the MUST schemes
+                       clip:float=3.0,                 # gradient clipping norm (> 0)
+                       eps_primes=(0.01, 0.001),       # target per-query ε′ values
+                       delta:float|None=None,          # base δ (None: 1/n)
+                       method:str='dwork-roth',        # 'dwork-roth' (the paper's) or 'analytic'
+                       sensitivity_basis:str='paper',  # 'paper' (Δ over n, as printed) or 'subsample' (over m)
+                       schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww'), # registry names to tabulate
+                      ) -> list:
     "σ and per-query δ' of the DP-SGD steps in utility experiment 2 (Table 5), for each scheme and ε'."
     check_choice(sensitivity_basis, 'sensitivity_basis', SENSITIVITY_BASES)
     clip = check_real(clip, 'clip', 0, lo_open=True, hi_open=True)

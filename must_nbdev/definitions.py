@@ -14,7 +14,11 @@ __all__ = ['MECHANISMS', 'check_int', 'check_real', 'check_reals', 'check_choice
            'progress', 'markdown_table']
 
 # %% ../nbs/00_definitions.ipynb #0d9ed4dd
-def check_int(value, name:str, lo:int=1, hi:int|None=None) -> int:
+def check_int(value,             # an integer (or an integral float); bools are refused
+              name:str,          # argument name used in the error message
+              lo:int=1,          # smallest allowed value
+              hi:int|None=None,  # largest allowed value (None: no limit)
+             ) -> int:
     "Return `value` as an `int`, or raise `ValueError` naming `name` unless it is an integer in [lo, hi]."
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     if not ok and isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
@@ -26,14 +30,24 @@ def check_int(value, name:str, lo:int=1, hi:int|None=None) -> int:
     if value < lo or (hi is not None and value > hi): raise ValueError(f"{name} must be an integer {rng}, got {shown(value)}")
     return value
 
-def check_real(value, name:str, lo:float=-math.inf, hi:float=math.inf,
-               lo_open:bool=False, hi_open:bool=False) -> float:
+def check_real(value,               # the value to check: a finite real number
+               name:str,            # argument name used in the error message
+               lo:float=-math.inf,  # lower end of the allowed interval
+               hi:float=math.inf,   # upper end of the allowed interval
+               lo_open:bool=False,  # exclude `lo` itself
+               hi_open:bool=False,  # exclude `hi` itself
+              ) -> float:
     "Return `value` as a finite `float` in the interval, or raise `ValueError` naming `name`."
     if np.ndim(value) != 0: raise ValueError(f"{name} must be a single real number, got {value!r}")
     return float(check_reals(value, name, lo, hi, lo_open, hi_open))
 
-def check_reals(values, name:str, lo:float=-math.inf, hi:float=math.inf,
-                lo_open:bool=False, hi_open:bool=False) -> np.ndarray:
+def check_reals(values,              # scalar or array of values to check
+                name:str,            # argument name used in the error message
+                lo:float=-math.inf,  # lower end of the allowed interval
+                hi:float=math.inf,   # upper end of the allowed interval
+                lo_open:bool=False,  # exclude `lo` itself
+                hi_open:bool=False,  # exclude `hi` itself
+               ) -> np.ndarray:
     "Return `values` as a float array with every entry finite and in the interval, else raise `ValueError`."
     if np.asarray(values, dtype=object).dtype == object and any(isinstance(v, (bool, np.bool_)) for v in np.ravel(np.asarray(values, dtype=object))) \
             or np.asarray(values).dtype == bool:
@@ -47,25 +61,35 @@ def check_reals(values, name:str, lo:float=-math.inf, hi:float=math.inf,
         raise ValueError(f"{name} must be finite and in {interval}, got {float(arr[bad].reshape(-1)[0])!r}")
     return arr
 
-def check_choice(value, name:str, choices) -> str:
+def check_choice(value,     # the value to check
+                 name:str,  # argument name used in the error message
+                 choices,   # the allowed values (any container)
+                ) -> str:
     "Return `value` if it is one of `choices`, else raise `ValueError` listing them."
     if value not in choices: raise ValueError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
     return value
 
 # %% ../nbs/00_definitions.ipynb #330b2c84
-def hockey_stick(p, q, eps) -> np.ndarray:
+def hockey_stick(p,    # pmf of P (array, sums to 1)
+                 q,    # pmf of Q on the same support
+                 eps,  # privacy parameter ε ≥ 0 (scalar or array)
+                ) -> np.ndarray:
     "Hockey-stick divergence $D_{e^\\epsilon}(P\\|Q)=\\sum_t (P(t)-e^\\epsilon Q(t))_+$ of two pmfs on the same support."
     p = np.asarray(p, float); q = np.asarray(q, float)  # pmfs over the same outcomes (last axis)
     eps = np.asarray(eps, float)[..., None]               # one or many ε ≥ 0
     return np.clip(p - np.exp(eps) * q, 0, None).sum(-1)
 
 # %% ../nbs/00_definitions.ipynb #c192d1a4
-def laplace_profile(eps, theta) -> np.ndarray:
+def laplace_profile(eps,    # privacy parameter ε ≥ 0 (scalar or array)
+                    theta,  # sensitivity over noise scale, θ = Δ/b or Δ/σ (≥ 0)
+                   ) -> np.ndarray:
     "Exact privacy profile of the Laplace mechanism, $[1-e^{(\\epsilon-\\theta)/2}]_+$ (Theorem 1a)."
     eps, theta = np.asarray(eps, float), np.asarray(theta, float)  # ε ≥ 0; θ = Δ₁/σ > 0 (broadcast)
     return np.where(eps < theta, -np.expm1((np.minimum(eps, theta) - theta) / 2), 0.0)
 
-def gaussian_profile(eps, theta) -> np.ndarray:
+def gaussian_profile(eps,    # privacy parameter ε ≥ 0 (scalar or array)
+                     theta,  # sensitivity over noise scale, θ = Δ/b or Δ/σ (≥ 0)
+                    ) -> np.ndarray:
     "Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018; Theorem 1b), cancellation-free."
     eps, theta = np.asarray(eps, float), np.asarray(theta, float)  # ε ≥ 0; θ = Δ₂/σ > 0 (broadcast)
     a = theta / 2 - eps / theta
@@ -85,13 +109,20 @@ def _log_vadhan_factor(eps, j) -> np.ndarray:
         val = eps + np.log(-np.expm1(-eps)) - eps / j - np.log(-np.expm1(-eps / j))   # log expm1(x) = x + log(1 − e^{−x})
     return np.where(eps > 0, val, np.log(j))
 
-def vadhan_group_factor(eps, j) -> np.ndarray:
+def vadhan_group_factor(eps,  # privacy parameter ε ≥ 0 (scalar or array)
+                        j,    # group size (integer ≥ 1)
+                       ) -> np.ndarray:
     "The factor $(e^\\epsilon-1)/(e^{\\epsilon/j}-1)=\\sum_{i<j}e^{i\\epsilon/j}$ of the black-box group bound (limit j at ε=0)."
     eps, j = np.asarray(eps, float), np.asarray(j, float)
     with np.errstate(invalid='ignore', divide='ignore'):
         return np.where(eps > 0, np.expm1(eps) / np.expm1(eps / j), j)
 
-def group_profile(mechanism:str, eps, theta, j, analysis:str='white') -> np.ndarray:
+def group_profile(mechanism:str,         # 'laplace' or 'gaussian'
+                  eps,                   # privacy parameter ε ≥ 0 (scalar or array)
+                  theta,                 # sensitivity over noise scale, θ = Δ/b or Δ/σ (≥ 0)
+                  j,                     # group size (integer ≥ 1)
+                  analysis:str='white',  # 'white' (exact, θ→jθ) or 'black' (Vadhan's bound)
+                 ) -> np.ndarray:
     "Group privacy profile $\\delta_{\\mathcal M,j}(\\epsilon)$ for groups of `j` elements, white- or black-box."
     profile = MECHANISMS[check_choice(mechanism, 'mechanism', MECHANISMS)]
     eps, theta, j = np.asarray(eps, float), np.asarray(theta, float), np.asarray(j, float)
@@ -101,11 +132,16 @@ def group_profile(mechanism:str, eps, theta, j, analysis:str='white') -> np.ndar
     return np.exp(np.minimum(log_val, 0.0))
 
 # %% ../nbs/00_definitions.ipynb #f9e4aec7
-def gaussian_privacy_loss(t, theta) -> np.ndarray:
+def gaussian_privacy_loss(t,      # output value(s), in units of σ
+                          theta,  # sensitivity over noise scale, θ = Δ/b or Δ/σ (≥ 0)
+                         ) -> np.ndarray:
     "Privacy loss $\\mathcal L(t)=\\theta t-\\theta^2/2$ of $\\mathcal N(\\theta,1)$ over $\\mathcal N(0,1)$ (outputs in units of σ)."
     return np.asarray(theta, float) * np.asarray(t, float) - np.asarray(theta, float) ** 2 / 2
 
-def delta_from_pld(eps, losses, weights=None) -> np.ndarray:
+def delta_from_pld(eps,           # privacy parameter ε ≥ 0 (scalar or array)
+                   losses,        # privacy losses: samples, or atoms of a PLD
+                   weights=None,  # atom probabilities (None: equal)
+                  ) -> np.ndarray:
     "$\\delta(\\epsilon)=\\mathbb E[(1-e^{\\epsilon-s})_+]$ from samples or atoms `losses` of a PLD (Theorem 3a)."
     s = np.asarray(losses, float)
     w = np.full(s.shape, 1 / s.size) if weights is None else np.asarray(weights, float)
@@ -115,7 +151,10 @@ def delta_from_pld(eps, losses, weights=None) -> np.ndarray:
 # %% ../nbs/00_definitions.ipynb #cbac96f9
 import sys, time
 
-def progress(items, label:str, enabled:bool=True, stream=None):
+def progress(items,              # any iterable (read into a list to count it)
+             label:str,          # text in front of the bar
+             enabled:bool=True,  # False: just iterate, draw nothing
+             stream=None):       # where to draw (default: sys.stderr)
     "Yield from `items`, drawing a one-line progress bar with elapsed time on stderr."
     items = list(items); stream = sys.stderr if stream is None else stream; t0 = time.perf_counter()
     for i, item in enumerate(items):
@@ -125,7 +164,10 @@ def progress(items, label:str, enabled:bool=True, stream=None):
         yield item
     if enabled: stream.write(f"\r{label} [{'#' * 20}] {len(items)}/{len(items)} {time.perf_counter() - t0:5.1f}s\n"); stream.flush()
 
-def markdown_table(rows, columns=None, formats=None) -> str:
+def markdown_table(rows,          # list of dicts, one per row
+                   columns=None,  # column order (default: keys of the first row)
+                   formats=None,  # column → format spec ('.3g') or function
+                  ) -> str:
     "Render dict rows as a markdown table; `formats` maps a column to a format spec or a function."
     rows = list(rows); columns = list(columns or (rows[0].keys() if rows else [])); formats = formats or {}
     def fmt(col, v):

@@ -113,10 +113,12 @@ def to_dp_accounting(mechanism_pld:MechanismPLD,  # from `scheme_gaussian_pld` /
     pmfs = [_dense_pmf(p, bound == 'upper') for p in plds]
     return pld_mod.PrivacyLossDistribution(pmfs[0], pmfs[1] if len(pmfs) == 2 else None)
 
-def must_dp_accounting_pld(scheme:Scheme, sigma:float,
-                           h:float=1e-3,                 # loss grid step: dp_accounting's value_discretization_interval
-                           relation:str|None=None,       # default: the scheme's own relation
-                           pair:str='worst',             # 'worst' (certified for all datasets) or the paper's pair
-                           max_bins:int=MAX_BINS, bound:str='upper'):
+def must_dp_accounting_pld(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                           sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
+                           h:float=1e-3,            # loss grid step: dp_accounting's value_discretization_interval
+                           relation:str|None=None,  # default: the scheme's own relation
+                           pair:str='worst',        # 'worst' (certified for all datasets) or the paper's pair
+                           max_bins:int=MAX_BINS,   # cap on the loss grid (>= 16)
+                           bound:str='upper'):      # 'upper': certified pessimistic PMF; 'lower': optimistic
     "One step of `scheme`∘Gaussian(σ) (clip 1) as a dp_accounting `PrivacyLossDistribution` (our certified upper PMF)."
     return to_dp_accounting(scheme_gaussian_pld(scheme, sigma, relation, h, max_bins, pair), bound)

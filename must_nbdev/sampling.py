@@ -92,7 +92,12 @@ class Scheme:
 
 MAX_N = 2 ** 53   # sizes above this are not exact in floating point (1/n, m/n), so the pmfs would be meaningless
 
-def make_scheme(name:str, n:int, m:int|None=None, b:int|None=None, q:float|None=None) -> Scheme:
+def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'must-ow', 'must-wo', 'must-ww'
+                n:int,              # records in the dataset (1 to MAX_N)
+                m:int|None=None,    # (expected) batch size, 1 ≤ m ≤ n
+                b:int|None=None,    # stage-I size of the two-stage MUST schemes (≥ 1)
+                q:float|None=None,  # Poisson only: keep probability in (0, 1]
+               ) -> Scheme:
     "Build a registered scheme by name; for 'poisson' give the rate `q` or the expected size `m` (q = m/n)."
     spec = SCHEMES[check_choice(name, 'scheme', SCHEMES)]
     n = check_int(n, 'n', 1, MAX_N)
@@ -112,7 +117,10 @@ def make_scheme(name:str, n:int, m:int|None=None, b:int|None=None, q:float|None=
         raise ValueError(f"b is only used by the two-stage MUST schemes, not by {name}")
     return Scheme(name, spec.label, n, spec.stages(m, b, q), spec.relation)
 
-def multistage(n:int, stages, label:str|None=None) -> Scheme:
+def multistage(n:int,                # records in the dataset (1 to MAX_N)
+               stages,               # [(method, size)]: 'wor'/'wr' with a size, or ('poisson', rate) last
+               label:str|None=None,  # display name (default: built from the stages)
+              ) -> Scheme:
     "A general multi-stage MUST scheme (Fig 1) from a list of (method, size) pairs, e.g. [('wor', 500), ('wr', 400)]."
     n = check_int(n, 'n', 1, MAX_N)
     try: stages = [tuple(s) for s in stages]
@@ -126,14 +134,21 @@ def multistage(n:int, stages, label:str|None=None) -> Scheme:
     return Scheme('must', label or 'MUST[' + '->'.join(f"{s.method}{s.size or ''}" for s in st) + ']', n, st)
 
 # %% ../nbs/01_sampling.ipynb #8e2bd088
-def scheme_at(name:str, n:int, m:int, b:int|None=None) -> Scheme:
+def scheme_at(name:str,         # registry name, e.g. 'poisson', 'wor', 'must-ow'
+              n:int,            # records in the dataset
+              m:int,            # (expected) final batch size, 1 ≤ m ≤ n
+              b:int|None=None,  # stage-I size; ignored by schemes without one
+             ) -> Scheme:
     "Scheme `name` with (expected) final size `m`: Poisson at rate m/n; `b` is used only by schemes with a stage-I size."
     return make_scheme(name, n, m=m, b=b if 'b' in SCHEMES[check_choice(name, 'scheme', SCHEMES)].params else None)
 
 # %% ../nbs/01_sampling.ipynb #4e512a41
 _PMF_FLOOR = 1e-280  # below this, binom.pmf may underflow: use the gammaln formula instead
 
-def log_binom_pmf(k, n, p) -> np.ndarray:
+def log_binom_pmf(k,  # number of successes (array-like)
+                  n,  # number of trials
+                  p,  # success probability in [0, 1]
+                 ) -> np.ndarray:
     "Log Binomial(n, p) pmf at `k`, accurate to ~1e-14 relative (Boost) and finite far into the tails."
     k, n, p = (np.asarray(x, float) for x in (k, n, p))
     with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
@@ -143,7 +158,11 @@ def log_binom_pmf(k, n, p) -> np.ndarray:
         out = np.where(direct > _PMF_FLOOR, np.log(np.where(direct > 0, direct, 1.0)), crude)
     return np.where((k < 0) | (k > n), -np.inf, out)
 
-def log_hypergeom_pmf(k, N, K, s) -> np.ndarray:
+def log_hypergeom_pmf(k,  # marked items drawn (array-like)
+                      N,  # population size
+                      K,  # marked items in the population
+                      s,  # number of draws without replacement
+                     ) -> np.ndarray:
     "Log Hypergeometric pmf: `k` marked among `s` draws without replacement from `N` items of which `K` are marked."
     k, N, K, s = (np.asarray(x, float) for x in (k, N, K, s))
     p = s / N
@@ -213,12 +232,15 @@ def _occurrence(n:int, stages:tuple, tol:float) -> OccurrencePMF:
     logp.setflags(write=False)
     return OccurrencePMF(logp, bound)
 
-def occurrence_pmf(scheme:Scheme, tol:float=TAIL_TOL) -> OccurrencePMF:
+def occurrence_pmf(scheme:Scheme,       # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                   tol:float=TAIL_TOL,  # mass below which the pmf's tail is cut, in (0, 1e-30]; bounded in `tail_bound`
+                  ) -> OccurrencePMF:
     "Exact pmf of how many times one fixed record appears in a sample drawn by `scheme`."
     return _occurrence(scheme.n, scheme.stages, check_real(tol, 'tol', 0, 1e-30, lo_open=True))
 
 # %% ../nbs/01_sampling.ipynb #346550a4
-def as_generator(rng=None) -> np.random.Generator:
+def as_generator(rng=None,  # np.random.Generator (returned as is), int seed or None
+                ) -> np.random.Generator:
     "Return `rng` if it is a Generator, else `np.random.default_rng(rng)` (an int seed or None)."
     if isinstance(rng, np.random.Generator): return rng
     if rng is not None and not (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0):
@@ -293,7 +315,10 @@ class Multisets:
         return cls(items[starts], counts, np.searchsorted(rows[starts], np.arange(T + 1)))
 
 # %% ../nbs/01_sampling.ipynb #e2cb3855
-def sample_many(scheme:Scheme, T:int, rng=None) -> Multisets:
+def sample_many(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                T:int,          # number of samples (≥ 1)
+                rng=None,       # int seed, np.random.Generator or None: results reproduce
+               ) -> Multisets:
     "Draw `T` independent samples from `scheme` at once; returns them as `Multisets`."
     T, rng = check_int(T, 'T', 1), as_generator(rng)
     items, pop = None, scheme.n              # items[t, i]: record at position i of row t (None: identity)
@@ -310,6 +335,7 @@ def sample_many(scheme:Scheme, T:int, rng=None) -> Multisets:
         pop = st.size
     return Multisets.from_items(np.repeat(np.arange(T), items.shape[1]), items.reshape(-1), T)
 
-def sample(scheme:Scheme, rng=None):
+def sample(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
+           rng=None):      # int seed, np.random.Generator or None: results reproduce
     "Draw one sample from `scheme`: (sorted unique record indices, their counts)."
     return sample_many(scheme, 1, rng)[0]
