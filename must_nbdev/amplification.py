@@ -16,20 +16,28 @@ __all__ = ['PA_TYPES', 'TABLE_S1_EPS', 'TABLE_S1_SCHEMES', 'FIG_SCHEMES', 'STAGE
            'pa_points', 'plot_pa_quadrants', 'plot_hyperparameter_surfaces', 'stage_comparison']
 
 # %% ../nbs/02_amplification.ipynb #d46266a8
-def amplified_epsilon(eps, eta:float) -> np.ndarray:
+def amplified_epsilon(eps,        # base ε ≥ 0 (scalar or array)
+                      eta:float,  # inclusion probability η of the scheme, in [0, 1]
+                     ) -> np.ndarray:
     "$\\epsilon'=\\log(1+\\eta(e^\\epsilon-1))$, computed as log1p(η·expm1(ε))."
     eta, eps = check_real(eta, 'eta', 0, 1), check_reals(eps, 'eps', 0)
     if eta == 0: return np.zeros_like(eps)
     with np.errstate(over='ignore'):    # past ε ≈ 30 use ε + log(η + (1 − η)e^{−ε}): no overflow at ε > 709
         return np.where(eps < 30, np.log1p(eta * np.expm1(np.minimum(eps, 30))), eps + np.log(eta + (1 - eta) * np.exp(-eps)))
 
-def base_epsilon(eps_prime, eta:float) -> np.ndarray:
+def base_epsilon(eps_prime,  # amplified ε′ ≥ 0 (scalar or array)
+                 eta:float,  # inclusion probability η, in (0, 1]
+                ) -> np.ndarray:
     "Inverse of `amplified_epsilon`: the base ε whose amplified value is `eps_prime`."
     eta, ep = check_real(eta, 'eta', 0, 1, lo_open=True), check_reals(eps_prime, 'eps_prime', 0)
     with np.errstate(over='ignore'):    # e^ε = 1 + (e^ε′ − 1)/η, in log space past ε′ ≈ 30
         return np.where(ep < 30, np.log1p(np.expm1(np.minimum(ep, 30)) / eta), ep + np.log1p(-(1 - eta) * np.exp(-ep)) - np.log(eta))
 
-def amplified_delta(scheme:Scheme, mechanism:str, theta:float, eps, analysis:str='white'):
+def amplified_delta(scheme:Scheme,         # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                    mechanism:str,         # 'laplace' or 'gaussian'
+                    theta:float,           # sensitivity over noise scale, Δ/b or Δ/σ (> 0)
+                    eps,                   # base ε ≥ 0 (scalar or array)
+                    analysis:str='white'): # 'white' (exact group profile) or 'black' (Vadhan)
     "$\\delta'=\\sum_l w_l\\,\\delta_l(\\epsilon)$ and the bound on its truncated part, for each ε."
     theta = check_real(theta, 'theta', 0, lo_open=True); eps = check_reals(eps, 'eps', 0)
     occ = occurrence_pmf(scheme)
@@ -46,7 +54,11 @@ def _compare(new, old) -> np.ndarray:
     new, old = np.broadcast_arrays(np.asarray(new, float), np.asarray(old, float))
     return np.where(np.isclose(new, old, rtol=1e-12, atol=0), 0, np.sign(new - old)).astype(int)
 
-def pa_type(eps, delta, eps_prime, delta_prime) -> np.ndarray:
+def pa_type(eps,          # base ε
+            delta,        # base δ
+            eps_prime,    # amplified ε′
+            delta_prime,  # amplified δ′
+           ) -> np.ndarray:
     "Definition 5 PA type of (ε', δ') against (ε, δ): 'strong', 'weak-I', 'weak-II', 'dilution' or 'none'."
     ce, cd = _compare(eps_prime, eps), _compare(delta_prime, delta)
     out = np.full(ce.shape, 'dilution', dtype=object)
@@ -60,7 +72,9 @@ def pa_type(eps, delta, eps_prime, delta_prime) -> np.ndarray:
 @dataclass
 class Amplification:
     "Amplified privacy of `scheme`∘`mechanism` at each base ε."
-    scheme: Scheme; mechanism: str; theta: float
+    scheme: Scheme           # the sampling scheme
+    mechanism: str           # 'laplace' or 'gaussian'
+    theta: float             # sensitivity over noise scale
     eps: np.ndarray          # base ε
     eta: float               # probability a record is in the sample
     eps_prime: np.ndarray    # amplified ε'
@@ -81,7 +95,12 @@ class Amplification:
             ratio = np.where(self.eps > 0, self.eps_prime / self.eps, self.eta)
         return ratio, self.delta_prime - self.delta
 
-def amplify(scheme:Scheme, mechanism:str, theta:float, eps, analysis:str='white') -> Amplification:
+def amplify(scheme:Scheme,         # registry scheme (`make_scheme`) or pipeline (`multistage`)
+            mechanism:str,         # 'laplace' or 'gaussian'
+            theta:float,           # sensitivity over noise scale, Δ/b or Δ/σ (> 0)
+            eps,                   # base ε ≥ 0 (scalar or array)
+            analysis:str='white',  # 'white' (exact group profile) or 'black' (Vadhan)
+           ) -> Amplification:
     "(ε', δ') and PA type of `mechanism` with sensitivity/scale `theta` run on a subsample from `scheme`."
     check_choice(mechanism, 'mechanism', MECHANISMS)
     theta = check_real(theta, 'theta', 0, lo_open=True)
@@ -98,7 +117,12 @@ def amplify(scheme:Scheme, mechanism:str, theta:float, eps, analysis:str='white'
 TABLE_S1_EPS = (0.05, 0.5, 1.0, 2.0, 3.0, 4.5)
 TABLE_S1_SCHEMES = ('wor', 'wr', 'must-ow', 'must-ww', 'must-wo')
 
-def table_s1(n:int=1000, m:int=400, b:int=500, eps=TABLE_S1_EPS, thetas=(0.25, 1.0)) -> list:
+def table_s1(n:int=1000,          # records
+             m:int=400,           # final (batch) size
+             b:int=500,           # stage-I size of the MUST schemes
+             eps=TABLE_S1_EPS,    # base ε values (the columns)
+             thetas=(0.25, 1.0),  # Δ/σ (or Δ/b) values (the row groups)
+            ) -> list:
     "Rows of Table S1: base mechanism and each scheme, (ε', δ') per base ε, for Laplace and Gaussian."
     rows = []
     for theta in thetas:
@@ -110,7 +134,9 @@ def table_s1(n:int=1000, m:int=400, b:int=500, eps=TABLE_S1_EPS, thetas=(0.25, 1
                 rows.append(dict(theta=theta, mechanism=mech, scheme=name, eps_prime=a.eps_prime, delta_prime=a.delta_prime))
     return rows
 
-def format_pair(eps_prime:float, delta_prime:float) -> str:
+def format_pair(eps_prime:float,    # amplified ε′
+                delta_prime:float,  # amplified δ′
+               ) -> str:
     "Format (ε', δ') like Table S1: three decimals, δ' below 0.001 in scientific notation, exact 0 as 0."
     d = '0' if delta_prime == 0 else (f'{delta_prime:.3f}' if delta_prime >= 0.001 else f'{delta_prime:.2e}')
     return f'{eps_prime:.3f}, {d}'
@@ -121,8 +147,13 @@ FIG_SCHEMES = ('wor', 'wr', 'must-ow', 'must-ww')   # MUST.wo coincides with WR 
 def _schemes_for_figure(n, m, b, names=FIG_SCHEMES):
     return [make_scheme(k, n, m=m, b=b if k.startswith('must') else None) for k in names]
 
-def plot_aligned_profiles(n:int=1000, m:int=400, b:int=500, settings=(('laplace', 1.0), ('laplace', 0.25), ('gaussian', 1.0), ('gaussian', 0.25)),
-                          eps=None, axes=None):
+def plot_aligned_profiles(n:int=1000,                     # records
+                          m:int=400,                      # final (batch) size
+                          b:int=500,                      # stage-I size of the MUST schemes
+                          # (mechanism, θ) per panel
+                          settings=(('laplace', 1.0), ('laplace', 0.25), ('gaussian', 1.0), ('gaussian', 0.25)),
+                          eps=None,                       # base ε grid (None: 0.01 to 6)
+                          axes=None):                     # matplotlib axes, one per setting (None: new figure)
     "Figure 4: aligned privacy profiles (ε'/ε, δ' − δ) of each scheme for each (mechanism, θ)."
     import matplotlib.pyplot as plt
     eps = np.linspace(0.01, 6, 600) if eps is None else np.asarray(eps, float)
@@ -137,7 +168,10 @@ def plot_aligned_profiles(n:int=1000, m:int=400, b:int=500, settings=(('laplace'
     return np.atleast_1d(axes)[0].figure
 
 # %% ../nbs/02_amplification.ipynb #9c39cc01
-def plot_profile_relations(n:int=1000, m:int=400, b:int=500, eps=None):
+def plot_profile_relations(n:int=1000,  # records
+                           m:int=400,   # final (batch) size
+                           b:int=500,   # stage-I size of the MUST schemes
+                           eps=None):   # base ε grid (None: 0 to 6)
     "Figure S3: (a) ε' vs ε for any mechanism; (b–e) δ' vs δ for Laplace/Gaussian at Δ/σ = 1 and 0.25."
     import matplotlib.pyplot as plt
     eps = np.linspace(0.0, 6, 600) if eps is None else np.asarray(eps, float)
@@ -157,8 +191,14 @@ def plot_profile_relations(n:int=1000, m:int=400, b:int=500, eps=None):
     return fig
 
 # %% ../nbs/02_amplification.ipynb #03a9dd40
-def hyperparameter_grid(n:int=1000, b_range=(150, 200), m_range=(100, 150), step:int=1, eps:float=1.0, theta:float=1.0,
-                        schemes=('must-ow', 'must-ww')) -> dict:
+def hyperparameter_grid(n:int=1000,                     # records
+                        b_range=(150, 200),             # (first, last) stage-I size b
+                        m_range=(100, 150),             # (first, last) final size m
+                        step:int=1,                     # grid step in b and m
+                        eps:float=1.0,                  # base ε
+                        theta:float=1.0,                # sensitivity over noise scale, Δ/b or Δ/σ (> 0)
+                        schemes=('must-ow', 'must-ww'), # MUST registry names
+                       ) -> dict:
     "Figure 5 data: η and δ' − δ (Laplace and Gaussian) of each MUST scheme on a (b, m) grid."
     bs, ms = np.arange(b_range[0], b_range[1] + 1, step), np.arange(m_range[0], m_range[1] + 1, step)
     out = {'b': bs, 'm': ms}
@@ -173,7 +213,7 @@ def hyperparameter_grid(n:int=1000, b_range=(150, 200), m_range=(100, 150), step
         out[name] = {'eta': eta, 'laplace': dl, 'gaussian': dg}
     return out
 
-def plot_hyperparameter_contours(grid:dict):
+def plot_hyperparameter_contours(grid:dict): # the dict returned by `hyperparameter_grid`
     "Figure 5: contour plots of η and δ' − δ over (b, m) for each MUST scheme in `grid`."
     import matplotlib.pyplot as plt
     names = [k for k in grid if k not in ('b', 'm')]
@@ -187,7 +227,8 @@ def plot_hyperparameter_contours(grid:dict):
     return fig
 
 # %% ../nbs/02_amplification.ipynb #090df687
-def pa_points(rows=None) -> list:
+def pa_points(rows=None,  # rows of `table_s1` (None: computed)
+             ) -> list:
     "Every (scheme, mechanism, Δ/σ, base ε) of Table S1 as a point (ε'/ε, δ' − δ) with its Definition 5 PA type."
     rows = table_s1() if rows is None else rows
     base = {(r['theta'], r['mechanism']): np.asarray(r['delta_prime'], float) for r in rows if r['scheme'] == 'none'}
@@ -199,7 +240,8 @@ def pa_points(rows=None) -> list:
                      diff=float(d - b), pa_type=str(t)) for e, a, d, b, t in zip(eps, ep, dp, d0, pa_type(eps, d0, ep, dp))]
     return out
 
-def plot_pa_quadrants(points=None, ax=None):
+def plot_pa_quadrants(points=None,  # from `pa_points` (None: computed)
+                      ax=None):     # matplotlib axes (None: new figure)
     "Figure 3: the four PA types as quadrants of (ε'/ε, δ' − δ), with the settings of Table S1 placed as points."
     import matplotlib.pyplot as plt
     points = pa_points() if points is None else points
@@ -223,7 +265,7 @@ def plot_pa_quadrants(points=None, ax=None):
 
 
 # %% ../nbs/02_amplification.ipynb #a43d5854
-def plot_hyperparameter_surfaces(grid:dict):
+def plot_hyperparameter_surfaces(grid:dict): # the dict returned by `hyperparameter_grid`
     "Figure S1: 3-D surfaces of η and δ' − δ (Laplace, Gaussian) over (b, m) for each MUST scheme in `grid`."
     import matplotlib.pyplot as plt
     names = [k for k in grid if k not in ('b', 'm')]
@@ -242,8 +284,13 @@ def plot_hyperparameter_surfaces(grid:dict):
 STAGE_CHECK_SCHEMES = (('wr', 500), ('wr', 400)), (('wr', 500), ('wr', 450), ('wr', 400)), (('wor', 500), ('wr', 400)), \
     (('wor', 500), ('wr', 450), ('wr', 400)), (('wor', 500), ('wor', 450), ('wr', 400))
 
-def stage_comparison(n:int=1000, schemes=STAGE_CHECK_SCHEMES, settings=(('laplace', 1.0), ('gaussian', 1.0), ('laplace', 0.25),
-                     ('gaussian', 0.25)), eps_primes=(0.1, 0.3, 1.0, 2.0), grid=None) -> list:
+def stage_comparison(n:int=1000,                     # records
+                     schemes=STAGE_CHECK_SCHEMES,    # pipelines as [(method, size)] lists, same final size
+                     # (mechanism, θ) pairs
+                     settings=(('laplace', 1.0), ('gaussian', 1.0), ('laplace', 0.25), ('gaussian', 0.25)),
+                     eps_primes=(0.1, 0.3, 1.0, 2.0), # ε′ values at which δ′ is compared
+                     grid=None,                      # base ε grid (None: 1e-3 to 8, 1600 points)
+                    ) -> list:
     "Sec 3.4 claim check: δ' at equal ε' (the privacy profile) of 2- and 3-stage MUST with the same final size m."
     from must_nbdev.efficiency import expected_distinct
     from must_nbdev.sampling import multistage

@@ -30,7 +30,8 @@ def _group_sum(rows, vals, R:int) -> np.ndarray:
 
 class GLM:
     "Generalised linear model with intercept: prediction x̃·β, x̃ = (1, x)."
-    def __init__(self, n_features:int):
+    def __init__(self,
+                 n_features:int): # number of input features (≥ 1; an intercept is added)
         self.n_features = check_int(n_features, 'n_features', 1); self.n_params = n_features + 1
     def init(self, R:int, rng=None) -> np.ndarray: return np.zeros((R, self.n_params))
     def _design(self, X): return np.concatenate([np.ones(X.shape[:-1] + (1,)), X], -1)
@@ -61,7 +62,8 @@ class LogisticRegression(GLM):
 # %% ../nbs/06_dpsgd.ipynb #6f225f04
 class MLP:
     "Fully connected ReLU network with log-softmax output and cross-entropy; y holds class labels."
-    def __init__(self, sizes):
+    def __init__(self,
+                 sizes): # layer widths [inputs, hidden..., classes], each ≥ 1
         self.sizes = [check_int(s, 'sizes', 1) for s in sizes]
         if len(self.sizes) < 2: raise ValueError(f"sizes must list at least input and output widths, got {sizes}")
         self.shapes = list(zip(self.sizes[:-1], self.sizes[1:]))
@@ -144,8 +146,20 @@ def _check_data(X, y, model=None):
             y = yf.astype(np.int64)
     return X, y
 
-def dpsgd(model, X, y, scheme:Scheme, sigma:float, clip:float|None, lr:float, T:int, rng=None, R:int|None=None,
-          params0=None, distinct:bool=True, loss_every:int=1) -> DPSGDResult:
+def dpsgd(model,               # `LinearRegression`, `LogisticRegression` or `MLP`
+          X,                   # features (n, d), or (R, n, d) per run
+          y,                   # targets (n,), or (R, n)
+          scheme:Scheme,       # sampling scheme on n records (scheme.n must equal n)
+          sigma:float,         # std of the noise added to the mean gradient (≥ 0)
+          clip:float|None,     # per-example clipping norm (> 0); None: none
+          lr:float,            # learning rate (> 0)
+          T:int,               # number of steps (≥ 1)
+          rng=None,            # int seed, np.random.Generator or None
+          R:int|None=None,     # independent runs sharing X (2-D X only; default 1)
+          params0=None,        # initial parameters (None: `model.init`)
+          distinct:bool=True,  # one gradient per distinct record, weighted by its count
+          loss_every:int=1,    # full loss every this many steps (0: never)
+         ) -> DPSGDResult:
     "DP-SGD (Algorithm S1) with subsamples from `scheme`, clipping at `clip` and noise N(0, σ²) on the mean gradient."
     X, y = _check_data(X, y, model)
     sigma = check_real(sigma, 'sigma', 0, hi_open=True)

@@ -38,7 +38,9 @@ PAPER_TABLE_S1_ERRATA = {
     (1.0, 'gaussian', 'must-ww'): "copy of the Laplace MUST.ww row at Δ/σ = 1 (identical digits); the Gaussian values differ",
 }
 
-def matches_printed(value:float, printed:str) -> bool:
+def matches_printed(value:float,  # our exact value
+                    printed:str,  # the paper's printed number, as a string
+                   ) -> bool:
     "Does `value` round to the paper's `printed` number (decimals: same decimals; 'x.yze-k': 3 significant digits; '0': exactly 0)?"
     printed = printed.strip()
     if printed == '0': return value == 0
@@ -47,7 +49,8 @@ def matches_printed(value:float, printed:str) -> bool:
     else: ulp = 10.0 ** -(len(printed.split('.')[1]) if '.' in printed else 0)
     return abs(value - float(printed)) <= ulp / 2 * (1 + 1e-9)
 
-def compare_table_s1(rows) -> list:
+def compare_table_s1(rows,  # rows returned by `table_s1()`
+                    ) -> list:
     "Compare `table_s1()` rows with the printed Table S1; one dict per cell with the printed and exact values."
     out = []
     for r in rows:
