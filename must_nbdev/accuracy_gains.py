@@ -21,24 +21,31 @@ __all__ = ['POPULATION_BOUNDS', 'MSE_RATES', 'MSE_EPS', 'sampling_rate', 'amplif
            'median_mse_by_rate', 'plot_mse_by_rate']
 
 # %% ../nbs/12_accuracy_gains.ipynb #c051c495
-def sampling_rate(n:int, N:int) -> float:
+def sampling_rate(n:int,  # sample size, 1 ≤ n ≤ N
+                  N:int,  # population size (≥ 1)
+                 ) -> float:
     "n/N for a sample of n out of a population of N, with `ValueError` unless 1 ≤ n ≤ N."
     N = check_int(N, 'N', 1); n = check_int(n, 'n', 1, N)
     return n / N
 
-def amplified_by_srs(eps, delta:float, rate):
+def amplified_by_srs(eps,          # privacy parameter ε > 0 (scalar or array)
+                     delta:float,  # δ of the mechanism, in [0, 1]
+                     rate):        # sampling rate in (0, 1]
     "Theorem 1: an (ε, δ)-DP mechanism on an SRS at `rate` is (log(1 + rate(e^ε − 1)), rate·δ)-DP."
     eps, rate = np.broadcast_arrays(check_epsilon(eps), check_rate(rate, 'rate'))
     return np.log1p(rate * np.expm1(eps)), rate * check_real(delta, 'delta', 0, 1)
 
-def sample_budget(eps, delta:float, rate):
+def sample_budget(eps,          # target ε of the release (> 0)
+                  delta:float,  # target δ, in [0, 1]
+                  rate):        # sampling rate in (0, 1]
     "(ε_n, δ_n) to spend on an SRS at `rate` so that the release is (ε, δ)-DP: the inverse of Theorem 1."
     eps, rate = np.broadcast_arrays(check_epsilon(eps), check_rate(rate, 'rate'))
     delta_n = check_real(delta, 'delta', 0, 1) / rate
     return np.log1p(np.expm1(eps) / rate), delta_n
 
 # %% ../nbs/12_accuracy_gains.ipynb #f5f429ea
-def plot_sample_budget(ax=None, eps_values=(0.1, 0.5, 1.0)):
+def plot_sample_budget(ax=None,                     # matplotlib axes (None: new figure)
+                       eps_values=(0.1, 0.5, 1.0)): # target ε per curve
     "Figure 3: the budget ε_n usable on an SRS against the sampling rate, for each target ε."
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6, 4))
@@ -48,18 +55,23 @@ def plot_sample_budget(ax=None, eps_values=(0.1, 0.5, 1.0)):
     return ax
 
 # %% ../nbs/12_accuracy_gains.ipynb #097463fa
-def variance_bound_q(eps, rate) -> np.ndarray:
+def variance_bound_q(eps,   # privacy parameter ε > 0 (scalar or array)
+                     rate,  # sampling rate in (0, 1]
+                    ) -> np.ndarray:
     "q = 1 − ε²/ε_n²: the largest sampling variance, as a fraction of V_N, that still allows a gain (Δ_n = Δ_N)."
     return 1 - (check_epsilon(eps) / sample_budget(eps, 0.0, rate)[0]) ** 2
 
-def rate_for_variance_bound(q:float, eps:float) -> float:
+def rate_for_variance_bound(q:float,    # variance fraction in (0, 1)
+                            eps:float,  # target ε (> 0)
+                           ) -> float:
     "The sampling rate at which q(ε, rate) equals `q` (q decreases in the rate; root by Brent's method)."
     q = check_real(q, 'q', 0, 1, lo_open=True, hi_open=True); check_epsilon(eps)
     f = lambda r: float(variance_bound_q(eps, r)) - q
     return optimize.brentq(f, 1e-12, 1.0, xtol=1e-14)
 
 # %% ../nbs/12_accuracy_gains.ipynb #ace7d565
-def plot_variance_bound(ax=None, eps_values=(0.001, 0.01, 0.1, 1.0, 3.0)):
+def plot_variance_bound(ax=None,                        # matplotlib axes (None: new figure)
+                        eps_values=(0.001, 0.01, 0.1, 1.0, 3.0)): # ε per curve
     "Figure 4: q = 1 − ε²/ε_n² against the sampling rate, with the small-ε limit 1 − rate²."
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6, 4))
@@ -70,19 +82,25 @@ def plot_variance_bound(ax=None, eps_values=(0.001, 0.01, 0.1, 1.0, 3.0)):
     return ax
 
 # %% ../nbs/12_accuracy_gains.ipynb #4573a679
-def mean_noise_ratio(eps, rate) -> np.ndarray:
+def mean_noise_ratio(eps,   # privacy parameter ε > 0 (scalar or array)
+                     rate,  # sampling rate in (0, 1]
+                    ) -> np.ndarray:
     "Eq. 8: r = (rate · ε_n / ε)², population-release noise variance over sample-release noise variance for the mean."
     eps = check_epsilon(eps)
     return (check_rate(rate, 'rate') * sample_budget(eps, 0.0, rate)[0] / eps) ** 2
 
-def eps_where_ratio_reaches(rate:float, tol:float) -> float:
+def eps_where_ratio_reaches(rate:float,  # sampling rate in (0, 1)
+                            tol:float,   # tolerance 1 − r, in (0, 1)
+                           ) -> float:
     "The ε at which r(ε, rate) = 1 − tol (r < 1 always; it tends to 1 only as ε → 0)."
     rate = check_real(rate, 'rate', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 0, 1, lo_open=True, hi_open=True)
     f = lambda le: float(1 - mean_noise_ratio(math.exp(le), rate)) - tol
     return math.exp(optimize.brentq(f, math.log(1e-300), math.log(50.0), xtol=1e-12))
 
 # %% ../nbs/12_accuracy_gains.ipynb #0e19c06a
-def plot_mean_ratio_tolerance(axes=None, tols=(1e-2, 1e-4, 1.66e-6), rates=None):
+def plot_mean_ratio_tolerance(axes=None,                   # two matplotlib axes (None: new figure)
+                              tols=(1e-2, 1e-4, 1.66e-6),  # tolerances 1 − r, one curve each
+                              rates=None):                 # sampling rates (None: 1e-4 to 0.9)
     "Figure 5 redrawn: the ε (left) and ε_n (right) at which 1 − r reaches each tolerance; r = 1 itself is never reached."
     import matplotlib.pyplot as plt
     if axes is None: _, axes = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -98,13 +116,18 @@ def plot_mean_ratio_tolerance(axes=None, tols=(1e-2, 1e-4, 1.66e-6), rates=None)
     return axes
 
 # %% ../nbs/12_accuracy_gains.ipynb #e9b1fba5
-def occurrence_variance(scheme) -> float:
+def occurrence_variance(scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                       ) -> float:
     "Var(C) of the number of copies C of one record in a sample, from the exact occurrence pmf."
     w = occurrence_pmf(scheme).pmf; l = np.arange(len(w))
     mean = float((l * w).sum())
     return float((l**2 * w).sum() - mean**2)
 
-def mean_release_variance(scheme, eps:float, S2:float, R:float) -> dict:
+def mean_release_variance(scheme,     # a scheme with a fixed sample size m (not Poisson)
+                          eps:float,  # target ε′ of the release (> 0)
+                          S2:float,   # population variance of the values (≥ 0)
+                          R:float,    # range of the values, the sensitivity scale (> 0)
+                         ) -> dict:
     "Total variance of the Laplace-privatized sample mean under `scheme` (sampling + noise), the population's, and δ′."
     if scheme.m is None: raise ValueError("scheme must have a fixed sample size m (not Poisson)")
     eps = float(check_epsilon(eps)); N, m = scheme.n, scheme.m
@@ -116,12 +139,21 @@ def mean_release_variance(scheme, eps:float, S2:float, R:float) -> dict:
                 delta_prime=delta_p)
 
 # %% ../nbs/12_accuracy_gains.ipynb #5e6c070c
-def must_stage_one_size(name:str, N:int, m:int, b_factor:int) -> int:
+def must_stage_one_size(name:str,      # registry name
+                        N:int,         # population size
+                        m:int,         # final sample size
+                        b_factor:int,  # b = b_factor·m
+                       ) -> int:
     "Stage-I size b = b_factor·m, capped at N where stage I draws without replacement (MUST.ow)."
     return min(N, b_factor * m) if name == 'must-ow' else b_factor * m
 
-def mean_gain_table(population, R:float=1.0, rates=(0.01, 0.1, 0.5), eps_values=(0.001, 0.01, 0.1, 1.0),
-                    schemes=('wor', 'must-ow', 'must-ww'), b_factor:int=2) -> list:
+def mean_gain_table(population,                     # the population's values
+                    R:float=1.0,                    # range of the values (> 0)
+                    rates=(0.01, 0.1, 0.5),         # sampling rates in (0, 1]
+                    eps_values=(0.001, 0.01, 0.1, 1.0), # target ε values
+                    schemes=('wor', 'must-ow', 'must-ww'), # registry names
+                    b_factor:int=2,                 # MUST stage-I size b = b_factor·m
+                   ) -> list:
     "Section 4.2 for SRS and MUST: noise ratio r, total variance V_n/V_N and δ′ per scheme, rate and ε (b = b_factor·m)."
     y = check_reals(population, 'population'); N = len(y); S2 = float(y.var(ddof=1))
     rows = []
@@ -133,11 +165,17 @@ def mean_gain_table(population, R:float=1.0, rates=(0.01, 0.1, 0.5), eps_values=
     return rows
 
 # %% ../nbs/12_accuracy_gains.ipynb #473052c2
-def smooth_sensitivity_beta(eps, delta) -> np.ndarray:
+def smooth_sensitivity_beta(eps,    # privacy parameter ε > 0 (scalar or array)
+                            delta,  # δ in (0, 1)
+                           ) -> np.ndarray:
     "β = ε / (2 log(2/δ)) of the smooth-sensitivity Laplace mechanism."
     return check_epsilon(eps) / (2 * np.log(2 / check_reals(delta, 'delta', 0, 1, lo_open=True, hi_open=True)))
 
-def median_smooth_sensitivity(sorted_values, beta, lower:float, upper:float) -> np.ndarray:
+def median_smooth_sensitivity(sorted_values,  # rows of odd length, ascending
+                              beta,           # smoothing β (> 0), scalar or per row
+                              lower:float,    # lower bound of the values
+                              upper:float,    # upper bound of the values
+                             ) -> np.ndarray:
     "Smooth sensitivity of the median of each row of `sorted_values` (odd length, ascending, within [lower, upper])."
     x = np.atleast_2d(np.asarray(sorted_values, float)); T, n = x.shape
     if n % 2 == 0: raise ValueError(f"sorted_values must have an odd number of columns (the median is one record); got {n}")
@@ -170,7 +208,10 @@ def median_smooth_sensitivity(sorted_values, beta, lower:float, upper:float) -> 
 # %% ../nbs/12_accuracy_gains.ipynb #778f34a3
 POPULATION_BOUNDS = {'lognormal': (0.0, 2000.0), 'bimodal': (0.0, 1.0)}
 
-def make_population(kind:str, N:int=10_001, seed:int=0) -> np.ndarray:
+def make_population(kind:str,      # 'lognormal' or 'bimodal'
+                    N:int=10_001,  # population size (≥ 3)
+                    seed:int=0,    # seed of the draw
+                   ) -> np.ndarray:
     "Sorted population: 'lognormal' (Lognormal(5, 0.5)) or 'bimodal' (the paper's Beta(2,10) mixture rescaled to [0, 1])."
     check_choice(kind, 'kind', POPULATION_BOUNDS); N = check_int(N, 'N', 3)
     if N % 2 == 0: raise ValueError(f"N must be odd (one median record), got {N}")
@@ -188,8 +229,16 @@ def _sample_sorted(pop_sorted, scheme, T:int, rng) -> np.ndarray:
     ms = sample_many(scheme, T, rng)
     return pop_sorted[np.repeat(ms.indices, ms.counts)].reshape(T, scheme.m)
 
-def median_study(pop_sorted, bounds, sizes=(1001, 101), eps_values=(0.1, 0.5, 1.0), T:int=1000, delta:float|None=None,
-                 scheme:str='wor', b_factor:int=2, rng=None) -> list:
+def median_study(pop_sorted,                  # the sorted population
+                 bounds,                      # (lower, upper) bounds of the values
+                 sizes=(1001, 101),           # odd sample sizes n
+                 eps_values=(0.1, 0.5, 1.0),  # target ε values
+                 T:int=1000,                  # releases per (n, ε) (≥ 1)
+                 delta:float|None=None,       # δ in (0, 1) (None: 1/(2N))
+                 scheme:str='wor',            # registry name of the sampling scheme
+                 b_factor:int=2,              # MUST stage-I size b = b_factor·n
+                 rng=None,                    # int seed, np.random.Generator or None
+                ) -> list:
     "Section 4.3 simulation: per (n, ε) the SS ratio sample/population, noise draws, sample medians and both MSEs."
     y = check_reals(pop_sorted, 'pop_sorted'); N = len(y); lo, hi = bounds; rng = as_generator(rng); T = check_int(T, 'T', 1)
     delta = 1 / (2 * N) if delta is None else check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
@@ -210,7 +259,11 @@ def median_study(pop_sorted, bounds, sizes=(1001, 101), eps_values=(0.1, 0.5, 1.
     return out
 
 # %% ../nbs/12_accuracy_gains.ipynb #688d5cdb
-def plot_study_violins(study, key:str, title:str, axes=None, include_population:bool=False):
+def plot_study_violins(study,                          # rows of `median_study`
+                       key:str,                        # the row field to plot
+                       title:str,                      # figure title
+                       axes=None,                      # matplotlib axes, one per ε (None: new figure)
+                       include_population:bool=False): # add the population release's violin
     "Violin plots of `key` per sample size, one panel per ε (Figs 6, 7, 10, 12)."
     import matplotlib.pyplot as plt
     eps_values = sorted({r['eps'] for r in study})
@@ -228,12 +281,21 @@ def plot_study_violins(study, key:str, title:str, axes=None, include_population:
 MSE_RATES = (0.01, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 MSE_EPS = (0.01, 0.1, 0.5, 1.0, 3.0, 5.0)
 
-def odd_size(rate:float, N:int) -> int:
+def odd_size(rate:float,  # sampling rate in (0, 1]
+             N:int,       # population size
+            ) -> int:
     "The odd sample size nearest to rate·N (so the median is one record)."
     k = int(round(check_real(rate, 'rate', 0, 1, lo_open=True) * N)); return k + 1 if k % 2 == 0 else k
 
-def median_mse_by_rate(pop_sorted, bounds, rates=MSE_RATES, eps_values=MSE_EPS, T:int=1000, scheme:str='wor',
-                       rng=None, show_progress:bool=False) -> list:
+def median_mse_by_rate(pop_sorted,                # the sorted population
+                       bounds,                    # (lower, upper) bounds of the values
+                       rates=MSE_RATES,           # sampling rates
+                       eps_values=MSE_EPS,        # target ε values
+                       T:int=1000,                # releases per point (≥ 1)
+                       scheme:str='wor',          # registry name of the sampling scheme
+                       rng=None,                  # int seed, np.random.Generator or None
+                       show_progress:bool=False,  # draw a progress bar on stderr
+                      ) -> list:
     "log MSE of the privatized median against the sampling rate, per ε, with the population's log MSE (Figs 8, 13)."
     N = len(pop_sorted); rng = as_generator(rng); rows = []
     for rate in progress(rates, 'rates', show_progress):
@@ -242,7 +304,9 @@ def median_mse_by_rate(pop_sorted, bounds, rates=MSE_RATES, eps_values=MSE_EPS, 
                       log_mse_population=math.log(r['mse_population'])) for r in st]
     return rows
 
-def plot_mse_by_rate(rows, title:str, ax=None):
+def plot_mse_by_rate(rows,       # rows of `median_mse_by_rate`
+                     title:str,  # figure title
+                     ax=None):   # matplotlib axes (None: new figure)
     "Line plot of log MSE against the sampling rate, one line per ε; crosses at rate 1 are the population releases."
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6.5, 4))

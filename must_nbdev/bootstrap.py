@@ -16,7 +16,9 @@ __all__ = ['BOOTSTRAP_SCHEMES', 'TABLE4_COLUMNS', 'TABLE4_FORMATS', 'PAPER_TABLE
            'compare_with_paper', 'table4_agreement']
 
 # %% ../nbs/07_exp_bootstrap.ipynb #eb5b3fc8
-def multiset_moments(values:np.ndarray, ms:Multisets, per_dataset:int):
+def multiset_moments(values:np.ndarray,  # data values (n_datasets, n)
+                     ms:Multisets,       # T·n_datasets multisets from `sample_many`
+                     per_dataset:int):   # multisets drawn per dataset
     "Size, mean and sample variance (divisor size − 1) of each multiset; row t draws from dataset t // per_dataset."
     rows = ms.rows; ds = rows // per_dataset
     x, c = values[ds, ms.indices], ms.counts.astype(float)
@@ -28,7 +30,8 @@ def multiset_moments(values:np.ndarray, ms:Multisets, per_dataset:int):
     return size, mean, var
 
 # %% ../nbs/07_exp_bootstrap.ipynb #ce3c1214
-def collision_probability(scheme:Scheme) -> float:
+def collision_probability(scheme:Scheme,  # a scheme with a fixed final size
+                         ) -> float:
     "Probability that two copy positions of a fixed-size subsample hold the same record (0 without repeats)."
     w = occurrence_pmf(scheme).pmf; l = np.arange(len(w))
     second = float((w * l * (l - 1)).sum())
@@ -48,9 +51,21 @@ def _clipped_normal_variance(lo:float, hi:float) -> float:
     m2 = lo ** 2 * P_lo + (norm.cdf(hi) - P_lo) - (hi * p_hi - lo * p_lo) + hi ** 2 * P_hi
     return m2 - m1 ** 2
 
-def bootstrap_experiment(n_datasets:int=200, n:int=300, m:int=30, T:int=500, eps_prime:float=0.1, delta:float|None=None,
-                         bs=TABLE3_B, data_range=(-4.0, 4.0), method:str='dwork-roth', sensitivity_basis:str='paper',
-                         schemes=BOOTSTRAP_SCHEMES, seed:int=0, quick:bool=False, show_progress:bool=False) -> list:
+def bootstrap_experiment(n_datasets:int=200,             # simulated datasets (≥ 2)
+                         n:int=300,                      # records per dataset (≥ 2)
+                         m:int=30,                       # final (batch) size (≥ 2)
+                         T:int=500,                      # bootstrap subsamples per dataset (≥ 1)
+                         eps_prime:float=0.1,            # target per-query ε′
+                         delta:float|None=None,          # base δ (None: 1/n)
+                         bs=TABLE3_B,                    # stage-I sizes b of the MUST rows
+                         data_range=(-4.0, 4.0),         # (L, U) clipping range of the data
+                         method:str='dwork-roth',        # 'dwork-roth' (the paper's) or 'analytic' σ calibration
+                         sensitivity_basis:str='paper',  # 'paper' (Δ over n, as printed) or 'subsample' (over m)
+                         schemes=BOOTSTRAP_SCHEMES,      # registry names of the schemes to run
+                         seed:int=0,                     # seed of every random draw: results reproduce
+                         quick:bool=False,               # small run for tests (fewer datasets/draws); False: paper size
+                         show_progress:bool=False,       # draw a progress bar on stderr
+                        ) -> list:
     "Table 4: mean, SD and MC standard error of the PP bootstrap estimates of μ and τ², and their differences to the baseline."
     if quick: n_datasets, T = 20, 100
     n_datasets, n, m, T = (check_int(v, k, lo) for v, k, lo in ((n_datasets, 'n_datasets', 2), (n, 'n', 2), (m, 'm', 2), (T, 'T', 1)))
@@ -103,7 +118,9 @@ PAPER_TABLE4 = {  # (scheme, b): ((mean μ, SD), (mean τ², SD)) as printed in 
         ((0.0009, 0.059), (0.956, 0.090)), ((0.0010, 0.059), (0.965, 0.088)), ((0.0025, 0.058), (0.972, 0.096))])},
 }
 
-def agreement(z, threshold:float=3.0) -> dict:
+def agreement(z,                    # z-scores of independent cells (NaNs ignored)
+              threshold:float=3.0,  # |z| above this counts as a discrepancy (> 0)
+             ) -> dict:
     "Cells, count of |z| > threshold and its expected count, χ² = Σz² with its p-value, for z-scores of independent cells."
     from scipy.stats import chi2, norm
     z = np.asarray([v for v in z if v is not None and np.isfinite(v)], float)
@@ -112,7 +129,10 @@ def agreement(z, threshold:float=3.0) -> dict:
     return dict(cells=len(z), exceed=int((np.abs(z) > threshold).sum()), expected=float(2 * norm.sf(threshold) * len(z)),
                 chi2=stat, dof=len(z), p=float(chi2.sf(stat, len(z))) if len(z) else 1.0)
 
-def compare_with_paper(rows, n_datasets:int=200, n_paper:int=200) -> list:
+def compare_with_paper(rows,                # rows of `bootstrap_experiment`
+                       n_datasets:int=200,  # our number of datasets
+                       n_paper:int=200,     # the paper's number of datasets
+                      ) -> list:
     "z-scores of each Table 4 mean against the paper: levels, and differences to the baseline (free of the shared datasets)."
     base = PAPER_TABLE4['poisson (non-private)', None]
     out = []
@@ -135,7 +155,10 @@ TABLE4_PAPER_FORMATS = {'mu': '.4f', 'paper_mu': '.4f', 'tau2': '.3f', 'paper_ta
                         'paper_tau2_diff': '+.4f',
                         **{k: '+.2f' for k in ('z_mu', 'z_mu_diff', 'z_tau2', 'z_tau2_diff')}}
 
-def table4_agreement(rows, n_datasets:int=200, threshold:float=3.0) -> dict:
+def table4_agreement(rows,                 # rows of `bootstrap_experiment`
+                     n_datasets:int=200,   # our number of datasets
+                     threshold:float=3.0,  # |z| above this counts as a discrepancy
+                    ) -> dict:
     "Agreement of Table 4 with the paper: the baseline's level, and every scheme's difference to the baseline (μ and τ²)."
     c = compare_with_paper(rows, n_datasets)
     return dict(baseline=agreement([c[0]['z_mu'], c[0]['z_tau2']], threshold),

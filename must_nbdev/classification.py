@@ -35,7 +35,8 @@ OCCUPATION_GROUPS = {'professional': ('Exec-managerial', 'Prof-specialty', 'Tech
 MARRIED = ('Married-civ-spouse', 'Married-AF-spouse', 'Married-spouse-absent')
 ADULT_HOW_TO_GET = "download adult.data and adult.test from https://archive.ics.uci.edu/dataset/2/adult (CC BY 4.0)"
 
-def read_adult_raw(raw_dir) -> list:
+def read_adult_raw(raw_dir,  # folder holding adult.data and adult.test (UCI)
+                  ) -> list:
     "Complete records (no '?') with native-country United-States from adult.data and adult.test, as lists of strings."
     raw_dir, rows = Path(raw_dir), []
     for name in ('adult.data', 'adult.test'):
@@ -49,7 +50,8 @@ def read_adult_raw(raw_dir) -> list:
             if '?' not in parts and parts[13] == 'United-States': rows.append(parts)
     return rows
 
-def process_adult(rows) -> tuple:
+def process_adult(rows,  # rows from `read_adult_raw`
+                 ) -> tuple:
     "Integer feature matrix (ADULT_FEATURES, before scaling) and 0/1 labels (income > 50K) from raw rows."
     c = {k: [r[i] for r in rows] for i, k in enumerate(ADULT_RAW_COLUMNS)}
     occ = np.array(c['occupation'])
@@ -63,7 +65,9 @@ def process_adult(rows) -> tuple:
     y = np.array([s.rstrip('.') == '>50K' for s in c['income']], dtype=np.int8)
     return X, y
 
-def build_adult_npz(raw_dir, out=None) -> Path:
+def build_adult_npz(raw_dir,   # folder holding adult.data and adult.test (UCI)
+                    out=None,  # output path (None: the shipped file)
+                   ) -> Path:
     "Regenerate the shipped compact Adult file from the raw UCI files."
     X, y = process_adult(read_adult_raw(raw_dir))
     out = Path(out) if out is not None else DATA_DIR / 'adult_us.npz'
@@ -73,7 +77,10 @@ def build_adult_npz(raw_dir, out=None) -> Path:
 def _split(n:int, n_train:int, seed:int):
     perm = np.random.default_rng(seed).permutation(n); return perm[:n_train], perm[n_train:]
 
-def load_adult(path=None, seed:int=0, n_train:int=30_969) -> dict:
+def load_adult(path=None,           # the .npz file (None: the shipped one)
+               seed:int=0,          # seed of the train/test split
+               n_train:int=30_969,  # training records (the paper's 30,969)
+              ) -> dict:
     "The paper's Adult set: features scaled to [0, 1] by their maxima, seeded split 30,969 / 10,323."
     path = Path(path) if path is not None else DATA_DIR / 'adult_us.npz'
     if not path.is_file(): raise FileNotFoundError(f"processed Adult file {path} not found; rebuild it with build_adult_npz(raw_dir) ({ADULT_HOW_TO_GET})")
@@ -89,7 +96,8 @@ def load_adult(path=None, seed:int=0, n_train:int=30_969) -> dict:
 MNIST_FILES = {'X_train': 'train-images-idx3-ubyte', 'y_train': 'train-labels-idx1-ubyte',
                'X_test': 't10k-images-idx3-ubyte', 'y_test': 't10k-labels-idx1-ubyte'}
 
-def read_idx(path) -> np.ndarray:
+def read_idx(path,  # IDX file, optionally .gz
+            ) -> np.ndarray:
     "Read an IDX file (unsigned-byte data, any number of dimensions), gzipped or not."
     path = Path(path)
     opener = gzip.open if path.suffix == '.gz' else open
@@ -103,7 +111,8 @@ def read_idx(path) -> np.ndarray:
     if body.size != int(np.prod(dims)): raise ValueError(f"{path}: header says {dims} = {int(np.prod(dims))} bytes, file has {body.size}")
     return body.reshape(dims)
 
-def load_mnist(path=None) -> dict:
+def load_mnist(path=None,  # folder of the IDX files (None: $MUST_MNIST_DIR)
+              ) -> dict:
     "MNIST from the standard IDX files in `path` or $MUST_MNIST_DIR: flattened images in [0, 1] and labels."
     path = path or os.environ.get('MUST_MNIST_DIR')
     if not path: raise FileNotFoundError("MNIST directory not given: pass path= or set MUST_MNIST_DIR to a folder with the four IDX files "
@@ -118,7 +127,9 @@ def load_mnist(path=None) -> dict:
         if len(out[f'X_{s}']) != len(out[f'y_{s}']): raise ValueError(f"MNIST {s} images and labels differ in count")
     return dict(out, name='mnist')
 
-def load_digits(seed:int=0, test_fraction:float=0.25) -> dict:
+def load_digits(seed:int=0,                # seed of the train/test split
+                test_fraction:float=0.25,  # share of the images held out, in (0, 1)
+               ) -> dict:
     "The 8×8 handwritten digits (1,797 images, pixels scaled to [0, 1]) with a seeded train/test split."
     path = DATA_DIR / 'digits.csv.gz'
     if not path.is_file(): raise FileNotFoundError(f"{path} missing: reinstall must_nbdev (the digits table ships with the package)")
@@ -128,7 +139,10 @@ def load_digits(seed:int=0, test_fraction:float=0.25) -> dict:
     tr, te = _split(len(y), len(y) - n_test, seed)
     return dict(X_train=X[tr], y_train=y[tr], X_test=X[te], y_test=y[te], name='digits')
 
-def load_mnist_10k(path=None, seed:int=0, n_train:int=8000) -> dict:
+def load_mnist_10k(path=None,         # the .npz file (None: the shipped one)
+                   seed:int=0,        # seed of the train/test split
+                   n_train:int=8000,  # training images (the rest is the test set)
+                  ) -> dict:
     "The shipped 10,000 real MNIST digits (pixels scaled to [0, 1]), seeded split (default 8,000 train / 2,000 test)."
     path = Path(path) if path is not None else DATA_DIR / 'mnist_10k.npz'
     if not path.is_file():
@@ -144,7 +158,9 @@ def load_mnist_10k(path=None, seed:int=0, n_train:int=8000) -> dict:
     return dict(X_train=X[tr], y_train=y[tr], X_test=X[te], y_test=y[te], name='mnist-10k')
 
 # %% ../nbs/10_exp_classification.ipynb #d680028f
-def binary_metrics(y_true, y_pred) -> dict:
+def binary_metrics(y_true,  # 0/1 labels
+                   y_pred,  # 0/1 predictions
+                  ) -> dict:
     "Accuracy, sensitivity, specificity, PPV, NPV and F1 (in %) of 0/1 predictions; NaN where undefined."
     y_true, y_pred = np.asarray(y_true).astype(bool), np.asarray(y_pred).astype(bool)
     tp, tn = np.sum(y_true & y_pred), np.sum(~y_true & ~y_pred); fp, fn = np.sum(~y_true & y_pred), np.sum(y_true & ~y_pred)
@@ -158,7 +174,10 @@ CLASSIFICATION_SCHEMES = ('poisson', 'wor', 'wr', 'must-ow', 'must-ww', 'must-wo
 MNIST_PAPER = dict(n=60_000, m=2000, b=3000, eps_prime=1e-5, n_test=10_000)   # the paper's MNIST run (Sec 4.2.3)
 MNIST_ADAPT = ('scaled', 'paper-batch')
 
-def classification_settings(dataset:str, n:int, adapt:str='scaled') -> dict:
+def classification_settings(dataset:str,         # 'adult', 'mnist', 'mnist-10k' or 'digits'
+                            n:int,               # training records
+                            adapt:str='scaled',  # 'scaled' or 'paper-batch': how MNIST's settings adapt to n
+                           ) -> dict:
     "Hyperparameters of experiment 3: 'adult', 'mnist' (the paper's), 'mnist-10k', 'digits' (MNIST's adapted to n)."
     check_choice(dataset, 'dataset', ('adult', 'mnist', 'mnist-10k', 'digits'))
     check_choice(adapt, 'adapt', MNIST_ADAPT); n = check_int(n, 'n', 1)
@@ -173,23 +192,40 @@ def classification_settings(dataset:str, n:int, adapt:str='scaled') -> dict:
     return dict(net, m=round(p['m'] * n / p['n']), b=round(p['b'] * n / p['n']), eps_prime=p['eps_prime'] * p['n'] / n,
                 setting='scaled')
 
-def linear_default_init(model:MLP, R:int, rng=None) -> np.ndarray:
+def linear_default_init(model:MLP,  # the `MLP`
+                        R:int,      # number of runs
+                        rng=None,   # int seed, np.random.Generator or None
+                       ) -> np.ndarray:
     "PyTorch `nn.Linear`'s default initialisation (weights and biases uniform on ±1/√fan-in) for R runs of `model`."
     rng = as_generator(rng); parts = []
     for i, o in model.shapes:
         parts += [rng.uniform(-1, 1, (R, i * o)) / math.sqrt(i), rng.uniform(-1, 1, (R, o)) / math.sqrt(i)]
     return np.concatenate(parts, 1)
 
-def scheme_sigma(scheme:str, cfg:dict, n:int, sensitivity_basis:str='paper') -> float:
+def scheme_sigma(scheme:str,                     # registry name
+                 cfg:dict,                       # settings from `classification_settings`
+                 n:int,                          # training records
+                 sensitivity_basis:str='paper',  # 'paper' (Δ over n, as printed) or 'subsample' (over m)
+                ) -> float:
     "σ of the base Gaussian for `scheme` under settings `cfg` (calibrated at n, or at cfg['calib_n'] when given)."
     cn = cfg.get('calib_n') or n
     sc = scheme_at(scheme, cn, cfg['m'], cfg['b'])
     sens = cfg['clip'] / (cn if sensitivity_basis == 'paper' else cfg['m'])
     return calibrate(sc, cfg['eps_prime'], 1 / cn, sens, 'analytic').sigma
 
-def run_classification(data:dict, schemes=CLASSIFICATION_SCHEMES, seeds:int=5, T:int|None=None,
-                       sensitivity_basis:str='paper', distinct:bool=True, seed:int=0, show_progress:bool=False,
-                       quick:bool=False, adapt:str='scaled', track_loss:bool=True, **overrides) -> dict:
+def run_classification(data:dict,                      # dataset dict from a `load_*` function
+                       schemes=CLASSIFICATION_SCHEMES, # registry names of the schemes to run
+                       seeds:int=5,                    # training runs per scheme (≥ 1)
+                       T:int|None=None,                # iterations (None: the setting's)
+                       sensitivity_basis:str='paper',  # 'paper' (Δ over n, as printed) or 'subsample' (over m)
+                       distinct:bool=True,             # one gradient per distinct record, weighted by its count
+                       seed:int=0,                     # seed of every random draw: results reproduce
+                       show_progress:bool=False,       # draw a progress bar on stderr
+                       quick:bool=False,               # small run for tests (2 seeds, 40 iterations off Adult)
+                       adapt:str='scaled',             # 'scaled' or 'paper-batch': how MNIST's settings adapt to n
+                       track_loss:bool=True,           # record the training loss per iteration
+                       **overrides,                    # replace entries of the settings (e.g. T_long, lr)
+                      ) -> dict:
     "Train every scheme (and non-private Poisson SGD) `seeds` times on `data`; test metrics, loss curves and costs."
     if quick and data['name'] != 'adult': seeds, T = 2, 40
     check_choice(sensitivity_basis, 'sensitivity_basis', SENSITIVITY_BASES); seeds = check_int(seeds, 'seeds', 1)
@@ -232,7 +268,9 @@ def run_classification(data:dict, schemes=CLASSIFICATION_SCHEMES, seeds:int=5, T
         rows.append(with_paper(row)); curves[row['scheme']] = curve
     return dict(rows=with_paper_times(rows), loss=curves, settings=dict(cfg, T=T, n=n))
 
-def adult_optimum(data:dict, tol:float=1e-10) -> dict:
+def adult_optimum(data:dict,        # the Adult dict from `load_adult`
+                  tol:float=1e-10,  # Newton step size at which to stop
+                 ) -> dict:
     "Reference row: the non-private maximum-likelihood logistic regression on the whole training set (Newton's method)."
     Xtr, ytr = data['X_train'], data['y_train']; t0 = time.perf_counter()
     model = LogisticRegression(Xtr.shape[1]); Xd = model._design(Xtr); beta = np.zeros(model.n_params)
@@ -276,7 +314,13 @@ PAPER000_TABLE8 = _PAPER_ROW(   # seed 000's Table 8 (Adult, %): σ, then the si
     (2.654, 97.8, 92.0, 99.9, 99.7, 97.3, 95.7), (2.641, 97.9, 92.3, 99.9, 99.7, 97.4, 95.9),
     (2.013, 98.1, 93.1, 99.9, 99.7, 97.6, 96.3), (2.006, 97.7, 91.5, 99.9, 99.7, 97.1, 95.4))
 
-def comparison_z(ours:float, sd:float, k:int, n_ours:float, n_paper:float, paper:float) -> float:
+def comparison_z(ours:float,     # our mean accuracy (%)
+                 sd:float,       # its SD over seeds
+                 k:int,          # number of seeds
+                 n_ours:float,   # our test-set size
+                 n_paper:float,  # the paper's test-set size
+                 paper:float,    # the paper's accuracy (%)
+                ) -> float:
     "z of our mean over k seeds minus the paper's one run (in % points): seed spread plus both test sets' binomial error."
     if not all(map(math.isfinite, (ours, paper))) or k < 1 or not (n_ours > 0 and n_paper > 0): return math.nan
     if k > 1 and not math.isfinite(sd): return math.nan
@@ -284,7 +328,8 @@ def comparison_z(ours:float, sd:float, k:int, n_ours:float, n_paper:float, paper
     se = math.sqrt((sd ** 2 * (1 + 1 / k) if k > 1 else 0.0) + 1e4 * a * (1 - a) * (1 / n_ours + 1 / n_paper))
     return (ours - paper) / se
 
-def with_paper(row:dict) -> dict:
+def with_paper(row:dict,  # a Table 6 row of `run_classification`
+              ) -> dict:
     "Add the paper's printed accuracy (`paper`, from `paper_ref`) and the z-score of ours against it to a Table 6 row."
     ds, s = row['dataset'], row['scheme']
     if ds == 'adult' and row['setting'] == 'paper' and row['T'] == 15:
@@ -298,7 +343,8 @@ def with_paper(row:dict) -> dict:
     z = comparison_z(row['accuracy'], row.get('accuracy_sd', math.nan), k, row['n_test'], n_paper, val)
     return dict(row, paper=val, z=z, paper_ref=ref)
 
-def with_paper_times(rows) -> list:
+def with_paper_times(rows,  # Table 8 rows (one per scheme)
+                    ) -> list:
     "Add time relative to WOR and the paper's Table 8 seconds and ratio (times depend on the machine, ratios compare)."
     wor = next((r['seconds'] for r in rows if r['scheme'] == 'wor'), math.nan)
     out = []
@@ -309,7 +355,8 @@ def with_paper_times(rows) -> list:
                         paper_time_vs_wor=pt[r['scheme']] / pt['wor'] if r['scheme'] in pt else math.nan))
     return out
 
-def seed000_comparison(rows) -> list:
+def seed000_comparison(rows,  # Adult rows of `run_classification`
+                      ) -> list:
     "Our Adult metrics (mean ± SD over seeds) beside seed 000's Table 8, a row per (setting, scheme, metric), with z."
     out = []
     for r in rows:
@@ -325,7 +372,9 @@ def seed000_comparison(rows) -> list:
     return out
 
 # %% ../nbs/10_exp_classification.ipynb #e46baac4
-def plot_classification_loss(curves:dict, title:str, ax=None):
+def plot_classification_loss(curves:dict,  # {scheme: training loss per iteration}
+                             title:str,    # panel title
+                             ax=None):     # matplotlib axes (None: new figure)
     "Training loss per iteration for each scheme (Figures 6 and S5)."
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6, 3.4))
@@ -336,7 +385,11 @@ def plot_classification_loss(curves:dict, title:str, ax=None):
     return ax.figure
 
 # %% ../nbs/10_exp_classification.ipynb #25483168
-def classification_experiment(quick:bool=False, seed:int=0, show_progress:bool=False, seeds:int=5) -> dict:
+def classification_experiment(quick:bool=False,          # small run for tests (fewer datasets/draws); False: paper size
+                              seed:int=0,                # seed of every random draw: results reproduce
+                              show_progress:bool=False,  # draw a progress bar on stderr
+                              seeds:int=5,               # training runs per scheme
+                             ) -> dict:
     "Every run of experiment 3 that `must reproduce` reports, by key, each a `run_classification` result."
     adult, mn = load_adult(seed=seed), load_mnist_10k(seed=seed)
     run = lambda data, **kw: run_classification(data, seed=seed, show_progress=show_progress, **{'seeds': seeds, **kw})

@@ -81,7 +81,8 @@ def _table(header, rows) -> str:
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     return '\n'.join('  '.join(c.rjust(w) for c, w in zip(r, widths)) for r in cells)
 
-def cmd_amplify(args) -> int:
+def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
+               ) -> int:
     "`must amplify`: (ε', δ') and PA type per base ε."
     sc = _scheme_from(args)
     res = amplify(sc, args.mechanism, args.theta, args.eps, analysis=args.group)
@@ -109,7 +110,8 @@ def _steps_from(args, sc) -> list:
     rate = sc.stages[-1].rate if sc.m is None else sc.m / sc.n            # the expected fraction of the data per step
     return [max(1, math.ceil(e / rate - 1e-9))]
 
-def cmd_account(args) -> int:
+def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
+               ) -> int:
     "`must account`: certified worst-case δ(ε) or ε(δ) after k steps of scheme∘Gaussian(σ) (or the paper's pair, labelled)."
     sc = _scheme_from(args); ks = _steps_from(args, sc)
     queries = [('eps', e) for e in args.eps or []] + [('delta', d) for d in args.delta or []]
@@ -179,7 +181,8 @@ def _account_one(args, sc, k, name, x) -> int:
     if not res['certified_accuracy']: print(f"NOT certified: {res['reason']}")
     return 0
 
-def cmd_calibrate(args) -> int:
+def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
+                 ) -> int:
     "`must calibrate`: the smallest σ, or the largest number of steps or batch size, certified (ε, δ)-DP in the worst case."
     for opt, vals in (('--eps', args.eps), ('--delta', args.delta)):
         if len(vals) > 1: raise ValueError(f"{opt} takes one target for calibrate, got {len(vals)}; run one calibration per target")
@@ -308,7 +311,11 @@ SUMMARY_NOTE = ("`compared`/`matching`: cells of `key`_vs_paper.md, each our val
                 "when it reproduces the printed digits (mismatches carry their reason).")
 REPRODUCIBLE = ('tableS1', 'table3', 'table4', 'table5', 'tableS2', 'table6', 'adult000', 'table7', 'table8', 'fig4', 'fig5', 'figS3', 'figS4', 'figS5', 'fig6')
 
-def write_artefact(key:str, art:Artefact, result, out:Path) -> list:
+def write_artefact(key:str,       # artefact key, e.g. 'table3'
+                   art:Artefact,  # its `Artefact` (table or figure)
+                   result,        # rows (table) or a matplotlib Figure
+                   out:Path,      # output folder
+                  ) -> list:
     "Write a table as `key`.md and `key`.csv, or a figure as `key`.png, under `out`; returns the paths."
     import csv
     from must_nbdev.definitions import markdown_table
@@ -324,7 +331,12 @@ def write_artefact(key:str, art:Artefact, result, out:Path) -> list:
         w.writeheader(); w.writerows({k: _jsonable(r.get(k)) for k in art.columns} for r in result)
     return [md, cs]
 
-def reproduce_all(out, quick:bool=False, seed:int=0, show_progress:bool=True, keys=None) -> list:
+def reproduce_all(out,                      # output folder (created if missing)
+                  quick:bool=False,         # small runs (tests); False: paper size
+                  seed:int=0,               # seed of every random draw
+                  show_progress:bool=True,  # progress bars on stderr
+                  keys=None,                # artefact keys to run (None: every one)
+                 ) -> list:
     "Regenerate every table (markdown + CSV) and figure (PNG) into `out`; returns (key, paper, notebook, paths, seconds) rows."
     import time, matplotlib
     from must_nbdev.definitions import progress
@@ -345,7 +357,8 @@ def reproduce_all(out, quick:bool=False, seed:int=0, show_progress:bool=True, ke
                                     f"\nTotal {sum(r['seconds'] for r in done):.0f} s.\n", encoding='utf-8')
     return done
 
-def cmd_reproduce(args) -> int:
+def cmd_reproduce(args,  # parsed command-line arguments (argparse.Namespace)
+                 ) -> int:
     "`must reproduce`: regenerate a table or figure of the paper, or `all` of them into --out."
     from must_nbdev.definitions import markdown_table
     arts = _artefacts()
@@ -470,14 +483,19 @@ PAPER_COMPARISONS = {'tableS1': _vs_table_s1, 'table3': _vs_table3, 'table4': _v
                      'tableS2': _vs_regression('Table S2'), 'table7': _vs_table7}
 COMPARISON_COLUMNS = ('cell', 'ours', 'paper', 'z', 'match', 'kind', 'note')
 
-def comparison_summary(cells:list) -> dict:
+def comparison_summary(cells:list,  # compared cells (dicts with z or a deterministic match)
+                      ) -> dict:
     "Cells compared, how many match (|z| ≤ 3 or deterministic match), and χ² with its p-value over the z-scored cells."
     from must_nbdev.bootstrap import agreement
     a = agreement([c['z'] for c in cells if c['z'] is not None])
     return dict(compared=len(cells), matching=sum(c['match'] for c in cells), z_cells=a['cells'], beyond_3se=a['exceed'],
                 chi2_p=a['p'] if a['cells'] else None)
 
-def write_comparison(key:str, art, cells:list, out:Path) -> list:
+def write_comparison(key:str,     # artefact key
+                     art,         # its `Artefact`
+                     cells:list,  # compared cells
+                     out:Path,    # output folder
+                    ) -> list:
     "Write `key`_vs_paper.md and .csv: each cell's value beside the paper's, with its z-score or deterministic verdict."
     import csv
     from must_nbdev.definitions import markdown_table
@@ -726,7 +744,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_reproduce)
     return p
 
-def main(argv=None) -> int:
+def main(argv=None,  # arguments without the program name (None: sys.argv[1:])
+        ) -> int:
     "Entry point of the `must` command; returns the exit status."
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -17,11 +17,16 @@ __all__ = ['TABLE7_SETTINGS', 'TABLE7_SCHEMES', 'TABLE7_COLUMNS', 'TABLE7_FORMAT
 TABLE7_SETTINGS = {'1': (300, 50, 30), '2': (1000, 200, 100), '3 (adult)': (30969, 500, 300), '3 (MNIST)': (60000, 3000, 2000)}
 TABLE7_SCHEMES = ('wor', 'poisson', 'wr', 'must-wo', 'must-ow', 'must-ww')
 
-def expected_distinct(scheme:Scheme) -> float:
+def expected_distinct(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                     ) -> float:
     "Exact E[m0] = n (1 − w0) from the occurrence pmf."
     return scheme.n * -math.expm1(float(occurrence_pmf(scheme).log_pmf[0]))
 
-def distinct_counts(scheme:Scheme, draws:int, rng=None, block:int=1000) -> np.ndarray:
+def distinct_counts(scheme:Scheme,   # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                    draws:int,       # number of subsamples (≥ 1)
+                    rng=None,        # int seed, np.random.Generator or None
+                    block:int=1000,  # subsamples drawn per `sample_many` call (bounds memory)
+                   ) -> np.ndarray:
     "Number of distinct records in each of `draws` independent subsamples (drawn in blocks to bound memory)."
     draws, block, rng = check_int(draws, 'draws'), check_int(block, 'block'), as_generator(rng)
     return np.concatenate([sample_many(scheme, min(block, draws - s), rng).distinct for s in range(0, draws, block)])
@@ -31,7 +36,10 @@ def _scheme(name:str, n:int, b:int, m:int) -> Scheme:
     return scheme_at(name, n, m, b)
 
 # %% ../nbs/09_efficiency.ipynb #cf0575e0
-def sampling_times(scheme:Scheme, repeats:int=200, rng=None) -> tuple:
+def sampling_times(scheme:Scheme,    # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                   repeats:int=200,  # timed repetitions (≥ 1); the median is reported
+                   rng=None,         # int seed, np.random.Generator or None
+                  ) -> tuple:
     "Median seconds to draw one subsample with `sample`, and per subsample in a block of 1000 with `sample_many`."
     repeats, rng = check_int(repeats, 'repeats'), as_generator(rng)
     one = []
@@ -43,8 +51,14 @@ def sampling_times(scheme:Scheme, repeats:int=200, rng=None) -> tuple:
     return float(np.median(one)), float(np.median(block))
 
 # %% ../nbs/09_efficiency.ipynb #29885307
-def efficiency_table(settings:dict=TABLE7_SETTINGS, schemes=TABLE7_SCHEMES, draws:int=10_000, repeats:int=200,
-                     seed:int=0, quick:bool=False, show_progress:bool=False) -> list:
+def efficiency_table(settings:dict=TABLE7_SETTINGS,  # experiment name → (n, b, m)
+                     schemes=TABLE7_SCHEMES,         # registry names of the schemes to run
+                     draws:int=10_000,               # Monte Carlo subsamples per scheme
+                     repeats:int=200,                # timing repetitions
+                     seed:int=0,                     # seed of every random draw: results reproduce
+                     quick:bool=False,               # small run for tests (fewer datasets/draws); False: paper size
+                     show_progress:bool=False,       # draw a progress bar on stderr
+                    ) -> list:
     "Rows of Table 7: m0 min/mean/max (Monte Carlo), exact E[m0], sampling time vs WR, and gradient work saved."
     if quick: draws, repeats = 500, 20
     rng = as_generator(seed); rows = []

@@ -17,26 +17,37 @@ __all__ = ['LIMIT_SCHEMES', 'check_rate', 'check_epsilon', 'subsampled_epsilon',
            'expected_sample_size', 'laplace_at_inner_budget', 'scheme_noise_table']
 
 # %% ../nbs/11_limits.ipynb #4064f1fe
-def check_rate(p, name:str='p') -> np.ndarray:
+def check_rate(p,             # rate(s) to check
+               name:str='p',  # argument name used in the error message
+              ) -> np.ndarray:
     "Subsampling rates as an array, each in (0, 1], else `ValueError` naming `name`."
     return check_reals(p, name, 0, 1, lo_open=True)
 
-def check_epsilon(eps, name:str='eps') -> np.ndarray:
+def check_epsilon(eps,             # value(s) to check
+                  name:str='eps',  # argument name used in the error message
+                 ) -> np.ndarray:
     "Privacy parameters as an array, each finite and > 0, else `ValueError` naming `name`."
     return check_reals(eps, name, 0, lo_open=True)
 
-def subsampled_epsilon(eps, p) -> np.ndarray:
+def subsampled_epsilon(eps,  # target ε of the subsampled mechanism (> 0)
+                       p,    # subsampling rate p in (0, 1] (scalar or array)
+                      ) -> np.ndarray:
     "Budget $\\epsilon_p=\\log(1+(e^\\epsilon-1)/p)$ the inner mechanism may spend so the subsampled one is ε-DP."
     eps, p = np.broadcast_arrays(check_epsilon(eps), check_rate(p))
     return np.log1p(np.expm1(eps) / p)
 
-def laplace_noise_ratio(eps, p) -> np.ndarray:
+def laplace_noise_ratio(eps,  # privacy parameter ε > 0 (scalar or array)
+                        p,    # subsampling rate p in (0, 1] (scalar or array)
+                       ) -> np.ndarray:
     "Noise ratio $p\\epsilon_p/\\epsilon$ of the plain over the subsampled Laplace mechanism (1 = subsampling is free)."
     eps, p = np.broadcast_arrays(check_epsilon(eps), check_rate(p))
     return p * subsampled_epsilon(eps, p) / eps
 
 # %% ../nbs/11_limits.ipynb #2a02c450
-def plot_noise_ratio(axes=None, eps_values=(0.01, 0.1, 1, 2), p_values=(0.001, 0.01, 0.1, 0.5), c_values=(0.2, 0.5, 2, 5)):
+def plot_noise_ratio(axes=None,                      # 2×2 matplotlib axes (None: new figure)
+                     eps_values=(0.01, 0.1, 1, 2),   # ε per curve (ratio vs p)
+                     p_values=(0.001, 0.01, 0.1, 0.5), # p per curve (ratio vs ε)
+                     c_values=(0.2, 0.5, 2, 5)):     # c per curve (ε = c·p)
     "The post's four plots: ratio vs p, vs ε, vs p with ε = cp, and the worst-case noise factor c/log(1+c)."
     import matplotlib.pyplot as plt
     if axes is None: _, axes = plt.subplots(2, 2, figsize=(10, 7.2))   # 2 x 2: legible at the width of a page
@@ -54,18 +65,25 @@ def plot_noise_ratio(axes=None, eps_values=(0.01, 0.1, 1, 2), p_values=(0.001, 0
     return axes
 
 # %% ../nbs/11_limits.ipynb #06bccafc
-def ratio_lower_bound(c) -> np.ndarray:
+def ratio_lower_bound(c,  # ratio c = ε/p (> 0)
+                     ) -> np.ndarray:
     "$\\inf_p r(p, cp)=\\log(1+c)/c$: the worst noise ratio when ε ≤ c·p."
     c = check_reals(c, 'c', 0, lo_open=True)
     return np.log1p(c) / c
 
 # %% ../nbs/11_limits.ipynb #33496ef9
-def advanced_composition_epsilon(eps, k:int, delta:float) -> np.ndarray:
+def advanced_composition_epsilon(eps,          # per-step ε (> 0)
+                                 k:int,        # number of steps (≥ 1)
+                                 delta:float,  # extra δ in (0, 1)
+                                ) -> np.ndarray:
     "Overall ε of k ε-DP steps by advanced composition, $\\sqrt{2k\\log(1/\\delta)}\\epsilon+k\\epsilon(e^\\epsilon-1)$ (extra δ)."
     eps = check_epsilon(eps); k = check_int(k, 'k', 1); delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     return math.sqrt(2 * k * math.log(1 / delta)) * eps + k * eps * np.expm1(eps)
 
-def per_step_epsilon(eps_total:float, k:int, delta:float) -> float:
+def per_step_epsilon(eps_total:float,  # overall ε after k steps (> 0)
+                     k:int,            # number of steps (≥ 1)
+                     delta:float,      # extra δ in (0, 1)
+                    ) -> float:
     "The per-step ε whose k-fold advanced composition is exactly `eps_total` (root of an increasing function)."
     eps_total = check_real(eps_total, 'eps_total', 0, lo_open=True)
     f = lambda e: float(advanced_composition_epsilon(e, k, delta)) - eps_total
@@ -75,7 +93,11 @@ def per_step_epsilon(eps_total:float, k:int, delta:float) -> float:
     while f(hi) < 0: hi *= 2
     return optimize.brentq(f, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps)
 
-def epochs_for_free_subsampling(eps_total:float, ks, delta:float, c:float=2.0) -> list:
+def epochs_for_free_subsampling(eps_total:float,  # overall ε (> 0)
+                                ks,               # numbers of steps
+                                delta:float,      # extra δ in (0, 1)
+                                c:float=2.0,      # ε ≤ c·p keeps the noise ratio ≥ log(1+c)/c (> 0)
+                               ) -> list:
     "Per step ε, smallest rate p = ε/c with noise ratio ≥ log(1+c)/c, and the epochs pk it implies, per k."
     c = check_real(c, 'c', 0, lo_open=True)
     rows = []
@@ -88,17 +110,25 @@ def epochs_for_free_subsampling(eps_total:float, ks, delta:float, c:float=2.0) -
 # %% ../nbs/11_limits.ipynb #f7e6722b
 LIMIT_SCHEMES = ('poisson', 'wor', 'wr', 'must-ow', 'must-wo', 'must-ww')
 
-def expected_sample_size(scheme:Scheme) -> float:
+def expected_sample_size(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                        ) -> float:
     "Expected number of draws (with multiplicity) in a sample: m, or qn for Poisson."
     return scheme.m if scheme.m is not None else scheme.stages[-1].rate * scheme.n
 
-def laplace_at_inner_budget(scheme:Scheme, eps_prime:float) -> tuple:
+def laplace_at_inner_budget(scheme:Scheme,    # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                            eps_prime:float,  # target amplified ε′ (> 0)
+                           ) -> tuple:
     "(η, inner budget ε_η, δ′) of a Laplace mechanism run at ε_η on samples from `scheme`, so its amplified ε is `eps_prime`."
     eta = occurrence_pmf(scheme).eta
     inner = float(base_epsilon(float(check_epsilon(eps_prime, 'eps_prime')), eta))
     return eta, inner, float(amplify(scheme, 'laplace', inner, inner).delta_prime[0])
 
-def scheme_noise_table(eps_primes=(0.01, 0.1, 1.0), n:int=1000, m:int=100, b:int=200, schemes=LIMIT_SCHEMES) -> list:
+def scheme_noise_table(eps_primes=(0.01, 0.1, 1.0),  # target ε′ values (> 0)
+                       n:int=1000,                   # records
+                       m:int=100,                    # final (batch) size
+                       b:int=200,                    # stage-I size of the MUST schemes
+                       schemes=LIMIT_SCHEMES,        # registry names
+                      ) -> list:
     "Per scheme and target ε′: η, inner budget ε_η, noise ratio (E|S|/n)·ε_η/ε′, and the δ′ the Laplace mechanism then costs."
     rows = []
     for name in schemes:

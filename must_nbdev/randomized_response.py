@@ -26,7 +26,8 @@ def _check_eps_exact(eps):
         return eps
     return check_epsilon(eps)
 
-def rr_truth_probability(variant:str, eps):
+def rr_truth_probability(variant:str,  # 'rr', 'rr_prime' or 'rr_double_prime'
+                         eps):         # parameter ε ≥ 0 (a Fraction: exact)
     "$\\Pr[\\text{report}=x]$ of RR, RR′ or RR″ at parameter ε (exact for a `Fraction` ε, except RR which needs $e^\\epsilon$)."
     check_choice(variant, 'variant', RR_VARIANTS); eps = _check_eps_exact(eps)
     if variant == 'rr':
@@ -36,44 +37,53 @@ def rr_truth_probability(variant:str, eps):
     keep = eps / (2 + eps)                      # RR'': keep x, else a fair coin
     return keep + (1 - keep) / 2
 
-def keep_probability(t):
+def keep_probability(t): # truth probability t in [1/2, 1]
     "The κ with $t=\\kappa+(1-\\kappa)/2$: any binary symmetric mechanism is 'keep x w.p. κ, else a fair coin'."
     return 2 * t - 1
 
-def exact_epsilon(t) -> np.ndarray:
+def exact_epsilon(t,  # truth probability t in [1/2, 1)
+                 ) -> np.ndarray:
     "Exact ε of a binary symmetric mechanism with truth probability t ≥ 1/2: $\\log(t/(1-t))$."
     t = check_reals(np.asarray(t, float), 't', 0.5, 1, hi_open=True)
     return np.log(t) - np.log1p(-t)
 
 # %% ../nbs/13_randomized_response.ipynb #fbba2960
-def subsampled_keep_probability(variant:str, eps, p):
+def subsampled_keep_probability(variant:str,  # 'rr', 'rr_prime' or 'rr_double_prime'
+                                eps,          # parameter ε ≥ 0
+                                p):           # inclusion probability in (0, 1]
     "Keep probability of `variant` at ε when the record is in the batch with probability p (else a fair coin)."
     if not isinstance(p, Fraction): p = check_rate(p)
     elif not 0 < p <= 1: raise ValueError(f"p must be in (0, 1], got {p}")
     return p * keep_probability(rr_truth_probability(variant, eps))
 
-def rr_double_prime_parameter(keep):
+def rr_double_prime_parameter(keep): # keep probability κ in [0, 1)
     "The ε with RR″_ε keeping x with probability `keep`: $\\epsilon=2\\kappa/(1-\\kappa)$."
     return 2 * keep / (1 - keep)
 
-def subsampled_rr_parameter(eps, p):
+def subsampled_rr_parameter(eps,  # parameter ε ≥ 0 of RR″
+                            p):   # inclusion probability in (0, 1]
     "Exact parameter ε̃ = 2pε/(2 + ε(1 − p)) with subsampled RR″_ε = RR″_ε̃."
     return rr_double_prime_parameter(subsampled_keep_probability('rr_double_prime', eps, p))
 
 # %% ../nbs/13_randomized_response.ipynb #8bc6b1b2
-def subsampled_rr_epsilon(eps, p) -> np.ndarray:
+def subsampled_rr_epsilon(eps,  # privacy parameter ε > 0 (scalar or array)
+                          p,    # subsampling rate p in (0, 1] (scalar or array)
+                         ) -> np.ndarray:
     "Exact ε of RR_ε subsampled at rate p: $2\\,\\mathrm{artanh}(p\\tanh(\\epsilon/2))$."
     eps, p = np.broadcast_arrays(check_epsilon(eps), check_rate(p))
     # log((1 + pk)/(1 - pk)) with k = tanh(ε/2), and 1 - pk = (1 - p) + p·2/(1 + e^ε) kept exact for k near 1
     return np.log1p(p * np.tanh(eps / 2)) - np.log((1 - p) + 2 * p * special.expit(-eps))
 
-def subsampling_theorem_epsilon(eps, p) -> np.ndarray:
+def subsampling_theorem_epsilon(eps,  # privacy parameter ε > 0 (scalar or array)
+                                p,    # subsampling rate p in (0, 1] (scalar or array)
+                               ) -> np.ndarray:
     "Theorem 1.1's guarantee $\\log(1+(e^\\epsilon-1)p)$ for an ε-DP mechanism subsampled at rate p."
     eps, p = np.broadcast_arrays(check_epsilon(eps), check_rate(p))
     return np.log1p(p * np.expm1(eps))
 
 # %% ../nbs/13_randomized_response.ipynb #92805433
-def plot_subsampled_rr(ax=None, ps=(0.5, 0.1, 0.01)):
+def plot_subsampled_rr(ax=None,              # matplotlib axes (None: new figure)
+                       ps=(0.5, 0.1, 0.01)): # rates p, one curve each
     "Exact ε of subsampled RR_ε (solid) against Theorem 1.1 (dashed) and the folklore εp (dotted)."
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6, 4))
@@ -88,7 +98,11 @@ def plot_subsampled_rr(ax=None, ps=(0.5, 0.1, 0.01)):
     ax.legend(fontsize=8); return ax
 
 # %% ../nbs/13_randomized_response.ipynb #7d55b7bb
-def shuffling_scaling_table(ns=(10**3, 10**4, 10**5, 10**6), eps0:float=1.0, delta:float=1e-6, C:float=1.0) -> list:
+def shuffling_scaling_table(ns=(10**3, 10**4, 10**5, 10**6), # numbers of users
+                            eps0:float=1.0,                 # local ε0 in (0, 1]
+                            delta:float=1e-6,               # δ in (0, 1)
+                            C:float=1.0,                    # the bound's unspecified constant (illustrative)
+                           ) -> list:
     "Illustrative ε′ = C·ε0·sqrt(log(1/δ)/n) of shuffled RR_ε0, and the local-model error read at ε′ vs the central rate."
     eps0 = check_real(eps0, 'eps0', 0, 1, lo_open=True); delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     rows = []

@@ -28,7 +28,9 @@ class SquaredErrorRegression(LinearRegression):
     def _loss(self, z, y): return (z - y) ** 2
     def _score(self, z, y): return 2 * (z - y)
 
-def regression_datasets(n_datasets:int, n:int, rng=None):
+def regression_datasets(n_datasets:int,  # number of datasets R
+                        n:int,           # records per dataset
+                        rng=None):       # int seed, np.random.Generator or None
     "Covariates (R, n, 2) ~ N(0, 1) and responses y = 1 + 0.5 x1 + 0.2 x2 + N(0, 1)."
     rng = as_generator(rng)
     X = rng.standard_normal((n_datasets, n, 2))
@@ -38,10 +40,23 @@ def _rmse_se(e:np.ndarray) -> float:
     "Standard error of the RMSE √mean(e²) over independent datasets (delta method)."
     return float((e ** 2).std(ddof=1) / (2 * math.sqrt((e ** 2).mean() * len(e))))
 
-def regression_experiment(n_datasets:int=200, n:int=1000, m:int=100, b:int=200, clip:float=3.0, lr:float=0.04, T:int=200,
-                          eps_primes=(0.01, 0.001), schemes=REGRESSION_SCHEMES, method:str='dwork-roth',
-                          sensitivity_basis:str='paper', loss:str='squared', seed:int=0, quick:bool=False,
-                          show_progress:bool=False) -> dict:
+def regression_experiment(n_datasets:int=200,             # simulated datasets (≥ 2)
+                          n:int=1000,                     # records per dataset (≥ 2)
+                          m:int=100,                      # final (batch) size
+                          b:int=200,                      # stage-I size of the MUST schemes
+                          clip:float=3.0,                 # gradient clipping norm (> 0; None: no clipping)
+                          lr:float=0.04,                  # learning rate (> 0)
+                          T:int=200,                      # DP-SGD iterations (≥ 1)
+                          eps_primes=(0.01, 0.001),       # target per-query ε′ values
+                          schemes=REGRESSION_SCHEMES,     # registry names of the schemes to run
+                          method:str='dwork-roth',        # 'dwork-roth' (the paper's) or 'analytic' σ calibration
+                          sensitivity_basis:str='paper',  # 'paper' (Δ over n, as printed) or 'subsample' (over m)
+                          loss:str='squared',             # 'squared' (the paper's (ŷ−y)²) or 'half' ((ŷ−y)²/2)
+                          seed:int=0,                     # seed of every random draw: results reproduce
+                          # small run for tests (fewer datasets/draws); False: paper size
+                          quick:bool=False,
+                          show_progress:bool=False,       # draw a progress bar on stderr
+                         ) -> dict:
     "Run utility experiment 2; returns Table 5 rows, Table S2 rows and the training-loss curves of dataset 0."
     if quick: n_datasets = 20
     n_datasets, n, T = check_int(n_datasets, 'n_datasets', 2), check_int(n, 'n', 2), check_int(T, 'T', 1)
@@ -99,7 +114,10 @@ PAPER_TABLE_S2_BIAS = {  # (ε', scheme): bias of (β0, β1, β2) as printed in 
     (0.001, 'wr'): (0.0061, -0.0082, -0.0200),
     (0.001, 'must-ow'): (0.0010, -0.0078, -0.0023), (0.001, 'must-ww'): (0.0175, -0.0144, 0.0018)}
 
-def compare_regression_with_paper(res:dict, n_datasets:int=200, n_paper:int=200) -> list:
+def compare_regression_with_paper(res:dict,            # the dict returned by `regression_experiment`
+                                  n_datasets:int=200,  # our number of datasets
+                                  n_paper:int=200,     # the paper's number of datasets
+                                 ) -> list:
     "Every simulated cell of Tables 5 and S2 beside the paper's printed value, with z = (ours − paper)/(combined SE)."
     out = []
     for r in res['table5']:
@@ -123,13 +141,21 @@ PAPER_COMPARISON_FORMATS = {'ours': '.4f', 'paper': '.4f', 'z': '+.2f'}
 
 
 # %% ../nbs/08_exp_regression.ipynb #d5771f95
-def predicted_beta_rmse(sigma:float, lr:float=0.04, m:int=100, n:int=1000, grad_scale:float=2.0) -> float:
+def predicted_beta_rmse(sigma:float,           # std of the noise on the mean gradient
+                        lr:float=0.04,         # learning rate
+                        m:int=100,             # batch size
+                        n:int=1000,            # records
+                        grad_scale:float=2.0,  # scale of the per-example gradient (> 0)
+                       ) -> float:
     "Stationary RMSE of one unclipped DP-SGD coefficient: sampling error of the full-data fit plus SGD and noise fluctuations."
     g = check_real(grad_scale, 'grad_scale', 0, lo_open=True)
     return math.sqrt(1 / n + lr * (sigma ** 2 + g ** 2 / m) / (g * (2 - g * lr)))
 
 # %% ../nbs/08_exp_regression.ipynb #664e600f
-def plot_training_loss(curves:dict, eps_primes=(0.01, 0.001), ylabel:str='training loss', axes=None):
+def plot_training_loss(curves:dict,                 # {(ε′ or None, scheme): loss per iteration}
+                       eps_primes=(0.01, 0.001),    # one panel per ε′
+                       ylabel:str='training loss',  # y-axis label
+                       axes=None):                  # matplotlib axes, one per ε′ (None: new figure)
     "Figure S4/S5/6: training loss per iteration for each scheme, one panel per ε', with the non-private curve."
     import matplotlib.pyplot as plt
     if axes is None: _, axes = plt.subplots(1, len(eps_primes), figsize=(5 * len(eps_primes), 3.4), sharey=True)
