@@ -1,0 +1,30 @@
+"The public API documents itself: a one-line docstring and an nbdev parameter comment for every parameter."
+import importlib, inspect, pkgutil
+import pytest
+from fastcore.docments import docments
+import must_nbdev
+
+MODULES = sorted(m.name for m in pkgutil.iter_modules(must_nbdev.__path__) if not m.name.startswith('_'))
+
+def public(mod):
+    "Functions and classes a module exports."
+    for name in getattr(mod, '__all__', []):
+        obj = getattr(mod, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj): yield name, obj
+
+@pytest.mark.parametrize('module', MODULES)
+def test_every_parameter_has_a_comment(module):
+    mod = importlib.import_module(f'must_nbdev.{module}')
+    missing = []
+    for name, obj in public(mod):
+        sig_params = inspect.signature(obj).parameters if inspect.isfunction(obj) else {}
+        varkw = {p for p, v in sig_params.items() if v.kind in (v.VAR_KEYWORD, v.VAR_POSITIONAL)}
+        docs = docments(obj)
+        missing += [f"{name}({p})" for p, c in docs.items() if p not in ('return', 'self') and p not in varkw and not c]
+    assert not missing, f"parameters without an nbdev comment in {module}: {missing}"
+
+@pytest.mark.parametrize('module', MODULES)
+def test_every_export_has_a_one_line_docstring(module):
+    mod = importlib.import_module(f'must_nbdev.{module}')
+    bad = [name for name, obj in public(mod) if not obj.__doc__ or '\n' in obj.__doc__.strip()]
+    assert not bad, f"exports without a one-line docstring in {module}: {bad}"
