@@ -30,7 +30,7 @@ def multiset_moments(values:np.ndarray,  # data values (n_datasets, n)
     return size, mean, var
 
 # %% ../nbs/07_exp_bootstrap.ipynb #ce3c1214
-def collision_probability(scheme:Scheme,  # a scheme with a fixed final size
+def collision_probability(scheme:Scheme,  # any scheme; one that repeats records needs a fixed final size
                          ) -> float:
     "Probability that two copy positions of a fixed-size subsample hold the same record (0 without repeats)."
     w = occurrence_pmf(scheme).pmf; l = np.arange(len(w))
@@ -63,7 +63,7 @@ def bootstrap_experiment(n_datasets:int=200,             # simulated datasets (�
                          sensitivity_basis:str='paper',  # 'paper' (Δ over n, as printed) or 'subsample' (over m)
                          schemes=BOOTSTRAP_SCHEMES,      # registry names of the schemes to run
                          seed:int=0,                     # seed of every random draw: results reproduce
-                         quick:bool=False,               # small run for tests (fewer datasets/draws); False: paper size
+                         quick:bool=False,               # small run for tests (20 datasets, T=100); False: paper size
                          show_progress:bool=False,       # draw a progress bar on stderr
                         ) -> list:
     "Table 4: mean, SD and MC standard error of the PP bootstrap estimates of μ and τ², and their differences to the baseline."

@@ -204,7 +204,7 @@ def linear_default_init(model:MLP,  # the `MLP`
 
 def scheme_sigma(scheme:str,                     # registry name
                  cfg:dict,                       # settings from `classification_settings`
-                 n:int,                          # training records
+                 n:int,                          # training records (unused when cfg['calib_n'] is set)
                  sensitivity_basis:str='paper',  # 'paper' (Δ over n, as printed) or 'subsample' (over m)
                 ) -> float:
     "σ of the base Gaussian for `scheme` under settings `cfg` (calibrated at n, or at cfg['calib_n'] when given)."
@@ -314,12 +314,12 @@ PAPER000_TABLE8 = _PAPER_ROW(   # seed 000's Table 8 (Adult, %): σ, then the si
     (2.654, 97.8, 92.0, 99.9, 99.7, 97.3, 95.7), (2.641, 97.9, 92.3, 99.9, 99.7, 97.4, 95.9),
     (2.013, 98.1, 93.1, 99.9, 99.7, 97.6, 96.3), (2.006, 97.7, 91.5, 99.9, 99.7, 97.1, 95.4))
 
-def comparison_z(ours:float,     # our mean accuracy (%)
+def comparison_z(ours:float,     # our mean of the metric (%): accuracy, sensitivity, PPV, ...
                  sd:float,       # its SD over seeds
                  k:int,          # number of seeds
-                 n_ours:float,   # our test-set size
-                 n_paper:float,  # the paper's test-set size
-                 paper:float,    # the paper's accuracy (%)
+                 n_ours:float,   # our denominator of the metric (test-set size for accuracy)
+                 n_paper:float,  # the paper's denominator of the metric
+                 paper:float,    # the paper's value of the metric (%)
                 ) -> float:
     "z of our mean over k seeds minus the paper's one run (in % points): seed spread plus both test sets' binomial error."
     if not all(map(math.isfinite, (ours, paper))) or k < 1 or not (n_ours > 0 and n_paper > 0): return math.nan
@@ -385,7 +385,7 @@ def plot_classification_loss(curves:dict,  # {scheme: training loss per iteratio
     return ax.figure
 
 # %% ../nbs/10_exp_classification.ipynb #25483168
-def classification_experiment(quick:bool=False,          # small run for tests (fewer datasets/draws); False: paper size
+def classification_experiment(quick:bool=False,          # small run (2 seeds, 40 iterations off Adult, 300 on it)
                               seed:int=0,                # seed of every random draw: results reproduce
                               show_progress:bool=False,  # draw a progress bar on stderr
                               seeds:int=5,               # training runs per scheme

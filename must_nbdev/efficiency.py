@@ -56,7 +56,7 @@ def efficiency_table(settings:dict=TABLE7_SETTINGS,  # experiment name → (n, b
                      draws:int=10_000,               # Monte Carlo subsamples per scheme
                      repeats:int=200,                # timing repetitions
                      seed:int=0,                     # seed of every random draw: results reproduce
-                     quick:bool=False,               # small run for tests (fewer datasets/draws); False: paper size
+                     quick:bool=False,               # small run for tests (500 draws, 20 repeats); False: paper size
                      show_progress:bool=False,       # draw a progress bar on stderr
                     ) -> list:
     "Rows of Table 7: m0 min/mean/max (Monte Carlo), exact E[m0], sampling time vs WR, and gradient work saved."

@@ -44,7 +44,7 @@ def regression_experiment(n_datasets:int=200,             # simulated datasets (
                           n:int=1000,                     # records per dataset (≥ 2)
                           m:int=100,                      # final (batch) size
                           b:int=200,                      # stage-I size of the MUST schemes
-                          clip:float=3.0,                 # gradient clipping norm (> 0; None: no clipping)
+                          clip:float=3.0,                 # clipping norm (> 0); None: no clipping, σ still calibrated at 3
                           lr:float=0.04,                  # learning rate (> 0)
                           T:int=200,                      # DP-SGD iterations (≥ 1)
                           eps_primes=(0.01, 0.001),       # target per-query ε′ values
@@ -53,7 +53,7 @@ def regression_experiment(n_datasets:int=200,             # simulated datasets (
                           sensitivity_basis:str='paper',  # 'paper' (Δ over n, as printed) or 'subsample' (over m)
                           loss:str='squared',             # 'squared' (the paper's (ŷ−y)²) or 'half' ((ŷ−y)²/2)
                           seed:int=0,                     # seed of every random draw: results reproduce
-                          # small run for tests (fewer datasets/draws); False: paper size
+                          # small run for tests (20 datasets); False: paper size
                           quick:bool=False,
                           show_progress:bool=False,       # draw a progress bar on stderr
                          ) -> dict:
