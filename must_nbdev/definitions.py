@@ -88,7 +88,7 @@ def laplace_profile(eps,    # privacy parameter ε ≥ 0 (scalar or array)
     return np.where(eps < theta, -np.expm1((np.minimum(eps, theta) - theta) / 2), 0.0)
 
 def gaussian_profile(eps,    # privacy parameter ε ≥ 0 (scalar or array)
-                     theta,  # sensitivity over noise scale, θ = Δ/b or Δ/σ (≥ 0)
+                     theta,  # sensitivity over noise scale, θ = Δ/σ (> 0)
                     ) -> np.ndarray:
     "Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018; Theorem 1b), cancellation-free."
     eps, theta = np.asarray(eps, float), np.asarray(theta, float)  # ε ≥ 0; θ = Δ₂/σ > 0 (broadcast)
@@ -119,7 +119,7 @@ def vadhan_group_factor(eps,  # privacy parameter ε ≥ 0 (scalar or array)
 
 def group_profile(mechanism:str,         # 'laplace' or 'gaussian'
                   eps,                   # privacy parameter ε ≥ 0 (scalar or array)
-                  theta,                 # sensitivity over noise scale, θ = Δ/b or Δ/σ (≥ 0)
+                  theta,                 # sensitivity over noise scale, θ = Δ/b or Δ/σ (> 0)
                   j,                     # group size (integer ≥ 1)
                   analysis:str='white',  # 'white' (exact, θ→jθ) or 'black' (Vadhan's bound)
                  ) -> np.ndarray:

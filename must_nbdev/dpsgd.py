@@ -33,16 +33,31 @@ class GLM:
     def __init__(self,
                  n_features:int): # number of input features (≥ 1; an intercept is added)
         self.n_features = check_int(n_features, 'n_features', 1); self.n_params = n_features + 1
-    def init(self, R:int, rng=None) -> np.ndarray: return np.zeros((R, self.n_params))
+    def init(self,
+             R:int,     # number of independent runs (one parameter row each)
+             rng=None,  # unused: a GLM starts at zero (same signature as `MLP.init`)
+            ) -> np.ndarray: return np.zeros((R, self.n_params))
     def _design(self, X): return np.concatenate([np.ones(X.shape[:-1] + (1,)), X], -1)
-    def predict(self, params, X) -> np.ndarray:
+    def predict(self,
+                params,  # (R, P) one row per run, P = n_features + 1; (P,) is one run
+                X,       # features (n, d), shared by the runs, or (R, n, d)
+               ) -> np.ndarray:
         "Linear predictor (R, n) for X of shape (n, d) (shared) or (R, n, d), params (R, P)."
         Xd, params = self._design(X), np.atleast_2d(params)
         return np.einsum('rnd,rd->rn', Xd, params) if X.ndim == 3 else params @ Xd.T
-    def loss(self, params, X, y) -> np.ndarray:
+    def loss(self,
+             params,  # (R, P) one row per run
+             X,       # features (n, d), shared by the runs, or (R, n, d)
+             y,       # targets (n,) or (R, n); 0/1 labels for `LogisticRegression`
+            ) -> np.ndarray:
         "Mean training loss per run."
         return self._loss(self.predict(params, X), y).mean(-1)
-    def per_example(self, params, rows, X, y) -> PerExample:
+    def per_example(self,
+                    params,  # (R, P) one row per run
+                    rows,    # (N,) run of each pair, integers in [0, R)
+                    X,       # (N, d) features of each pair's record
+                    y,       # (N,) target of each pair's record
+                   ) -> PerExample:
         "Per-example loss and gradient of pairs (rows[i], X[i], y[i])."
         Xd = self._design(X); z = np.einsum('nd,nd->n', Xd, params[rows]); s = self._score(z, y)
         norm = np.abs(s) * np.linalg.norm(Xd, axis=1)
@@ -57,7 +72,10 @@ class LogisticRegression(GLM):
     "Logistic regression with cross-entropy, y ∈ {0, 1}."
     def _loss(self, z, y): return np.logaddexp(0, z) - y * z
     def _score(self, z, y): return expit(z) - y
-    def predict_proba(self, params, X) -> np.ndarray: return expit(self.predict(params, X))
+    def predict_proba(self,
+                      params,  # (R, P) one row per run; (P,) is one run
+                      X,       # features (n, d), shared by the runs, or (R, n, d)
+                     ) -> np.ndarray: return expit(self.predict(params, X))
 
 # %% ../nbs/06_dpsgd.ipynb #6f225f04
 class MLP:
@@ -68,7 +86,10 @@ class MLP:
         if len(self.sizes) < 2: raise ValueError(f"sizes must list at least input and output widths, got {sizes}")
         self.shapes = list(zip(self.sizes[:-1], self.sizes[1:]))
         self.n_params = sum(i * o + o for i, o in self.shapes)
-    def init(self, R:int, rng=None) -> np.ndarray:
+    def init(self,
+             R:int,     # number of independent runs (one parameter row each)
+             rng=None,  # int seed, np.random.Generator or None (fresh entropy)
+            ) -> np.ndarray:
         "He-uniform weights, zero biases, independently for each of R runs."
         rng = as_generator(rng); parts = []
         for i, o in self.shapes:
@@ -87,13 +108,25 @@ class MLP:
             z = acts[-1] @ W + b
             acts.append(np.maximum(z, 0) if li < len(layers) - 1 else z)
         return acts, layers
-    def log_proba(self, params, X) -> np.ndarray:
+    def log_proba(self,
+                  params,  # (P,) or (R, P); only run 0 is used
+                  X,       # features (n, sizes[0])
+                 ) -> np.ndarray:
         "Log class probabilities of X under run 0 (params may be (P,) or (1, P))."
         return log_softmax(self._forward(np.atleast_2d(params)[0], X)[0][-1], axis=1)
-    def loss(self, params, X, y) -> np.ndarray:
+    def loss(self,
+             params,  # (R, P) one row per run; (P,) is one run
+             X,       # features (n, sizes[0]), shared by the runs
+             y,       # (n,) integer class labels in [0, sizes[-1])
+            ) -> np.ndarray:
         "Mean cross-entropy per run (X, y shared by the runs)."
         return np.array([-log_softmax(self._forward(p, X)[0][-1], 1)[np.arange(len(y)), y].mean() for p in np.atleast_2d(params)])
-    def per_example(self, params, rows, X, y) -> PerExample:
+    def per_example(self,
+                    params,  # (R, P) one row per run
+                    rows,    # (N,) run of each pair, integers in [0, R)
+                    X,       # (N, sizes[0]) features of each pair's record
+                    y,       # (N,) integer class label of each pair's record
+                   ) -> PerExample:
         "Per-example losses, gradient norms (Goodfellow's trick) and weighted gradient sums."
         R = len(params); loss = np.empty(len(y)); sq = np.zeros(len(y)); caches = []
         for r in range(R):

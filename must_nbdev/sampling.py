@@ -94,8 +94,8 @@ MAX_N = 2 ** 53   # sizes above this are not exact in floating point (1/n, m/n),
 
 def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'must-ow', 'must-wo', 'must-ww'
                 n:int,              # records in the dataset (1 to MAX_N)
-                m:int|None=None,    # (expected) batch size, 1 ≤ m ≤ n
-                b:int|None=None,    # stage-I size of the two-stage MUST schemes (≥ 1)
+                m:int|None=None,    # (expected) batch size ≥ 1 (≤ n: wor, poisson; ≤ b: must-wo)
+                b:int|None=None,    # stage-I size of the MUST schemes (≥ 1; ≤ n for must-ow)
                 q:float|None=None,  # Poisson only: keep probability in (0, 1]
                ) -> Scheme:
     "Build a registered scheme by name; for 'poisson' give the rate `q` or the expected size `m` (q = m/n)."
@@ -136,7 +136,7 @@ def multistage(n:int,                # records in the dataset (1 to MAX_N)
 # %% ../nbs/01_sampling.ipynb #8e2bd088
 def scheme_at(name:str,         # registry name, e.g. 'poisson', 'wor', 'must-ow'
               n:int,            # records in the dataset
-              m:int,            # (expected) final batch size, 1 ≤ m ≤ n
+              m:int,            # (expected) final batch size ≥ 1; limits as in `make_scheme`
               b:int|None=None,  # stage-I size; ignored by schemes without one
              ) -> Scheme:
     "Scheme `name` with (expected) final size `m`: Poisson at rate m/n; `b` is used only by schemes with a stage-I size."
