@@ -88,16 +88,17 @@ def laplace_profile(eps,    # privacy parameter ε ≥ 0 (scalar or array)
     return np.where(eps < theta, -np.expm1((np.minimum(eps, theta) - theta) / 2), 0.0)
 
 def gaussian_profile(eps,    # privacy parameter ε ≥ 0 (scalar or array)
-                     theta,  # sensitivity over noise scale, θ = Δ/σ (> 0)
+                     theta,  # sensitivity over noise scale, θ = Δ/σ (≥ 0; 0 gives δ = 0)
                     ) -> np.ndarray:
     "Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018; Theorem 1b), cancellation-free."
-    eps, theta = np.asarray(eps, float), np.asarray(theta, float)  # ε ≥ 0; θ = Δ₂/σ > 0 (broadcast)
-    a = theta / 2 - eps / theta
-    b = a - theta
-    with np.errstate(over='ignore', under='ignore', invalid='ignore'):
+    eps, theta = np.asarray(eps, float), np.asarray(theta, float)  # ε ≥ 0; θ = Δ₂/σ ≥ 0 (broadcast)
+    with np.errstate(over='ignore', under='ignore', invalid='ignore', divide='ignore'):
+        a = theta / 2 - eps / theta
+        b = a - theta
         direct = special.ndtr(a) - np.exp(eps + special.log_ndtr(b))   # e^ε Φ(b) <= Φ(a): never overflows
         scaled = 0.5 * np.exp(-a * a / 2) * (special.erfcx(-a / math.sqrt(2)) - special.erfcx(-b / math.sqrt(2)))
-    return np.clip(np.where(a < 0, scaled, direct), 0.0, 1.0)
+    # θ = 0: both outputs have the same law, so δ(ε) = 0 for every ε ≥ 0 (the formula would be 0/0 at ε = 0)
+    return np.where(theta > 0, np.clip(np.where(a < 0, scaled, direct), 0.0, 1.0), 0.0)
 
 MECHANISMS = {'laplace': laplace_profile, 'gaussian': gaussian_profile}
 
@@ -119,7 +120,7 @@ def vadhan_group_factor(eps,  # privacy parameter ε ≥ 0 (scalar or array)
 
 def group_profile(mechanism:str,         # 'laplace' or 'gaussian'
                   eps,                   # privacy parameter ε ≥ 0 (scalar or array)
-                  theta,                 # sensitivity over noise scale, θ = Δ/b or Δ/σ (> 0)
+                  theta,                 # sensitivity over noise scale, θ = Δ/b or Δ/σ (≥ 0)
                   j,                     # group size (integer ≥ 1)
                   analysis:str='white',  # 'white' (exact, θ→jθ) or 'black' (Vadhan's bound)
                  ) -> np.ndarray:

@@ -116,11 +116,13 @@ class MLP:
         return log_softmax(self._forward(np.atleast_2d(params)[0], X)[0][-1], axis=1)
     def loss(self,
              params,  # (R, P) one row per run; (P,) is one run
-             X,       # features (n, sizes[0]), shared by the runs
-             y,       # (n,) integer class labels in [0, sizes[-1])
+             X,       # features (n, sizes[0]) shared by the runs, or (R, n, sizes[0]) one dataset per run
+             y,       # (n,) or (R, n) integer class labels in [0, sizes[-1])
             ) -> np.ndarray:
-        "Mean cross-entropy per run (X, y shared by the runs)."
-        return np.array([-log_softmax(self._forward(p, X)[0][-1], 1)[np.arange(len(y)), y].mean() for p in np.atleast_2d(params)])
+        "Mean cross-entropy per run (on the shared X, y, or on each run's own dataset)."
+        P = np.atleast_2d(params)
+        Xs, ys = (X, y) if np.ndim(X) == 3 else ([X] * len(P), [y] * len(P))
+        return np.array([-log_softmax(self._forward(p, x)[0][-1], 1)[np.arange(len(t)), t].mean() for p, x, t in zip(P, Xs, ys)])
     def per_example(self,
                     params,  # (R, P) one row per run
                     rows,    # (N,) run of each pair, integers in [0, R)

@@ -46,3 +46,24 @@ def test_profiles_have_no_nan_or_inf_on_a_wide_grid():
 
 def test_group_profile_white_box_is_theta_scaling():
     assert group_profile('laplace', 1.0, 0.25, 3) == pytest.approx(float(laplace_profile(1.0, 0.75)), rel=1e-15)
+
+def test_gaussian_profile_at_zero_sensitivity_is_zero_not_nan():
+    "θ = 0 means identical output laws: δ(ε) = 0 for every ε ≥ 0 (was 0/0 = NaN at ε = 0), and continuous as θ → 0."
+    from must_nbdev.definitions import gaussian_profile, group_profile
+    np.testing.assert_array_equal(gaussian_profile([0.0, 0.5, 5.0], 0.0), 0.0)
+    assert group_profile('gaussian', 0.0, 0.0, 3) == 0.0
+    small = gaussian_profile(0.0, 1e-6)
+    assert 0 < small < 1e-6 and np.isfinite(small)          # δ(0) = 2Φ(θ/2) − 1 ≈ θ/√(2π)
+
+def test_mlp_trains_on_one_dataset_per_run():
+    "dpsgd(MLP, X of shape (R, n, d)) used to raise IndexError in MLP.loss; each run's loss is on its own dataset."
+    from must_nbdev.dpsgd import MLP, dpsgd
+    from must_nbdev.sampling import make_scheme
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(2, 30, 3)), rng.integers(0, 3, size=(2, 30))
+    model = MLP([3, 5, 3])
+    res = dpsgd(model, X, y, make_scheme('wor', 30, m=6), 0.05, 1.0, 0.1, 4, rng=0)
+    assert res.loss.shape == (4, 2) and np.all(np.isfinite(res.loss))
+    own = [model.loss(res.params[r], X[r], y[r])[0] for r in range(2)]
+    np.testing.assert_allclose(res.loss[-1], own, rtol=1e-12)
+    assert abs(own[0] - model.loss(res.params[0], X[1], y[1])[0]) > 1e-6   # the other run's data gives another loss
