@@ -36,7 +36,9 @@ class GLM:
     def init(self,
              R:int,     # number of independent runs (one parameter row each)
              rng=None,  # unused: a GLM starts at zero (same signature as `MLP.init`)
-            ) -> np.ndarray: return np.zeros((R, self.n_params))
+            ) -> np.ndarray:
+        "Zero coefficients for each of R runs."
+        return np.zeros((R, self.n_params))
     def _design(self, X): return np.concatenate([np.ones(X.shape[:-1] + (1,)), X], -1)
     def predict(self,
                 params,  # (R, P) one row per run, P = n_features + 1; (P,) is one run
@@ -75,7 +77,9 @@ class LogisticRegression(GLM):
     def predict_proba(self,
                       params,  # (R, P) one row per run; (P,) is one run
                       X,       # features (n, d), shared by the runs, or (R, n, d)
-                     ) -> np.ndarray: return expit(self.predict(params, X))
+                     ) -> np.ndarray:
+        "Probability of label 1 per run and record."
+        return expit(self.predict(params, X))
 
 # %% ../nbs/06_dpsgd.ipynb #6f225f04
 class MLP:
