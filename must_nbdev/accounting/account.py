@@ -11,7 +11,8 @@ from ..core.sampling import Scheme, resolve_steps
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
 from .dominating import GUARANTEES, PAIRS, _loss_std, _pair_is_worst_case, scheme_gaussian_pld
-from .accountant import AttackAccountant, Bounds, PrivacyAccountant, _finer_step
+from .accountant import (AttackAccountant, Bounds, CERTIFICATES, PrivacyAccountant, _best_certificate,
+                                             _finer_step)
 
 
 # %% auto #0
@@ -54,6 +55,8 @@ class AccountResult:
     r: int                          # FFT bins
     L: float                        # loss window half-width
     seconds: float                  # wall time
+    certificate: str|None = None    # which certificate gave `upper` (worst case; see CERTIFICATES)
+    certificates: dict|None = None  # every certificate computed: name -> its certified upper bound
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
     def __getitem__(self, key:str):  # the pre-0.2 dict keys, e.g. r['delta_upper']
@@ -68,7 +71,7 @@ class AccountResult:
                  query=self.query, eps=self.eps, delta=self.delta)
         if self.pair == 'worst':
             d.update(bound_interval=list(self.bound_interval), attack_interval=list(self.attack_interval),
-                     theory_gap=self.theory_gap)
+                     theory_gap=self.theory_gap, certificate=self.certificate, certificates=dict(self.certificates or {}))
         d.update({f'{self.query}_lower': self.lower, f'{self.query}_upper': self.upper})
         if self.reason is not None: d['reason'] = self.reason
         d['seconds'] = self.seconds
@@ -77,7 +80,8 @@ class AccountResult:
         what = f"δ(ε={self.eps:g})" if self.query == 'delta' else f"ε(δ={self.delta:g})"
         if self.pair == 'paper': return f"AccountResult({what} ≈ {self.upper:.4g} for the paper's pair, NOT worst case; {self.scheme})"
         gap = '' if self.theory_gap is None else f", theory gap {self.theory_gap:.3g}"
-        return (f"AccountResult({what} ≤ {self.upper:.4g} certified, ≥ {self.lower:.4g} by attack{gap}; "
+        won = '' if self.certificate is None else f" ({self.certificate})"
+        return (f"AccountResult({what} ≤ {self.upper:.4g} certified{won}, ≥ {self.lower:.4g} by attack{gap}; "
                 f"{self.scheme}, σ={self.sigma:g}, {self.steps} steps, {self.relation}"
                 f"{'' if self.certified_accuracy else '; NOT to the requested accuracy'})")
 
@@ -136,14 +140,15 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             if h is not None or widened >= 4 or step * e.factor * 1.25 > 1: raise
             step *= e.factor * 1.25; widened += 1; continue    # the first grid does not fit: widen it (bounds stay valid)
         bins = max(len(c.u) for c in acc.upper)
-        best = (step, acc, res, bins)
+        best = (step, acc, res, bins, mech)
         if h is not None or res.ratio <= accuracy or (eps is not None and res.upper < 1e-8) or math.isinf(res.upper): break
         finer = _finer_step(step, res.ratio, accuracy, max(c.width for c in acc.upper + acc.lower) * step, max_bins)
         if finer is None: break                  # cannot refine further: reported as not certified to `accuracy`
         step = finer
-    step, acc, res, bins = best
-    worst, bound_iv, attack_iv, gap = pair == 'worst', None, None, None
+    step, acc, res, bins, mech = best
+    worst, bound_iv, attack_iv, gap, won, certs = pair == 'worst', None, None, None, None, None
     if worst:
+        res, acc, won, certs = _best_certificate(scheme, sigma, relation, k, mech, max_bins, query, res, acc)
         att, h_att = None, step
         for _ in range(4 if attack or _pair_is_worst_case(scheme) else 0):   # attack=False: lower bound 0 (searches)
             try: att = acc if _pair_is_worst_case(scheme) else AttackAccountant(scheme, sigma, relation, k, h_att, max_bins); break
@@ -162,14 +167,16 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         bound_interval=bound_iv, attack_interval=attack_iv, theory_gap=gap, certified_accuracy=certified,
         reason=None if certified else _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins),
         guarantee=GUARANTEES[pair], h=step, r=bins,
-        L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0)
+        L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
+        certificate=won, certificates=certs)
 
 # %% ../../nbs/accounting/07_account.ipynb #10682cd5
 @dataclass(frozen=True)
 class WorstCaseBounds:
     "Worst-case δ (or ε): the dominating pair's numerical bracket `bound` and the best attack's `attack`; the truth lies in [lower, upper]."
-    bound: Bounds     # the dominating pair's bracket: `upper` is the certified bound
+    bound: Bounds     # the winning certificate's bracket: `upper` is the certified bound
     attack: Bounds    # the best attack's bracket: `lower` is a certified lower bound on the truth
+    certificate: str = 'public labels'   # which certificate gave `bound` (see CERTIFICATES)
     @property
     def lower(self) -> float: return self.attack.lower
     @property
@@ -178,7 +185,8 @@ class WorstCaseBounds:
     def ratio(self) -> float: return self.bound.ratio          # numerical accuracy of the certified upper bound
     def __float__(self) -> float: return float(self.upper)
     def __repr__(self) -> str:
-        return f"WorstCaseBounds(certified <= {self.upper:.6g}, attack >= {self.lower:.6g}, theory gap {self.theory_gap:.3g})"
+        return (f"WorstCaseBounds(certified <= {self.upper:.6g} ({self.certificate}), attack >= {self.lower:.6g}, "
+                f"theory gap {self.theory_gap:.3g})")
     @property
     def theory_gap(self) -> float:
         "At least this factor separates the proven bound from the best attack (1: none detectable)."
@@ -233,13 +241,17 @@ def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, eps=None,
                 width = max([width] + [c.width for c in acc.upper + acc.lower]); del acc
         except GridTooLarge:
             if best is None: raise
-            h, out = best; break                 # the finest grid that fitted
-        best = (h, out)
+            h, out, mech = best; break           # the finest grid that fitted
+        best = (h, out, mech)
         worst = max((b.ratio for b in out if delta is not None or b.upper >= 1e-8), default=1.0)
         if worst <= accuracy: break
         finer = _finer_step(h, worst, accuracy, width * h, max_bins)
         if finer is None: break                  # no finer grid fits max_bins: this one, not certified to `accuracy`
         h = finer
     if pair == 'paper': return out
-    if _pair_is_worst_case(scheme): return [WorstCaseBounds(b, b) for b in out]   # the pair is itself an attack
-    return [WorstCaseBounds(b, query(AttackAccountant(scheme, sigma, relation, k, h, max_bins))) for b, k in zip(out, ks)]
+    if _pair_is_worst_case(scheme): return [WorstCaseBounds(b, b, 'exact pair') for b in out]   # the pair is an attack
+    rows = []
+    for b, k in zip(out, ks):                    # the smaller certificate per k, on the final grid
+        b, _, won, _ = _best_certificate(scheme, sigma, relation, k, mech, max_bins, query, b, None)
+        rows.append(WorstCaseBounds(b, query(AttackAccountant(scheme, sigma, relation, k, h, max_bins)), won))
+    return rows

@@ -12,11 +12,12 @@ from ..core.sampling import Scheme, resolve_steps, occurrence_pmf
 from .pairs import COMPONENT_FLOOR, GaussianMixture, RELATIONS
 from .pld import GridTooLarge, MAX_BINS, _cells, _lower_pld, _upper_pld, check_max_bins
 from .compose import PRECISIONS, _DTYPE, compose_many
-from .dominating import _loss_std, scheme_gaussian_pld
+from .dominating import _loss_std, _pair_is_worst_case, scheme_gaussian_pld
+from .unlabelled import unlabelled_pld
 
 
 # %% auto #0
-__all__ = ['Bounds', 'Phase', 'PrivacyAccountant', 'attack_pairs', 'AttackAccountant']
+__all__ = ['CERTIFICATES', 'Bounds', 'Phase', 'PrivacyAccountant', 'attack_pairs', 'AttackAccountant']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #13bbf464
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ class PrivacyAccountant:
         self.accuracy = check_real(accuracy, 'accuracy', 1, lo_open=True)
         self.requested = check_choice(precision, 'precision', PRECISIONS + ('auto',))
         self.phases, self.relation, self.h, self._mechs, self._comps = None, None, None, {}, None
+        self.certificate = 'public labels'      # which certificate answered the last query of a recorded run
         if parts is None: self.phases = []; return     # a recorded run: the grid is chosen at each query
         self.parts = [(m, check_int(k, 'k', 1)) for m, k in parts]     # list of (MechanismPLD, k)
         if not self.parts: raise ValueError("parts must hold at least one (MechanismPLD, k); build PrivacyAccountant() "
@@ -200,8 +202,26 @@ class PrivacyAccountant:
             h = _finer_step(h, res.ratio, self.accuracy, max(c.width for c in acc._comps.get()) * h, self.max_bins)
             if h is None: break                        # no finer grid fits max_bins: keep the last one
         self.h, acc, res = best
+        acc, res, self.certificate = self._unlabelled(f, acc, res)
         self._comps, self.n_dir = acc._comps, acc.n_dir
         return res
+
+    def _unlabelled(self, f, acc, res) -> tuple:
+        "The run with every step whose scheme has one on the partially unlabelled certificate, if that answers lower."
+        mechs = self._mechanisms(self.h)
+        alts = {key: self._mechs.get((key, self.h, 'unlabelled')) for key in mechs}
+        for key, m in mechs.items():
+            if alts[key] is None and not _pair_is_worst_case(key[0]):
+                alts[key] = self._mechs[(key, self.h, 'unlabelled')] = unlabelled_pld(*key, self.relation, self.h,
+                                                                                       -m.upper[0].j0)
+        if all(a is None for a in alts.values()): return acc, res, 'public labels'
+        counts = {}
+        for p in self.phases: counts[(p.scheme, p.sigma)] = counts.get((p.scheme, p.sigma), 0) + p.steps
+        try:
+            alt = PrivacyAccountant([(alts[key] or mechs[key], k) for key, k in counts.items()], self.max_bins, self.requested)
+            n_dir, self.n_dir = self.n_dir, alt.n_dir; res_u = alt._comps.answer(f); self.n_dir = n_dir
+        except GridTooLarge: return acc, res, 'public labels'
+        return (alt, res_u, 'partially unlabelled') if res_u.upper < res.upper else (acc, res, 'public labels')
 
     def _mechanisms(self, h:float) -> dict:
         "The worst-case mechanism PLD of every distinct (scheme, σ) of the run at grid step `h` (kept while h stays)."
@@ -209,8 +229,27 @@ class PrivacyAccountant:
         for p in self.phases:
             if ((p.scheme, p.sigma), h) not in self._mechs:
                 self._mechs[((p.scheme, p.sigma), h)] = scheme_gaussian_pld(p.scheme, p.sigma, self.relation, h, self.max_bins)
-        return {key: m for (key, _), m in self._mechs.items()}
+        return {key[0]: m for key, m in self._mechs.items() if len(key) == 2}
 
+
+# %% ../../nbs/accounting/05_accountant.ipynb #c95593ba
+CERTIFICATES = {
+    'public labels': "the public-label dominating pair (accounting/03_dominating): every scheme and relation",
+    'partially unlabelled': "the partially unlabelled profile (accounting/04_unlabelled): WR and two-stage MUST, substitution",
+    'exact pair': "Poisson: the pair is itself the dominating pair (Lemma 4), so the bound is tight",
+}
+
+def _best_certificate(scheme:Scheme, sigma:float, relation:str, k:int, mech, max_bins, query, res:Bounds, acc) -> tuple:
+    "The smaller of the valid certificates on the grid of `mech`: (Bounds, accountant, winner, {certificate: upper})."
+    if _pair_is_worst_case(scheme): return res, acc, 'exact pair', {'exact pair': res.upper}
+    certs, best = {'public labels': res.upper}, (res, acc, 'public labels')
+    alt = unlabelled_pld(scheme, sigma, relation, mech.upper[0].h, -mech.upper[0].j0)
+    if alt is not None:
+        try: acc_u = PrivacyAccountant([(alt, k)], max_bins); res_u = query(acc_u)
+        except GridTooLarge: return (*best, certs)
+        certs['partially unlabelled'] = res_u.upper
+        if res_u.upper < res.upper: best = (res_u, acc_u, 'partially unlabelled')
+    return (*best, certs)
 
 # %% ../../nbs/accounting/05_accountant.ipynb #074e9742
 def attack_pairs(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
