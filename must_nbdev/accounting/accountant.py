@@ -232,7 +232,7 @@ class PrivacyAccountant:
         return {key[0]: m for key, m in self._mechs.items() if len(key) == 2}
 
 
-# %% ../../nbs/accounting/05_accountant.ipynb #c95593ba
+# %% ../../nbs/accounting/05_accountant.ipynb #447df01d
 CERTIFICATES = {
     'public labels': "the public-label dominating pair (accounting/03_dominating): every scheme and relation",
     'partially unlabelled': "the partially unlabelled profile (accounting/04_unlabelled): WR and two-stage MUST, substitution",
