@@ -10,6 +10,7 @@ from .core.definitions import MECHANISMS, jsonable, check_int
 from .core.sampling import SCHEMES, make_scheme
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
+from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
@@ -152,7 +153,7 @@ def _account_one(args, sc, k, name, x) -> int:
     "One query at one k: the detailed report."
     eps, delta = (x, None) if name == 'eps' else (None, x)
     res = account(sc, sigma=args.sigma, steps=k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy,
-                  pair=args.pair, max_bins=args.max_bins)
+                  pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget)
     if args.json: print(_dumps(res.to_dict())); return 0
     print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
     print(f"guarantee: {res.guarantee}")
@@ -168,6 +169,9 @@ def _account_one(args, sc, k, name, x) -> int:
         b, a = res.bound_interval, res.attack_interval
         print(f"  numerical accuracy: certified bound in [{fmt(b[0])}, {fmt(b[1])}], attack in [{fmt(a[0])}, {fmt(a[1])}]; "
               f"theory gap x{res.theory_gap:.3g}")
+        print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
+              + f"  -> {res.certificate} wins")
+        print(f"  attack: {res.attack}")
     else:
         print(f"{q} in [{fmt(lo)}, {fmt(up)}] for the paper's pair of datasets (not a worst-case guarantee)")
     print(f"grid h = {res.h:.3g}, r = {res.r}, window |s| <= L = {res.L:.3g}; "
@@ -320,6 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worst: certified for every pair of datasets (default); paper: the paper's pair, NOT a worst-case guarantee")
     c.add_argument('--max-bins', dest='max_bins', type=_number, default=MAX_BINS,
                    help=f'cap on FFT bins, bounds memory (default {MAX_BINS}: under ~1.2 GB)')
+    c.add_argument('--attack-budget', dest='attack_budget', type=_number, default=10 * ADAPTIVE_WORK_BUDGET,
+                   help=f'work units for the adaptive-orientation attack (default {10 * ADAPTIVE_WORK_BUDGET:.2g}, about '
+                        f'20 s; 0: fixed orientation mixes only)')
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)

@@ -11,12 +11,13 @@ from ..core.sampling import Scheme, resolve_steps
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
 from .dominating import GUARANTEES, PAIRS, _loss_std, _pair_is_worst_case, scheme_gaussian_pld
+from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
 from .accountant import (AttackAccountant, Bounds, CERTIFICATES, PrivacyAccountant, _best_certificate,
                                              _finer_step)
 
 
 # %% auto #0
-__all__ = ['AccountResult', 'account', 'WorstCaseBounds', 'delta_over_k', 'epsilon_over_steps']
+__all__ = ['FIXED_MIX', 'ADAPTIVE', 'AccountResult', 'account', 'WorstCaseBounds', 'delta_over_k', 'epsilon_over_steps']
 
 # %% ../../nbs/accounting/07_account.ipynb #db95b7cf
 def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
@@ -57,6 +58,7 @@ class AccountResult:
     seconds: float                  # wall time
     certificate: str|None = None    # which certificate gave `upper` (worst case; see CERTIFICATES)
     certificates: dict|None = None  # every certificate computed: name -> its certified upper bound
+    attack: str|None = None         # which attack gave `lower` (worst case), and why the adaptive one was not run
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
     def __getitem__(self, key:str):  # the pre-0.2 dict keys, e.g. r['delta_upper']
@@ -71,7 +73,8 @@ class AccountResult:
                  query=self.query, eps=self.eps, delta=self.delta)
         if self.pair == 'worst':
             d.update(bound_interval=list(self.bound_interval), attack_interval=list(self.attack_interval),
-                     theory_gap=self.theory_gap, certificate=self.certificate, certificates=dict(self.certificates or {}))
+                     theory_gap=self.theory_gap, certificate=self.certificate, certificates=dict(self.certificates or {}),
+                     attack=self.attack)
         d.update({f'{self.query}_lower': self.lower, f'{self.query}_upper': self.upper})
         if self.reason is not None: d['reason'] = self.reason
         d['seconds'] = self.seconds
@@ -95,6 +98,25 @@ def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why
                    reason=f"{k} steps do not fit the FFT grid ({why}); the upper bound is the trivial one and the lower "
                           f"bound is that of one step: use a larger sigma or max_bins for a sharp answer")
 
+# %% ../../nbs/accounting/07_account.ipynb #c66597fa
+FIXED_MIX = 'fixed orientation mix (j of k steps reversed, j in {0, k/2, k})'
+ADAPTIVE = 'adaptive orientation (backward DP over the loss, accounting/06_adaptive)'
+
+def _adaptive_attack(scheme, sigma, relation, k, h, eps, delta, fixed:Bounds, bound:Bounds, max_bins, budget) -> tuple:
+    "The better of the fixed mixes and the adaptive-orientation DP (run where it fits the work budget): (Bounds, which)."
+    try:
+        at = eps if eps is not None else fixed.lower
+        if not math.isfinite(bound.upper): return fixed, FIXED_MIX + '; adaptive DP skipped: no finite certified bound'
+        work = adaptive_work(scheme, sigma=sigma, steps=k, eps=at, h=h, relation=relation, max_bins=max_bins)
+        if work > budget:
+            return fixed, FIXED_MIX + f'; adaptive DP skipped: {work:.2g} work units > attack_budget {budget:.2g}'
+        kw = dict(sigma=sigma, steps=k, h=h, relation=relation, max_bins=max_bins, precision='double')
+        ad = (adaptive_delta(scheme, eps=eps, **kw) if eps is not None else
+              adaptive_epsilon(scheme, delta=delta, eps_lo=fixed.lower, eps_hi=max(fixed.lower, bound.upper), **kw))
+    except GridTooLarge: return fixed, FIXED_MIX + '; adaptive DP skipped: its grid exceeds max_bins'
+    if not ad.value > fixed.lower: return fixed, FIXED_MIX + ' (the adaptive DP found no more)'
+    return Bounds(ad.value, max(ad.value, fixed.upper), ad.value), ADAPTIVE
+
 # %% ../../nbs/accounting/07_account.ipynb #e43b77d9
 def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipeline (`multistage`)
             *,
@@ -109,6 +131,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             h:float|None=None,         # fixed loss grid step in (0, 1]; None: refined to `accuracy`
             max_bins:int=MAX_BINS,     # cap on FFT bins (>= 16): bounds time and memory
             attack:bool=True,          # also run the attacks (certified lower bound); False: faster
+            attack_budget:float=ADAPTIVE_WORK_BUDGET,  # work units for the adaptive attack (0: fixed mixes only)
            ) -> AccountResult:
     "Certified δ(ε) (or ε(δ)) after `steps` of `scheme`∘Gaussian(σ), worst case by default, next to the best attack."
     if not isinstance(scheme, Scheme):
@@ -122,6 +145,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     accuracy = check_real(accuracy, 'accuracy', 1, lo_open=True)
     if h is not None: h = check_real(h, 'h', 0, 1, lo_open=True)
     max_bins = check_max_bins(max_bins)                     # against the memory budget, before any allocation
+    attack_budget = check_real(attack_budget, 'attack_budget', 0)
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
     t0, step, best, widened = time.perf_counter(), (h if h is not None else 2e-3), None, 0
     scaled = h is not None
@@ -146,7 +170,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         if finer is None: break                  # cannot refine further: reported as not certified to `accuracy`
         step = finer
     step, acc, res, bins, mech = best
-    worst, bound_iv, attack_iv, gap, won, certs = pair == 'worst', None, None, None, None, None
+    worst, bound_iv, attack_iv, gap, won, certs, how = pair == 'worst', None, None, None, None, None, None
     if worst:
         res, acc, won, certs = _best_certificate(scheme, sigma, relation, k, mech, max_bins, query, res, acc)
         att, h_att = None, step
@@ -156,6 +180,9 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                 if h_att * e.factor * 1.25 > 1: break
                 h_att *= e.factor * 1.25
         a = res if att is acc else query(att) if att is not None else Bounds(0.0, math.inf, 0.0)
+        how = 'the pair itself (exact)' if att is acc else FIXED_MIX if att is not None else 'none (attack=False)'
+        if att is not None and att is not acc:
+            a, how = _adaptive_attack(scheme, sigma, relation, k, h_att, eps, delta, a, res, max_bins, attack_budget)
         lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf else math.inf)
         bound_iv, attack_iv = (res.lower, res.upper), (a.lower, a.upper)
     else: lower = res.lower
@@ -168,7 +195,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         reason=None if certified else _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins),
         guarantee=GUARANTEES[pair], h=step, r=bins,
         L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
-        certificate=won, certificates=certs)
+        certificate=won, certificates=certs, attack=how if worst else None)
 
 # %% ../../nbs/accounting/07_account.ipynb #10682cd5
 @dataclass(frozen=True)
