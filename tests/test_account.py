@@ -152,3 +152,31 @@ def test_regression_curves_over_steps_keep_one_composition_in_memory():
             "assert all(b.lower <= b.upper for b in out)")
     few, many = _peak_rss_gb(code.format(k=3)), _peak_rss_gb(code.format(k=81))
     assert many < 2 and many < few + 0.015, (few, many)   # kept alive, 80 compositions added ~45 MB here
+
+
+def _more_private(a, b):
+    "b is at least as private as a (more noise, fewer steps or a larger ε): b's bound may exceed a's only by b's floor."
+    assert b.delta_floor is not None and 0 <= b.delta_floor <= b.upper
+    assert b.upper <= a.upper * 1.005 + b.delta_floor + 1e-300, (a, b, b.delta_floor)   # 1.005: the requested accuracy
+
+def test_regression_issue27_floor_not_monotone_in_sigma():
+    "WR n=100,000, m=15, 797 steps, ε=0.733: 6.76e-14 at σ=5.254 but 7.51e-14 at σ=5.516 — both are the charged floor."
+    sc = make_scheme('wr', 100_000, m=15)
+    lo, hi = (account(sc, sigma=s, steps=797, eps=0.733, attack=False) for s in (5.254, 5.516))
+    _more_private(lo, hi)
+    assert hi.upper <= 2 * hi.delta_floor                  # the reproducer's bound is (mostly) floor, reported as such
+
+def test_monotone_up_to_the_floor_in_sigma_steps_and_eps():
+    "Random configurations, including ones deep in the floor: more privacy never raises δ beyond the floor."
+    import numpy as np
+    from must_nbdev.core.sampling import scheme_at
+    rng = np.random.default_rng(27)
+    for _ in range(6):
+        name = rng.choice(['wor', 'wr', 'must-ow', 'poisson'])
+        n = int(rng.integers(2_000, 50_000)); m = int(rng.integers(5, 60))
+        sc = make_scheme('poisson', n, q=m / n) if name == 'poisson' else scheme_at(name, n, m, b=4 * m)
+        sigma, k, eps = float(rng.uniform(0.8, 6.0)), int(rng.integers(10, 800)), float(rng.uniform(0.1, 2.0))
+        base = account(sc, sigma=sigma, steps=k, eps=eps, attack=False)
+        _more_private(base, account(sc, sigma=sigma * float(rng.uniform(1.01, 1.2)), steps=k, eps=eps, attack=False))
+        _more_private(base, account(sc, sigma=sigma, steps=max(1, k - int(rng.integers(1, k))), eps=eps, attack=False))
+        _more_private(base, account(sc, sigma=sigma, steps=k, eps=eps + float(rng.uniform(0.01, 0.5)), attack=False))

@@ -103,3 +103,20 @@ def test_poisson_pair_is_its_own_attack():
     for rel in ('add_remove', 'substitute'):
         r = account(make_scheme('poisson', 10_000, q=0.02), sigma=1.0, steps=500, eps=1.0, relation=rel)
         assert r['theory_gap'] == 1.0 and r['delta_lower'] == r['bound_interval'][0]
+
+
+def test_recorded_run_answers_with_the_smaller_certificate():
+    "Issue 23: a recorded MUST run uses the partially unlabelled certificate where it is lower, as `account` does."
+    from must_nbdev.accounting.account import account
+    ow, wor = make_scheme('must-ow', 60_000, m=256, b=6000), make_scheme('wor', 60_000, m=256)
+    run = PrivacyAccountant().step(ow, sigma=2.62, steps=2350)
+    b = run.epsilon(1e-5)
+    r = account(ow, sigma=2.62, steps=2350, delta=1e-5, attack=False)
+    assert run.certificate == r.certificate == 'partially unlabelled'
+    assert abs(b.upper - r.upper) < 0.01 * r.upper and b.upper < r.certificates['public labels'] / 3
+    mixed = PrivacyAccountant().step(ow, sigma=2.62, steps=1000).step(wor, sigma=2.62, steps=1350)
+    m = mixed.epsilon(1e-5)                     # MUST steps on the new certificate, WOR steps on its own pair
+    assert mixed.certificate == 'partially unlabelled'
+    assert account(wor, sigma=2.62, steps=2350, delta=1e-5, attack=False).upper * 0.99 < m.upper < b.upper * 1.01
+    rows = mixed.history(delta=1e-5)
+    assert rows[0]['upper'] < rows[1]['upper'] and abs(rows[1]['upper'] - m.upper) < 1e-3 * m.upper

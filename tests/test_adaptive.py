@@ -16,7 +16,7 @@ SMALL = [('wor', 1000, 50, None, 1.0, 20, 0.5), ('wr', 200, 20, None, 2.0, 50, 0
 @pytest.mark.parametrize('name,n,m,b,sigma,k,eps', SMALL)
 def test_between_fixed_mix_and_certified(name, n, m, b, sigma, k, eps):
     sc = make_scheme(name, n, m=m, b=b)
-    r = account(sc, sigma=sigma, steps=k, eps=eps, relation='substitute')
+    r = account(sc, sigma=sigma, steps=k, eps=eps, relation='substitute', attack_budget=0)
     a = adaptive_delta(sc, sigma=sigma, steps=k, eps=eps, h=r.h, relation='substitute')
     assert isinstance(a, AdaptiveAttack) and a.h == r.h and a.options == ('pair 1', 'pair 1 reversed')
     assert a.value >= r.lower * (1 - 1e-9), (a.value, r.lower)     # adapting never hurts the adversary
@@ -26,14 +26,14 @@ def test_between_fixed_mix_and_certified(name, n, m, b, sigma, k, eps):
 @pytest.mark.parametrize('relation', ['substitute', 'add_remove'])
 def test_poisson_is_the_composition_of_the_dominating_pair(relation):
     sc = make_scheme('poisson', 10_000, q=0.02)
-    r = account(sc, sigma=1.0, steps=100, eps=1.0, relation=relation)
+    r = account(sc, sigma=1.0, steps=100, eps=1.0, relation=relation, attack_budget=0)
     a = adaptive_delta(sc, sigma=1.0, steps=100, eps=1.0, h=r.h, relation=relation)
     assert r.lower * (1 - 1e-4) <= a.value <= r.upper, (r.lower, a.value, r.upper)
     assert a.reversed_share == 0.0 and len(a.options) == 1
 
 def test_one_step_equals_the_one_step_attack():
     sc = make_scheme('wor', 10_000, m=200)
-    r = account(sc, sigma=4.0, steps=1, eps=0.05, relation='substitute')
+    r = account(sc, sigma=4.0, steps=1, eps=0.05, relation='substitute', attack_budget=0)
     a = adaptive_delta(sc, sigma=4.0, steps=1, eps=0.05, h=r.h)
     assert abs(a.value / r.lower - 1) < 1e-6, (a.value, r.lower)
 
@@ -45,7 +45,7 @@ def test_coarser_grid_stays_below():
 
 def test_epsilon_is_where_the_dp_crosses_delta():
     sc = make_scheme('wr', 1000, m=50)
-    r = account(sc, sigma=1.5, steps=50, delta=1e-5, relation='substitute')
+    r = account(sc, sigma=1.5, steps=50, delta=1e-5, relation='substitute', attack_budget=0)
     e = adaptive_epsilon(sc, sigma=1.5, steps=50, delta=1e-5, h=r.h, eps_lo=r.lower, eps_hi=r.upper)
     assert r.lower <= e.value < r.upper
     assert adaptive_delta(sc, sigma=1.5, steps=50, eps=e.value, h=r.h).value > 1e-5          # not (e.value, δ)-DP
@@ -117,7 +117,7 @@ def test_two_steps_below_the_exact_adaptive_optimum(name):
     sc = make_scheme(name, n, m=m, b=b)
     w, brute = _brute(name)
     assert np.allclose(w, occurrence_pmf(sc).pmf[:m + 1], atol=1e-12)      # the package's pmf is the enumerated one
-    r = account(sc, sigma=sigma, steps=2, eps=eps, relation='substitute')
+    r = account(sc, sigma=sigma, steps=2, eps=eps, relation='substitute', attack_budget=0)
     gaps = []
     for h in (2e-3, 5e-4):
         dp = adaptive_delta(sc, sigma=sigma, steps=2, eps=eps, h=h).value
@@ -131,7 +131,7 @@ def test_two_steps_below_the_exact_adaptive_optimum(name):
 def test_adaptivity_gains_at_tiny_n(name):
     "The brute force itself: the best adaptive policy beats the fixed orientation mixes (so the test above has teeth)."
     _, n, m, b, sigma, eps = TINY[name]
-    r = account(make_scheme(name, n, m=m, b=b), sigma=sigma, steps=2, eps=eps, relation='substitute')
+    r = account(make_scheme(name, n, m=m, b=b), sigma=sigma, steps=2, eps=eps, relation='substitute', attack_budget=0)
     assert _brute(name)[1] > 1.001 * r.lower, (_brute(name)[1], r.lower)
 
 # --- bad inputs -------------------------------------------------------------------------------------------------

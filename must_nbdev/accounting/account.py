@@ -59,6 +59,7 @@ class AccountResult:
     certificate: str|None = None    # which certificate gave `upper` (worst case; see CERTIFICATES)
     certificates: dict|None = None  # every certificate computed: name -> its certified upper bound
     attack: str|None = None         # which attack gave `lower` (worst case), and why the adaptive one was not run
+    delta_floor: float|None = None  # charged part of the certified δ at the answer's ε (truncation, round-off): see below
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
     def __getitem__(self, key:str):  # the pre-0.2 dict keys, e.g. r['delta_upper']
@@ -74,7 +75,7 @@ class AccountResult:
         if self.pair == 'worst':
             d.update(bound_interval=list(self.bound_interval), attack_interval=list(self.attack_interval),
                      theory_gap=self.theory_gap, certificate=self.certificate, certificates=dict(self.certificates or {}),
-                     attack=self.attack)
+                     attack=self.attack, delta_floor=self.delta_floor)
         d.update({f'{self.query}_lower': self.lower, f'{self.query}_upper': self.upper})
         if self.reason is not None: d['reason'] = self.reason
         d['seconds'] = self.seconds
@@ -187,6 +188,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         bound_iv, attack_iv = (res.lower, res.upper), (a.lower, a.upper)
     else: lower = res.lower
     answer = res.upper if worst else res.estimate
+    at = eps if eps is not None else res.upper
+    floor = max(cu.delta_floor(at) for cu in acc.upper) if worst and math.isfinite(at) else None
     certified = bool(res.ratio <= accuracy)
     return AccountResult(
         scheme=str(scheme), sigma=sigma, steps=k, relation=relation, pair=pair, query='delta' if eps is not None else 'eps',
@@ -195,7 +198,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         reason=None if certified else _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins),
         guarantee=GUARANTEES[pair], h=step, r=bins,
         L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
-        certificate=won, certificates=certs, attack=how if worst else None)
+        certificate=won, certificates=certs, attack=how if worst else None, delta_floor=floor)
 
 # %% ../../nbs/accounting/07_account.ipynb #10682cd5
 @dataclass(frozen=True)

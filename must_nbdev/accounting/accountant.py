@@ -157,6 +157,14 @@ class PrivacyAccountant:
             return Bounds(e_lo, e_up, (e_lo + e_up) / 2 if math.isfinite(e_up) else e_up)
         return self._answer(f, False)
 
+    def delta_floor(self,
+                    eps:float,  # ε ≥ 0
+                   ) -> float:
+        "The charged part (truncation, mass at +∞, round-off) of the last query's certified δ(ε): δ cannot be certified below it."
+        eps = check_real(eps, 'eps', 0)
+        if self._comps is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
+        return max(c.delta_floor(eps) for c in self.upper)
+
     def history(self,
                 delta:float|None=None,  # report ε(delta) per phase, δ in (0, 1) ...
                 eps:float|None=None,    # ... or δ(eps) per phase, ε ≥ 0 (give one)

@@ -98,6 +98,14 @@ class ComposedPLD:
         (au, bu), (al, bl) = self._pieces(k, True), self._pieces(k, False)
         return (max(0.0, float((al - e * bl) * (1 - _SLACK))), min(1.0, float((au - e * bu) * (1 + _SLACK))))
 
+    def delta_floor(self, eps:float) -> float:
+        "The part of the certified upper δ(ε) that is charged rather than computed: truncation, mass at +∞, round-off."
+        s, A, _, C, _ = self._curve()
+        k = int(np.searchsorted(s, eps, side='right'))
+        e = math.exp(eps - s[k]) if k < len(s) else 0.0
+        computed = float(A[k] - e * C[k]) if k < len(s) else 0.0
+        return max(0.0, self.delta_bounds(eps)[1] - max(0.0, computed))
+
     def _eps_solve(self, k:np.ndarray, delta:float, upper:bool):
         "On the grid intervals `k`: upper, the first ε where the bound is ≤ `delta`; lower, the last where it is > `delta`."
         s = self._curve()[0]
