@@ -11,6 +11,7 @@ from .core.sampling import SCHEMES, make_scheme
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
+from .training.compare import compare_schemes, comparison_table, plot_comparison, reading
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
@@ -22,7 +23,8 @@ from .experiments.reproduce import (REPRODUCIBLE, SUMMARY_COLUMNS, _artefacts, r
 
 
 # %% auto #0
-__all__ = ['EXAMPLES', 'SIGMA_HELP', 'cmd_amplify', 'cmd_account', 'cmd_calibrate', 'cmd_reproduce', 'build_parser', 'main']
+__all__ = ['EXAMPLES', 'SIGMA_HELP', 'cmd_amplify', 'cmd_account', 'cmd_compare', 'cmd_calibrate', 'cmd_reproduce',
+           'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #a37949bc
 class _Parser(argparse.ArgumentParser):
@@ -179,6 +181,26 @@ def _account_one(args, sc, k, name, x) -> int:
     if not res.certified_accuracy: print(f"NOT certified: {res.reason}")
     return 0
 
+def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
+               ) -> int:
+    "`must compare`: every scheme at one batch size and budget, σ calibrated for (eps, delta) or ε at --sigma."
+    if (args.eps is None) == (args.sigma is None):
+        raise ValueError("give exactly one of --eps (calibrate sigma per scheme) or --sigma (eps per scheme)")
+    if (args.epochs is None) == (args.k is None): raise ValueError("give exactly one of --epochs or --k")
+    progress = None if args.quiet or args.json else (
+        lambda i, n, label: print(f"\r[{i}/{n}] {label:<12}", end='' if i < n else '\n', file=sys.stderr, flush=True))
+    rows = compare_schemes(args.n, args.m, delta=args.delta, eps=args.eps, sigma=args.sigma, epochs=args.epochs,
+                           steps=None if args.k is None else check_int(args.k, '--k', 1), b_values=args.b,
+                           progress=progress)
+    if args.plot: plot_comparison(rows, calibrated=args.eps is not None, path=args.plot)
+    if args.json: print(_dumps([jsonable(r.__dict__) for r in rows])); return 0
+    what = (f"sigma certified for (eps={args.eps:g}, delta={args.delta:g})" if args.eps is not None
+            else f"eps(delta={args.delta:g}) at sigma={args.sigma:g}")
+    print(f"n = {args.n}, batch size {args.m}, {rows[0].steps} steps: {what}; worst case, certified bound and best attack")
+    print(comparison_table(rows)); print(); print(reading(rows, calibrated=args.eps is not None))
+    if args.plot: print(f"plot written to {args.plot}")
+    return 0
+
 def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                  ) -> int:
     "`must calibrate`: the smallest σ, or the largest number of steps or batch size, certified (ε, δ)-DP in the worst case."
@@ -272,6 +294,9 @@ EXAMPLES = {
   must calibrate --scheme must-ow --n 60000 --batch-size 256 --b 6000 --epochs 10 --eps 3 --delta 1e-5
   must calibrate --scheme poisson --q 0.004 --solve steps --noise-multiplier 1.1 --eps 3 --delta 1e-5
   must calibrate --scheme must-ow --n 60000 --solve batch-size --b-per-m 23.4 --sigma 2.63 --k 2344 --eps 3 --delta 1e-5""",
+    'compare': """examples:
+  must compare --n 50000 --batch-size 512 --epochs 20 --eps 4 --delta 1e-5 --plot compare.png
+  must compare --n 60000 --batch-size 256 --epochs 10 --sigma 1.5 --delta 1e-5 --b 1024 --b 6000""",
     'reproduce': """examples:
   must reproduce --list
   must reproduce table3
@@ -330,6 +355,24 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)
+    cmp_ = sub.add_parser('compare', help='every scheme side by side: sigma for a target, or eps at a sigma',
+                          formatter_class=raw, epilog=EXAMPLES['compare'],
+                          description='Compare the sampling schemes at one batch size and number of steps: the noise '
+                                      'multiplier each needs for (--eps, --delta), or the eps each gets at --sigma, '
+                                      'certified in the worst case next to the best attack, and the distinct records '
+                                      'each step touches. wor draws an independent subset per step (not shuffling).')
+    cmp_.add_argument('--n', required=True, type=_number, help='records in the dataset')
+    cmp_.add_argument('--m', '--batch-size', dest='m', required=True, type=_number, help='batch size (Poisson: rate m/n)')
+    cmp_.add_argument('--epochs', type=_number, help='epochs: steps = ceil(epochs * n / batch size)')
+    cmp_.add_argument('--k', type=_number, help='number of steps')
+    cmp_.add_argument('--eps', type=_number, help='target eps: calibrate sigma for every scheme')
+    cmp_.add_argument('--sigma', '--noise-multiplier', dest='sigma', type=_number, help='a noise multiplier: eps per scheme')
+    cmp_.add_argument('--delta', required=True, type=_number, help='delta of the target')
+    cmp_.add_argument('--b', type=_number, action='append', help='MUST stage-I size (repeat; default 2m, 8m, n/4)')
+    cmp_.add_argument('--plot', metavar='FILE.png', help='bar chart of the result into FILE.png')
+    cmp_.add_argument('--json', action='store_true', help='print a JSON list, one object per scheme')
+    cmp_.add_argument('--quiet', action='store_true', help='no progress on stderr')
+    cmp_.set_defaults(func=cmd_compare)
     cal = sub.add_parser('calibrate', help='smallest sigma (or largest k or batch size) certified (eps, delta)-DP',
                          formatter_class=raw, epilog=EXAMPLES['calibrate'],
                          description='Calibrate a DP-SGD knob on the certified worst-case bound: the smallest noise '

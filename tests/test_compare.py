@@ -1,0 +1,63 @@
+"""`must_nbdev.training.compare` and `must compare`: every scheme side by side at one batch size and budget."""
+import contextlib, io, json, math
+import pytest
+from must_nbdev.accounting.account import account
+from must_nbdev.cli import main
+from must_nbdev.core.sampling import make_scheme
+from must_nbdev.training.compare import compare_schemes, comparison_schemes, comparison_table, reading, short_label
+
+@pytest.fixture(scope='module')
+def calibrated():
+    return compare_schemes(4_000, 40, steps=200, eps=2.0, delta=1e-5, b_values=[160])
+
+def test_every_scheme_once_at_equal_batch_and_steps(calibrated):
+    labels = [short_label(r) for r in calibrated]
+    assert labels == ['Poisson (add/remove)', 'Poisson', 'WOR', 'WR', 'MUST.ow b=160', 'MUST.ww b=160', 'MUST.wo b=160']
+    assert len({r.steps for r in calibrated}) == 1 and calibrated[0].steps == 200
+
+def test_calibrated_rows_meet_the_target_and_are_rechecked_independently(calibrated):
+    for r in calibrated:
+        assert r.eps <= 2.0 and 0 < r.eps_attack <= r.eps and r.theory_gap >= 1
+        sc = make_scheme('poisson', 4_000, q=0.01) if r.name == 'poisson' else make_scheme(r.name, 4_000, m=40, b=r.b)
+        check = account(sc, sigma=r.sigma, steps=200, delta=1e-5, relation=r.relation, attack=False)
+        assert check.upper <= 2.0 * (1 + 1e-9)                      # an independent call certifies the row's σ
+        assert account(sc, sigma=r.sigma * 0.98, steps=200, delta=1e-5, relation=r.relation, attack=False).upper > 2.0 * 0.999
+
+def test_distinct_records_follow_the_draws(calibrated):
+    for r in calibrated:
+        if r.name in ('wor', 'poisson'): assert math.isclose(r.distinct, 40, rel_tol=1e-9)
+        else: assert r.distinct < 40                                    # a draw with replacement can repeat a record
+    ow = next(r for r in calibrated if r.name == 'must-ow')
+    assert math.isclose(ow.distinct, 4_000 * (160 / 4_000) * (1 - (1 - 1 / 160) ** 40), rel_tol=1e-9)
+
+def test_reading_states_what_the_numbers_say(calibrated):
+    text = reading(calibrated)
+    best = min((r for r in calibrated if r.relation == 'substitute'), key=lambda r: r.sigma)
+    assert text.startswith(f"Under substitution, {short_label(best)} needs the least noise")
+    assert comparison_table(calibrated).count('\n') == len(calibrated) + 1
+
+def test_default_b_values_and_bad_input():
+    names = [(sc.name, sc.b) for sc, _ in comparison_schemes(10_000, 100)]
+    assert ('must-ow', 200) in names and ('must-ow', 800) in names and ('must-ow', 2500) in names
+    with pytest.raises(ValueError, match='exactly one of eps'): compare_schemes(1000, 10, steps=5, delta=1e-5)
+    with pytest.raises(ValueError, match='batch_size must be <='): compare_schemes(1000, 2000, steps=5, eps=1.0, delta=1e-5)
+
+def _run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): rc = main(argv)
+    return rc, out.getvalue(), err.getvalue()
+
+def test_cli_compare_table_json_plot_and_errors(tmp_path):
+    png = tmp_path / 'c.png'
+    rc, out, _ = _run(['compare', '--n', '4000', '--batch-size', '40', '--k', '50', '--sigma', '1.2', '--delta', '1e-5',
+                       '--b', '160', '--plot', str(png), '--quiet'])
+    assert rc == 0 and '| MUST.ow b=160 |' in out and 'Under substitution' in out and png.stat().st_size > 10_000
+    rc, out, _ = _run(['compare', '--n', '4000', '--batch-size', '40', '--k', '50', '--sigma', '1.2', '--delta', '1e-5',
+                       '--b', '160', '--json'])
+    rows = json.loads(out)
+    assert rc == 0 and len(rows) == 7 and all(r['sigma'] == 1.2 and r['eps_attack'] <= r['eps'] for r in rows)
+    for bad in (['--n', '4000', '--batch-size', '40', '--k', '50', '--delta', '1e-5'],
+                ['--n', '4000', '--batch-size', '40', '--k', '50', '--epochs', '1', '--sigma', '1', '--delta', '1e-5'],
+                ['--n', '4000', '--batch-size', '40', '--k', '50', '--sigma', '1', '--delta', '2']):
+        rc, out, err = _run(['compare'] + bad)
+        assert rc == 2 and out == '' and len(err.strip().splitlines()) == 1 and 'Traceback' not in err, (bad, err)
