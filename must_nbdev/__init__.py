@@ -10,9 +10,10 @@ from .core.amplification import amplify
 from .accounting.accountant import PrivacyAccountant
 from .accounting.account import account
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
-from .training.interop import MustBatchSampler
+from .training.interop import MustBatchSampler, OpacusStyleAccountant
+from .training.compare import compare_schemes
 from ._compat import install_old_paths
 
 install_old_paths(__name__)
 __all__ = ['make_scheme', 'multistage', 'amplify', 'PrivacyAccountant', 'account', 'calibrate_sigma', 'calibrate_steps',
-           'calibrate_batch_size', 'MustBatchSampler']
+           'calibrate_batch_size', 'MustBatchSampler', 'OpacusStyleAccountant', 'compare_schemes']

@@ -191,3 +191,21 @@ def test_peak_memory_does_not_grow_with_steps():
         p = tracemalloc.get_traced_memory()[1]; tracemalloc.stop(); return p
     p1, p4 = peak(chunk), peak(4 * chunk)
     assert p4 <= 1.1 * p1 and p4 <= 12 * 8 * SAMPLER_BUDGET
+
+
+def test_opacus_style_accountant_follows_a_run_like_opacus():
+    "Issue 26: Opacus's accountant interface; one call per step at any length; equal to account for the same run."
+    from must_nbdev import OpacusStyleAccountant, account, make_scheme
+    acc = OpacusStyleAccountant('wr', n=20_000)
+    for _ in range(100_000): acc.step(noise_multiplier=3.0, sample_rate=0.005)
+    for _ in range(500): acc.step(noise_multiplier=2.0, sample_rate=0.01)
+    assert len(acc) == 2 and acc.history == [(3.0, 0.005, 100_000), (2.0, 0.01, 500)]
+    from must_nbdev import PrivacyAccountant
+    ref = (PrivacyAccountant().step(make_scheme('wr', 20_000, m=100), sigma=3.0, steps=100_000)
+           .step(make_scheme('wr', 20_000, m=200), sigma=2.0, steps=500).epsilon(1e-5).upper)
+    assert acc.get_epsilon(1e-5) == pytest.approx(ref, rel=1e-9)
+    class Optim: noise_multiplier, accumulated_iterations = 2.0, 2
+    acc.get_optimizer_hook_fn(0.005)(Optim())                  # gradient accumulation doubles the rate, as in Opacus
+    assert acc.history[-1] == (2.0, 0.01, 501)
+    with pytest.raises(ValueError, match='state_dict is for'):
+        OpacusStyleAccountant('wor', n=20_000).load_state_dict(acc.state_dict())

@@ -12,7 +12,7 @@ from ..accounting.pld import MAX_BINS, DiscretePLD
 from ..accounting.dominating import MechanismPLD, scheme_gaussian_pld
 
 # %% auto #0
-__all__ = ['SAMPLER_BUDGET', 'MustBatchSampler', 'to_dp_accounting', 'must_dp_accounting_pld']
+__all__ = ['SAMPLER_BUDGET', 'MustBatchSampler', 'to_dp_accounting', 'must_dp_accounting_pld', 'OpacusStyleAccountant']
 
 # %% ../../nbs/training/01_interop.ipynb #e5cea951
 SAMPLER_BUDGET = 1 << 20   # int64 entries per array of one `sample_many` chunk (8 MB; a chunk peaks at ~8 such arrays)
@@ -123,3 +123,71 @@ def must_dp_accounting_pld(scheme:Scheme,           # registry scheme (`make_sch
                            bound:str='upper'):      # 'upper': certified pessimistic PMF; 'lower': optimistic
     "One step of `scheme`∘Gaussian(σ) (clip 1) as a dp_accounting `PrivacyLossDistribution` (our certified upper PMF)."
     return to_dp_accounting(scheme_gaussian_pld(scheme, sigma, relation, h, max_bins, pair), bound)
+
+# %% ../../nbs/training/01_interop.ipynb #b36d58b9
+class OpacusStyleAccountant:
+    "Opacus's accountant interface (step, get_epsilon, len, history), answered by the certified worst-case accountant."
+    def __init__(self,
+                 scheme:str='poisson',    # registry name: 'poisson', 'wor', 'wr', 'must-ow', ...
+                 n:int|None=None,         # dataset size (required except for 'poisson')
+                 b:int|None=None,         # MUST stage-I size ...
+                 b_per_m:float|None=None, # ... or stage-I size per batch record
+                 relation:str|None=None): # 'substitute' or 'add_remove'; None: the scheme's own
+        check_choice(scheme, 'scheme', SCHEMES)
+        self.scheme, self.b, self.b_per_m, self.relation = scheme, b, b_per_m, relation
+        self.n = None if n is None else check_int(n, 'n', 1)
+        if scheme != 'poisson' and self.n is None: raise ValueError(f"n is required for the fixed-size scheme {scheme!r}")
+        self.history = []          # [(noise_multiplier, sample_rate, num_steps)], as Opacus keeps it
+
+    def mechanism(self) -> str: return f"must-{self.scheme}"
+    def __len__(self) -> int: return len(self.history)
+
+    def _scheme(self, q:float) -> Scheme:
+        "The registry scheme of one step at sample rate q."
+        if self.scheme == 'poisson':
+            from must_nbdev.core.sampling import make_scheme
+            return make_scheme('poisson', self.n or 10 ** 9, q=q)
+        m = q * self.n
+        if abs(m - round(m)) > 1e-9 * max(1.0, m) or round(m) < 1:
+            raise ValueError(f"sample_rate={q:g} gives a batch of {m:g} records out of n={self.n}; a fixed-size scheme "
+                             f"needs a whole batch size (sample_rate = m/n), or use scheme='poisson'")
+        m = int(round(m)); b = self.b if self.b_per_m is None else int(round(self.b_per_m * m))
+        return scheme_at(self.scheme, self.n, m, b=b)
+
+    def step(self, *, noise_multiplier:float, sample_rate:float):
+        "Record one step (Opacus calls this after every optimizer step)."
+        s = check_real(noise_multiplier, 'noise_multiplier', 0, lo_open=True)
+        q = check_real(sample_rate, 'sample_rate', 0, 1, lo_open=True)
+        if self.history and self.history[-1][:2] == (s, q):
+            self.history[-1] = (s, q, self.history[-1][2] + 1)
+        else:
+            self._scheme(q); self.history.append((s, q, 1))        # checked once per new (σ, q)
+
+    def get_epsilon(self, delta:float, **kwargs) -> float:
+        "Certified worst-case ε(delta) of the steps so far (inf before any step is impossible: raises instead)."
+        from must_nbdev.accounting.accountant import PrivacyAccountant
+        delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+        if not self.history: raise ValueError("no steps recorded yet: call step(noise_multiplier=..., sample_rate=...)")
+        acc = PrivacyAccountant()
+        relation = self.relation
+        for s, q, k in self.history:
+            sc = self._scheme(q); acc.step(sc, sigma=s, steps=k, relation=relation or sc.relation)
+            relation = relation or sc.relation
+        return float(acc.epsilon(delta).upper)
+
+    def state_dict(self, destination:dict|None=None) -> dict:
+        "The history, for checkpoints (Opacus's convention)."
+        d = {} if destination is None else destination
+        d.update(history=list(self.history), mechanism=self.mechanism()); return d
+    def load_state_dict(self, state_dict:dict):
+        "Restore a history saved by `state_dict`."
+        if state_dict.get('mechanism') != self.mechanism():
+            raise ValueError(f"state_dict is for {state_dict.get('mechanism')!r}, this accountant is {self.mechanism()!r}")
+        self.history = [tuple(h) for h in state_dict['history']]
+
+    def get_optimizer_hook_fn(self, sample_rate:float):
+        "The hook Opacus registers on its DPOptimizer: one `step` per optimizer step (gradient accumulation counted)."
+        def hook_fn(optim):
+            self.step(noise_multiplier=optim.noise_multiplier,
+                      sample_rate=sample_rate * getattr(optim, 'accumulated_iterations', 1))
+        return hook_fn
