@@ -23,14 +23,20 @@ from .experiments.reproduce import (REPRODUCIBLE, SUMMARY_COLUMNS, _artefacts, r
 
 
 # %% auto #0
-__all__ = ['EXAMPLES', 'SIGMA_HELP', 'cmd_amplify', 'cmd_account', 'cmd_compare', 'cmd_calibrate', 'cmd_reproduce',
+__all__ = ['OTHER_NAMES', 'EXAMPLES', 'SIGMA_HELP', 'cmd_amplify', 'cmd_account', 'cmd_compare', 'cmd_calibrate', 'cmd_reproduce',
            'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #a37949bc
+OTHER_NAMES = {'--noise_multiplier': '--noise-multiplier', '--batch_size': '--batch-size', '--sample-rate': '--q',
+               '--sample_rate': '--q', '--sampling-rate': '--q', '--target-epsilon': '--eps', '--target_epsilon': '--eps',
+               '--target-delta': '--delta', '--target_delta': '--delta', '--epsilon': '--eps', '--num-steps': '--k'}
+
 class _Parser(argparse.ArgumentParser):
-    "ArgumentParser whose errors are one line on stderr and exit status 2."
+    "ArgumentParser whose errors are one line on stderr and exit status 2, with a hint for other libraries' flag names."
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        hints = [f"{old} is {new} here" for old, new in OTHER_NAMES.items() if f"{old} " in message + ' ' or
+                 message.rstrip().endswith(old) or f"{old}=" in message]
+        self.exit(2, f"{self.prog}: error: {message}{'; ' + ', '.join(hints) if hints else ''}\n")
 
 def _number(text:str):
     "Parse '1000', '1e9' or '0.25' to int when integral, else float; the library validates ranges."
@@ -146,7 +152,8 @@ def _plot_over_steps(rows, sc, args):
     for q in dict.fromkeys(r['query'] for r in rows):
         rs = [r for r in rows if r['query'] == q]
         line, = ax.plot([r['k'] for r in rs], [r['upper'] for r in rs], 'o-', label=f"{q}: certified upper")
-        ax.plot([r['k'] for r in rs], [r['lower'] for r in rs], 'o--', color=line.get_color(), alpha=0.6, label=f"{q}: lower")
+        ax.plot([r['k'] for r in rs], [r['lower'] for r in rs], 'o--', color=line.get_color(), alpha=0.6,
+                label=f"{q}: best attack (lower bound)" if args.pair == 'worst' else f"{q}: bracket lower end")
     ax.set(xscale='log', xlabel='steps k', ylabel='bound', title=f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²)")
     if any(q.startswith('delta') for q in (r['query'] for r in rows)): ax.set_yscale('log')
     ax.legend(fontsize=8); fig.savefig(args.plot, dpi=150); plt.close(fig)
@@ -406,11 +413,25 @@ def main(argv=None,  # arguments without the program name (None: sys.argv[1:])
         ) -> int:
     "Entry point of the `must` command; returns the exit status."
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    other = [t.split('=')[0] for t in argv if t.split('=')[0] in OTHER_NAMES]
+    if other:                                     # another library's flag name: say ours, in one line
+        print(f"must: error: {other[0]} is {OTHER_NAMES[other[0]]} here (must {argv[0] if argv else ''} --help lists "
+              f"the options)", file=sys.stderr); return 2
     args = parser.parse_args(argv)
     if args.command is None: parser.print_help(); return 2        # a bare `must`: usage, examples, status 2
+    n, delta = getattr(args, 'n', None), getattr(args, 'delta', None)
+    for d in (delta if isinstance(delta, list) else [delta]):
+        if isinstance(n, (int, float)) and n > 0 and isinstance(d, (int, float)) and d >= 1 / n:
+            print(f"must {args.command}: warning: delta={d:g} >= 1/n = {1 / n:.3g}: releasing one random record whole "
+                  f"is already (0, 1/n)-DP; choose delta well below 1/n", file=sys.stderr)
     try: return args.func(args)
     except ValueError as e:                       # bad input: one line, status 2
-        print(f"must {args.command}: error: {e}", file=sys.stderr); return 2
+        msg = str(e)
+        if msg.startswith('m must be an integer') and not float(getattr(args, 'm', 1) or 1).is_integer():
+            msg = (f"--batch-size/--m must be a whole number of records, got {args.m}; for an expected batch size "
+                   f"use Poisson sampling with --q (rate = batch size / n)")
+        print(f"must {args.command}: error: {msg}", file=sys.stderr); return 2
     except OSError as e:                          # e.g. --out in a place that cannot be written
         if isinstance(e, BrokenPipeError): raise
         where = f" {e.filename}" if getattr(e, 'filename', None) else ''

@@ -231,3 +231,19 @@ def test_fuzz_cli_bad_numbers_never_trace(arg, bad):
     assert 'Traceback' not in e.getvalue()
     if rc == 0: strict_json(o.getvalue())
     else: assert len(e.getvalue().strip().splitlines()) == 1
+
+
+def test_rough_edges_of_issue26():
+    "Other libraries' flag names get ours; a fractional batch size points to --q; delta >= 1/n warns on stderr."
+    import contextlib, io
+    from must_nbdev.cli import main
+    def run(argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): rc = main(argv)
+        return rc, out.getvalue(), err.getvalue()
+    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.01', '--noise_multiplier', '1', '--k', '10', '--eps', '1'])
+    assert rc == 2 and out == '' and '--noise_multiplier is --noise-multiplier here' in err and len(err.splitlines()) == 1
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '2.5', '--sigma', '1', '--k', '10', '--eps', '1'])
+    assert rc == 2 and '--q' in err and '9007199254740992' not in err
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '2', '--k', '10', '--delta', '0.01'])
+    assert rc == 0 and 'warning: delta=0.01 >= 1/n' in err and 'eps(delta=0.01)' in out
