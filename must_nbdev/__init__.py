@@ -1,4 +1,4 @@
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 """MUST: multistage sampling for privacy amplification, with a certified Fourier accountant.
 
 The main API is re-exported here; the subpackages hold the rest: `core` (schemes, sampling, amplification),
