@@ -243,6 +243,14 @@ return {
          .map(i => [i.className, getComputedStyle(i, '::before').content, i.getBoundingClientRect().width]),
   figlinks: Array.from(art.querySelectorAll('img.must-figure')).map(i => [i.getAttribute('src'),
             i.closest('a') ? i.closest('a').getAttribute('href') : null]),
+  // issue 25 item 9: contents links drawn whole, long outputs in a scroll box, plain reprs wrapped
+  toc_clipped: Array.from(document.querySelectorAll('.bd-sidebar-secondary .page-toc a')).filter(vis)
+               .filter(a => a.scrollWidth > a.clientWidth + 1 || a.getBoundingClientRect().right >
+                            a.closest('.bd-sidebar-secondary').getBoundingClientRect().right + 1).map(a => a.innerText),
+  tall_outputs: Array.from(art.querySelectorAll('.cell_output pre')).filter(vis)
+                .filter(p => p.getBoundingClientRect().height > 36 * 16 + 40).length,
+  wide_reprs: Array.from(art.querySelectorAll('.cell_output .output.text_plain pre')).filter(vis)
+              .filter(p => p.scrollWidth > p.clientWidth + 1).length,
   squeezed: (() => {   // table cells narrower than their longest word (a word broken over lines)
     const out = [];
     for (const cell of Array.from(art.querySelectorAll('td, th')).slice(0, 400)) {
@@ -306,6 +314,10 @@ def test_page_renders(stem, site, browser):
     assert all(src == href for src, href in wide['figlinks']), f'{stem}.html: figures without a full-size link {wide["figlinks"]}'
     # tables: no cell narrower than its longest word (wide tables scroll instead), at both widths
     assert not wide['squeezed'] and not narrow['squeezed'], f'{stem}.html: words broken in table cells {narrow["squeezed"][:5]} {wide["squeezed"][:5]}'
+    # contents column, long outputs, reprs (issue 25, item 9)
+    assert not wide['toc_clipped'], f'{stem}.html: contents links clipped {wide["toc_clipped"][:3]}'
+    assert wide['tall_outputs'] == 0 and narrow['tall_outputs'] == 0, f'{stem}.html: outputs taller than 36rem, not boxed'
+    assert wide['wide_reprs'] == 0 and narrow['wide_reprs'] == 0, f'{stem}.html: plain-text outputs run off the edge'
     # math
     assert wide['math']['errors'] == 0, f'{stem}.html: {wide["math"]["errors"]} KaTeX errors'
     if stem != 'api' and _nb_has_math(stem): assert wide['math']['rendered'] > 0, f'{stem}.html: no math typeset'
