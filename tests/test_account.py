@@ -180,3 +180,23 @@ def test_monotone_up_to_the_floor_in_sigma_steps_and_eps():
         _more_private(base, account(sc, sigma=sigma * float(rng.uniform(1.01, 1.2)), steps=k, eps=eps, attack=False))
         _more_private(base, account(sc, sigma=sigma, steps=max(1, k - int(rng.integers(1, k))), eps=eps, attack=False))
         _more_private(base, account(sc, sigma=sigma, steps=k, eps=eps + float(rng.uniform(0.01, 0.5)), attack=False))
+
+
+def test_regression_issue27_memory_under_an_address_space_limit():
+    """Issue 27's reproducers in a subprocess limited to 3 GiB of address space: curves over steps finish, an absurd
+    max_bins is refused in one line before anything is allocated (they used 9.9 GB and ran into MemoryError)."""
+    code = (
+        "import resource\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+        "from must_nbdev import make_scheme\n"
+        "from must_nbdev.accounting.account import epsilon_over_steps, account\n"
+        "out = epsilon_over_steps(make_scheme('must-ow', 10000, m=200, b=118), sigma=1.0, steps=list(range(1, 61, 6)),"
+        " delta=1e-5)\n"
+        "assert len(out) == 10 and all(b.upper >= b.lower for b in out)\n"
+        "try: account(make_scheme('poisson', 10000, q=0.01), sigma=0.05, steps=10, delta=1e-5, max_bins=10**30)\n"
+        "except ValueError as e: print('refused:', str(e).splitlines()[0])\n"
+        "else: raise SystemExit('not refused')\n"
+        "print('ok')\n")
+    env = dict(__import__('os').environ, OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, timeout=900)
+    assert r.returncode == 0 and r.stdout.rstrip().endswith('ok') and 'refused: max_bins' in r.stdout, (r.stdout, r.stderr[-2000:])

@@ -33,3 +33,23 @@ def test_calibrate_sigma_bad_input(bad, name):
         calibrate_sigma(make_scheme('poisson', 60_000, m=256), steps=100, **bad)
     with pytest.raises(ValueError, match='steps'):             # the step count is `steps` since issue 24 (was 'k')
         calibrate_sigma(make_scheme('poisson', 60_000, m=256), steps=0, eps=1.0, delta=1e-5)
+
+
+def test_calibrators_on_random_targets_are_rechecked_independently():
+    """Issue 27: random (scheme, size, steps, target) — the calibrated σ is certified by a separate `account` call, and
+    the reported infeasible σ is not (so the answer is the search's own boundary, from the safe side)."""
+    import numpy as np
+    from must_nbdev.core.sampling import scheme_at
+    rng = np.random.default_rng(2027)
+    for _ in range(5):
+        name = str(rng.choice(['wor', 'wr', 'must-ow', 'must-ww', 'poisson']))
+        n = int(rng.integers(1_000, 100_000)); m = int(rng.integers(2, min(400, n // 4)))
+        sc = make_scheme('poisson', n, q=m / n) if name == 'poisson' else scheme_at(name, n, m, b=int(rng.integers(m, 8 * m)))
+        k, eps, delta = int(rng.integers(1, 3000)), float(rng.uniform(0.2, 8.0)), float(10 ** rng.uniform(-9, -4))
+        c = calibrate_sigma(sc, steps=k, eps=eps, delta=delta)
+        assert c.eps_upper <= eps and c.eps_lower <= c.eps_upper, (sc, k, eps, delta, c)
+        again = account(sc, sigma=c.sigma, steps=k, delta=delta, attack=False)
+        assert again.upper <= eps * (1 + 1e-9), (sc, k, eps, delta, c.sigma, again.upper)
+        if c.sigma_infeasible > 0:
+            worse = account(sc, sigma=c.sigma_infeasible, steps=k, delta=delta, attack=False)
+            assert worse.upper > eps * (1 - 1e-3), (sc, k, eps, delta, c.sigma_infeasible, worse.upper)
