@@ -422,14 +422,14 @@ def main(argv=None,  # arguments without the program name (None: sys.argv[1:])
     if args.command is None: parser.print_help(); return 2        # a bare `must`: usage, examples, status 2
     n, delta = getattr(args, 'n', None), getattr(args, 'delta', None)
     for d in (delta if isinstance(delta, list) else [delta]):
-        if isinstance(n, (int, float)) and n > 0 and isinstance(d, (int, float)) and d >= 1 / n:
+        if isinstance(n, (int, float)) and n > 0 and isinstance(d, (int, float)) and 1 / n <= d < 1:
             print(f"must {args.command}: warning: delta={d:g} >= 1/n = {1 / n:.3g}: releasing one random record whole "
                   f"is already (0, 1/n)-DP; choose delta well below 1/n", file=sys.stderr)
     try: return args.func(args)
     except ValueError as e:                       # bad input: one line, status 2
         msg = str(e)
         if msg.startswith('m must be an integer') and not float(getattr(args, 'm', 1) or 1).is_integer():
-            msg = (f"--batch-size/--m must be a whole number of records, got {args.m}; for an expected batch size "
+            msg = (f"m must be an integer (a whole number of records), got {args.m}; for an expected batch size "
                    f"use Poisson sampling with --q (rate = batch size / n)")
         print(f"must {args.command}: error: {msg}", file=sys.stderr); return 2
     except OSError as e:                          # e.g. --out in a place that cannot be written

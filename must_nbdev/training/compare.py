@@ -81,7 +81,8 @@ def compare_schemes(n:int,                   # records in the dataset
     return rows
 
 # %% ../../nbs/training/03_compare.ipynb #3568a4df
-def short_label(row:ComparisonRow) -> str:
+def short_label(row:ComparisonRow,  # a `compare_schemes` row
+               ) -> str:
     "A table label: the scheme with its stage-I size, and the relation where it is not substitution."
     return (f"{row.scheme}{'' if row.b is None else f' b={row.b}'}"
             f"{' (add/remove)' if row.relation == 'add_remove' else ''}")
@@ -108,7 +109,8 @@ def reading(rows:list,            # `compare_schemes` rows
     return text
 
 # %% ../../nbs/training/03_compare.ipynb #34ebf67a
-def comparison_table(rows:list) -> str:
+def comparison_table(rows:list,  # `compare_schemes` rows
+                    ) -> str:
     "The rows as a markdown table."
     head = '| scheme | σ | certified ε | attack ε | gap | certificate | distinct records / step |\n|---|---|---|---|---|---|---|\n'
     return head + '\n'.join(f"| {short_label(r)} | {r.sigma:.4g} | {r.eps:.4g} | {r.eps_attack:.4g} | {r.theory_gap:.3f} | "
