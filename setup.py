@@ -25,6 +25,7 @@ min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 dev_requirements = shlex.split(cfg.get('dev_requirements') or '')
 docs_requirements = shlex.split(cfg.get('docs_requirements') or '')
+sweep_requirements = shlex.split(cfg.get('sweep_requirements') or '')
 
 setuptools.setup(
     name=cfg['lib_name'],
@@ -39,7 +40,7 @@ setuptools.setup(
     include_package_data=True,
     package_data={cfg['lib_path']: ['data/*']},
     install_requires=requirements,
-    extras_require={'dev': dev_requirements, 'docs': docs_requirements},
+    extras_require={'dev': dev_requirements, 'docs': docs_requirements, 'sweep': sweep_requirements},
     python_requires='>=' + cfg['min_python'],
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',

@@ -3,7 +3,7 @@ __version__ = "0.3.0"
 
 The main API is re-exported here; the subpackages hold the rest: `core` (schemes, sampling, amplification),
 `accounting` (pairs, PLDs, composition, the accountant, calibration), `training` (DP-SGD, samplers, interop),
-`experiments` (the paper's), `companions` (the companion documents) and `cli` (the `must` command).
+`experiments` (the paper's), `companions` (the companion documents) and `commands` and `cli` (the `must` command).
 This file is written by hand (nbdev only updates `__version__`); every other module is generated from `nbs/`."""
 from .core.sampling import make_scheme, multistage
 from .core.amplification import amplify
@@ -12,8 +12,10 @@ from .accounting.account import account
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 from .training.interop import MustBatchSampler, OpacusStyleAccountant
 from .training.compare import compare_schemes
+from .training.sweep import sweep_grid, run_sweep
 from ._compat import install_old_paths
 
 install_old_paths(__name__)
 __all__ = ['make_scheme', 'multistage', 'amplify', 'PrivacyAccountant', 'account', 'calibrate_sigma', 'calibrate_steps',
-           'calibrate_batch_size', 'MustBatchSampler', 'OpacusStyleAccountant', 'compare_schemes']
+           'calibrate_batch_size', 'MustBatchSampler', 'OpacusStyleAccountant', 'compare_schemes',
+           'sweep_grid', 'run_sweep']

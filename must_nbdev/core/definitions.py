@@ -152,18 +152,20 @@ def delta_from_pld(eps,           # privacy parameter ε ≥ 0 (scalar or array)
 # %% ../../nbs/core/00_definitions.ipynb #cbac96f9
 import sys, time
 
-def progress(items,              # any iterable (read into a list to count it)
+def progress(items,              # any iterable (read into a list to count it, unless `total` is given)
              label:str,          # text in front of the bar
              enabled:bool=True,  # False: just iterate, draw nothing
-             stream=None):       # where to draw (default: sys.stderr)
+             stream=None,        # where to draw (default: sys.stderr)
+             total:int|None=None):  # number of items, for a lazy iterable (results arriving from workers)
     "Yield from `items`, drawing a one-line progress bar with elapsed time on stderr."
-    items = list(items); stream = sys.stderr if stream is None else stream; t0 = time.perf_counter()
+    if total is None: items = list(items); total = len(items)
+    stream = sys.stderr if stream is None else stream; t0 = time.perf_counter()
     for i, item in enumerate(items):
         if enabled:
-            done = int(20 * i / max(len(items), 1))
-            stream.write(f"\r{label} [{'#' * done}{'.' * (20 - done)}] {i}/{len(items)} {time.perf_counter() - t0:5.1f}s"); stream.flush()
+            done = int(20 * i / max(total, 1))
+            stream.write(f"\r{label} [{'#' * done}{'.' * (20 - done)}] {i}/{total} {time.perf_counter() - t0:5.1f}s"); stream.flush()
         yield item
-    if enabled: stream.write(f"\r{label} [{'#' * 20}] {len(items)}/{len(items)} {time.perf_counter() - t0:5.1f}s\n"); stream.flush()
+    if enabled: stream.write(f"\r{label} [{'#' * 20}] {total}/{total} {time.perf_counter() - t0:5.1f}s\n"); stream.flush()
 
 def markdown_table(rows,          # list of dicts, one per row
                    columns=None,  # column order (default: keys of the first row)

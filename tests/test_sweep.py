@@ -1,0 +1,86 @@
+"Sweeps (training/04_sweep): grid validation, backends agree, a local Dask cluster, CSV round trip, the CLI."
+import csv, json, math
+import pytest
+from _helpers import run_cli
+from must_nbdev.training.sweep import SweepPoint, evaluate_point, run_sweep, sweep_csv, sweep_grid
+
+POINTS = sweep_grid(5_000, schemes=('poisson', 'wor', 'must-ow'), batch_sizes=(50,), sigmas=(1.0, 2.0), epochs=(1.5,),
+                    b_per_m=(4,))
+
+def key(rows): return [(r.scheme, r.b, r.sigma, r.steps, r.eps, r.eps_attack, r.certificate) for r in rows]
+
+@pytest.fixture(scope='module')
+def sequential(): return run_sweep(POINTS, delta=1e-5)
+
+def test_grid_is_the_product_with_float_epochs():
+    assert len(POINTS) == 3 * 2 and {p.b for p in POINTS if p.scheme == 'must-ow'} == {200}
+    assert all(p.b is None for p in POINTS if p.scheme != 'must-ow')
+    rows = run_sweep(POINTS[:1], delta=1e-5, attack=False)
+    assert rows[0].steps == math.ceil(1.5 * 5_000 / 50) and math.isnan(rows[0].theory_gap)
+
+def test_rows_bracket_the_truth(sequential):
+    for r in sequential:
+        assert 0 < r.eps_attack <= r.eps * (1 + 1e-9), r
+    for name in ('poisson', 'wor', 'must-ow'):
+        lo, hi = sorted((r for r in sequential if r.scheme == name), key=lambda r: r.sigma)
+        assert hi.eps < lo.eps        # more noise, smaller certified epsilon
+
+def test_joblib_backend_matches_sequential(sequential):
+    pytest.importorskip('joblib')
+    assert key(run_sweep(POINTS, delta=1e-5, backend='joblib', n_jobs=2)) == key(sequential)
+
+def test_sweep_on_a_local_dask_cluster(sequential):
+    "Issue 26 acceptance: a sweep runs on a local dask.distributed cluster (two worker processes) and agrees."
+    distributed = pytest.importorskip('distributed')
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl:
+        with distributed.Client(cl) as client:
+            rows = run_sweep(POINTS, delta=1e-5, backend='dask', client=client)
+            assert key(rows) == key(sequential)
+            via_address = run_sweep(POINTS[:2], delta=1e-5, backend='dask', address=cl.scheduler_address)
+            assert key(via_address) == key(sequential[:2])
+
+def test_dask_without_a_cluster_says_what_to_do():
+    pytest.importorskip('distributed')
+    with pytest.raises(ValueError, match='needs a cluster'):
+        run_sweep(POINTS[:1], delta=1e-5, backend='dask')
+
+def test_csv_round_trip(sequential, tmp_path):
+    path = sweep_csv(sequential, tmp_path / 's.csv')
+    back = list(csv.DictReader(open(path)))
+    assert [float(r['eps']) for r in back] == [r.eps for r in sequential]
+    assert [r['certificate'] for r in back] == [r.certificate for r in sequential]
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError, match='sigmas'): sweep_grid(1000, sigmas=(0,))
+    with pytest.raises(ValueError, match='epochs'): sweep_grid(1000, epochs=(-1,))
+    with pytest.raises(ValueError, match='n_jobs'): run_sweep(POINTS, delta=1e-5, backend='joblib', n_jobs=0)
+    with pytest.raises(ValueError, match='delta'): run_sweep(POINTS, delta=1.0)
+    with pytest.raises(TypeError, match='SweepPoint'): run_sweep([1, 2], delta=1e-5)
+
+def test_cli_sweep_writes_csv_plot_and_json(tmp_path):
+    rc, out, err = run_cli('sweep', '--n', '5000', '--schemes', 'poisson', 'wor', '--batch-sizes', '50', '--sigmas', '1',
+                           '2', '--epochs', '1', '--delta', '1e-5', '--csv', str(tmp_path / 's.csv'),
+                           '--plot', str(tmp_path / 's.png'), '--quiet')
+    assert rc == 0, err
+    assert 'WOR' in out and (tmp_path / 's.csv').exists() and (tmp_path / 's.png').stat().st_size > 1000
+    rc, out, err = run_cli('sweep', '--n', '5000', '--schemes', 'wor', '--batch-sizes', '50', '--sigmas', '2',
+                           '--epochs', '1', '--delta', '1e-5', '--json')
+    assert rc == 0 and json.loads(out)[0]['scheme'] == 'wor'
+
+def test_cli_sweep_on_a_local_dask_cluster():
+    pytest.importorskip('distributed')
+    rc, out, err = run_cli('sweep', '--n', '5000', '--schemes', 'wor', '--batch-sizes', '50', '--sigmas', '2', '3',
+                           '--epochs', '1', '--delta', '1e-5', '--dask', 'local', '--jobs', '2', '--json')
+    assert rc == 0, err
+    assert [r['sigma'] for r in json.loads(out)] == [2, 3]
+
+def test_unreachable_scheduler_is_a_value_error():
+    "A wrong --dask address is bad input (one line in the CLI), not an internal error."
+    pytest.importorskip('distributed')
+    with pytest.raises(ValueError, match='cannot connect to the Dask scheduler'):
+        run_sweep(POINTS[:1], delta=1e-5, backend='dask', address='tcp://127.0.0.1:9', connect_timeout=2)
+
+def test_cli_sweep_bad_input_is_one_line():
+    rc, out, err = run_cli('sweep', '--n', '1000', '--batch-sizes', '2000', '--sigmas', '1', '--epochs', '1',
+                           '--delta', '1e-5')
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and 'batch_sizes' in err
