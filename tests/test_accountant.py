@@ -120,3 +120,26 @@ def test_recorded_run_answers_with_the_smaller_certificate():
     assert account(wor, sigma=2.62, steps=2350, delta=1e-5, attack=False).upper * 0.99 < m.upper < b.upper * 1.01
     rows = mixed.history(delta=1e-5)
     assert rows[0]['upper'] < rows[1]['upper'] and abs(rows[1]['upper'] - m.upper) < 1e-3 * m.upper
+
+
+def test_one_call_per_training_step_coalesces(monkeypatch):
+    "Issue 26: step() per training step is a count, not a list of 10^5 phases; the bounds are the same as one call."
+    po, wor = make_scheme('poisson', 20_000, m=100), make_scheme('wor', 20_000, m=100)
+    per_step = PrivacyAccountant()
+    for _ in range(300): per_step.step(po, sigma=1.2)
+    for _ in range(200): per_step.step(po, sigma=2.0)
+    assert [p.steps for p in per_step.phases] == [300, 200] and len(per_step.call_ends) == 500
+    blocks = PrivacyAccountant().step(po, sigma=1.2, steps=300).step(po, sigma=2.0, steps=200)
+    assert per_step.epsilon(1e-5).upper == blocks.epsilon(1e-5).upper
+    rows = per_step.history(delta=1e-5, every=100)
+    assert [r['steps'] for r in rows] == [100, 200, 300, 400, 500] and [r['phase'] for r in rows] == [1, 1, 1, 2, 2]
+    assert all(a['upper'] < b['upper'] for a, b in zip(rows, rows[1:]))
+    assert rows[2]['upper'] == pytest.approx(PrivacyAccountant().step(po, sigma=1.2, steps=300).epsilon(1e-5).upper,
+                                             rel=2e-3)
+    import must_nbdev.accounting.accountant as accountant_module
+    monkeypatch.setattr(accountant_module, 'MAX_HISTORY_ROWS', 100)        # 500 calls: one query each is refused
+    with pytest.raises(ValueError, match='every='): per_step.history(delta=1e-5)
+    with pytest.raises(ValueError, match='every'): per_step.history(delta=1e-5, every=0)
+    mixed = PrivacyAccountant().step(wor, sigma=2.0).step(wor, sigma=2.0).step(po, sigma=2.0, relation='substitute')
+    assert [p.steps for p in mixed.phases] == [2, 1] and mixed.call_ends == [1, 2, 3]
+    assert [r['steps'] for r in mixed.history(eps=1.0)] == [1, 2, 3]

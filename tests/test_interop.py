@@ -209,3 +209,14 @@ def test_opacus_style_accountant_follows_a_run_like_opacus():
     assert acc.history[-1] == (2.0, 0.01, 501)
     with pytest.raises(ValueError, match='state_dict is for'):
         OpacusStyleAccountant('wor', n=20_000).load_state_dict(acc.state_dict())
+
+
+def test_dp_accounting_export_composes_on_first_use():
+    "Issue 26 item 4: the export's default grid is dp_accounting's, so compose works without matching grids by hand."
+    dpa = pytest.importorskip('dp_accounting.pld.privacy_loss_distribution')
+    ours = must_dp_accounting_pld(make_scheme('wor', 10_000, m=100), 2.0)
+    theirs = dpa.from_gaussian_mechanism(2.0)                     # dp_accounting's default grid
+    both = ours.compose(theirs)
+    assert both.get_delta_for_epsilon(1.0) > max(ours.get_delta_for_epsilon(1.0), theirs.get_delta_for_epsilon(1.0))
+    with pytest.raises(ValueError, match='value_discretization_interval'):
+        must_dp_accounting_pld(make_scheme('must-ow', 60_000, m=256, b=512), 1.0)

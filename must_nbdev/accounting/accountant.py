@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from ..core.definitions import check_choice, check_int, check_real
+from ..core.definitions import check_choice, check_int, check_real, progress
 from ..core.sampling import Scheme, resolve_steps, occurrence_pmf
 from .pairs import COMPONENT_FLOOR, GaussianMixture, RELATIONS
 from .pld import GridTooLarge, MAX_BINS, _cells, _lower_pld, _upper_pld, check_max_bins
@@ -17,7 +17,7 @@ from .unlabelled import unlabelled_pld
 
 
 # %% auto #0
-__all__ = ['CERTIFICATES', 'Bounds', 'Phase', 'PrivacyAccountant', 'attack_pairs', 'AttackAccountant']
+__all__ = ['MAX_HISTORY_ROWS', 'CERTIFICATES', 'Bounds', 'Phase', 'PrivacyAccountant', 'attack_pairs', 'AttackAccountant']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #13bbf464
 @dataclass(frozen=True)
@@ -69,9 +69,11 @@ def _finer_step(h:float, ratio:float, accuracy:float, span:float, max_bins:int|N
     if max_bins is not None: r_new = min(r_new, max_bins)
     return span / (0.97 * r_new) if span / (0.97 * r_new) <= 0.95 * h else None
 
+MAX_HISTORY_ROWS = 1000   # history rows per call: each is one accountant query (seconds for MUST)
+
 @dataclass(frozen=True)
 class Phase:
-    "`steps` steps of `scheme`∘Gaussian(σ), recorded by one `PrivacyAccountant.step` call."
+    "`steps` consecutive steps of `scheme`∘Gaussian(σ) (consecutive `PrivacyAccountant.step` calls alike merge into one)."
     scheme: Scheme    # the sampling scheme of these steps
     sigma: float      # their noise multiplier
     steps: int        # how many steps
@@ -87,6 +89,7 @@ class PrivacyAccountant:
         self.accuracy = check_real(accuracy, 'accuracy', 1, lo_open=True)
         self.requested = check_choice(precision, 'precision', PRECISIONS + ('auto',))
         self.phases, self.relation, self.h, self._mechs, self._comps = None, None, None, {}, None
+        self.call_ends = []                     # steps recorded after each `step` call (history's default rows)
         self.certificate = 'public labels'      # which certificate answered the last query of a recorded run
         if parts is None: self.phases = []; return     # a recorded run: the grid is chosen at each query
         self.parts = [(m, check_int(k, 'k', 1)) for m, k in parts]     # list of (MechanismPLD, k)
@@ -124,6 +127,11 @@ class PrivacyAccountant:
         "Record more steps of `scheme`∘Gaussian(`sigma`), worst-case pair; returns the accountant, so calls chain."
         if self.phases is None: raise ValueError("this accountant composes the fixed parts it was built with; "
                                                  "record steps on PrivacyAccountant() built without parts")
+        last = self.phases[-1] if self.phases else None
+        if (steps is None and epochs is None and relation in (None, self.relation) and last is not None
+                and scheme is last.scheme and sigma == last.sigma):       # the per-training-step fast path
+            self.phases[-1] = Phase(scheme, last.sigma, last.steps + 1); self.call_ends.append(self.call_ends[-1] + 1)
+            return self
         if not isinstance(scheme, Scheme):
             raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
         sigma = check_real(sigma, 'sigma', 0, lo_open=True)
@@ -132,8 +140,28 @@ class PrivacyAccountant:
         if self.relation not in (None, relation):
             raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring relation "
                              f"is one for the whole run")
-        self.relation = relation; self.phases.append(Phase(scheme, float(sigma), n))
+        self.relation = relation
+        if last is not None and last.scheme == scheme and last.sigma == float(sigma):   # one step per training step:
+            self.phases[-1] = Phase(scheme, last.sigma, last.steps + n)                  # equal steps coalesce
+        else: self.phases.append(Phase(scheme, float(sigma), n))
+        self.call_ends.append(self.steps)
         return self
+
+    def _steps_by_mechanism(self, phases:list|None=None) -> dict:
+        "Steps per distinct (scheme, σ) of `phases` (default: the whole run), in order of first use."
+        counts = {}
+        for p in (self.phases if phases is None else phases):
+            counts[(p.scheme, p.sigma)] = counts.get((p.scheme, p.sigma), 0) + p.steps
+        return counts
+
+    @staticmethod
+    def _prefix(phases:list, steps:int) -> list:
+        "`phases` cut after the first `steps` steps."
+        out, done = [], 0
+        for p in phases:
+            if done >= steps: break
+            out.append(Phase(p.scheme, p.sigma, min(p.steps, steps - done))); done += out[-1].steps
+        return out
 
     def delta(self,
               eps:float,  # ε ≥ 0
@@ -166,19 +194,27 @@ class PrivacyAccountant:
         return max(c.delta_floor(eps) for c in self.upper)
 
     def history(self,
-                delta:float|None=None,  # report ε(delta) per phase, δ in (0, 1) ...
-                eps:float|None=None,    # ... or δ(eps) per phase, ε ≥ 0 (give one)
+                delta:float|None=None,     # report ε(delta), δ in (0, 1) ...
+                eps:float|None=None,       # ... or δ(eps), ε ≥ 0 (give one)
+                *,
+                every:int|None=None,       # a row every `every` steps (and at the end); None: one per `step` call
+                show_progress:bool=False,  # progress bar on stderr
                ) -> list:
-        "Certified ε(`delta`) (or δ(`eps`)) after each recorded phase, one row per `step` call: `upper` (certified) and `bracket_lower`."
+        "Certified ε(`delta`) (or δ(`eps`)) along the run: `upper` (certified) and `bracket_lower` after each `step` call or every `every` steps."
         if (eps is None) == (delta is None): raise ValueError("give exactly one of delta (in (0, 1)) or eps (>= 0)")
         if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
+        if every is None: ends = self.call_ends
+        else: every = check_int(every, 'every', 1); ends = list(range(every, self.steps, every)) + [self.steps]
+        if len(ends) > MAX_HISTORY_ROWS:
+            raise ValueError(f"history would have {len(ends)} rows (one accountant query each), more than "
+                             f"MAX_HISTORY_ROWS = {MAX_HISTORY_ROWS}: give every= (e.g. the steps of an epoch)")
         query = (lambda: self.delta(eps)) if eps is not None else (lambda: self.epsilon(delta))
-        full, rows, done = self.phases, [], 0
+        full, rows = self.phases, []
         query()                                         # the whole run's grid is where every prefix's search starts
         try:
-            for i, ph in enumerate(full):
-                self.phases = full[:i + 1]; b = query(); done += ph.steps
-                rows.append(dict(phase=i + 1, steps=done, scheme=str(ph.scheme), sigma=ph.sigma, upper=b.upper,
+            for s in progress(ends, 'history', show_progress):
+                self.phases = self._prefix(full, s); b = query(); ph = self.phases[-1]
+                rows.append(dict(phase=len(self.phases), steps=s, scheme=str(ph.scheme), sigma=ph.sigma, upper=b.upper,
                                  bracket_lower=b.lower))
         finally: self.phases = full
         return rows
@@ -192,14 +228,12 @@ class PrivacyAccountant:
             try:
                 mechs = self._mechanisms(h)
                 if self.h is None:                     # first query: start well below the loss spread of an average step
-                    self.h, var = h, {}
-                    for p in self.phases: var[(p.scheme, p.sigma)] = var.get((p.scheme, p.sigma), 0) + p.steps
+                    self.h, var = h, self._steps_by_mechanism()
                     spread = math.sqrt(sum(n * max(_loss_std(q) for q in mechs[key].upper) ** 2 for key, n in var.items())
                                        / self.steps)
                     if 0 < spread < 20 * h: h = spread / 20; continue
-                counts = {}
-                for p in self.phases: counts[(p.scheme, p.sigma)] = counts.get((p.scheme, p.sigma), 0) + p.steps
-                acc = PrivacyAccountant([(mechs[key], k) for key, k in counts.items()], self.max_bins, self.requested)
+                acc = PrivacyAccountant([(mechs[key], k) for key, k in self._steps_by_mechanism().items()],
+                                        self.max_bins, self.requested)
                 self.n_dir = acc.n_dir; res = acc._comps.answer(f)
             except GridTooLarge as e:
                 if best is not None: break             # the finest grid that fits: bounds valid, maybe wider than asked
@@ -223,10 +257,9 @@ class PrivacyAccountant:
                 alts[key] = self._mechs[(key, self.h, 'unlabelled')] = unlabelled_pld(*key, self.relation, self.h,
                                                                                        -m.upper[0].j0)
         if all(a is None for a in alts.values()): return acc, res, 'public labels'
-        counts = {}
-        for p in self.phases: counts[(p.scheme, p.sigma)] = counts.get((p.scheme, p.sigma), 0) + p.steps
         try:
-            alt = PrivacyAccountant([(alts[key] or mechs[key], k) for key, k in counts.items()], self.max_bins, self.requested)
+            alt = PrivacyAccountant([(alts[key] or mechs[key], k) for key, k in self._steps_by_mechanism().items()],
+                                    self.max_bins, self.requested)
             n_dir, self.n_dir = self.n_dir, alt.n_dir; res_u = alt._comps.answer(f); self.n_dir = n_dir
         except GridTooLarge: return acc, res, 'public labels'
         return (alt, res_u, 'partially unlabelled') if res_u.upper < res.upper else (acc, res, 'public labels')

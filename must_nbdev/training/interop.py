@@ -8,7 +8,7 @@ import math
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_real
 from ..core.sampling import SCHEMES, Scheme, sample_many, scheme_at
-from ..accounting.pld import MAX_BINS, DiscretePLD
+from ..accounting.pld import MAX_BINS, DiscretePLD, GridTooLarge
 from ..accounting.dominating import MechanismPLD, scheme_gaussian_pld
 
 # %% auto #0
@@ -116,13 +116,17 @@ def to_dp_accounting(mechanism_pld:MechanismPLD,  # from `scheme_gaussian_pld` /
 
 def must_dp_accounting_pld(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                            sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
-                           h:float=1e-3,            # loss grid step: dp_accounting's value_discretization_interval
+                           h:float=1e-4,            # loss grid step = dp_accounting's value_discretization_interval (its default)
                            relation:str|None=None,  # default: the scheme's own relation
                            pair:str='worst',        # 'worst' (certified for all datasets) or the paper's pair
                            max_bins:int=MAX_BINS,   # cap on the loss grid (>= 16)
                            bound:str='upper'):      # 'upper': certified pessimistic PMF; 'lower': optimistic
     "One step of `scheme`∘Gaussian(σ) (clip 1) as a dp_accounting `PrivacyLossDistribution` (our certified upper PMF)."
-    return to_dp_accounting(scheme_gaussian_pld(scheme, sigma, relation, h, max_bins, pair), bound)
+    try: mech = scheme_gaussian_pld(scheme, sigma, relation, h, max_bins, pair)
+    except GridTooLarge as e:
+        raise GridTooLarge(f"{e}; dp_accounting composes only PLDs of one grid, so build the others with "
+                           f"value_discretization_interval equal to the h chosen here", e.factor) from None
+    return to_dp_accounting(mech, bound)
 
 # %% ../../nbs/training/01_interop.ipynb #b36d58b9
 class OpacusStyleAccountant:
