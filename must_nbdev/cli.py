@@ -12,8 +12,8 @@ from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
 from .accounting.pld import MAX_BINS
-from .experiments.reproduce import (REPRODUCIBLE, SUMMARY_COLUMNS, _artefacts, reproduce_all,
-                                             write_artefact)
+from .experiments.reproduce import (REPRODUCIBLE, SUMMARY_COLUMNS, PAPER_COMPARISONS, _artefacts,
+                                             reproduce_all, write_artefact, write_comparison)
 from .commands import (OTHER_NAMES, _Parser, _number, _seed, _dumps, _add_scheme_args, cmd_amplify,
                                  cmd_account, cmd_compare, cmd_calibrate, cmd_sweep)
 
@@ -41,6 +41,8 @@ def cmd_reproduce(args,  # parsed command-line arguments (argparse.Namespace)
     result = art.run(args.quick, args.seed, show)
     if art.is_figure or args.out:
         paths = write_artefact(args.target, art, result, Path(args.out or '.'))
+        cmp = PAPER_COMPARISONS[args.target](result, args.quick) if args.target in PAPER_COMPARISONS else None
+        if cmp is not None: paths += write_comparison(args.target, art, cmp, Path(args.out or '.'))   # as `all` does
         print(f"{art.paper}: wrote {', '.join(map(str, paths))}"); return 0
     if args.json: print(_dumps(result)); return 0
     print(f"{art.paper} ({'quick' if args.quick else 'full'} size, seed {args.seed}; notebook {art.notebook})\n")

@@ -263,8 +263,8 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
     if args.json: print(_dumps([jsonable(r.__dict__) for r in rows])); return 0
     print(f"n = {args.n}: certified eps(delta={args.delta:g}) (worst case) and the best attack, {len(rows)} points, "
           f"backend {backend}")
-    print(_table(['scheme', 'b', 'batch', 'sigma', 'epochs', 'steps', 'eps', 'attack', 'gap', 'certificate'],
-                 [[r.label, '' if r.b is None else r.b, r.batch_size, _fmt(r.sigma), _fmt(r.epochs), r.steps, _fmt(r.eps),
+    print(_table(['scheme', 'b', 'relation', 'batch', 'sigma', 'epochs', 'steps', 'eps', 'attack', 'gap', 'certificate'],
+                 [[r.label, '' if r.b is None else r.b, r.relation, r.batch_size, _fmt(r.sigma), _fmt(r.epochs), r.steps, _fmt(r.eps),
                    _fmt(r.eps_attack), f'{r.theory_gap:.3f}', r.certificate] for r in rows]))
     for opt, path in (('CSV', args.csv), ('plot', args.plot)):
         if path: print(f"{opt} written to {path}")

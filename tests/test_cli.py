@@ -247,3 +247,13 @@ def test_rough_edges_of_issue26():
     assert rc == 2 and '--q' in err and '9007199254740992' not in err
     rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '2', '--k', '10', '--delta', '0.01'])
     assert rc == 0 and 'warning: delta=0.01 >= 1/n' in err and 'eps(delta=0.01)' in out
+
+
+def test_reproduce_one_table_with_out_writes_its_comparison(tmp_path):
+    "Issue 26 item 7: `must reproduce table3 --out d` writes table3_vs_paper as `reproduce all` does."
+    from must_nbdev.cli import main
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf): rc = main(['reproduce', 'table3', '--quick', '--out', str(tmp_path)])
+    assert rc == 0 and 'table3_vs_paper.md' in buf.getvalue()
+    text = (tmp_path / 'table3_vs_paper.md').read_text()
+    assert 'ours against the paper' in text and (tmp_path / 'table3_vs_paper.csv').exists()
