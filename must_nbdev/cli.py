@@ -185,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
     cal.add_argument('--tol', type=_number, default=0.005, help='relative search tolerance (default 0.005)')
     cal.add_argument('--json', action='store_true', help='print one JSON object')
+    cal.add_argument('--quiet', action='store_true', help='no progress on stderr')
     cal.set_defaults(func=cmd_calibrate)
     r = sub.add_parser('reproduce', help="regenerate the paper's tables and figures", formatter_class=raw,
                        epilog=EXAMPLES['reproduce'],

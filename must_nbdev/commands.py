@@ -198,6 +198,12 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     if args.plot: print(f"plot written to {args.plot}")
     return 0
 
+def _calibration_progress(args):
+    "A one-line progress report on stderr after each accountant call of a calibrator (None with --quiet or --json)."
+    if args.quiet or args.json: return None
+    return lambda calls, knob, value, eps: print(f"\rcalibrate: call {calls}, {knob} = {value:.6g} -> certified eps "
+                                                 f"{eps:.4g}    ", end='', file=sys.stderr, flush=True)
+
 def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                  ) -> int:
     "`must calibrate`: the smallest σ, or the largest number of steps or batch size, certified (ε, δ)-DP in the worst case."
@@ -210,10 +216,12 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
     if args.solve == 'batch-size':
         extra = [o for o, v in (('--epochs', args.epochs), ('--steps', args.steps), ('--b', args.b), ('--q', args.q)) if v is not None]
         if extra: raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
+    prog = _calibration_progress(args)
     if args.solve == 'sigma':
         sc = _scheme_from(args); k = _steps_from(args, sc)[0]
         if args.sigma is not None: raise ValueError("--sigma is what --solve sigma computes; drop it, or choose --solve steps|batch-size")
-        c = calibrate_sigma(sc, steps=k, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol)
+        c = calibrate_sigma(sc, steps=k, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol,
+                            progress=prog)
         rec = dict(solve='sigma', scheme=_scheme_text(sc), k=k, eps=args.eps, delta=args.delta, sigma=c.sigma,
                    sigma_infeasible=c.sigma_infeasible, eps_upper=c.eps_upper, eps_lower=c.eps_lower, calls=c.calls,
                    seconds=c.seconds, tol=c.tol)
@@ -226,13 +234,14 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
             sc = _scheme_from(args)
             if any(v is not None for v in (args.k, args.steps, args.epochs)):
                 raise ValueError("--solve steps computes k: drop --k/--steps/--epochs")
-            c = calibrate_steps(sc, sigma=args.sigma, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol)
+            c = calibrate_steps(sc, sigma=args.sigma, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol,
+                                progress=prog)
             unit = f'steps (searched up to k_max = {10 ** 7})'
         else:
             if args.n is None or args.k is None: raise ValueError("--solve batch-size needs --n and --k")
             if args.m is not None: raise ValueError("--solve batch-size computes --batch-size: drop --m/--batch-size")
             c = calibrate_batch_size(args.scheme, n=args.n, sigma=args.sigma, steps=args.k, eps=args.eps, delta=args.delta,
-                                     b_per_m=args.b_per_m, relation=args.relation, tol=args.tol)
+                                     b_per_m=args.b_per_m, relation=args.relation, tol=args.tol, progress=prog)
             sc, k, unit = c.scheme, args.k, 'records per batch'
         rec = dict(solve=args.solve, scheme=_scheme_text(c.scheme), sigma=args.sigma, eps=args.eps, delta=args.delta,
                    value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,
@@ -240,6 +249,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
         bad = 'the whole range is feasible' if c.value_infeasible is None else f"{c.value_infeasible} fails"
         line = (f"{'k' if args.solve == 'steps' else 'batch size'} = {c.value} {unit}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
                 f"at sigma = {args.sigma:g} ({bad})")
+    if prog is not None: print(file=sys.stderr)                    # end the progress line
     if args.json: print(_dumps(rec)); return 0
     print(f"{rec['scheme']}, relation: {args.relation or sc.relation}; worst case over all neighbouring datasets")
     print(line)

@@ -53,3 +53,17 @@ def test_calibrators_on_random_targets_are_rechecked_independently():
         if c.sigma_infeasible > 0:
             worse = account(sc, sigma=c.sigma_infeasible, steps=k, delta=delta, attack=False)
             assert worse.upper > eps * (1 - 1e-3), (sc, k, eps, delta, c.sigma_infeasible, worse.upper)
+
+
+def test_progress_reports_every_accountant_call():
+    "Issue 26: calibrators report each call (the CLI draws a progress line on stderr from it, off with --quiet)."
+    from must_nbdev import make_scheme, calibrate_sigma, calibrate_steps
+    seen = []
+    c = calibrate_sigma(make_scheme('wor', 10_000, m=100), steps=200, eps=2.0, delta=1e-5,
+                        progress=lambda *a: seen.append(a))
+    assert len(seen) == c.calls - 1 and all(knob == 'sigma' for _, knob, _, _ in seen)    # the last call checks the answer
+    assert [a[0] for a in seen] == list(range(1, len(seen) + 1))
+    assert any(abs(v - c.sigma) < 1e-12 and e <= 2.0 for _, _, v, e in seen)
+    steps = []
+    k = calibrate_steps(make_scheme('wor', 10_000, m=100), sigma=2.0, eps=1.0, delta=1e-5, progress=lambda *a: steps.append(a))
+    assert len(steps) == k.calls and steps[-1][1] == 'steps'

@@ -98,6 +98,17 @@ def _check_scheme(scheme):
     if not isinstance(scheme, Scheme):
         raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
 
+def _reported(f,             # x -> certified ε
+              progress,      # callable(calls, knob, value, certified ε) after each evaluation, or None
+              knob:str,      # 'sigma', 'steps' or 'batch_size'
+              user=None):    # x -> the knob's value (σ = 1/x for calibrate_sigma); None: x itself
+    "`f`, reporting each evaluation to `progress` (a progress line on stderr in the CLI)."
+    if progress is None: return f
+    calls = [0]
+    def g(x):
+        e = f(x); calls[0] += 1; progress(calls[0], knob, x if user is None else user(x), e); return e
+    return g
+
 def _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, last:dict) -> float:
     "The certified upper ε(δ) of one configuration; ∞ when no grid within `max_bins` can certify it (infeasible)."
     try: r = account(scheme, sigma=sigma, steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins,
@@ -118,6 +129,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     sigma_max:float=1e6,     # give up above this σ, in [1e-3, 1e12]
                     accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+                    progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
                    ) -> Calibration:
     "The smallest σ (within relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
     _check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
@@ -130,7 +142,8 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                 f"sigma={1 / x:g} is {e:.4g}{why}); raise eps, delta or sigma_max, or lower the steps")
     # the search runs over x = 1/σ, so that ε grows with x as it grows with the steps and the batch size
     x, _, x_bad, calls = _largest_feasible(
-        lambda x: _certified_eps(scheme, 1 / x, k, delta, relation, accuracy, max_bins, last), eps, lo=1 / sigma_max,
+        _reported(lambda x: _certified_eps(scheme, 1 / x, k, delta, relation, accuracy, max_bins, last), progress,
+                  'sigma', lambda x: 1 / x), eps, lo=1 / sigma_max,
         hi=1e4, start=1.0, tol=tol, integer=False, power=0.5, steps=(1.5, 16.0, 1.05), fail=fail)
     sigma = 1 / x
     r = account(scheme, sigma=sigma, steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
@@ -148,13 +161,14 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     steps_max:int=10**7,     # largest number of steps considered (>= 1)
                     accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+                    progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
                    ) -> Calibration:
     "The largest number of steps ≤ `steps_max` after which `scheme`∘Gaussian(σ) is certified (`eps`, `delta`)-DP, worst case."
     _check_scheme(scheme)
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
     k_max = check_int(steps_max, 'steps_max', 1); t0 = time.perf_counter()
-    f = lambda k: _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, {})
+    f = _reported(lambda k: _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, {}), progress, 'steps')
     fail = lambda x, e: f"even steps=1 has certified eps {e:.4g} > the target {eps:g}; raise sigma, eps or delta"
     k, e, bad, calls = _largest_feasible(f, eps, lo=1, hi=k_max, start=1000, tol=tol, integer=True, power=2.0,
                                          steps=(2.0, 64.0, 1.0), fail=fail)
@@ -172,6 +186,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                          tol:float=0.005,          # relative width of the final m bracket, in [1e-4, 1]
                          accuracy:float=1.005,     # target upper/lower ratio of the numerical bracket (> 1)
                          max_bins:int=MAX_BINS,    # cap on FFT bins (>= 16): bounds time and memory
+                         progress=None,            # callable(calls, knob, value, certified ε) after each accountant call
                         ) -> Calibration:
     "The largest (expected) batch size m of scheme `name` on `n` records certified (`eps`, `delta`)-DP after `steps` at σ."
     check_choice(name, 'name', SCHEMES); n = check_int(n, 'n', 1); k = check_int(steps, 'steps', 1)
@@ -187,7 +202,8 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
     m_max = min(n, math.floor(n / b_per_m)) if wor_first else n
     if m_max < 1: raise ValueError(f"b_per_m={b_per_m:g} leaves no batch size: b = ceil(b_per_m * m) must be <= n={n}")
     t0 = time.perf_counter()
-    f = lambda m: _certified_eps(at(m), sigma, k, delta, relation, accuracy, max_bins, {})
+    f = _reported(lambda m: _certified_eps(at(m), sigma, k, delta, relation, accuracy, max_bins, {}), progress,
+                  'batch_size')
     fail = lambda x, e: (f"even m=1 has certified eps {e:.4g} > the target {eps:g}; raise sigma, eps or delta, or "
                          f"lower steps")
     m, e, bad, calls = _largest_feasible(f, eps, lo=1, hi=m_max, start=max(1, n // 200), tol=tol, integer=True,
