@@ -220,3 +220,16 @@ def test_dp_accounting_export_composes_on_first_use():
     assert both.get_delta_for_epsilon(1.0) > max(ours.get_delta_for_epsilon(1.0), theirs.get_delta_for_epsilon(1.0))
     with pytest.raises(ValueError, match='value_discretization_interval'):
         must_dp_accounting_pld(make_scheme('must-ow', 60_000, m=256, b=512), 1.0)
+
+
+def test_sampler_chunk_from_a_caller_is_checked_against_the_memory_budget():
+    "Issue 27: a caller's chunk is estimated at construction, not discovered as a MemoryError at the first batch."
+    with pytest.raises(ValueError, match='chunk=100000 batches of WR .* smaller chunk'):
+        MustBatchSampler(make_scheme('wr', 10**6, m=10**5), 10**6, chunk=10**5)
+    assert MustBatchSampler(make_scheme('wr', 10**6, m=10**5), 10**6).chunk >= 1      # the default always fits
+
+
+def test_export_max_bins_is_checked_against_the_memory_budget():
+    "Issue 27: the dp_accounting export trusts no caller's max_bins either."
+    with pytest.raises(ValueError, match='memory budget'):
+        must_dp_accounting_pld(make_scheme('wor', 1000, m=10), 1.0, h=1e-9, max_bins=10**30)

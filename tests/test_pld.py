@@ -43,7 +43,8 @@ def test_lower_pld_keeps_the_kl_of_a_piled_up_poisson_loss():
 def test_regression_max_bins_from_a_caller_is_checked_against_the_memory_budget():
     # issue 27: account(poisson, 0.05, 10, delta=1e-5, max_bins=10**30) allocated until MemoryError
     from must_nbdev import account, make_scheme
-    from must_nbdev.accounting.pld import check_max_bins, MEMORY_BUDGET, BYTES_PER_BIN
+    from must_nbdev.accounting.pld import check_max_bins, BYTES_PER_BIN
+    from must_nbdev.core.definitions import MEMORY_BUDGET
     with pytest.raises(ValueError, match='memory budget'):
         account(make_scheme('poisson', 10_000, q=0.01), sigma=0.05, steps=10, delta=1e-5, max_bins=10**30)
     assert check_max_bins(MEMORY_BUDGET // BYTES_PER_BIN) == MEMORY_BUDGET // BYTES_PER_BIN
@@ -51,3 +52,22 @@ def test_regression_max_bins_from_a_caller_is_checked_against_the_memory_budget(
         check_max_bins(MEMORY_BUDGET // BYTES_PER_BIN + 1)
     with pytest.raises(ValueError, match='max_bins'):
         check_max_bins(1 << 20, budget=(1 << 20) * BYTES_PER_BIN - 1)
+
+
+def test_one_budget_set_for_the_whole_package():
+    "Issue 27: set_memory_budget moves every check at once; max_bins=None means what the budget allows, not unbounded."
+    from must_nbdev import PrivacyAccountant, account, make_scheme
+    from must_nbdev.accounting.pld import BYTES_PER_BIN
+    from must_nbdev.accounting.compose import compose_many
+    from must_nbdev.accounting.dominating import scheme_gaussian_pld
+    from must_nbdev.core.definitions import set_memory_budget
+    old = set_memory_budget(1 << 24)                                    # 16 MiB: 26,214 bins
+    try:
+        assert PrivacyAccountant(max_bins=None).max_bins == (1 << 24) // BYTES_PER_BIN
+        with pytest.raises(ValueError, match='memory budget'):
+            account(make_scheme('wor', 1000, m=10), sigma=1.0, steps=10, delta=1e-5, max_bins=1 << 21)
+        mech = scheme_gaussian_pld(make_scheme('wor', 1000, m=10), 1.0, h=1e-2, max_bins=1 << 14)
+        with pytest.raises(ValueError, match='max_bins'):
+            compose_many([[(mech.upper[0], 10**6)]], max_bins=None)    # None: capped by the budget, refused here
+    finally: set_memory_budget(old)
+    assert PrivacyAccountant(max_bins=None).max_bins == old // BYTES_PER_BIN

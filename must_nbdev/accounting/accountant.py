@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from ..core.definitions import check_choice, check_int, check_real, progress
 from ..core.sampling import Scheme, resolve_steps, occurrence_pmf
 from .pairs import COMPONENT_FLOOR, GaussianMixture, RELATIONS
-from .pld import GridTooLarge, MAX_BINS, _cells, _lower_pld, _upper_pld, check_max_bins
+from ..core import definitions as _defs
+from .pld import BYTES_PER_BIN, GridTooLarge, MAX_BINS, _cells, _lower_pld, _upper_pld, check_max_bins
 from .compose import PRECISIONS, _DTYPE, compose_many
 from .dominating import _loss_std, _pair_is_worst_case, scheme_gaussian_pld
 from .unlabelled import unlabelled_pld
@@ -82,10 +83,11 @@ class PrivacyAccountant:
     "Certified δ(ε) and ε(δ) of fixed (mechanism PLD, steps) parts — or, built empty, of a run recorded with `step`."
     def __init__(self,
                  parts=None,                  # [(MechanismPLD, k)] to compose; None: record with `step`
-                 max_bins:int|None=MAX_BINS,  # cap on FFT bins (>= 16): bounds time and memory
+                 max_bins:int|None=MAX_BINS,  # cap on FFT bins (>= 16): bounds time and memory; None: the memory budget's
                  precision:str='auto',        # 'double', 'extended' or 'auto' (80-bit if round-off shows)
                  accuracy:float=1.005):       # target upper/lower ratio of the numerical bracket (> 1) (recorded runs)
-        self.max_bins = None if max_bins is None else check_max_bins(max_bins)   # memory budget checked first
+        if max_bins is None: max_bins = _defs.MEMORY_BUDGET // BYTES_PER_BIN        # as many bins as the budget allows
+        self.max_bins = check_max_bins(max_bins)                                   # memory budget checked first
         self.accuracy = check_real(accuracy, 'accuracy', 1, lo_open=True)
         self.requested = check_choice(precision, 'precision', PRECISIONS + ('auto',))
         self.phases, self.relation, self.h, self._mechs, self._comps = None, None, None, {}, None

@@ -9,7 +9,8 @@ import numpy as np
 from dataclasses import dataclass
 from scipy import fft as sfft, signal
 from ..core.definitions import check_choice
-from .pld import DiscretePLD, GridTooLarge
+from ..core import definitions as _defs
+from .pld import BYTES_PER_BIN, DiscretePLD, GridTooLarge
 
 
 # %% auto #0
@@ -155,7 +156,7 @@ def _spectral_error(parts, spectra:dict, l1:dict, spec:np.ndarray, eta:float, u:
 
 def compose_many(variants,                # lists of (DiscretePLD, k) on one grid step h
                  tau:float=1e-15,         # mass allowed outside the window on each side (charged)
-                 max_bins:int|None=None,  # refuse windows wider than this (None: no cap)
+                 max_bins:int|None=None,  # refuse windows wider than this (None: what the memory budget allows)
                  precision:str='double',  # FFT arithmetic: 'double' or 'extended' (80-bit)
                 ) -> list:
     "Compose several lists of (DiscretePLD, k) on one shared window, transforming each distinct PLD once."
@@ -166,7 +167,8 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
     mgfs = {i: (_log_mgf(p, _LAMBDAS), _log_mgf(p, -_LAMBDAS)) for i, p in plds.items()}
     windows = [_window(parts, mgfs, tau / 2) for parts in variants]     # each variant's own window [J_lo, J_hi]
     width = max(w[1] - w[0] + 1 for w in windows)
-    if max_bins is not None and width > max_bins:     # checked before any array of that size exists
+    if max_bins is None: max_bins = _defs.MEMORY_BUDGET // BYTES_PER_BIN   # no cap asked: the memory budget is one
+    if width > max_bins:                               # checked before any array of that size exists
         raise GridTooLarge(f"the composed losses span {width * h:.4g} ({width} bins of h={h:.3g}), "
                            f"more than max_bins={max_bins}; use a larger h or max_bins", width / max_bins)
     dtype, u = _DTYPE[precision], float(_UNIT[precision])

@@ -12,7 +12,7 @@ from ..core.definitions import check_choice, check_real
 from ..core.sampling import Scheme, occurrence_pmf
 from .pairs import log_normal_cell, output_pair
 from .pld import (CAP_MASS, CELLS_PER_WEIGHT, DiscretePLD, GridTooLarge, MAX_BINS, TAIL_ROUND,
-                                       _cells, _lower_pld, _merge_cells, _upper_pld)
+                                       check_max_bins, _cells, _lower_pld, _merge_cells, _upper_pld)
 
 
 # %% auto #0
@@ -169,6 +169,7 @@ def scheme_gaussian_pld(scheme:Scheme,           # registry scheme (`make_scheme
                        ) -> MechanismPLD:
     "Discrete upper/lower PLDs of `scheme`∘Gaussian(σ) on the loss grid of step `h`: the worst-case pair, or the paper's."
     h = check_real(h, 'h', 0, 1, lo_open=True); check_choice(pair, 'pair', PAIRS)
+    max_bins = check_max_bins(max_bins)             # a caller's cap, against the memory budget first
     relation = scheme.relation if relation is None else relation
     if pair == 'worst' and not _pair_is_worst_case(scheme):
         return dominating_pld(scheme, check_real(sigma, 'sigma', 0, lo_open=True), relation, h, max_bins)

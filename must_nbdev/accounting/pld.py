@@ -8,12 +8,13 @@ import math
 import numpy as np
 from dataclasses import dataclass
 from .pairs import GaussianMixture, _LOG_SQRT_2PI
+from ..core import definitions as _defs
 from ..core.definitions import check_int
 
 
 # %% auto #0
-__all__ = ['CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_BINS', 'MEMORY_BUDGET', 'BYTES_PER_BIN', 'MERGE_SPLIT', 'TAIL_ROUND',
-           'DiscretePLD', 'check_max_bins', 'GridTooLarge', 'Cells']
+__all__ = ['CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_BINS', 'BYTES_PER_BIN', 'MERGE_SPLIT', 'TAIL_ROUND', 'DiscretePLD',
+           'check_max_bins', 'GridTooLarge', 'Cells']
 
 # %% ../../nbs/accounting/01_pld.ipynb #87cc3f23
 @dataclass
@@ -34,17 +35,16 @@ class DiscretePLD:
 CAP_MASS = 1e-18   # P-mass allowed beyond the loss band (charged to the bounds)
 CELLS_PER_WEIGHT = 1e-3   # mass π (a label, or 2048 × a coarse cell) gets cells √(1e-3/π) times wider (1 to 64): accuracy where mass is
 MAX_BINS = 1 << 21   # default cap on FFT bins: keeps an `account` call under 2 GB (peak ≈ 1.2 GB measured at the cap)
-MEMORY_BUDGET = 2 << 30   # bytes one accountant call may use; set this attribute to change it (checked at each call)
 BYTES_PER_BIN = 640       # peak bytes per FFT bin of max_bins: 1.2 GB measured at 2^21 bins, rounded up
 
 def check_max_bins(max_bins:int,            # a caller's cap on FFT bins
-                   budget:int|None=None,    # bytes allowed (None: MEMORY_BUDGET)
+                   budget:int|None=None,    # bytes allowed (None: the package's memory budget)
                   ) -> int:
     "Validate `max_bins` (an integer >= 16) against the memory budget, before anything of that size is allocated."
-    max_bins = check_int(max_bins, 'max_bins', 16); budget = MEMORY_BUDGET if budget is None else budget
+    max_bins = check_int(max_bins, 'max_bins', 16); budget = _defs.MEMORY_BUDGET if budget is None else budget
     if max_bins * BYTES_PER_BIN > budget:
         raise ValueError(f"max_bins={max_bins} may need about {max_bins * BYTES_PER_BIN / 2**30:.3g} GiB, more than the "
-                         f"memory budget of {budget / 2**30:.3g} GiB (must_nbdev.accounting.pld.MEMORY_BUDGET): use "
+                         f"memory budget of {budget / 2**30:.3g} GiB (must_nbdev.core.definitions.set_memory_budget): use "
                          f"max_bins <= {budget // BYTES_PER_BIN}, or raise the budget")
     return max_bins
 

@@ -9,9 +9,10 @@ import numpy as np
 from scipy import special
 
 # %% auto #0
-__all__ = ['MECHANISMS', 'check_int', 'check_real', 'check_reals', 'check_choice', 'hockey_stick', 'laplace_profile',
-           'gaussian_profile', 'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss', 'delta_from_pld',
-           'progress', 'markdown_table', 'jsonable', 'analytic_gaussian_theta']
+__all__ = ['MEMORY_BUDGET', 'MECHANISMS', 'check_int', 'check_real', 'check_reals', 'check_choice', 'set_memory_budget',
+           'check_memory', 'hockey_stick', 'laplace_profile', 'gaussian_profile', 'vadhan_group_factor',
+           'group_profile', 'gaussian_privacy_loss', 'delta_from_pld', 'progress', 'markdown_table', 'jsonable',
+           'analytic_gaussian_theta']
 
 # %% ../../nbs/core/00_definitions.ipynb #0d9ed4dd
 def check_int(value,             # an integer (or an integral float); bools are refused
@@ -68,6 +69,25 @@ def check_choice(value,     # the value to check
     "Return `value` if it is one of `choices`, else raise `ValueError` listing them."
     if value not in choices: raise ValueError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
     return value
+
+# %% ../../nbs/core/00_definitions.ipynb #632d9522
+MEMORY_BUDGET = 2 << 30   # bytes one call of the package may allocate; change it with `set_memory_budget`
+
+def set_memory_budget(nbytes:int,  # bytes one call may allocate (>= 2**20)
+                     ) -> int:
+    "Set the package-wide memory budget that every size check reads; returns the previous budget."
+    global MEMORY_BUDGET
+    old, MEMORY_BUDGET = MEMORY_BUDGET, check_int(nbytes, 'nbytes', 1 << 20)
+    return old
+
+def check_memory(nbytes:float,  # estimated peak bytes of the request
+                 what:str,      # the request, in the caller's words (e.g. "T=10**6 samples of WR(10**5)")
+                 change:str,    # what to change to fit (e.g. "draw fewer samples per call")
+                ) -> None:
+    "Refuse a request whose estimated peak memory exceeds the budget, before anything of that size is allocated."
+    if nbytes > MEMORY_BUDGET:
+        raise ValueError(f"{what} needs about {nbytes / 2**30:.3g} GiB, more than the memory budget of "
+                         f"{MEMORY_BUDGET / 2**30:.3g} GiB (must_nbdev.core.definitions.set_memory_budget): {change}")
 
 # %% ../../nbs/core/00_definitions.ipynb #330b2c84
 def hockey_stick(p,    # pmf of P (array, sums to 1)

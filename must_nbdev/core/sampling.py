@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 import numpy as np
 from scipy import special, stats
-from .definitions import check_int, check_real, check_choice
+from .definitions import check_int, check_real, check_choice, check_memory
 
 # %% auto #0
-__all__ = ['STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'Stage', 'SchemeSpec', 'Scheme', 'make_scheme',
-           'multistage', 'scheme_at', 'scheme_fits', 'resolve_steps', 'log_binom_pmf', 'log_hypergeom_pmf',
-           'OccurrencePMF', 'occurrence_pmf', 'as_generator', 'Multisets', 'sample_many', 'sample']
+__all__ = ['STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'SAMPLE_BYTES', 'Stage', 'SchemeSpec', 'Scheme',
+           'make_scheme', 'multistage', 'scheme_at', 'scheme_fits', 'resolve_steps', 'log_binom_pmf',
+           'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'as_generator', 'Multisets', 'sample_many', 'sample']
 
 # %% ../../nbs/core/01_sampling.ipynb #9cb47120
 STAGE_METHODS = ('wor', 'wr', 'poisson')
@@ -370,12 +370,24 @@ class Multisets:
         return cls(items[starts], counts, np.searchsorted(rows[starts], np.arange(T + 1)))
 
 # %% ../../nbs/core/01_sampling.ipynb #e2cb3855
+def _row_cost(scheme:Scheme) -> int:
+    "Widest per-sample array `sample_many` builds for `scheme`: its largest stage (Poisson: expected size + 6 sd)."
+    pop, cost = scheme.n, 1
+    for st in scheme.stages:
+        if st.method == 'poisson': cost = max(cost, int(math.ceil(pop * st.rate + 6 * math.sqrt(pop * st.rate) + 1)))
+        else: cost, pop = max(cost, st.size), st.size
+    return cost
+
+SAMPLE_BYTES = 80   # peak bytes per (sample, position) of `sample_many`: 49-65 measured (tracemalloc), rounded up
+
 def sample_many(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
                 T:int,          # number of samples (≥ 1)
                 rng=None,       # int seed, np.random.Generator or None: results reproduce
                ) -> Multisets:
     "Draw `T` independent samples from `scheme` at once; returns them as `Multisets`."
     T, rng = check_int(T, 'T', 1), as_generator(rng)
+    check_memory(SAMPLE_BYTES * T * _row_cost(scheme), f"T={T} samples of {scheme.label} (up to {_row_cost(scheme)} "
+                 f"records each)", "draw fewer samples per call (MustBatchSampler draws in chunks)")
     items, pop = None, scheme.n              # items[t, i]: record at position i of row t (None: identity)
     for st in scheme.stages:
         if st.method == 'poisson':

@@ -6,8 +6,8 @@
 from __future__ import annotations
 import math
 import numpy as np
-from ..core.definitions import check_choice, check_int, check_real
-from ..core.sampling import SCHEMES, Scheme, sample_many, scheme_at
+from ..core.definitions import check_choice, check_int, check_memory, check_real
+from ..core.sampling import SAMPLE_BYTES, SCHEMES, Scheme, _row_cost, sample_many, scheme_at
 from ..accounting.pld import MAX_BINS, DiscretePLD, GridTooLarge
 from ..accounting.dominating import MechanismPLD, scheme_gaussian_pld
 
@@ -16,14 +16,6 @@ __all__ = ['SAMPLER_BUDGET', 'MustBatchSampler', 'to_dp_accounting', 'must_dp_ac
 
 # %% ../../nbs/training/01_interop.ipynb #e5cea951
 SAMPLER_BUDGET = 1 << 20   # int64 entries per array of one `sample_many` chunk (8 MB; a chunk peaks at ~8 such arrays)
-
-def _row_cost(scheme:Scheme) -> int:
-    "Widest per-step array `sample_many` builds for `scheme`: its largest stage (Poisson: expected size + 6 sd)."
-    pop, cost = scheme.n, 1
-    for st in scheme.stages:
-        if st.method == 'poisson': cost = max(cost, int(math.ceil(pop * st.rate + 6 * math.sqrt(pop * st.rate) + 1)))
-        else: cost, pop = max(cost, st.size), st.size
-    return cost
 
 class MustBatchSampler:
     "Index batches of `scheme`, one per step, for a numpy/JAX loop or as the `batch_sampler` of a PyTorch `DataLoader`."
@@ -47,6 +39,8 @@ class MustBatchSampler:
             except ValueError: raise ValueError(f"seed must be None, an integer >= 0 or a numpy Generator, got {seed!r}") from None
         self.chunk = (check_int(chunk, 'chunk', 1) if chunk is not None
                       else max(1, min(self.steps, SAMPLER_BUDGET // _row_cost(scheme))))
+        check_memory(SAMPLE_BYTES * self.chunk * _row_cost(scheme), f"chunk={self.chunk} batches of {scheme.label}",
+                     "use a smaller chunk (None: 8 MB arrays)")        # refused here, not at the first batch
 
     @classmethod
     def from_name(cls, name:str, dataset_size:int, batch:int, steps:int, b:int|None=None, seed=None, **kw):
