@@ -200,3 +200,33 @@ def test_regression_issue27_memory_under_an_address_space_limit():
     env = dict(__import__('os').environ, OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, timeout=900)
     assert r.returncode == 0 and r.stdout.rstrip().endswith('ok') and 'refused: max_bins' in r.stdout, (r.stdout, r.stderr[-2000:])
+
+
+def test_every_public_path_fits_under_an_address_space_limit():
+    """Issue 27 property: the other public paths in a 3 GiB address space: a recorded run with max_bins=None (the
+    budget's cap), a calibrator, the samplers (a large chunk refused, the default chunks finish) and
+    the dp_accounting export (an absurd grid refused) — each answers or refuses in one line, none dies of MemoryError."""
+    code = (
+        "import resource\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+        "from must_nbdev import make_scheme, PrivacyAccountant, MustBatchSampler, calibrate_sigma\n"
+        "from must_nbdev.core.sampling import sample_many\n"
+        "run = PrivacyAccountant(max_bins=None)\n"
+        "for _ in range(2000): run.step(make_scheme('wr', 60000, m=256), sigma=1.0)\n"
+        "print('run', run.epsilon(1e-5).upper)\n"
+        "print('calibrated', calibrate_sigma(make_scheme('wr', 60000, m=256), epochs=1, eps=3, delta=1e-5).sigma)\n"
+        "big = make_scheme('wr', 10**6, m=10**5)\n"
+        "print('batches', sum(len(b) for b in MustBatchSampler(big, 30, seed=0)))\n"
+        "for f in (lambda: sample_many(big, 10**5), lambda: MustBatchSampler(big, 10**5, chunk=10**5)):\n"
+        "    try: f()\n"
+        "    except ValueError as e: print('refused:', str(e).splitlines()[0][:60])\n"
+        "try:\n"
+        "    from must_nbdev.training.interop import must_dp_accounting_pld\n"
+        "    must_dp_accounting_pld(make_scheme('wor', 1000, m=10), 1.0, h=1e-9, max_bins=10**30)\n"
+        "except ImportError: print('refused: (dp_accounting not installed)')\n"
+        "except ValueError as e: print('refused:', str(e).splitlines()[0][:60])\n"
+        "print('ok')\n")
+    env = dict(__import__('os').environ, OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, timeout=900)
+    assert r.returncode == 0 and r.stdout.rstrip().endswith('ok'), (r.stdout, r.stderr[-2000:])
+    assert r.stdout.count('refused:') == 3 and 'batches 3000000' in r.stdout, r.stdout

@@ -149,3 +149,16 @@ def test_only_where_proved():
     r = account(make_scheme('wr', 1000, m=20), sigma=1.0, steps=10, eps=1.0, relation='add_remove', attack=False)
     assert set(r.certificates) == {'public labels'}
     with pytest.raises(ValueError, match='alpha'): unlabelled_profile(make_scheme('wr', 100, m=5), 1.0, 0.5)
+
+
+def test_tiny_sigma_declines_instead_of_overflowing():
+    "Issue 27 fuzz: at sigma ~ 0.005 the knots' e^loss overflowed (NaN warnings); the certificate now declines there."
+    import warnings
+    from must_nbdev.accounting.unlabelled import MAX_LOSS, unlabelled_pld
+    from must_nbdev.accounting.account import account
+    wr = make_scheme('wr', 60_000, m=33)
+    assert unlabelled_pld(wr, 0.005, 'substitute', 0.5, int(MAX_LOSS / 0.5) + 1) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', RuntimeWarning)
+        r = account(wr, sigma=0.0055, steps=1, delta=1e-3, attack=False)
+    assert r.upper >= 0 and r.certificate == 'public labels'

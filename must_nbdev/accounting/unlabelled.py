@@ -14,7 +14,7 @@ from .pld import DiscretePLD
 from .dominating import MechanismPLD, dominating_labels
 
 # %% auto #0
-__all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'KNOTS_DENSE', 'KNOTS_RATIO', 'LabelGroup',
+__all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'KNOTS_DENSE', 'KNOTS_RATIO', 'MAX_LOSS', 'LabelGroup',
            'label_groups', 'group_bound', 'labelled_profile', 'unlabelled_profile', 'profile_knots', 'profile_pld',
            'unlabelled_pld']
 
@@ -214,6 +214,8 @@ def profile_pld(js:np.ndarray,  # knot indices 0 = j_0 < j_1 < ... (grid steps)
     return DiscretePLD(h, -J, np.maximum(masses, 0.0), float(y[hull[-1]]))
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #c55660d9
+MAX_LOSS = 700.0   # largest privacy loss of a knot: e^700 is near float64's limit
+
 def unlabelled_pld(scheme:Scheme,            # registry scheme or pipeline
                    sigma:float,              # noise multiplier (> 0)
                    relation:str,             # only 'substitute' has this certificate
@@ -222,6 +224,9 @@ def unlabelled_pld(scheme:Scheme,            # registry scheme or pipeline
                   ) -> MechanismPLD|None:
     "The partially unlabelled certificate as a dominating pair on the grid (upper = lower: the pair is exact), or None."
     if relation != 'substitute' or not scheme.fixed_size or label_groups(scheme) is None: return None
+    if J * h > MAX_LOSS: return None        # e^loss would overflow float64: the public-label pair answers alone
     js = profile_knots(max(1, int(J)))
-    pld = profile_pld(js, unlabelled_profile(scheme, sigma, np.exp(js * h)), h)
+    with np.errstate(over='ignore', invalid='ignore'): U = unlabelled_profile(scheme, sigma, np.exp(js * h))
+    if not np.all(np.isfinite(U)): return None   # never a bound from a non-finite profile: decline instead
+    pld = profile_pld(js, U, h)
     return MechanismPLD([pld], [pld], f"{scheme.label}∘N(0,{sigma:g}²) [substitute, partially unlabelled]")

@@ -70,7 +70,7 @@ def check_choice(value,     # the value to check
     if value not in choices: raise ValueError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
     return value
 
-# %% ../../nbs/core/00_definitions.ipynb #632d9522
+# %% ../../nbs/core/00_definitions.ipynb #d52e824b
 MEMORY_BUDGET = 2 << 30   # bytes one call of the package may allocate; change it with `set_memory_budget`
 
 def set_memory_budget(nbytes:int,  # bytes one call may allocate (>= 2**20)
