@@ -9,7 +9,7 @@ from .core.sampling import make_scheme, multistage
 from .core.amplification import amplify
 from .accounting.accountant import PrivacyAccountant
 from .accounting.account import account
-from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
+from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size, calibrate_schedule
 from .training.interop import MustBatchSampler, OpacusStyleAccountant
 from .training.compare import compare_schemes
 from .training.sweep import sweep_grid, run_sweep
@@ -17,5 +17,5 @@ from ._compat import install_old_paths
 
 install_old_paths(__name__)
 __all__ = ['make_scheme', 'multistage', 'amplify', 'PrivacyAccountant', 'account', 'calibrate_sigma', 'calibrate_steps',
-           'calibrate_batch_size', 'MustBatchSampler', 'OpacusStyleAccountant', 'compare_schemes',
+           'calibrate_batch_size', 'calibrate_schedule', 'MustBatchSampler', 'OpacusStyleAccountant', 'compare_schemes',
            'sweep_grid', 'run_sweep']

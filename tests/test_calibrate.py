@@ -67,3 +67,14 @@ def test_progress_reports_every_accountant_call():
     steps = []
     k = calibrate_steps(make_scheme('wor', 10_000, m=100), sigma=2.0, eps=1.0, delta=1e-5, progress=lambda *a: steps.append(a))
     assert len(steps) == k.calls and steps[-1][1] == 'steps'
+
+
+def test_schedule_of_one_phase_is_calibrate_sigma():
+    "Issue 26 schedules: one phase is the plain calibration (same search, same certified run, within the tolerance)."
+    from must_nbdev import make_scheme, calibrate_sigma, calibrate_schedule
+    sc = make_scheme('wr', 20_000, m=100)
+    one = calibrate_schedule([(sc, 400)], eps=2.0, delta=1e-5)
+    ref = calibrate_sigma(sc, steps=400, eps=2.0, delta=1e-5)
+    assert abs(one.sigma / ref.sigma - 1) <= 2 * one.tol and one.eps_upper <= 2.0 and one.steps == 400
+    two = calibrate_schedule([(sc, 200), (make_scheme('wr', 20_000, m=200), 200)], eps=2.0, delta=1e-5)
+    assert two.sigma > one.sigma          # the second phase samples at twice the rate: more noise for the same target

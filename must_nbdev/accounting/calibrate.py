@@ -10,10 +10,12 @@ from ..core.definitions import check_choice, check_int, check_real
 from ..core.sampling import SCHEMES, Scheme, make_scheme, resolve_steps
 from .pld import MAX_BINS, GridTooLarge
 from .account import account
+from .pairs import RELATIONS
+from .accountant import PrivacyAccountant
 
 
 # %% auto #0
-__all__ = ['Calibration', 'calibrate_sigma', 'calibrate_steps', 'calibrate_batch_size']
+__all__ = ['Calibration', 'calibrate_sigma', 'calibrate_steps', 'calibrate_batch_size', 'calibrate_schedule']
 
 # %% ../../nbs/accounting/08_calibrate.ipynb #e719da93
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class Calibration:
     seconds: float               # wall time of the search
     tol: float                   # relative tolerance: value and value_infeasible are within it
     result: object = None        # `account`'s full answer at the answer (σ calibration), an `AccountResult`
+    phases: tuple|None = None    # a schedule's ((scheme, steps), ...) (`calibrate_schedule`; `scheme` is its first)
 
     @property
     def sigma_infeasible(self) -> float|None:
@@ -209,3 +212,41 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
     m, e, bad, calls = _largest_feasible(f, eps, lo=1, hi=m_max, start=max(1, n // 200), tol=tol, integer=True,
                                          power=2.0, steps=(2.0, 64.0, 1.0), fail=fail)
     return Calibration('batch_size', m, bad, sigma, k, at(m), e, None, calls, time.perf_counter() - t0, tol)
+
+# %% ../../nbs/accounting/08_calibrate.ipynb #f254f421
+def calibrate_schedule(phases,                   # [(scheme, steps), ...] in training order (>= 1 phase)
+                       *,
+                       eps:float,                # target ε (> 0)
+                       delta:float,              # target δ in (0, 1)
+                       relation:str|None=None,   # one relation for the run; None: the first scheme's own
+                       tol:float=0.005,          # relative width of the final σ bracket, in [1e-4, 1]
+                       sigma_max:float=1e6,      # give up above this σ, in [1e-3, 1e12]
+                       accuracy:float=1.005,     # target upper/lower ratio of the numerical bracket (> 1)
+                       max_bins:int=MAX_BINS,    # cap on FFT bins (>= 16): bounds time and memory
+                       progress=None,            # callable(calls, knob, value, certified ε) after each accountant call
+                      ) -> Calibration:
+    "The smallest σ which, used at every step of the phases, keeps the run's certified worst-case ε(δ) ≤ `eps`."
+    phases = list(phases)
+    if not phases: raise ValueError("phases must hold at least one (scheme, steps)")
+    for i, ph in enumerate(phases):
+        if not (isinstance(ph, (tuple, list)) and len(ph) == 2 and isinstance(ph[0], Scheme)):
+            raise TypeError(f"phases[{i}] must be a (Scheme, steps) pair, got {ph!r}")
+    phases = tuple((sc, check_int(k, f'phases[{i}] steps', 1)) for i, (sc, k) in enumerate(phases))
+    eps = check_real(eps, 'eps', 0, lo_open=True); delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
+    relation = check_choice(phases[0][0].relation if relation is None else relation, 'relation', RELATIONS)
+    t0, runs = time.perf_counter(), {}
+    def run(sigma):
+        acc = PrivacyAccountant(max_bins=max_bins, accuracy=accuracy)
+        for sc, k in phases: acc.step(sc, sigma=sigma, steps=k, relation=relation)
+        return acc
+    def f(x):
+        try: runs[x] = run(1 / x); return runs[x].epsilon(delta).upper
+        except GridTooLarge: return math.inf          # not certifiable on any grid within the budget: infeasible
+    fail = lambda x, e: (f"eps={eps:g} at delta={delta:g} for the schedule needs sigma > sigma_max={sigma_max:g} "
+                         f"(certified eps at sigma={1 / x:g} is {e:.4g}); raise eps, delta or sigma_max")
+    x, e, x_bad, calls = _largest_feasible(_reported(f, progress, 'sigma', lambda x: 1 / x), eps, lo=1 / sigma_max,
+                                           hi=1e4, start=1.0, tol=tol, integer=False, power=0.5,
+                                           steps=(1.5, 16.0, 1.05), fail=fail)
+    return Calibration('sigma', 1 / x, 0.0 if x_bad is None else 1 / x_bad, 1 / x, sum(k for _, k in phases),
+                       phases[0][0], e, None, calls, time.perf_counter() - t0, tol, runs[x], phases)
