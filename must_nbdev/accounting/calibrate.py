@@ -213,7 +213,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                                          power=2.0, steps=(2.0, 64.0, 1.0), fail=fail)
     return Calibration('batch_size', m, bad, sigma, k, at(m), e, None, calls, time.perf_counter() - t0, tol)
 
-# %% ../../nbs/accounting/08_calibrate.ipynb #f254f421
+# %% ../../nbs/accounting/08_calibrate.ipynb #9b0ca4ff
 def calibrate_schedule(phases,                   # [(scheme, steps), ...] in training order (>= 1 phase)
                        *,
                        eps:float,                # target ε (> 0)

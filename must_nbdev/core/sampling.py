@@ -49,6 +49,11 @@ class SchemeSpec:
         "True if a record appears at most once in a batch (no stage draws with replacement)."
         return all(st.method != 'wr' for st in self.stages(1, 1, 0.5))
 
+    @property
+    def fixed_size(self) -> bool:
+        "True if every batch has the same size (the last stage draws a fixed number, not Poisson)."
+        return self.stages(1, 1, 0.5)[-1].method != 'poisson'
+
 SCHEMES = {s.name: s for s in [
     SchemeSpec('poisson', 'Poisson', ('q',), 'add_remove', lambda m, b, q: (Stage('poisson', rate=q, param='q'),),
                'each record kept independently with probability q'),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, time
 from dataclasses import dataclass
 from ..core.definitions import check_int, check_real
-from ..core.sampling import Scheme, make_scheme, occurrence_pmf, resolve_steps
+from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
 from ..accounting.account import account
 from ..accounting.calibrate import calibrate_sigma
 
@@ -93,8 +93,9 @@ def reading(rows:list,            # `compare_schemes` rows
     "One paragraph, in plain words, of what a comparison says."
     key = (lambda r: r.sigma) if calibrated else (lambda r: r.eps)
     sub = [r for r in rows if r.relation == 'substitute']
-    best, fixed = min(sub, key=key), [r for r in sub if r.name != 'poisson']
-    bf, wor = min(fixed, key=key), next(r for r in fixed if r.name == 'wor')
+    best, fixed = min(sub, key=key), [r for r in sub if SCHEMES[r.name].fixed_size]
+    one_stage = lambda r: r.b is None and SCHEMES[r.name].distinct   # the plain fixed-size baseline: WOR
+    bf, wor = min(fixed, key=key), next(r for r in fixed if one_stage(r))
     least, more = ('needs the least noise', 'noise') if calibrated else ('has the smallest ε', 'ε')
     must = [r for r in fixed if r.b is not None]
     text = (f"Under substitution, {short_label(best)} {least} ({key(best):.3g}); among fixed-size batches "

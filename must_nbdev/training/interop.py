@@ -134,7 +134,7 @@ class OpacusStyleAccountant:
         check_choice(scheme, 'scheme', SCHEMES)
         self.scheme, self.b, self.b_per_m, self.relation = scheme, b, b_per_m, relation
         self.n = None if n is None else check_int(n, 'n', 1)
-        if scheme != 'poisson' and self.n is None: raise ValueError(f"n is required for the fixed-size scheme {scheme!r}")
+        if SCHEMES[scheme].fixed_size and self.n is None: raise ValueError(f"n is required for the fixed-size scheme {scheme!r}")
         self.history = []          # [(noise_multiplier, sample_rate, num_steps)], as Opacus keeps it
 
     def mechanism(self) -> str: return f"must-{self.scheme}"
@@ -142,9 +142,9 @@ class OpacusStyleAccountant:
 
     def _scheme(self, q:float) -> Scheme:
         "The registry scheme of one step at sample rate q."
-        if self.scheme == 'poisson':
+        if not SCHEMES[self.scheme].fixed_size:                 # Poisson: the rate is the scheme
             from must_nbdev.core.sampling import make_scheme
-            return make_scheme('poisson', self.n or 10 ** 9, q=q)
+            return make_scheme(self.scheme, self.n or 10 ** 9, q=q)
         m = q * self.n
         if abs(m - round(m)) > 1e-9 * max(1.0, m) or round(m) < 1:
             raise ValueError(f"sample_rate={q:g} gives a batch of {m:g} records out of n={self.n}; a fixed-size scheme "
