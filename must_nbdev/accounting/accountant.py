@@ -253,18 +253,35 @@ class PrivacyAccountant:
     def _unlabelled(self, f, acc, res) -> tuple:
         "The run with every step whose scheme has one on the partially unlabelled certificate, if that answers lower."
         mechs = self._mechanisms(self.h)
-        alts = {key: self._mechs.get((key, self.h, 'unlabelled')) for key in mechs}
-        for key, m in mechs.items():
-            if alts[key] is None and not _pair_is_worst_case(key[0]):
-                alts[key] = self._mechs[(key, self.h, 'unlabelled')] = unlabelled_pld(*key, self.relation, self.h,
-                                                                                       -m.upper[0].j0)
-        if all(a is None for a in alts.values()): return acc, res, 'public labels'
+        parts = [(key, mechs[key], k) for key, k in self._steps_by_mechanism().items()]
+        def query(alt):                                # f reads self.n_dir: the alternative's, during its answer
+            n_dir, self.n_dir = self.n_dir, alt.n_dir
+            try: return alt._comps.answer(f)
+            finally: self.n_dir = n_dir
+        found = self._with_unlabelled(parts, self.relation, self.max_bins, self.requested, query, self._mechs)
+        if found is None or not found[1].upper < res.upper: return acc, res, 'public labels'
+        return (*found, 'partially unlabelled')
+
+    @staticmethod
+    def _with_unlabelled(parts:list,            # [((scheme, σ), MechanismPLD, steps)] of a run, on one grid
+                         relation:str,           # the run's neighbouring relation
+                         max_bins:int,           # cap on FFT bins
+                         precision:str,          # 'double', 'extended' or 'auto'
+                         query,                  # PrivacyAccountant -> Bounds
+                         cache:dict|None=None):  # keeps each (scheme, σ, h)'s unlabelled PLD between queries
+        "`parts` recomposed with the partially unlabelled PLD of every scheme that has one: (accountant, Bounds), or None."
+        alts = []
+        for (sc, sigma), mech, _ in parts:
+            h, key = mech.upper[0].h, ((sc, sigma), mech.upper[0].h, 'unlabelled')
+            if cache is None or key not in cache:
+                alt = None if _pair_is_worst_case(sc) else unlabelled_pld(sc, sigma, relation, h, -mech.upper[0].j0)
+                if cache is not None: cache[key] = alt
+            alts.append(alt if cache is None else cache[key])
+        if all(a is None for a in alts): return None       # no scheme of the run has the certificate
         try:
-            alt = PrivacyAccountant([(alts[key] or mechs[key], k) for key, k in self._steps_by_mechanism().items()],
-                                    self.max_bins, self.requested)
-            n_dir, self.n_dir = self.n_dir, alt.n_dir; res_u = alt._comps.answer(f); self.n_dir = n_dir
-        except GridTooLarge: return acc, res, 'public labels'
-        return (alt, res_u, 'partially unlabelled') if res_u.upper < res.upper else (acc, res, 'public labels')
+            acc = PrivacyAccountant([(a or m, k) for a, (_, m, k) in zip(alts, parts)], max_bins, precision)
+            return acc, query(acc)
+        except GridTooLarge: return None                   # no grid fits: the public-label pair answers alone
 
     def _mechanisms(self, h:float) -> dict:
         "The worst-case mechanism PLD of every distinct (scheme, σ) of the run at grid step `h` (kept while h stays)."
@@ -285,14 +302,12 @@ CERTIFICATES = {
 def _best_certificate(scheme:Scheme, sigma:float, relation:str, k:int, mech, max_bins, query, res:Bounds, acc) -> tuple:
     "The smaller of the valid certificates on the grid of `mech`: (Bounds, accountant, winner, {certificate: upper})."
     if _pair_is_worst_case(scheme): return res, acc, 'exact pair', {'exact pair': res.upper}
-    certs, best = {'public labels': res.upper}, (res, acc, 'public labels')
-    alt = unlabelled_pld(scheme, sigma, relation, mech.upper[0].h, -mech.upper[0].j0)
-    if alt is not None:
-        try: acc_u = PrivacyAccountant([(alt, k)], max_bins); res_u = query(acc_u)
-        except GridTooLarge: return (*best, certs)
-        certs['partially unlabelled'] = res_u.upper
-        if res_u.upper < res.upper: best = (res_u, acc_u, 'partially unlabelled')
-    return (*best, certs)
+    certs = {'public labels': res.upper}
+    found = PrivacyAccountant._with_unlabelled([((scheme, sigma), mech, k)], relation, max_bins, 'auto', query)
+    if found is None: return res, acc, 'public labels', certs
+    certs['partially unlabelled'] = found[1].upper
+    if found[1].upper < res.upper: return found[1], found[0], 'partially unlabelled', certs
+    return res, acc, 'public labels', certs
 
 # %% ../../nbs/accounting/05_accountant.ipynb #074e9742
 def attack_pairs(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
