@@ -112,6 +112,15 @@ def _reported(f,             # x -> certified ε
         e = f(x); calls[0] += 1; progress(calls[0], knob, x if user is None else user(x), e); return e
     return g
 
+def _smallest_sigma(eps_at,         # σ -> certified ε (∞ where it cannot be certified)
+                   eps:float,      # the target ε
+                   sigma_max:float, tol:float, progress, fail) -> tuple:
+    "The σ search of `calibrate_sigma` and `calibrate_schedule`, over x = 1/σ so that ε grows with x: (σ, ε, σ_bad, calls)."
+    x, e, x_bad, calls = _largest_feasible(_reported(lambda x: eps_at(1 / x), progress, 'sigma', lambda x: 1 / x), eps,
+                                           lo=1 / sigma_max, hi=1e4, start=1.0, tol=tol, integer=False, power=0.5,
+                                           steps=(1.5, 16.0, 1.05), fail=fail)
+    return 1 / x, e, (0.0 if x_bad is None else 1 / x_bad), calls
+
 def _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, last:dict) -> float:
     "The certified upper ε(δ) of one configuration; ∞ when no grid within `max_bins` can certify it (infeasible)."
     try: r = account(scheme, sigma=sigma, steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins,
@@ -143,14 +152,10 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps at "
                 f"sigma={1 / x:g} is {e:.4g}{why}); raise eps, delta or sigma_max, or lower the steps")
-    # the search runs over x = 1/σ, so that ε grows with x as it grows with the steps and the batch size
-    x, _, x_bad, calls = _largest_feasible(
-        _reported(lambda x: _certified_eps(scheme, 1 / x, k, delta, relation, accuracy, max_bins, last), progress,
-                  'sigma', lambda x: 1 / x), eps, lo=1 / sigma_max,
-        hi=1e4, start=1.0, tol=tol, integer=False, power=0.5, steps=(1.5, 16.0, 1.05), fail=fail)
-    sigma = 1 / x
+    sigma, _, sigma_bad, calls = _smallest_sigma(
+        lambda s: _certified_eps(scheme, s, k, delta, relation, accuracy, max_bins, last), eps, sigma_max, tol, progress, fail)
     r = account(scheme, sigma=sigma, steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
-    return Calibration('sigma', sigma, 0.0 if x_bad is None else 1 / x_bad, sigma, k, scheme, r.upper, r.lower,
+    return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls + 1, time.perf_counter() - t0, tol, r)
 
 # %% ../../nbs/accounting/08_calibrate.ipynb #c23508dd
@@ -240,13 +245,11 @@ def calibrate_schedule(phases,                   # [(scheme, steps), ...] in tra
         acc = PrivacyAccountant(max_bins=max_bins, accuracy=accuracy)
         for sc, k in phases: acc.step(sc, sigma=sigma, steps=k, relation=relation)
         return acc
-    def f(x):
-        try: runs[x] = run(1 / x); return runs[x].epsilon(delta).upper
+    def eps_at(sigma):
+        try: runs[sigma] = run(sigma); return runs[sigma].epsilon(delta).upper
         except GridTooLarge: return math.inf          # not certifiable on any grid within the budget: infeasible
     fail = lambda x, e: (f"eps={eps:g} at delta={delta:g} for the schedule needs sigma > sigma_max={sigma_max:g} "
                          f"(certified eps at sigma={1 / x:g} is {e:.4g}); raise eps, delta or sigma_max")
-    x, e, x_bad, calls = _largest_feasible(_reported(f, progress, 'sigma', lambda x: 1 / x), eps, lo=1 / sigma_max,
-                                           hi=1e4, start=1.0, tol=tol, integer=False, power=0.5,
-                                           steps=(1.5, 16.0, 1.05), fail=fail)
-    return Calibration('sigma', 1 / x, 0.0 if x_bad is None else 1 / x_bad, 1 / x, sum(k for _, k in phases),
-                       phases[0][0], e, None, calls, time.perf_counter() - t0, tol, runs[x], phases)
+    sigma, e, sigma_bad, calls = _smallest_sigma(eps_at, eps, sigma_max, tol, progress, fail)
+    return Calibration('sigma', sigma, sigma_bad, sigma, sum(k for _, k in phases), phases[0][0], e, None, calls,
+                       time.perf_counter() - t0, tol, runs[sigma], phases)
