@@ -162,3 +162,17 @@ def test_tiny_sigma_declines_instead_of_overflowing():
         warnings.simplefilter('error', RuntimeWarning)
         r = account(wr, sigma=0.0055, steps=1, delta=1e-3, attack=False)
     assert r.upper >= 0 and r.certificate == 'public labels'
+
+
+def test_labelled_profile_is_the_public_label_pair_of_03_dominating():
+    """The cap `labelled_profile` evaluates 03_dominating's public-label pair in closed form: its discrete upper PLD
+    (built by `dominating_pld` on a grid) must lie above it and within the grid's accuracy."""
+    from must_nbdev.accounting.dominating import dominating_pld
+    for sc, sigma in ((make_scheme('wr', 5_000, m=50), 1.0), (make_scheme('must-ow', 5_000, m=50, b=400), 1.5),
+                      (make_scheme('must-ww', 5_000, m=50, b=400), 2.0)):
+        pld = dominating_pld(sc, sigma, 'substitute', h=1e-4).upper[0]
+        eps = np.linspace(0.0, 3.0, 13)
+        cont = labelled_profile(sc, sigma, np.exp(eps))
+        disc = np.array([pld.delta(e) for e in eps])
+        assert np.all(disc >= cont * (1 - 1e-9)), (sc.label, disc - cont)
+        assert np.all(disc <= cont * 1.01 + 1e-12), (sc.label, disc / np.maximum(cont, 1e-300))

@@ -163,6 +163,8 @@ def labelled_profile(scheme:Scheme,  # a fixed-size scheme
                      alpha,          # α >= 1 (array)
                     ) -> np.ndarray:
     "The public-label pair's one-step profile (03_dominating, substitution) at α >= 1, round-off included."
+    # the same pair as `dominating_pld` (same `dominating_labels`), in closed form at any α instead of on a loss grid;
+    # tests/test_unlabelled.py checks that the grid's upper PLD lies above it and within 1%
     alpha = np.asarray(alpha, float)
     eta_t, labels, inf = dominating_labels(scheme, sigma, 'substitute')
     at, tot = 1 + (alpha - 1) / eta_t, np.full(alpha.shape, inf * eta_t)
