@@ -67,13 +67,13 @@ def main(argv=None):
         print(line, flush=True); lines.append(line)
     lines += ['', '## Where the rest of the gap is', '',
               'WOR is tight for one step (Balle et al.), so its gap is composition: the symmetrised pair against an '
-              'adversary who may switch orientation. The adaptive DP over the *c-family* (the others\' gradients at c in '
-              '[-1, 1]; c = -1, +1: the displacing pair and its reverse) gives the same value as over the two orientations '
-              'at Fig S2 (3.05e-4), so a better attack is not in that family. The conjecture that every real one-step pair '
-              'is dominated by a revealed mixture of the two orientations is false (accounting/06_adaptive: excess 0.015 '
-              'in H_alpha at q = 1/3); for the c-family no counterexample was found by adversarial search at tiny n. If '
-              'that second conjecture were proved, the certified bound would be the adaptive DP: 3.05e-4 instead of '
-              '1.148e-3 at Fig S2 WOR.']
+              'adversary who may switch orientation. The adaptive DP over the *c-family* (the others\' gradients at c '
+              'in [-1, 1]; c = -1, +1: the displacing pair and its reverse) gives the same value as over the two '
+              'orientations at Fig S2 (WOR 3.05e-4, MUST.ow 4.008e-2), so a better attack is not in that family. The '
+              'conjecture that every real one-step pair is dominated by a revealed mixture of the two orientations is '
+              'false (accounting/06_adaptive: excess 0.015 in H_alpha at q = 1/3); for the c-family no counterexample '
+              'was found by adversarial search at tiny n. If that second conjecture were proved, the certified bound '
+              'would be the adaptive DP: 3.05e-4 instead of 1.148e-3 at Fig S2 WOR.']
     Path(args.out).write_text('\n'.join(lines) + '\n', encoding='utf-8')
     print(f"written to {args.out}")
 
