@@ -84,3 +84,21 @@ def test_regression_eps_query_on_a_composition_without_positive_losses():
         lo, up = r['bound_interval']
         assert 0 <= r['attack_interval'][0] <= up and lo <= up
         if not r['certified_accuracy']: assert 'max_bins=4096' in r['reason']
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_window_search_finds_the_full_grid_minimum(seed):
+    "The Chernoff window from 16 of the 40 λs per side equals the one from all 40 (the objective is quasi-convex in λ)."
+    from must_nbdev.accounting.compose import _LAMBDAS, _LazyLogMGF, _log_mgf, _window
+    rng = np.random.default_rng(seed)
+    plds = [p for name, b in (('must-ww', 600), ('wor', None), ('poisson', None))
+            for p in scheme_gaussian_pld(make_scheme(name, 6000, m=64, b=b), float(rng.uniform(0.6, 3)), 'substitute'
+                                         if name != 'poisson' else 'add_remove', 5e-3).upper]
+    for _ in range(6):
+        parts = [(p, int(k)) for p, k in zip(plds, rng.integers(1, 3000, len(plds))) if rng.random() < 0.7] or [(plds[0], 1)]
+        tau = float(10.0 ** rng.uniform(-16, -6))
+        up = sum(k * _log_mgf(p, _LAMBDAS) for p, k in parts)
+        down = sum(k * _log_mgf(p, -_LAMBDAS) for p, k in parts)
+        full = (math.floor(np.max((math.log(tau) - down) / _LAMBDAS) / parts[0][0].h),
+                math.ceil(np.min((up - math.log(tau)) / _LAMBDAS) / parts[0][0].h))
+        assert _window(parts, {id(p): _LazyLogMGF(p) for p, _ in parts}, tau) == full

@@ -131,6 +131,19 @@ def test_round_off_is_charged_upwards():
             exact = sum(mp.mpf(wi) * mp.ncdf(ti - root) for wi, ti in zip(row, th)) - g * mp.ncdf(-root)
             assert got >= exact * (1 - 1e-12) and got <= exact * (1 + 1e-6) + 1e-15, (g, got, exact)
 
+def test_regression_far_tail_of_the_mixture_is_not_swamped_by_the_root_charge():
+    "Out to γ = e^150 the mixture bound keeps 1e-9 of the exact value (the charge for Newton's root used q <= 0.4: 400x)."
+    import mpmath as mp
+    mp.mp.dps = 50
+    W = np.array([[0.3, 0.2, 1e-3], [1e-6, 0.5, 0.0]])          # equal θ: the mixture is one Gaussian of mass Σ w
+    for lg in (40.0, 80.0, 150.0):
+        for th in (8.0, 10.25, 14.0, 20.0):
+            got = _hs_mixture(np.full(2, math.exp(lg)), W, np.full(3, th))
+            for mass, value in zip(W.sum(axis=1), got):
+                G, T = mp.exp(lg) / mp.mpf(mass), mp.mpf(th)
+                exact = float(mass * (mp.ncdf(T / 2 - mp.log(G) / T) - G * mp.ncdf(-T / 2 - mp.log(G) / T)))
+                assert exact * (1 - 1e-12) <= value <= exact * (1 + 1e-9) + 1e-300, (lg, th, value, exact)
+
 def test_dominating_pair_is_a_valid_pair():
     sc = make_scheme('wr', 60_000, m=256)
     js = profile_knots(3000)

@@ -34,23 +34,48 @@ def _gamma64(n):
     u = np.finfo(float).eps / 2
     return n * u / (1 - n * u)
 
+def _finite_part(pld:DiscretePLD) -> tuple:
+    "(log mass, loss) of the bins of `pld` with positive mass (the part at +∞ is not in `masses`)."
+    nz = pld.masses > 0
+    return np.log(pld.masses[nz]), pld.losses[nz]
+
+def _shifted_lse(lm:np.ndarray, s:np.ndarray, lam:float, t:np.ndarray) -> float:
+    "log Σ e^{lm + λ s}, shifted by its largest term; `t` is a scratch buffer (reused: half the time of temporaries)."
+    np.multiply(s, lam, out=t); t += lm; c = t.max(); t -= c; np.exp(t, out=t)
+    return c + math.log(t.sum())
+
 def _log_mgf(pld:DiscretePLD, lam:np.ndarray) -> np.ndarray:
     "log E[e^{λS}] of the finite part of `pld`, for each λ."
-    nz = pld.masses > 0
-    if not nz.any(): return np.full(len(lam), -np.inf)  # all mass at +∞ (or none): no finite part
-    lm, s, out = np.log(pld.masses[nz]), pld.losses[nz], np.empty(len(lam))
-    t = np.empty_like(s)                      # one buffer, reused: half the time of fresh temporaries
-    for i, l in enumerate(lam):               # one shifted exponential sum per λ (a 2-D logsumexp is 3x slower)
-        np.multiply(s, l, out=t); t += lm; c = t.max(); t -= c; np.exp(t, out=t); out[i] = c + math.log(t.sum())
-    return out
+    lm, s = _finite_part(pld)
+    if not len(s): return np.full(len(lam), -np.inf)  # all mass at +∞ (or none): no finite part
+    t = np.empty_like(s)                      # one shifted exponential sum per λ (a 2-D logsumexp is 3x slower)
+    return np.array([_shifted_lse(lm, s, l, t) for l in lam])
+
+class _LazyLogMGF:
+    "`_log_mgf` of one PLD at λ = ±`_LAMBDAS`[i], each computed on first use and kept (a window needs ~16 of the 80)."
+    def __init__(self, pld:DiscretePLD):
+        self.lm, self.s = _finite_part(pld)
+        self.finite, self.t, self.vals = len(self.s) > 0, np.empty_like(self.s), {}
+    def __call__(self, i:int, sign:int) -> float:
+        if (i, sign) not in self.vals: self.vals[i, sign] = _shifted_lse(self.lm, self.s, sign * _LAMBDAS[i], self.t)
+        return self.vals[i, sign]
+
+def _grid_min(f, n:int) -> float:
+    "min of f(0), ..., f(n−1) for f quasi-convex in the index: every 4th index and the last, then the best one's neighbours."
+    c = min(sorted(set(range(0, n, 4)) | {n - 1}), key=f)
+    return min(f(i) for i in range(max(0, c - 3), min(n, c + 4)))
 
 def _window(parts, mgfs:dict, tau:float):
     "Grid window [J_lo, J_hi] outside which the composed loss has probability <= tau on each side."
     h = parts[0][0].h
-    up = sum(k * mgfs[id(p)][0] for p, k in parts)
-    down = sum(k * mgfs[id(p)][1] for p, k in parts)
-    if not (np.isfinite(up).any() and np.isfinite(down).any()): return 0, 0   # no finite composed mass
-    return math.floor(np.max((math.log(tau) - down) / _LAMBDAS) / h), math.ceil(np.min((up - math.log(tau)) / _LAMBDAS) / h)
+    if not all(mgfs[id(p)].finite for p, _ in parts): return 0, 0   # no finite composed mass
+    def chernoff(sign):                       # min over λ of (log E e^{±λS} − log τ) / λ: the distance S exceeds w.p. <= τ
+        memo = {}
+        def at(i):
+            if i not in memo: memo[i] = (sum(k * mgfs[id(p)](i, sign) for p, k in parts) - math.log(tau)) / _LAMBDAS[i]
+            return memo[i]
+        return _grid_min(at, len(_LAMBDAS))
+    return math.floor(-chernoff(-1) / h), math.ceil(chernoff(1) / h)
 
 @dataclass
 class ComposedPLD:
@@ -164,7 +189,7 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
     plds = {id(p): p for parts in variants for p, _ in parts}
     h = next(iter(plds.values())).h
     if any(abs(p.h - h) > 1e-15 * h for p in plds.values()): raise ValueError("all PLDs must share the grid step h")
-    mgfs = {i: (_log_mgf(p, _LAMBDAS), _log_mgf(p, -_LAMBDAS)) for i, p in plds.items()}
+    mgfs = {i: _LazyLogMGF(p) for i, p in plds.items()}
     windows = [_window(parts, mgfs, tau / 2) for parts in variants]     # each variant's own window [J_lo, J_hi]
     width = max(w[1] - w[0] + 1 for w in windows)
     if max_bins is None: max_bins = budget_max_bins()   # no cap asked: the memory budget is one

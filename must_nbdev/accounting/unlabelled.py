@@ -70,6 +70,7 @@ def label_groups(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #6b818bdf
 _U = float(np.finfo(float).eps)
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 def _hs_gauss(gamma:np.ndarray,  # γ >= 0 (inf allowed: 0)
               theta,             # θ > 0, broadcast against gamma
@@ -94,65 +95,68 @@ def _hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
     out = mass.copy()                                            # γ = 0: the whole P-mass
     live = (gamma > 0) & (mass > 0)
     if not live.any(): return out
-    g, w = gamma[live], W[live]
-    with np.errstate(divide='ignore'): lw = np.log(w)
-    lg, c = np.log(g), -theta ** 2 / 2
-    logL = lambda t: _logsumexp_rows(lw + theta * t[:, None] + c)
-    with np.errstate(invalid='ignore'):                          # start right of the root: one term alone reaches γ
-        t = np.min(np.where(w > 0, (lg[:, None] - lw - c) / theta, np.inf), axis=1)
-    for _ in range(100):
-        z = lw + theta * t[:, None] + c
-        top = z.max(axis=1)
-        e = np.exp(z - top[:, None])
-        total = e.sum(axis=1)
-        step = (top + np.log(total) - lg) * total / (e * theta).sum(axis=1)
+    g, w = (gamma, W) if live.all() else (gamma[live], W[live])
+    with np.errstate(divide='ignore'): lw = np.log(np.ascontiguousarray(w.T))   # (label, row): sums run over memory rows
+    lg, th = np.log(g), np.asarray(theta, float)[:, None]
+    base = lw - (th * th / 2 + lg)                               # log(term_l / γ) at t = 0; -inf where w_l = 0
+    t, e = np.min(-base / th, axis=0), np.empty_like(base)       # start right of the root: one term alone reaches γ
+    for _ in range(100):                                         # every term stays <= γ there: e^z cannot overflow
+        np.multiply(th, t, out=e); e += base; np.exp(e, out=e)
+        total = e.sum(axis=0); e *= th
+        step = np.log(total) * total / e.sum(axis=0)
         t = t - step
         if np.all(step <= 1e-14 * (1 + np.abs(t))): break
-    excess = np.maximum(logL(t) - lg, 0.0)                       # f(t) − log γ >= 0: t is right of the root
-    lp = _logsumexp_rows(lw + special.log_ndtr(theta - t[:, None]))
+    np.multiply(th, t, out=e); e += base; np.exp(e, out=e)
+    excess = np.maximum(np.log(e.sum(axis=0)), 0.0)              # f(t) − log γ >= 0: t is right of the root
+    z = lw + special.log_ndtr(th - t)                            # log of w_l P(N(θ_l, 1) > t)
+    top = z.max(axis=0)
+    lp = top + np.log(np.exp(z - top).sum(axis=0))
     lq = lg + special.log_ndtr(-t)
-    slack = 64 * _U * (1 + np.abs(lp) + np.abs(lq) + np.abs(t) * theta.max())
+    slack = 64 * _U * (1 + np.abs(lp) + np.abs(lq) + np.abs(t) * th.max())
     H = np.exp(lp) * -np.expm1(np.minimum(lq - lp - slack, 0.0))
-    H += excess / theta.min() * 0.4 * g * np.expm1(excess + slack)   # the root's error, second order
+    x = np.maximum(t - excess / th.min(), 0.0)                   # t* >= x: Q's density is <= φ(x) on [t*, t]
+    with np.errstate(over='ignore', invalid='ignore'):           # the root's error, second order, in logs (γ up to e^700)
+        H += np.where(excess > 0, excess / th.min() * np.exp(lg - x * x / 2 - _LOG_SQRT_2PI) * np.expm1(excess + slack), 0)
     out[live] = np.minimum(H, mass[live])
     return out
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #6e45c929
-SPLIT_MULTS = (0.5, 1.0, 2.0, 4.0, math.inf)   # f_1 = t α/T (capped at 1) for t in these
+SPLIT_MULTS = (1.0, 2.0, 4.0, math.inf)   # f_1 = t α/T (capped at 1) for t in these
 
 def group_bound(group:LabelGroup,  # one group of Lemma B
                 sigma:float,       # noise multiplier (> 0)
                 alpha:np.ndarray,  # α >= 1
-                search:bool=True,  # False: the proportional split only (one instance of the theorem, 20x cheaper)
+                search:bool=True,  # False: the proportional split only (one instance of the theorem, 16x cheaper)
                ) -> np.ndarray:
-    "The theorem's bound on one group's share of H_α: the smallest of its splits (up to 20), at every α."
+    "The theorem's bound on one group's share of H_α: the smallest of its splits (up to 16), at every α."
     alpha = np.asarray(alpha, float)
     e, r, z, pi = group.e, group.r, group.z, group.pi
-    theta = 2 * np.arange(1, len(pi) + 1) / sigma
+    theta, n, L = 2 * np.arange(1, len(pi) + 1) / sigma, len(alpha), len(pi)
     TR, TZ = (alpha - 1) * r / e, (alpha - 1) * z / e
     prop, toward_r = alpha / (alpha + TR + TZ), r / (r + z) if r + z > 0 else 0.0
-    def labelled(gam, frac, cols):                               # Σ_l π_l f_l δ_G(γ / f_l; 2l/σ) over `cols`, 0 where f_l = 0
-        if not np.any(frac > 0): return np.zeros(len(gam))    # every f_l = 0: nothing to evaluate
+    highs = (prop, 0 * prop) if search else (prop,)                          # f_l for l >= 2: α/T, or 0
+    to_rs = (toward_r, 1.0) if r > 0 and z > 0 and search else (toward_r,)   # the rest: in proportion r:z, or all to R
+    ts = SPLIT_MULTS if search else (1.0,)                                   # t = 1, 'rz', f_l = α/T: proportional
+    F1 = np.stack([np.minimum(1.0, t * prop) if t < math.inf else np.ones_like(prop) for t in ts], axis=1)  # (α, t)
+    def labelled(gam, frac, th, w):                  # Σ w f δ_G(γ / f; θ) over the last axis, 0 where f = 0
+        if not np.any(frac > 0): return np.zeros(frac.shape[:-1])
         with np.errstate(divide='ignore', invalid='ignore'):
-            return np.where(frac > 0, pi[cols] * frac * _hs_gauss(gam[:, None] / frac, theta[cols]), 0.0).sum(axis=1)
-    first, rest_cols = slice(0, 1), slice(1, len(pi))
-    best = np.full(alpha.shape, np.inf)
-    for high in (prop, 0 * prop)[:2 if search else 1]:           # f_l for l >= 2: α/T, or 0 (shared by every t)
-        f_hi = np.broadcast_to(high[:, None], (len(alpha), len(pi) - 1))
-        hi_cost = labelled(alpha, f_hi, rest_cols)
-        for split in ('rz', 'R') if r > 0 and z > 0 and search else ('rz',):
-            to_r = toward_r if split == 'rz' else 1.0
-            B_hi = (1 - f_hi) * (1 - to_r)
-            hi_z = labelled(TZ, B_hi, rest_cols) if z > 0 else (B_hi * pi[rest_cols]).sum(axis=1)
-            for t in SPLIT_MULTS if search else (1.0,):         # t = 1 with 'rz': the proportional split
-                f1 = (np.minimum(1.0, t * prop) if t < math.inf else np.ones_like(prop))[:, None]
-                A = np.concatenate([(1 - f1) * to_r, (1 - f_hi) * to_r], axis=1)
-                B1 = (1 - f1) * (1 - to_r)
-                cost = labelled(alpha, f1, first) + hi_cost + hi_z
-                cost += labelled(TZ, B1, first) if z > 0 else B1[:, 0] * pi[0]
-                cost += _hs_mixture(TR, A * pi, theta) if r > 0 else (A * pi).sum(axis=1)
-                best = np.minimum(best, e * cost)
-    return best
+            return np.where(frac > 0, w * frac * _hs_gauss(gam[..., None] / frac, th), 0.0).sum(axis=-1)
+    one = lambda g, f: labelled(g[:, None], f[..., None], theta[0], pi[0])   # label 1, every t at once: (α, t)
+    rest = lambda g, f: labelled(g, f, theta[1:], pi[1:])                    # labels >= 2: (α,)
+    g1, costs, weights = one(alpha, F1), [], []
+    for f_hi in highs:
+        hi_cost = rest(alpha, np.broadcast_to(f_hi[:, None], (n, L - 1)))
+        for to_r in to_rs:
+            B_hi = np.broadcast_to(((1 - f_hi) * (1 - to_r))[:, None], (n, L - 1))
+            hi_z = rest(TZ, B_hi) if z > 0 else (B_hi * pi[1:]).sum(axis=1)
+            B1 = (1 - F1) * (1 - to_r)
+            costs.append((g1 + hi_cost[:, None] + hi_z[:, None]) + (one(TZ, B1) if z > 0 else B1 * pi[0]))
+            A_hi = np.broadcast_to(((1 - f_hi) * to_r)[:, None, None] * pi[1:], (n, len(ts), L - 1))
+            weights.append(np.concatenate([((1 - F1) * to_r * pi[0])[..., None], A_hi], axis=2))   # (α, t, label)
+    W = np.stack(weights).reshape(-1, L)             # every Lemma A instance of the group in one batch: rows (split, α, t)
+    mix = _hs_mixture(np.tile(np.repeat(TR, len(ts)), len(weights)), W, theta) if r > 0 else W.sum(axis=1)
+    return (e * (np.stack(costs) + mix.reshape(len(weights), n, len(ts)))).min(axis=(0, 2))
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #dbb8fcd4
 def labelled_profile(scheme:Scheme,  # a fixed-size scheme
@@ -165,8 +169,8 @@ def labelled_profile(scheme:Scheme,  # a fixed-size scheme
     alpha = np.asarray(alpha, float)
     eta_t, labels, inf = dominating_labels(scheme, sigma, 'substitute')
     at, tot = 1 + (alpha - 1) / eta_t, np.full(alpha.shape, inf * eta_t)
-    for pi, theta in labels:
-        if pi > 0 and theta > 0: tot = tot + pi * eta_t * _hs_gauss(at, theta)
+    pis, thetas = (np.array([x[i] for x in labels if x[0] > 0 and x[1] > 0], float) for i in (0, 1))
+    if len(pis): tot = tot + eta_t * (pis * _hs_gauss(at[:, None], thetas)).sum(axis=1)   # every label at once
     return np.minimum(1.0, tot * (1 + 1e-12))
 
 def unlabelled_profile(scheme:Scheme,  # WR, MUST.wo, MUST.ow or MUST.ww (see `label_groups`)
