@@ -143,3 +143,18 @@ def test_one_call_per_training_step_coalesces(monkeypatch):
     mixed = PrivacyAccountant().step(wor, sigma=2.0).step(wor, sigma=2.0).step(po, sigma=2.0, relation='substitute')
     assert [p.steps for p in mixed.phases] == [2, 1] and mixed.call_ends == [1, 2, 3]
     assert [r['steps'] for r in mixed.history(eps=1.0)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("name, relation", [('must-ow', 'substitute'), ('wr', 'add_remove')])
+def test_attack_composes_only_the_winning_runs_upper_end(name, relation):
+    "The attack's upper end comes from the run with the largest lower end, as if every run's upper end were composed."
+    from must_nbdev.accounting.accountant import AttackAccountant
+    att = AttackAccountant(make_scheme(name, 2000, m=40, b=400 if name.startswith('must') else None), 1.0, relation, 300, 2e-3)
+    for eps in (0.5, 2.0):
+        got = att.delta(eps)
+        assert len(att._uppers) == 1                      # one run's upper end was composed, not all of them
+        runs = att.runs
+        best = max(range(len(runs)), key=lambda i: runs[i][1].delta_bounds(eps)[0])
+        assert got.lower == runs[best][1].delta_bounds(eps)[0] and got.upper == runs[best][2].delta_bounds(eps)[1]
+        assert att.best_run == runs[best][0] and got.lower <= got.upper
+        att._uppers.clear()

@@ -108,6 +108,7 @@ def _adaptive_attack(scheme, sigma, relation, k, h, eps, delta, fixed:Bounds, bo
     try:
         at = eps if eps is not None else fixed.lower
         if not math.isfinite(bound.upper): return fixed, FIXED_MIX + '; adaptive DP skipped: no finite certified bound'
+        if budget <= 0: return fixed, FIXED_MIX + '; adaptive DP skipped: attack_budget 0'
         work = adaptive_work(scheme, sigma=sigma, steps=k, eps=at, h=h, relation=relation, max_bins=max_bins)
         if work > budget:
             return fixed, FIXED_MIX + f'; adaptive DP skipped: {work:.2g} work units > attack_budget {budget:.2g}'

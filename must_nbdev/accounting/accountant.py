@@ -334,31 +334,42 @@ class AttackAccountant:
                  k:int,                  # number of composed steps (>= 1)
                  h:float,                # loss grid step (> 0)
                  max_bins:int=MAX_BINS): # cap on FFT bins (>= 16): bounds time and memory
-        labels, variants = [], []     # run descriptions; their lower variants, then their upper variants
+        labels, lower, upper = [], [], []    # run descriptions; their lower variants; their upper variants
         for ci, (A, B, flips) in enumerate(attack_pairs(scheme, sigma, relation)):
             cells = [_cells(A, B, h, max_cells=4 * max_bins, width=1.0), _cells(B, A, h, max_cells=4 * max_bins, width=1.0)]
             lo, up = [_lower_pld(c, h) for c in cells], [_upper_pld(c, h) for c in cells]
             js = sorted({0, k // 2, k} if flips else {0, k})         # j of the k steps with the orientation reversed
             parts = lambda pl, j: [(pl[0], k - j)] * (k > j) + [(pl[1], j)] * (j > 0)
             labels += [f"pair {ci + 1}, {j} of {k} steps reversed" for j in js]
-            variants += [(parts(lo, j), parts(up, j)) for j in js]
-        self.labels = labels
-        self._comps = _Compositions([v[0] for v in variants] + [v[1] for v in variants], max_bins)
+            lower += [parts(lo, j) for j in js]; upper += [parts(up, j) for j in js]
+        self.labels, self._upper_variants, self._uppers, self.max_bins = labels, upper, {}, max_bins
+        self._comps = _Compositions(lower, max_bins)     # the lower ends: composed now (sizes checked here)
+
+    def _upper(self, i:int):
+        "The composition of run i's upper variant, made on first use (only the winning run's is needed), or None."
+        if i not in self._uppers:
+            try: self._uppers[i] = _Compositions([self._upper_variants[i]], self.max_bins)
+            except GridTooLarge: self._uppers[i] = None     # its window does not fit: the run's upper end is +∞
+        return self._uppers[i]
 
     @property
     def runs(self) -> list:
-        "(description, composed lower PLD, composed upper PLD) per run."
-        comp, n = self._comps.get(), len(self.labels)
-        return [(lab, comp[i], comp[n + i]) for i, lab in enumerate(self.labels)]
+        "(description, composed lower PLD, composed upper PLD or None) per run."
+        up = [self._upper(i) for i in range(len(self.labels))]
+        return [(lab, lo, u.get()[0] if u else None) for lab, lo, u in zip(self.labels, self._comps.get(), up)]
 
     def _best(self, bounds:str, x:float) -> Bounds:
         "The run whose `bounds` ('delta_bounds' or 'eps_bounds') at x has the largest certified lower end, with its upper end."
-        n = len(self.labels)
-        def f(comp):
-            lo, up, self.best_run = max(((getattr(comp[i], bounds)(x)[0], getattr(comp[n + i], bounds)(x)[1], lab)
-                                         for i, lab in enumerate(self.labels)), key=lambda t: t[0])
-            return Bounds(lo, up, lo)
-        return self._comps.answer(f)
+        def lowest(comp):                             # the largest lower end; the first run of equal ones
+            ends = [getattr(c, bounds)(x)[0] for c in comp]
+            self._winner = max(range(len(ends)), key=ends.__getitem__)
+            return Bounds(ends[self._winner], ends[self._winner], ends[self._winner])
+        lo = self._comps.answer(lowest).lower
+        i, self.best_run = self._winner, self.labels[self._winner]
+        def upper_end(comp):
+            v = getattr(comp[0], bounds)(x)[1]; return Bounds(v, v, v)
+        up = self._upper(i).answer(upper_end).upper if self._upper(i) is not None else math.inf
+        return Bounds(lo, up, lo)
 
     def delta(self,
               eps:float,  # ε ≥ 0
