@@ -197,8 +197,10 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
         raise GridTooLarge(f"the composed losses span {width * h:.4g} ({width} bins of h={h:.3g}), "
                            f"more than max_bins={max_bins}; use a larger h or max_bins", width / max_bins)
     dtype, u = _DTYPE[precision], float(_UNIT[precision])
-    spectra, l1, l2, powers, out = {}, {}, {}, {}, []
+    spectra, l1, l2, powers, out, done = {}, {}, {}, {}, [], {}
     for parts, (J_lo, J_hi) in zip(variants, windows):
+        key = tuple((id(p), k) for p, k in parts)
+        if key in done: out.append(done[key]); continue           # a variant equal to an earlier one: shared
         r = 1 << max(4, int(math.ceil(math.log2(J_hi - J_lo + 1))))   # circular: loss index j sits at j mod r
         for p, _ in parts:                                            # a spectrum is shared by variants of equal r
             if (id(p), r) not in spectra:
@@ -220,7 +222,8 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
         inf = (-math.expm1(sum(k * math.log1p(-min(p.inf_mass, 1.0)) for p, k in parts))
                if all(p.inf_mass < 1 for p, _ in parts) else 1.0)
         fp_inv_l2 = float((eta * 1.01 + u) * _l2(u_bins))   # relative ℓ2 error η
-        out.append(ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, J_hi - J_lo + 1))
+        done[key] = ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, J_hi - J_lo + 1)
+        out.append(done[key])
     return out
 
 def compose_plds(parts,                   # list of (DiscretePLD, k) on one grid step h

@@ -20,7 +20,7 @@ __all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'KNOTS_D
            'unlabelled_pld']
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #1b5ff4af
-LABEL_FLOOR = 1e-30   # a copy count whose conditional probability is below this is dropped (its P-mass charged)
+LABEL_FLOOR = 1e-20   # a copy count whose conditional probability is below this is dropped (its P-mass charged)
 SEARCH_SHARE = 1e-6   # groups with less than this share of the present mass get the proportional split only (speed)
 GROUP_FLOOR = 1e-18   # MUST.ww: slot counts J beyond the one where P(J > j) < this are dropped (charged)
 
