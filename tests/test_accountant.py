@@ -149,7 +149,8 @@ def test_one_call_per_training_step_coalesces(monkeypatch):
 def test_attack_composes_only_the_winning_runs_upper_end(name, relation):
     "The attack's upper end comes from the run with the largest lower end, as if every run's upper end were composed."
     from must_nbdev.accounting.accountant import AttackAccountant
-    att = AttackAccountant(make_scheme(name, 2000, m=40, b=400 if name.startswith('must') else None), 1.0, relation, 300, 2e-3)
+    scheme = make_scheme(name, 2000, m=40, b=400 if name.startswith('must') else None)
+    att = AttackAccountant(scheme, 1.0, relation, 300, 2e-3)
     for eps in (0.5, 2.0):
         got = att.delta(eps)
         assert len(att._uppers) == 1                      # one run's upper end was composed, not all of them

@@ -95,7 +95,8 @@ def test_window_search_finds_the_full_grid_minimum(seed):
             for p in scheme_gaussian_pld(make_scheme(name, 6000, m=64, b=b), float(rng.uniform(0.6, 3)), 'substitute'
                                          if name != 'poisson' else 'add_remove', 5e-3).upper]
     for _ in range(6):
-        parts = [(p, int(k)) for p, k in zip(plds, rng.integers(1, 3000, len(plds))) if rng.random() < 0.7] or [(plds[0], 1)]
+        ks = rng.integers(1, 3000, len(plds))
+        parts = [(p, int(k)) for p, k in zip(plds, ks) if rng.random() < 0.7] or [(plds[0], 1)]
         tau = float(10.0 ** rng.uniform(-16, -6))
         up = sum(k * _log_mgf(p, _LAMBDAS) for p, k in parts)
         down = sum(k * _log_mgf(p, -_LAMBDAS) for p, k in parts)
