@@ -368,7 +368,8 @@ class AttackAccountant:
         i, self.best_run = self._winner, self.labels[self._winner]
         def upper_end(comp):
             v = getattr(comp[0], bounds)(x)[1]; return Bounds(v, v, v)
-        up = self._upper(i).answer(upper_end).upper if self._upper(i) is not None else math.inf
+        comp = self._upper(i)
+        up = comp.answer(upper_end).upper if comp is not None else math.inf
         return Bounds(lo, up, lo)
 
     def delta(self,

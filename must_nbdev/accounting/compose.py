@@ -70,10 +70,7 @@ def _window(parts, mgfs:dict, tau:float):
     h = parts[0][0].h
     if not all(mgfs[id(p)].finite for p, _ in parts): return 0, 0   # no finite composed mass
     def chernoff(sign):                       # min over λ of (log E e^{±λS} − log τ) / λ: the distance S exceeds w.p. <= τ
-        memo = {}
-        def at(i):
-            if i not in memo: memo[i] = (sum(k * mgfs[id(p)](i, sign) for p, k in parts) - math.log(tau)) / _LAMBDAS[i]
-            return memo[i]
+        at = lambda i: (sum(k * mgfs[id(p)](i, sign) for p, k in parts) - math.log(tau)) / _LAMBDAS[i]   # MGFs memoised
         return _grid_min(at, len(_LAMBDAS))
     return math.floor(-chernoff(-1) / h), math.ceil(chernoff(1) / h)
 

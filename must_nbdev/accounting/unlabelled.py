@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from scipy import special, stats
 from ..core.definitions import check_real
 from ..core.sampling import Scheme
-from .pairs import _logsumexp_rows
+from .pairs import _LOG_SQRT_2PI, _logsumexp_rows
 from .pld import DiscretePLD
 from .dominating import MechanismPLD, dominating_labels
 
@@ -70,7 +70,6 @@ def label_groups(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #6b818bdf
 _U = float(np.finfo(float).eps)
-_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 def _hs_gauss(gamma:np.ndarray,  # γ >= 0 (inf allowed: 0)
               theta,             # θ > 0, broadcast against gamma
@@ -108,9 +107,7 @@ def _hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
         if np.all(step <= 1e-14 * (1 + np.abs(t))): break
     np.multiply(th, t, out=e); e += base; np.exp(e, out=e)
     excess = np.maximum(np.log(e.sum(axis=0)), 0.0)              # f(t) − log γ >= 0: t is right of the root
-    z = lw + special.log_ndtr(th - t)                            # log of w_l P(N(θ_l, 1) > t)
-    top = z.max(axis=0)
-    lp = top + np.log(np.exp(z - top).sum(axis=0))
+    lp = _logsumexp_rows((lw + special.log_ndtr(th - t)).T)       # log Σ_l w_l P(N(θ_l, 1) > t)
     lq = lg + special.log_ndtr(-t)
     slack = 64 * _U * (1 + np.abs(lp) + np.abs(lq) + np.abs(t) * th.max())
     H = np.exp(lp) * -np.expm1(np.minimum(lq - lp - slack, 0.0))
