@@ -114,6 +114,23 @@ def test_profile_between_attack_and_public_labels_at_realistic_size():
     assert np.all(np.array(A) <= U * (1 + 1e-6)) and np.all(U <= L)
     assert np.all(np.diff(U) <= 1e-15)                             # H_α decreases in α
 
+def test_split_search_finds_the_full_search_minimum():
+    "group_bound searches every split only at every SEARCH_EVERY-th α: it must equal the minimum over every split."
+    from must_nbdev.accounting.unlabelled import _group_splits, group_bound
+    switches = 0
+    for name, n, m, b, sigma in (('wr', 60_000, 256, None, 1.1), ('must-ow', 10_000, 200, 118, 4.0),
+                                 ('must-ww', 60_000, 256, 6000, 2.62), ('must-ww', 10_000, 200, 118, 0.7)):
+        groups, _ = label_groups(make_scheme(name, n, m=m, b=b))
+        alpha = np.exp(profile_knots(3000) * 2e-3)
+        for g in groups:
+            C, W, theta = _group_splits(g, sigma, alpha, True)
+            i, s = np.repeat(np.arange(len(alpha)), C.shape[1]), np.tile(np.arange(C.shape[1]), len(alpha))
+            mix = _hs_mixture(((alpha - 1) * g.r / g.e)[i], W[i, s], theta).reshape(C.shape) if g.r > 0 else W.sum(-1)
+            every = g.e * (C + mix)
+            switches += int(np.count_nonzero(np.diff(every.argmin(axis=1))))
+            np.testing.assert_allclose(group_bound(g, sigma, alpha), every.min(axis=1), rtol=1e-12)
+    assert switches > 10        # the winning split changes along α, so the search between knots is exercised
+
 def test_round_off_is_charged_upwards():
     import mpmath as mp
     mp.mp.dps = 40

@@ -15,9 +15,9 @@ from .pld import DiscretePLD
 from .dominating import MechanismPLD, dominating_labels
 
 # %% auto #0
-__all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'KNOTS_DENSE', 'KNOTS_RATIO', 'MAX_LOSS', 'LabelGroup',
-           'label_groups', 'group_bound', 'labelled_profile', 'unlabelled_profile', 'profile_knots', 'profile_pld',
-           'unlabelled_pld']
+__all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'SEARCH_EVERY', 'KNOTS_DENSE', 'KNOTS_RATIO', 'MAX_LOSS',
+           'LabelGroup', 'label_groups', 'group_bound', 'labelled_profile', 'unlabelled_profile', 'profile_knots',
+           'profile_pld', 'unlabelled_pld']
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #1b5ff4af
 LABEL_FLOOR = 1e-20   # a copy count whose conditional probability is below this is dropped (its P-mass charged)
@@ -119,14 +119,10 @@ def _hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #6e45c929
 SPLIT_MULTS = (1.0, 2.0, 4.0, math.inf)   # f_1 = t α/T (capped at 1) for t in these
+SEARCH_EVERY = 4                          # every split at every 4th α (and the last); between them, the two neighbours' best
 
-def group_bound(group:LabelGroup,  # one group of Lemma B
-                sigma:float,       # noise multiplier (> 0)
-                alpha:np.ndarray,  # α >= 1
-                search:bool=True,  # False: the proportional split only (one instance of the theorem, 16x cheaper)
-               ) -> np.ndarray:
-    "The theorem's bound on one group's share of H_α: the smallest of its splits (up to 16), at every α."
-    alpha = np.asarray(alpha, float)
+def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool) -> tuple:
+    "Every split of the theorem for one group, at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ)."
     e, r, z, pi = group.e, group.r, group.z, group.pi
     theta, n, L = 2 * np.arange(1, len(pi) + 1) / sigma, len(alpha), len(pi)
     TR, TZ = (alpha - 1) * r / e, (alpha - 1) * z / e
@@ -151,9 +147,33 @@ def group_bound(group:LabelGroup,  # one group of Lemma B
             costs.append((g1 + hi_cost[:, None] + hi_z[:, None]) + (one(TZ, B1) if z > 0 else B1 * pi[0]))
             A_hi = np.broadcast_to(((1 - f_hi) * to_r)[:, None, None] * pi[1:], (n, len(ts), L - 1))
             weights.append(np.concatenate([((1 - F1) * to_r * pi[0])[..., None], A_hi], axis=2))   # (α, t, label)
-    W = np.stack(weights).reshape(-1, L)             # every Lemma A instance of the group in one batch: rows (split, α, t)
-    mix = _hs_mixture(np.tile(np.repeat(TR, len(ts)), len(weights)), W, theta) if r > 0 else W.sum(axis=1)
-    return (e * (np.stack(costs) + mix.reshape(len(weights), n, len(ts)))).min(axis=(0, 2))
+    C = np.stack(costs, axis=1).reshape(n, -1)                  # (α, split): split = (f_l≥2, rest, t)
+    return C, np.stack(weights, axis=1).reshape(n, len(costs) * len(ts), L), theta
+
+def group_bound(group:LabelGroup,  # one group of Lemma B
+                sigma:float,       # noise multiplier (> 0)
+                alpha:np.ndarray,  # α >= 1
+                search:bool=True,  # False: the proportional split only (one instance of the theorem, 16x cheaper)
+               ) -> np.ndarray:
+    "The theorem's bound on one group's share of H_α: the smallest of the splits tried (up to 16), at every α."
+    alpha = np.atleast_1d(np.asarray(alpha, float))
+    C, W, theta = _group_splits(group, sigma, alpha, search)
+    n, S = C.shape
+    TR = (alpha - 1) * group.r / group.e
+    def value(i, s):                                 # the theorem's value of split s at α_i, for index arrays i, s
+        mix = _hs_mixture(TR[i], W[i, s], theta) if group.r > 0 else W[i, s].sum(axis=-1)
+        return group.e * (C[i, s] + mix)
+    full = np.unique(np.r_[np.arange(0, n, SEARCH_EVERY), n - 1]) if S > 1 else np.arange(n)
+    out = np.empty(n)
+    v = value(np.repeat(full, S), np.tile(np.arange(S), len(full))).reshape(len(full), S)
+    out[full], won = v.min(axis=1), v.argmin(axis=1)
+    between = np.setdiff1d(np.arange(n), full)
+    right = np.searchsorted(full, between)
+    same = won[right - 1] == won[right]             # the same split wins on both sides: that split alone (a valid instance)
+    out[between[same]] = value(between[same], won[right[same]])
+    i = between[~same]                              # where the winner changes: every split again
+    if len(i): out[i] = value(np.repeat(i, S), np.tile(np.arange(S), len(i))).reshape(len(i), S).min(axis=1)
+    return out
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #dbb8fcd4
 def labelled_profile(scheme:Scheme,  # a fixed-size scheme
