@@ -103,3 +103,22 @@ def test_window_search_finds_the_full_grid_minimum(seed):
         full = (math.floor(np.max((math.log(tau) - down) / _LAMBDAS) / parts[0][0].h),
                 math.ceil(np.min((up - math.log(tau)) / _LAMBDAS) / parts[0][0].h))
         assert _window(parts, {id(p): _LazyLogMGF(p) for p, _ in parts}, tau) == full
+
+
+@pytest.mark.parametrize('k', [2, 3, 7, 99, 100, 1000, 2350, 10**6 + 3])
+def test_binary_powering_stays_within_its_charge(k):
+    """`_power` against 60-digit powers: within its charge (1 + 3u)^(k−1) − 1 (regression: at k = 99 near z = 1 the old
+    charge u(8 + 4 log2 k + 3k|Log z|) was exceeded 2x by numpy's **, which squares repeatedly below 100)."""
+    mpmath = pytest.importorskip('mpmath')
+    from must_nbdev.accounting.compose import _MUL_ERR, _power
+    rng = np.random.default_rng(k)
+    z = np.r_[np.exp(1j * rng.uniform(-1e-3, 1e-3, 500)),   # near 1: there numpy's squaring (k < 100) exceeded the old charge
+              np.exp(-rng.uniform(0, 100 / k, 40)) * np.exp(1j * rng.uniform(-math.pi, math.pi, 40))]
+    u = np.finfo(float).eps / 2
+    charge = math.expm1((k - 1) * _MUL_ERR * u)
+    got, ref = _power(z, k), z ** k
+    mpmath.mp.dps = 60
+    exact = np.array([complex(mpmath.mpc(float(w.real), float(w.imag)) ** k) for w in z])
+    err = np.abs(got - exact) / np.abs(exact)
+    assert np.all(err <= charge), err.max() / charge
+    np.testing.assert_allclose(got, ref, rtol=10 * charge, atol=1e-300)
