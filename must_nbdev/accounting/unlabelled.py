@@ -31,6 +31,8 @@ class LabelGroup:
     r: float          # mass of the reference: the record absent, the label independent of it
     z: float          # mass where another record z takes the record's slot(s), with the same label law
     pi: np.ndarray    # label pmf over l = 1, 2, ... (index 0 <-> l = 1); sums to at most 1 after the floor
+    pool: float = 0.0 # the part of r + z lent by a reference shared between groups (MUST.ww's J = 0), re-sharable
+    rho: float = 1.0  # the fraction of that part that is in r (the rest is in z)
 
 def _positive_binomial(m:int, p:float) -> tuple:
     "Bin(m, p) conditioned on >= 1 over l = 1.. while the pmf is >= LABEL_FLOOR; (pi, P(>= 1), mass dropped)."
@@ -64,7 +66,8 @@ def label_groups(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (
         for pj, pp, pi, drop in parts:
             if not pj * pp > 0: lost += pj; continue
             share = p0 * pj * pp / eta                            # the J = 0 part, shared in proportion to e_j
-            groups.append(LabelGroup(pj * pp, (share + pj) * (1 - pp), share * pp, pi)); lost += pj * pp * drop
+            groups.append(LabelGroup(pj * pp, (share + pj) * (1 - pp), share * pp, pi, share, 1 - pp))
+            lost += pj * pp * drop
         return groups, lost
     return None                                                   # WOR (one label: nothing hidden), Poisson, pipelines
 
@@ -121,20 +124,48 @@ def _hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
 SPLIT_MULTS = (1.0, 2.0, 4.0, math.inf)   # f_1 = t α/T (capped at 1) for t in these
 SEARCH_EVERY = 4                          # every split at every 4th α (and the last); between them, the two neighbours' best
 
-def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool) -> tuple:
+def _threshold(lw:np.ndarray,     # log w_l − θ_l²/2 of Σ_l w_l N(θ_l, 1), one per label
+               theta:np.ndarray,  # θ_l > 0
+               logT:np.ndarray,   # log T, one per row
+              ) -> np.ndarray:
+    "The t where the likelihood ratio Σ_l w_l e^{θ_l t − θ_l²/2} of the mixture against N(0, 1) equals T, per row."
+    t = np.min((logT[:, None] - lw) / theta, axis=1)          # one label alone reaches T: right of the root
+    for _ in range(100):                                        # Newton on a convex increasing function: from the right
+        x = lw + theta * t[:, None]; c = x.max(axis=1); x = np.exp(x - c[:, None]); s = x.sum(axis=1)
+        step = (c + np.log(s) - logT) * s / (x * theta).sum(axis=1)
+        t = t - step
+        if np.all(np.abs(step) <= 1e-13 * (1 + np.abs(t))): break
+    return t
+
+def _matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray) -> tuple:
+    "Fractions (f, a, b), per α and label, whose three pieces all cut at the threshold of Σπ_l N(θ_l) against α + T^R + T^Z."
+    with np.errstate(divide='ignore'):
+        t = _threshold(np.log(pi) - theta ** 2 / 2, theta, np.log(alpha + TR + TZ))
+    loglam = theta * t[:, None] - theta ** 2 / 2                 # log of label l's likelihood ratio at t
+    with np.errstate(divide='ignore'): ltz = np.log(TZ)[:, None]   # in logs: no 0/0 where both underflow
+    f = np.exp(np.minimum(np.log(alpha)[:, None] - loglam, 0.0))
+    b = np.minimum(np.exp(np.minimum(ltz - loglam, 0.0)), 1 - f)
+    return f, np.maximum(1 - f - b, 0.0) + 2 * _U, b          # + 2u: f + a + b >= 1 despite rounding (more P-mass: valid)
+
+def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray) -> tuple:
     "Every split of the theorem for one group, at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ)."
-    e, r, z, pi = group.e, group.r, group.z, group.pi
+    e, pi = group.e, group.pi
     theta, n, L = 2 * np.arange(1, len(pi) + 1) / sigma, len(alpha), len(pi)
     TR, TZ = (alpha - 1) * r / e, (alpha - 1) * z / e
-    prop, toward_r = alpha / (alpha + TR + TZ), r / (r + z) if r + z > 0 else 0.0
-    highs = (prop, 0 * prop) if search else (prop,)                          # f_l for l >= 2: α/T, or 0
-    to_rs = (toward_r, 1.0) if r > 0 and z > 0 and search else (toward_r,)   # the rest: in proportion r:z, or all to R
-    ts = SPLIT_MULTS if search else (1.0,)                                   # t = 1, 'rz', f_l = α/T: proportional
-    F1 = np.stack([np.minimum(1.0, t * prop) if t < math.inf else np.ones_like(prop) for t in ts], axis=1)  # (α, t)
+    has_r, has_z = bool(np.any(r > 0)), bool(np.any(z > 0))
+    with np.errstate(invalid='ignore'): toward_r = np.where(r + z > 0, r / (r + z), 0.0)
     def labelled(gam, frac, th, w):                  # Σ w f δ_G(γ / f; θ) over the last axis, 0 where f = 0
         if not np.any(frac > 0): return np.zeros(frac.shape[:-1])
         with np.errstate(divide='ignore', invalid='ignore'):
             return np.where(frac > 0, w * frac * _hs_gauss(gam[..., None] / frac, th), 0.0).sum(axis=-1)
+    f, a, b = _matched_split(alpha, TR, TZ, pi, theta)             # the split matched to the threshold
+    matched = labelled(alpha, f, theta, pi) + (labelled(TZ, b, theta, pi) if has_z else (b * pi).sum(axis=1))
+    if not search: return matched[:, None], (a * pi)[:, None], theta
+    prop = alpha / (alpha + TR + TZ)
+    highs = (prop, 0 * prop)                                                  # f_l for l >= 2: α/T, or 0
+    to_rs = (toward_r, np.ones(n)) if has_r and has_z else (toward_r,)       # the rest: as r:z, or all to R
+    ts = SPLIT_MULTS
+    F1 = np.stack([np.minimum(1.0, t * prop) if t < math.inf else np.ones_like(prop) for t in ts], axis=1)  # (α, t)
     one = lambda g, f: labelled(g[:, None], f[..., None], theta[0], pi[0])   # label 1, every t at once: (α, t)
     rest = lambda g, f: labelled(g, f, theta[1:], pi[1:])                    # labels >= 2: (α,)
     g1, costs, weights = one(alpha, F1), [], []
@@ -142,35 +173,43 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool) 
         hi_cost = rest(alpha, np.broadcast_to(f_hi[:, None], (n, L - 1)))
         for to_r in to_rs:
             B_hi = np.broadcast_to(((1 - f_hi) * (1 - to_r))[:, None], (n, L - 1))
-            hi_z = rest(TZ, B_hi) if z > 0 else (B_hi * pi[1:]).sum(axis=1)
-            B1 = (1 - F1) * (1 - to_r)
-            costs.append((g1 + hi_cost[:, None] + hi_z[:, None]) + (one(TZ, B1) if z > 0 else B1 * pi[0]))
+            hi_z = rest(TZ, B_hi) if has_z else (B_hi * pi[1:]).sum(axis=1)
+            B1 = (1 - F1) * (1 - to_r)[:, None]
+            costs.append((g1 + hi_cost[:, None] + hi_z[:, None]) + (one(TZ, B1) if has_z else B1 * pi[0]))
             A_hi = np.broadcast_to(((1 - f_hi) * to_r)[:, None, None] * pi[1:], (n, len(ts), L - 1))
-            weights.append(np.concatenate([((1 - F1) * to_r * pi[0])[..., None], A_hi], axis=2))   # (α, t, label)
-    C = np.stack(costs, axis=1).reshape(n, -1)                  # (α, split): split = (f_l≥2, rest, t)
-    return C, np.stack(weights, axis=1).reshape(n, len(costs) * len(ts), L), theta
+            weights.append(np.concatenate([((1 - F1) * to_r[:, None] * pi[0])[..., None], A_hi], axis=2))  # (α, t, label)
+    C = np.concatenate([np.stack(costs, axis=1).reshape(n, -1), matched[:, None]], axis=1)   # (α, split)
+    W = np.concatenate([np.stack(weights, axis=1).reshape(n, len(costs) * len(ts), L), (a * pi)[:, None]], axis=1)
+    return C, W, theta
 
-def group_bound(group:LabelGroup,  # one group of Lemma B
-                sigma:float,       # noise multiplier (> 0)
-                alpha:np.ndarray,  # α >= 1
-                search:bool=True,  # False: the proportional split only (one instance of the theorem, 16x cheaper)
+def group_bound(group:LabelGroup,      # one group of Lemma B
+                sigma:float,           # noise multiplier (> 0)
+                alpha:np.ndarray,      # α >= 1
+                search:bool=True,      # False: the matched split only (one instance of the theorem, cheaper)
+                r:np.ndarray|None=None,  # the group's r per α (a re-shared pool); None: group.r
+                z:np.ndarray|None=None,  # the group's z per α; None: group.z
                ) -> np.ndarray:
-    "The theorem's bound on one group's share of H_α: the smallest of the splits tried (up to 16), at every α."
+    "The theorem's bound on one group's share of H_α: the smallest of the splits tried (up to 17), at every α."
     alpha = np.atleast_1d(np.asarray(alpha, float))
-    C, W, theta = _group_splits(group, sigma, alpha, search)
+    r = np.broadcast_to(np.asarray(group.r if r is None else r, float), alpha.shape)
+    z = np.broadcast_to(np.asarray(group.z if z is None else z, float), alpha.shape)
+    C, W, theta = _group_splits(group, sigma, alpha, search, r, z)
     n, S = C.shape
-    TR = (alpha - 1) * group.r / group.e
+    TR = (alpha - 1) * r / group.e
     def value(i, s):                                 # the theorem's value of split s at α_i, for index arrays i, s
-        mix = _hs_mixture(TR[i], W[i, s], theta) if group.r > 0 else W[i, s].sum(axis=-1)
+        mix = _hs_mixture(TR[i], W[i, s], theta)     # (γ = 0 where r = 0: the whole weight)
         return group.e * (C[i, s] + mix)
-    full = np.unique(np.r_[np.arange(0, n, SEARCH_EVERY), n - 1]) if S > 1 else np.arange(n)
+    if S == 1: return value(np.arange(n), np.zeros(n, int))
+    full = np.unique(np.r_[np.arange(0, n, SEARCH_EVERY), n - 1])
     out = np.empty(n)
     v = value(np.repeat(full, S), np.tile(np.arange(S), len(full))).reshape(len(full), S)
-    out[full], won = v.min(axis=1), v.argmin(axis=1)
+    order = np.argsort(v, axis=1)
+    out[full], won, second = v.min(axis=1), order[:, 0], order[:, min(1, S - 1)]
     between = np.setdiff1d(np.arange(n), full)
     right = np.searchsorted(full, between)
-    same = won[right - 1] == won[right]             # the same split wins on both sides: that split alone (a valid instance)
-    out[between[same]] = value(between[same], won[right[same]])
+    same = won[right - 1] == won[right]             # the same split wins on both sides: it and both runners-up
+    cand = np.stack([won[right], second[right - 1], second[right]], axis=1)[same]
+    out[between[same]] = value(np.repeat(between[same], 3), cand.ravel()).reshape(-1, 3).min(axis=1)
     i = between[~same]                              # where the winner changes: every split again
     if len(i): out[i] = value(np.repeat(i, S), np.tile(np.arange(S), len(i))).reshape(len(i), S).min(axis=1)
     return out
@@ -190,6 +229,24 @@ def labelled_profile(scheme:Scheme,  # a fixed-size scheme
     if len(pis): tot = tot + eta_t * (pis * _hs_gauss(at[:, None], thetas)).sum(axis=1)   # every label at once
     return np.minimum(1.0, tot * (1 + 1e-12))
 
+def _matched_pool(groups:list, sigma:float, alpha:np.ndarray) -> list:
+    "Per α, each group's (r, z) with the shared pool re-shared so that every group cuts at the whole mixture's threshold."
+    P0, E, RZ = sum(g.pool for g in groups), sum(g.e for g in groups), sum(g.r + g.z for g in groups)
+    L = max(len(g.pi) for g in groups); theta, w = 2 * np.arange(1, L + 1) / sigma, np.zeros(L)
+    for g in groups: w[:len(g.pi)] += g.e * g.pi
+    with np.errstate(divide='ignore'):
+        t = _threshold(np.log(w) - theta ** 2 / 2, theta, np.log(alpha * E + (alpha - 1) * RZ))
+    lam = np.exp(np.minimum(theta * t[:, None] - theta ** 2 / 2, 700.0))
+    with np.errstate(divide='ignore', invalid='ignore'):      # pool each group needs for its own threshold to be t
+        need = np.stack([np.maximum(g.e * ((lam[:, :len(g.pi)] * g.pi).sum(axis=1) - alpha) / (alpha - 1)
+                                    - (g.r + g.z - g.pool), 0.0) for g in groups], axis=1)
+    total = need.sum(axis=1)
+    ok = (alpha > 1) & np.isfinite(total) & (total > 0)
+    share = np.where(ok[:, None], need / np.where(ok, np.maximum(total, P0), 1.0)[:, None] * P0 * (1 - 4 * _U),
+                     np.array([g.pool for g in groups]))      # shares sum to at most the pool (less: a valid drop)
+    return [(np.maximum(g.r - g.pool * g.rho, 0.0) + share[:, j] * g.rho,
+             np.maximum(g.z - g.pool * (1 - g.rho), 0.0) + share[:, j] * (1 - g.rho)) for j, g in enumerate(groups)]
+
 def unlabelled_profile(scheme:Scheme,  # WR, MUST.wo, MUST.ow or MUST.ww (see `label_groups`)
                        sigma:float,    # noise multiplier (> 0)
                        alpha,          # α >= 1 (array)
@@ -201,7 +258,8 @@ def unlabelled_profile(scheme:Scheme,  # WR, MUST.wo, MUST.ow or MUST.ww (see `l
     if rep is None: raise ValueError(f"{scheme.label} has no unlabelled certificate here (WR and two-stage MUST only)")
     groups, lost = rep
     tot, eta = np.full(alpha.shape, lost), sum(g.e for g in groups)
-    for g in groups: tot = tot + group_bound(g, sigma, alpha, search=g.e >= SEARCH_SHARE * eta)
+    shares = _matched_pool(groups, sigma, alpha) if any(g.pool > 0 for g in groups) else [(None, None)] * len(groups)
+    for g, (r, z) in zip(groups, shares): tot = tot + group_bound(g, sigma, alpha, g.e >= SEARCH_SHARE * eta, r, z)
     return np.minimum(tot * (1 + 1e-12), labelled_profile(scheme, sigma, alpha))   # sums rounded up; both are bounds
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #4038d279
