@@ -36,7 +36,10 @@ def sample_sums(name, n, m, b, q, values):
             ds = draws(pop, size, method)
             nxt += [(tuple(pop[i] for i in d), p / len(ds)) for d in ds]
         samples = nxt
-    return [(float(sum(v[i] for i in s)), p) for s, p in samples]
+    merged = {}                     # equal multisets are one mixture component: 40,000 samples of MUST.ww n=5 are 35
+    for s, p in samples:
+        key = tuple(sorted(s)); merged[key] = merged.get(key, 0.0) + p
+    return [(float(sum(v[i] for i in key)), p) for key, p in merged.items()]
 
 
 def mixture_cells(sums, sigma, t):
