@@ -17,7 +17,11 @@ SIZES = [('DP-SGD σ=1.1, k=2350', dict(n=60_000, m=256, b=6000), 1.1, 2350, dic
          ('DP-SGD σ=2.62, k=2350', dict(n=60_000, m=256, b=6000), 2.62, 2350, dict(delta=1e-5)),
          ('Fig S2 σ=4, k=1000', dict(n=10_000, m=200, b=118), 4.0, 1000, dict(eps=1.0)),
          ('one step σ=1.1, k=1', dict(n=60_000, m=256, b=6000), 1.1, 1, dict(eps=0.5)),
-         ('one step σ=1.1, k=1', dict(n=60_000, m=256, b=6000), 1.1, 1, dict(eps=2.0))]
+         ('one step σ=1.1, k=1', dict(n=60_000, m=256, b=6000), 1.1, 1, dict(eps=2.0)),
+         ('one step, Fig S2 size, σ=4', dict(n=10_000, m=200, b=118), 4.0, 1, dict(eps=0.5)),
+         ('one step, Fig S2 size, σ=4', dict(n=10_000, m=200, b=118), 4.0, 1, dict(eps=2.0)),
+         ('one step, Fig S2 size, σ=1.1', dict(n=10_000, m=200, b=118), 1.1, 1, dict(eps=0.5)),
+         ('one step, Fig S2 size, σ=1.1', dict(n=10_000, m=200, b=118), 1.1, 1, dict(eps=2.0))]
 SCHEMES = ('wor', 'wr', 'must-wo', 'must-ow', 'must-ww')
 
 def rows():
@@ -76,9 +80,12 @@ def main(argv=None):
               'false (accounting/06_adaptive: excess 0.015 in H_alpha at q = 1/3); for the c-family no counterexample '
               'was found by adversarial search at tiny n. If that second conjecture were proved, the certified bound '
               'would be the adaptive DP: 3.05e-4 instead of 1.148e-3 at Fig S2 WOR.', '',
-              'One step (k = 1): WOR is exact and WR within 0.1 %; MUST.ow and MUST.ww stay above the displacing pair '
-              'by what the partially unlabelled theorem itself leaves (a search over 30 splits instead of 5 moves '
-              'MUST.ow at ε = 2 from 1.3747e-5 to 1.3746e-5), so closing it needs a sharper theorem, not more search.', '',
+              'One step (k = 1): at the DP-SGD size every scheme is within 0.1 % of the displacing attack. At Fig S2\'s '
+              'sizes (b = 118: another record takes the slot in 82 % of the reference) the matched plan feeds the short '
+              'low labels from the labels above, which makes σ = 4 exact too; at σ = 1.1 high labels are short as well '
+              'and cannot be fed, and MUST.ow/ww stay 1.4-2.6 % above. No transport plan closes that (the best, found '
+              'numerically in research/k1_gap, leaves 1.0-1.9 %); the lemma that would is the Y-averaged one of '
+              'research/k1_gap §4.', '',
               'A second certificate for WOR (Rényi, composed additively) needs the per-step maximiser over clipped '
               'configurations to be the displacing one; Lebeda, Regehr, Kamath & Steinke (2024) state it as a '
               'conjecture; Birrell et al.\'s FS-RDP is a proved bound whose leading term is that of the side-2 triangle, '

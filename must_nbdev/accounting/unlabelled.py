@@ -15,18 +15,18 @@ from .pld import DiscretePLD
 from .dominating import MechanismPLD, dominating_labels
 
 # %% auto #0
-__all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'SEARCH_EVERY', 'KNOTS_DENSE', 'KNOTS_RATIO', 'MAX_LOSS',
-           'LabelGroup', 'label_groups', 'group_bound', 'labelled_profile', 'unlabelled_profile', 'profile_knots',
-           'profile_pld', 'unlabelled_pld']
+__all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'FEED_FLOOR', 'SEARCH_EVERY', 'KNOTS_DENSE',
+           'KNOTS_RATIO', 'MAX_LOSS', 'LabelGroup', 'label_groups', 'group_bound', 'labelled_profile',
+           'unlabelled_profile', 'profile_knots', 'profile_pld', 'unlabelled_pld']
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #1b5ff4af
 LABEL_FLOOR = 1e-20   # a copy count whose conditional probability is below this is dropped (its P-mass charged)
-SEARCH_SHARE = 1e-6   # groups with less than this share of the present mass get the proportional split only (speed)
+SEARCH_SHARE = 1e-6   # groups with less than this share of the present mass: the matched plan's diagonal only (speed)
 GROUP_FLOOR = 1e-18   # MUST.ww: slot counts J beyond the one where P(J > j) < this are dropped (charged)
 
 @dataclass(frozen=True)
 class LabelGroup:
-    "One group of Lemma B: the record present (mass e, hidden copy count ~ pi), absent (r), or displaced by another (z)."
+    "One group of Lemma B: the record present (mass e, hidden copy count ~ pi), absent (r), or displaced (z)."
     e: float          # P-mass where the record is in the batch, with l >= 1 copies
     r: float          # mass of the reference: the record absent, the label independent of it
     z: float          # mass where another record z takes the record's slot(s), with the same label law
@@ -88,19 +88,10 @@ def _hs_gauss(gamma:np.ndarray,  # γ >= 0 (inf allowed: 0)
         out = np.exp(la) * -np.expm1(np.minimum(lb - la - 64 * _U * (1 + np.abs(la) + np.abs(lb)), 0.0))
     return np.where(live, np.nan_to_num(out, nan=1.0), np.where(gamma > 0, 0.0, 1.0))
 
-def _hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
-                W:np.ndarray,      # W[i, l] >= 0: the weight of N(θ_l, 1) in row i
-                theta:np.ndarray,  # θ_l > 0
-               ) -> np.ndarray:
-    "An upper bound, round-off included, on H_γ_i(Σ_l W_il N(θ_l, 1) || N(0, 1)) for every row i."
-    gamma, mass = np.asarray(gamma, float), W.sum(axis=1)
-    out = mass.copy()                                            # γ = 0: the whole P-mass
-    live = (gamma > 0) & (mass > 0)
-    if not live.any(): return out
-    g, w = (gamma, W) if live.all() else (gamma[live], W[live])
-    with np.errstate(divide='ignore'): lw = np.log(np.ascontiguousarray(w.T))   # (label, row): sums run over memory rows
-    lg, th = np.log(g), np.asarray(theta, float)[:, None]
-    base = lw - (th * th / 2 + lg)                               # log(term_l / γ) at t = 0; -inf where w_l = 0
+def _root(base:np.ndarray,  # (label, row): log(w_l / γ) − θ_l²/2 of Σ_l w_l e^{θ_l t − θ_l²/2} = γ, per row
+          th:np.ndarray,    # (label, 1): θ_l > 0
+         ) -> np.ndarray:
+    "Newton from the right for the root t of Σ_l e^{base_l + θ_l t} = 1 in every row; the result is >= the root."
     t, e = np.min(-base / th, axis=0), np.empty_like(base)       # start right of the root: one term alone reaches γ
     for _ in range(100):                                         # every term stays <= γ there: e^z cannot overflow
         np.multiply(th, t, out=e); e += base; np.exp(e, out=e)
@@ -108,47 +99,106 @@ def _hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
         step = np.log(total) * total / e.sum(axis=0)
         t = t - step
         if np.all(step <= 1e-14 * (1 + np.abs(t))): break
-    np.multiply(th, t, out=e); e += base; np.exp(e, out=e)
+    return t
+
+def _hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
+                W:np.ndarray,      # W[i, l] >= 0: the weight of N(θ_l, 1) in row i
+                theta:np.ndarray,  # θ_l > 0, or θ_il > 0 per row (same shape as W)
+               ) -> np.ndarray:
+    "An upper bound, round-off included, on H_γ_i(Σ_l W_il N(θ_l, 1) || N(0, 1)) for every row i."
+    gamma, mass = np.asarray(gamma, float), W.sum(axis=1)
+    out = mass.copy()                                            # γ = 0: the whole P-mass
+    live = (gamma > 0) & (mass > 0)
+    if not live.any(): return out
+    g, w = (gamma, W) if live.all() else (gamma[live], W[live])
+    with np.errstate(divide='ignore'): lw = np.log(np.ascontiguousarray(w.T))   # (label, row): sums over memory rows
+    th = np.asarray(theta, float)
+    lg, th = np.log(g), th[:, None] if th.ndim == 1 else np.ascontiguousarray((th if live.all() else th[live]).T)
+    base = lw - (th * th / 2 + lg)                               # log(term_l / γ) at t = 0; -inf where w_l = 0
+    t = _root(base, th)
+    e = np.exp(th * t + base)
     excess = np.maximum(np.log(e.sum(axis=0)), 0.0)              # f(t) − log γ >= 0: t is right of the root
     lp = _logsumexp_rows((lw + special.log_ndtr(th - t)).T)       # log Σ_l w_l P(N(θ_l, 1) > t)
     lq = lg + special.log_ndtr(-t)
-    slack = 64 * _U * (1 + np.abs(lp) + np.abs(lq) + np.abs(t) * th.max())
+    slack = 64 * _U * (1 + np.abs(lp) + np.abs(lq) + np.abs(t) * th.max(axis=0))
     H = np.exp(lp) * -np.expm1(np.minimum(lq - lp - slack, 0.0))
-    x = np.maximum(t - excess / th.min(), 0.0)                   # t* >= x: Q's density is <= φ(x) on [t*, t]
-    with np.errstate(over='ignore', invalid='ignore'):           # the root's error, second order, in logs (γ up to e^700)
-        H += np.where(excess > 0, excess / th.min() * np.exp(lg - x * x / 2 - _LOG_SQRT_2PI) * np.expm1(excess + slack), 0)
+    th_min = th.min(axis=0)
+    x = np.maximum(t - excess / th_min, 0.0)                     # t* >= x: Q's density is <= φ(x) on [t*, t]
+    with np.errstate(over='ignore', invalid='ignore'):           # the root's error, second order, in logs (γ <= e^700)
+        H += np.where(excess > 0,
+                      excess / th_min * np.exp(lg - x * x / 2 - _LOG_SQRT_2PI) * np.expm1(excess + slack), 0)
     out[live] = np.minimum(H, mass[live])
     return out
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #6e45c929
 SPLIT_MULTS = (1.0, 2.0, 4.0, math.inf)   # f_1 = t α/T (capped at 1) for t in these
-SEARCH_EVERY = 4                          # every split at every 4th α (and the last); between them, the two neighbours' best
+FEED_FLOOR = 1e-6                         # a piece fed less than this share of what its α row feeds is left unfed
+SEARCH_EVERY = 4                          # every split at every 4th α (and the last); between: winners and runners-up
 
 def _threshold(lw:np.ndarray,     # log w_l − θ_l²/2 of Σ_l w_l N(θ_l, 1), one per label
                theta:np.ndarray,  # θ_l > 0
                logT:np.ndarray,   # log T, one per row
               ) -> np.ndarray:
-    "The t where the likelihood ratio Σ_l w_l e^{θ_l t − θ_l²/2} of the mixture against N(0, 1) equals T, per row."
-    t = np.min((logT[:, None] - lw) / theta, axis=1)          # one label alone reaches T: right of the root
-    for _ in range(100):                                        # Newton on a convex increasing function: from the right
-        x = lw + theta * t[:, None]; c = x.max(axis=1); x = np.exp(x - c[:, None]); s = x.sum(axis=1)
-        step = (c + np.log(s) - logT) * s / (x * theta).sum(axis=1)
-        t = t - step
-        if np.all(np.abs(step) <= 1e-13 * (1 + np.abs(t))): break
-    return t
+    "The t where the likelihood ratio Σ_l w_l e^{θ_l t − θ_l²/2} of the mixture against N(0, 1) is T, per row."
+    return _root(lw[:, None] - logT[None, :], theta[:, None])
 
-def _matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray) -> tuple:
-    "Fractions (f, a, b), per α and label, whose three pieces all cut at the threshold of Σπ_l N(θ_l) against α + T^R + T^Z."
-    with np.errstate(divide='ignore'):
-        t = _threshold(np.log(pi) - theta ** 2 / 2, theta, np.log(alpha + TR + TZ))
-    loglam = theta * t[:, None] - theta ** 2 / 2                 # log of label l's likelihood ratio at t
-    with np.errstate(divide='ignore'): ltz = np.log(TZ)[:, None]   # in logs: no 0/0 where both underflow
-    f = np.exp(np.minimum(np.log(alpha)[:, None] - loglam, 0.0))
-    b = np.minimum(np.exp(np.minimum(ltz - loglam, 0.0)), 1 - f)
-    return f, np.maximum(1 - f - b, 0.0) + 2 * _U, b          # + 2u: f + a + b >= 1 despite rounding (more P-mass: valid)
+def _matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray,
+                   feed:bool=True,  # False: the diagonal part alone (each label against its own Q and Z only)
+                  ) -> tuple:
+    "Fractions of each label's P-mass, cut at the threshold of Σπ_l N(θ_l) against α + T^R + T^Z: (own, fed, a)."
+    T = alpha + TR + TZ
+    with np.errstate(divide='ignore'): lpi = np.log(pi)
+    t = _threshold(lpi - theta ** 2 / 2, theta, np.log(T))
+    v = np.exp(np.minimum(lpi + theta * t[:, None] - theta ** 2 / 2 - np.log(T)[:, None], 0.0))   # π_l Λ_l(t*) / T
+    need = np.stack([alpha / T, TZ / T], axis=1)[:, None, :] * pi[:, None]    # (α, l, Q|Z): what each piece can take
+    own = np.empty_like(need)
+    own[..., 0] = np.minimum(v, need[..., 0]); own[..., 1] = np.minimum(v - own[..., 0], need[..., 1])
+    surplus, short = v - own.sum(axis=2), need - own
+    n, L = v.shape
+    cum_short = np.cumsum(short.reshape(n, 2 * L), axis=1)       # shortfalls from the bottom label up, Q before Z
+    through, prev = np.empty((n, L)), np.zeros(n)                 # shortfall met by the labels <= l (each feeds below)
+    for l in range(L): prev = through[:, l] = np.minimum(cum_short[:, 2 * l + 1], prev + surplus[:, l])
+    with np.errstate(divide='ignore', invalid='ignore'):
+        own = np.where(v[..., None] > 0, own / v[..., None], 0.0)
+        spent, fed = own.sum(axis=2), None
+        lo = cum_short - short.reshape(n, 2 * L)                  # each piece's span on that axis
+        fed_amount = np.minimum(cum_short, through[:, -1:]) - lo
+        i, slot = np.nonzero(fed_amount > FEED_FLOOR * through[:, -1:])   # the pieces fed: first come, first served
+        if feed and len(i):
+            l, k = slot // 2, slot % 2
+            hi = np.minimum(cum_short[i, slot], through[i, -1])
+            prev_through = np.c_[np.zeros(n), through[:, :-1]][i]
+            flow = np.minimum(through[i], hi[:, None]) - np.maximum(prev_through, lo[i, slot][:, None])
+            frac = np.where((np.arange(L) >= l[:, None]) & (v[i] > 0), np.maximum(flow, 0.0) / v[i], 0.0)   # l >= l'
+            frac = np.where(frac > 1e-12, frac, 0.0)              # no round-off crumbs (dropped flow goes to R: valid)
+            live = frac.any(axis=1)
+            if live.any():
+                fed = (i[live], l[live], k[live], frac[live])     # (α index, fed label l', Q|Z, fractions of sources)
+                rows, start = np.unique(fed[0], return_index=True)    # (np.nonzero lists rows in order)
+                spent[rows] += np.add.reduceat(fed[3], start, axis=0)
+    return own, fed, np.maximum(1 - spent, 0.0) + (2 * L + 4) * _U   # + u's: the fractions add up to >= 1 (valid)
+
+def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray, own:np.ndarray, fed) -> np.ndarray:
+    "The Q and Z pieces of the matched plan: δ_G where a piece holds its own label alone, Lemma A where fed."
+    gam = np.stack([alpha, TZ], axis=1)                         # (α, Q|Z): a piece's reference is γ π_l'
+    alone = own > 0
+    if fed is not None: alone[fed[:3]] = False
+    a_i, a_l, a_k = np.nonzero(alone)
+    f = own[a_i, a_l, a_k]
+    cost = np.bincount(a_i, pi[a_l] * f * _hs_gauss(gam[a_i, a_k] / f, theta[a_l]), minlength=len(alpha))
+    if fed is not None:
+        i, l, k, frac = fed                                     # the feeders are the nearest labels above: a band
+        L, nz = len(pi), frac > 0
+        width = int((np.where(nz.any(axis=1), L - 1 - np.argmax(nz[:, ::-1], axis=1), l) - l).max()) + 1
+        band = l[:, None] + np.arange(width)
+        cols = np.minimum(band, L - 1)
+        W = np.where(band < L, np.take_along_axis(frac, cols, axis=1) * pi[cols], 0.0)
+        W[:, 0] += own[i, l, k] * pi[l]
+        cost += np.bincount(i, _hs_mixture(gam[i, k] * pi[l], W, theta[cols]), minlength=len(cost))
+    return cost
 
 def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray) -> tuple:
-    "Every split of the theorem for one group, at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ)."
+    "Every split of one group at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ)."
     e, pi = group.e, group.pi
     theta, n, L = 2 * np.arange(1, len(pi) + 1) / sigma, len(alpha), len(pi)
     TR, TZ = (alpha - 1) * r / e, (alpha - 1) * z / e
@@ -158,8 +208,8 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, 
         if not np.any(frac > 0): return np.zeros(frac.shape[:-1])
         with np.errstate(divide='ignore', invalid='ignore'):
             return np.where(frac > 0, w * frac * _hs_gauss(gam[..., None] / frac, th), 0.0).sum(axis=-1)
-    f, a, b = _matched_split(alpha, TR, TZ, pi, theta)             # the split matched to the threshold
-    matched = labelled(alpha, f, theta, pi) + (labelled(TZ, b, theta, pi) if has_z else (b * pi).sum(axis=1))
+    own, fed, a = _matched_split(alpha, TR, TZ, pi, theta, search)  # the plan matched to the threshold
+    matched = _matched_cost(alpha, TZ, pi, theta, own, fed)
     if not search: return matched[:, None], (a * pi)[:, None], theta
     prop = alpha / (alpha + TR + TZ)
     highs = (prop, 0 * prop)                                                  # f_l for l >= 2: α/T, or 0
@@ -177,7 +227,8 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, 
             B1 = (1 - F1) * (1 - to_r)[:, None]
             costs.append((g1 + hi_cost[:, None] + hi_z[:, None]) + (one(TZ, B1) if has_z else B1 * pi[0]))
             A_hi = np.broadcast_to(((1 - f_hi) * to_r)[:, None, None] * pi[1:], (n, len(ts), L - 1))
-            weights.append(np.concatenate([((1 - F1) * to_r[:, None] * pi[0])[..., None], A_hi], axis=2))  # (α, t, label)
+            A1 = ((1 - F1) * to_r[:, None] * pi[0])[..., None]
+            weights.append(np.concatenate([A1, A_hi], axis=2))                      # (α, t, label)
     C = np.concatenate([np.stack(costs, axis=1).reshape(n, -1), matched[:, None]], axis=1)   # (α, split)
     W = np.concatenate([np.stack(weights, axis=1).reshape(n, len(costs) * len(ts), L), (a * pi)[:, None]], axis=1)
     return C, W, theta
@@ -185,11 +236,11 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, 
 def group_bound(group:LabelGroup,      # one group of Lemma B
                 sigma:float,           # noise multiplier (> 0)
                 alpha:np.ndarray,      # α >= 1
-                search:bool=True,      # False: the matched split only (one instance of the theorem, cheaper)
+                search:bool=True,      # False: the matched plan's diagonal part only (cheaper)
                 r:np.ndarray|None=None,  # the group's r per α (a re-shared pool); None: group.r
                 z:np.ndarray|None=None,  # the group's z per α; None: group.z
                ) -> np.ndarray:
-    "The theorem's bound on one group's share of H_α: the smallest of the splits tried (up to 17), at every α."
+    "The theorem's bound on one group's share of H_α: the smallest of the plans tried (up to 17), at every α."
     alpha = np.atleast_1d(np.asarray(alpha, float))
     r = np.broadcast_to(np.asarray(group.r if r is None else r, float), alpha.shape)
     z = np.broadcast_to(np.asarray(group.z if z is None else z, float), alpha.shape)
@@ -230,7 +281,7 @@ def labelled_profile(scheme:Scheme,  # a fixed-size scheme
     return np.minimum(1.0, tot * (1 + 1e-12))
 
 def _matched_pool(groups:list, sigma:float, alpha:np.ndarray) -> list:
-    "Per α, each group's (r, z) with the shared pool re-shared so that every group cuts at the whole mixture's threshold."
+    "Per α, each group's (r, z), the shared pool re-shared so that every group cuts at the whole mixture's threshold."
     P0, E, RZ = sum(g.pool for g in groups), sum(g.e for g in groups), sum(g.r + g.z for g in groups)
     L = max(len(g.pi) for g in groups); theta, w = 2 * np.arange(1, L + 1) / sigma, np.zeros(L)
     for g in groups: w[:len(g.pi)] += g.e * g.pi
@@ -251,7 +302,7 @@ def unlabelled_profile(scheme:Scheme,  # WR, MUST.wo, MUST.ow or MUST.ww (see `l
                        sigma:float,    # noise multiplier (> 0)
                        alpha,          # α >= 1 (array)
                       ) -> np.ndarray:
-    "A certified bound on sup over neighbouring pairs of H_α(M(D) || M(D')), α >= 1: the theorem, capped by the labels."
+    "A certified bound on the sup over neighbouring pairs of H_α(M(D) || M(D')), α >= 1: the theorem, capped."
     sigma, alpha = check_real(sigma, 'sigma', 0, lo_open=True), np.atleast_1d(np.asarray(alpha, float))
     if not np.all(alpha >= 1): raise ValueError("alpha must be >= 1 (the profile below 1 follows by symmetry)")
     rep = label_groups(scheme)
@@ -276,7 +327,8 @@ def _lower_hull(x:np.ndarray, y:np.ndarray) -> np.ndarray:
     "Indices of the lower convex hull of points sorted by x (monotone chain)."
     idx = []
     for i in range(len(x)):
-        while len(idx) >= 2 and (y[idx[-1]] - y[idx[-2]]) * (x[i] - x[idx[-2]]) >= (y[i] - y[idx[-2]]) * (x[idx[-1]] - x[idx[-2]]):
+        while len(idx) >= 2 and ((y[idx[-1]] - y[idx[-2]]) * (x[i] - x[idx[-2]])
+                                 >= (y[i] - y[idx[-2]]) * (x[idx[-1]] - x[idx[-2]])):
             idx.pop()
         idx.append(i)
     return np.array(idx)
@@ -308,8 +360,8 @@ def unlabelled_pld(scheme:Scheme,            # registry scheme or pipeline
                   ) -> MechanismPLD|None:
     "The partially unlabelled certificate as a dominating pair on the grid (upper = lower: the pair is exact), or None."
     if relation != 'substitute' or not scheme.fixed_size or label_groups(scheme) is None: return None
-    if J * h > MAX_LOSS: return None        # e^loss would overflow float64: the public-label pair answers alone
-    js = profile_knots(max(1, int(J)))
+    J = min(int(J), int(MAX_LOSS / h))      # beyond e^700 float64 overflows: the profile there is charged at +∞
+    js = profile_knots(max(1, J))
     with np.errstate(over='ignore', invalid='ignore'): U = unlabelled_profile(scheme, sigma, np.exp(js * h))
     if not np.all(np.isfinite(U)): return None   # never a bound from a non-finite profile: decline instead
     pld = profile_pld(js, U, h)
