@@ -189,12 +189,15 @@ def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarr
     if fed is not None:
         i, l, k, frac = fed                                     # the feeders are the nearest labels above: a band
         L, nz = len(pi), frac > 0
-        width = int((np.where(nz.any(axis=1), L - 1 - np.argmax(nz[:, ::-1], axis=1), l) - l).max()) + 1
-        band = l[:, None] + np.arange(width)
-        cols = np.minimum(band, L - 1)
-        W = np.where(band < L, np.take_along_axis(frac, cols, axis=1) * pi[cols], 0.0)
-        W[:, 0] += own[i, l, k] * pi[l]
-        cost += np.bincount(i, _hs_mixture(gam[i, k] * pi[l], W, theta[cols]), minlength=len(cost))
+        width = np.where(nz.any(axis=1), L - 1 - np.argmax(nz[:, ::-1], axis=1), l) - l + 1
+        size = 2 ** np.ceil(np.log2(width)).astype(int)         # rows of similar width together: less padding
+        for B in np.unique(size):
+            r = np.flatnonzero(size == B)
+            band = l[r, None] + np.arange(B)
+            cols = np.minimum(band, L - 1)
+            W = np.where(band < L, np.take_along_axis(frac[r], cols, axis=1) * pi[cols], 0.0)
+            W[:, 0] += own[i[r], l[r], k[r]] * pi[l[r]]
+            cost += np.bincount(i[r], _hs_mixture(gam[i[r], k[r]] * pi[l[r]], W, theta[cols]), minlength=len(cost))
     return cost
 
 def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray) -> tuple:
