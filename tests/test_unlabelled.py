@@ -125,14 +125,29 @@ def test_regression_issue23_fig_s2_must_gap_below_two():
 
 
 # ---------------------------------------------------------------- the pieces
+def _displacing_attack(sc, sigma, alpha):
+    "H_α of the displacing pair (x = +1, x' and every other record -1), by quadrature, independent of the package."
+    w = occurrence_pmf(sc).pmf; l = np.flatnonzero(w > 1e-300)
+    dens = lambda t: float(np.sum(w[l] * norm.pdf(t - 2 * l / sigma)))
+    return integrate.quad(lambda t: max(0.0, dens(t) - alpha * norm.pdf(t)), -15, 15 + 2 * l.max() / sigma,
+                          points=[0.0, 2 / sigma, 4 / sigma], limit=500, epsabs=1e-300, epsrel=1e-10)[0]
+
+def _matched_plans(sc, sigma, alpha):
+    "Per group of `sc`: (group, its re-shared r and z per α, the matched plan (own, fed, a))."
+    from must_nbdev.accounting.unlabelled import _matched_pool, _matched_split
+    groups, _ = label_groups(sc)
+    shares = _matched_pool(groups, sigma, alpha) if any(g.pool > 0 for g in groups) else [(None, None)] * len(groups)
+    for g, (r, z) in zip(groups, shares):
+        r = np.broadcast_to(g.r if r is None else r, alpha.shape)
+        z = np.broadcast_to(g.z if z is None else z, alpha.shape)
+        theta = 2 * np.arange(1, len(g.pi) + 1) / sigma
+        yield g, r, z, _matched_split(alpha, (alpha - 1) * r / g.e, (alpha - 1) * z / g.e, g.pi, theta)
+
 def test_profile_between_attack_and_public_labels_at_realistic_size():
     sc = make_scheme('must-ow', 60_000, m=256, b=6000)
     alpha = np.exp(np.linspace(0, 3, 13))
     U, L = unlabelled_profile(sc, 1.1, alpha), labelled_profile(sc, 1.1, alpha)
-    w = occurrence_pmf(sc).pmf; l = np.flatnonzero(w > 1e-300)
-    dens = lambda t: np.sum(w[l] * norm.pdf(t - 2 * l / 1.1))
-    A = [integrate.quad(lambda t: max(0.0, dens(t) - a * norm.pdf(t)), -15, 25, points=[0, 1.8, 3.6], limit=400,
-                        epsabs=1e-300, epsrel=1e-10)[0] for a in alpha]
+    A = [_displacing_attack(sc, 1.1, a) for a in alpha]
     assert np.all(np.array(A) <= U * (1 + 1e-6)) and np.all(U <= L)
     assert np.all(np.diff(U) <= 1e-15)                             # H_α decreases in α
 
@@ -247,19 +262,15 @@ def test_regression_issue23_one_step_gap_within_one_percent():
 def test_matched_plan_and_shares_are_a_valid_instance():
     """The matched plan's fractions are >= 0, feed only labels at or below their own, and add up to at least 1 for every
     label; the re-shared pool is nonnegative and within p0. At Fig S2's sizes the plan does feed labels from above."""
-    from must_nbdev.accounting.unlabelled import _matched_pool, _matched_split
     sc = make_scheme('must-ww', 10_000, m=200, b=118)
     groups, _ = label_groups(sc)
     alpha = np.exp(profile_knots(4000) * 2e-3)
     fed_somewhere = False
     for sigma in (0.5, 1.1, 4.0):
-        shares = _matched_pool(groups, sigma, alpha)
         pool = np.zeros_like(alpha)
-        for g, (r, z) in zip(groups, shares):
+        for g, r, z, (own, fed, a) in _matched_plans(sc, sigma, alpha):
             assert np.all(r >= 0) and np.all(z >= 0)
             pool += (r + z) - (g.r + g.z - g.pool)                 # the pool this group now holds
-            theta = 2 * np.arange(1, len(g.pi) + 1) / sigma
-            own, fed, a = _matched_split(alpha, (alpha - 1) * r / g.e, (alpha - 1) * z / g.e, g.pi, theta)
             spent = a + own.sum(axis=2)
             assert np.all(own >= 0) and np.all(own <= 1) and np.all(a >= 0)
             if fed is not None:
@@ -277,16 +288,8 @@ def test_matched_plan_and_shares_are_a_valid_instance():
 
 def test_exhaustive_cases_exercise_the_transport():
     "The exhaustive enumeration above would catch a wrong transport: its WR and MUST cases do feed labels from above."
-    from must_nbdev.accounting.unlabelled import _matched_pool, _matched_split
     for name, n, m, b in CASES[:3]:
-        groups, _ = label_groups(make_scheme(name, n, m=m, b=b))
-        alpha = np.exp(np.array([1.0, 2.0]))
-        shares = _matched_pool(groups, 2.62, alpha) if any(g.pool > 0 for g in groups) else [(None, None)] * len(groups)
-        g, (r, z) = groups[0], shares[0]
-        r = np.broadcast_to(g.r if r is None else r, alpha.shape)
-        z = np.broadcast_to(g.z if z is None else z, alpha.shape)
-        theta = 2 * np.arange(1, len(g.pi) + 1) / 2.62
-        _, fed, _ = _matched_split(alpha, (alpha - 1) * r / g.e, (alpha - 1) * z / g.e, g.pi, theta)
+        _, _, _, (_, fed, _) = next(_matched_plans(make_scheme(name, n, m=m, b=b), 2.62, np.exp(np.array([1.0, 2.0]))))
         assert fed is not None and np.bincount(fed[0], fed[3].sum(axis=1)).max() > 0.1, name     # at ε = 2 at least
 
 
@@ -295,13 +298,8 @@ def test_regression_issue23_one_step_exact_at_fig_s2_sizes():
     MUST.ow and MUST.ww's one-step bound equal the attack (it was 2.1-2.9 times it); the attack is computed here."""
     for name in ('must-ow', 'must-ww'):
         sc = make_scheme(name, 10_000, m=200, b=118)
-        w = occurrence_pmf(sc).pmf
-        l = np.flatnonzero(w > 1e-300)
         for eps in (0.5, 2.0):
-            alpha = math.exp(eps)
-            p = lambda t: float(np.sum(w[l] * norm.pdf(t - l / 2.0)))          # θ_l = 2l/σ with σ = 4
-            A = integrate.quad(lambda t: max(0.0, p(t) - alpha * norm.pdf(t)), -15, 15 + l.max() / 2.0,
-                               points=[0.0, 0.5, 1.0], limit=500, epsabs=1e-300, epsrel=1e-10)[0]
+            A = _displacing_attack(sc, 4.0, math.exp(eps))
             r = account(sc, sigma=4.0, steps=1, eps=eps, attack_budget=0)
             assert r.certificate == 'partially unlabelled'
             assert A * (1 - 1e-6) <= r.upper <= A * 1.01, (name, eps, r.upper / A)
