@@ -142,6 +142,36 @@ def _threshold(lw:np.ndarray,     # log w_l − θ_l²/2 of Σ_l w_l N(θ_l, 1),
     "The t where the likelihood ratio Σ_l w_l e^{θ_l t − θ_l²/2} of the mixture against N(0, 1) is T, per row."
     return _root(lw[:, None] - logT[None, :], theta[:, None])
 
+def _charged(gam, frac, theta, w) -> np.ndarray:
+    "Lemma A's labelled piece w f δ_G(γ / f; θ), elementwise (broadcast): label mass w, fraction f; 0 where f = 0."
+    if not np.any(frac > 0): return np.zeros(np.broadcast_shapes(*map(np.shape, (gam, frac, theta, w))))
+    with np.errstate(divide='ignore', invalid='ignore'):
+        return np.where(frac > 0, w * frac * _hs_gauss(gam / frac, theta), 0.0)
+
+def _fed_pieces(v:np.ndarray,     # (α, l): π_l Λ_l(t*) / T, each label's P-mass at the threshold
+                need:np.ndarray,  # (α, l, Q|Z): what each label's own pieces can take
+                own:np.ndarray,   # (α, l, Q|Z): what they took from their own label
+               ) -> tuple|None:
+    "The surplus queue: P-mass beyond a label's own pieces feeds the short pieces below it, the lowest first."
+    n, L = v.shape
+    surplus, short = v - own.sum(axis=2), (need - own).reshape(n, 2 * L)
+    cum_short = np.cumsum(short, axis=1)                          # shortfalls from the bottom label up, Q before Z
+    through, prev = np.empty((n, L)), np.zeros(n)                 # shortfall met by the labels <= l (each feeds below)
+    for l in range(L): prev = through[:, l] = np.minimum(cum_short[:, 2 * l + 1], prev + surplus[:, l])
+    lo = cum_short - short                                        # each piece's span on that axis
+    fed_amount = np.minimum(cum_short, through[:, -1:]) - lo
+    i, slot = np.nonzero(fed_amount > FEED_FLOOR * through[:, -1:])   # the pieces fed: first come, first served
+    if not len(i): return None
+    l, k = slot // 2, slot % 2
+    hi = np.minimum(cum_short[i, slot], through[i, -1])
+    prev_through = np.c_[np.zeros(n), through[:, :-1]][i]
+    flow = np.minimum(through[i], hi[:, None]) - np.maximum(prev_through, lo[i, slot][:, None])
+    with np.errstate(divide='ignore', invalid='ignore'):
+        frac = np.where((np.arange(L) >= l[:, None]) & (v[i] > 0), np.maximum(flow, 0.0) / v[i], 0.0)   # l >= l'
+    frac = np.where(frac > 1e-12, frac, 0.0)                      # no round-off crumbs (dropped flow goes to R: valid)
+    live = frac.any(axis=1)
+    return (i[live], l[live], k[live], frac[live]) if live.any() else None   # (α index, fed l', Q|Z, fractions)
+
 def _matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray,
                    feed:bool=True,  # False: the diagonal part alone (each label against its own Q and Z only)
                   ) -> tuple:
@@ -153,30 +183,13 @@ def _matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray
     need = np.stack([alpha / T, TZ / T], axis=1)[:, None, :] * pi[:, None]    # (α, l, Q|Z): what each piece can take
     own = np.empty_like(need)
     own[..., 0] = np.minimum(v, need[..., 0]); own[..., 1] = np.minimum(v - own[..., 0], need[..., 1])
-    surplus, short = v - own.sum(axis=2), need - own
-    n, L = v.shape
-    cum_short = np.cumsum(short.reshape(n, 2 * L), axis=1)       # shortfalls from the bottom label up, Q before Z
-    through, prev = np.empty((n, L)), np.zeros(n)                 # shortfall met by the labels <= l (each feeds below)
-    for l in range(L): prev = through[:, l] = np.minimum(cum_short[:, 2 * l + 1], prev + surplus[:, l])
-    with np.errstate(divide='ignore', invalid='ignore'):
-        own = np.where(v[..., None] > 0, own / v[..., None], 0.0)
-        spent, fed = own.sum(axis=2), None
-        lo = cum_short - short.reshape(n, 2 * L)                  # each piece's span on that axis
-        fed_amount = np.minimum(cum_short, through[:, -1:]) - lo
-        i, slot = np.nonzero(fed_amount > FEED_FLOOR * through[:, -1:])   # the pieces fed: first come, first served
-        if feed and len(i):
-            l, k = slot // 2, slot % 2
-            hi = np.minimum(cum_short[i, slot], through[i, -1])
-            prev_through = np.c_[np.zeros(n), through[:, :-1]][i]
-            flow = np.minimum(through[i], hi[:, None]) - np.maximum(prev_through, lo[i, slot][:, None])
-            frac = np.where((np.arange(L) >= l[:, None]) & (v[i] > 0), np.maximum(flow, 0.0) / v[i], 0.0)   # l >= l'
-            frac = np.where(frac > 1e-12, frac, 0.0)              # no round-off crumbs (dropped flow goes to R: valid)
-            live = frac.any(axis=1)
-            if live.any():
-                fed = (i[live], l[live], k[live], frac[live])     # (α index, fed label l', Q|Z, fractions of sources)
-                rows, start = np.unique(fed[0], return_index=True)    # (np.nonzero lists rows in order)
-                spent[rows] += np.add.reduceat(fed[3], start, axis=0)
-    return own, fed, np.maximum(1 - spent, 0.0) + (2 * L + 4) * _U   # + u's: the fractions add up to >= 1 (valid)
+    fed = _fed_pieces(v, need, own) if feed else None
+    with np.errstate(divide='ignore', invalid='ignore'): own = np.where(v[..., None] > 0, own / v[..., None], 0.0)
+    spent = own.sum(axis=2)
+    if fed is not None:
+        rows, start = np.unique(fed[0], return_index=True)        # (np.nonzero lists rows in order)
+        spent[rows] += np.add.reduceat(fed[3], start, axis=0)
+    return own, fed, np.maximum(1 - spent, 0.0) + (2 * len(pi) + 4) * _U   # + u's: the fractions add up to >= 1
 
 def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray, own:np.ndarray, fed) -> np.ndarray:
     "The Q and Z pieces of the matched plan: δ_G where a piece holds its own label alone, Lemma A where fed."
@@ -185,7 +198,7 @@ def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarr
     if fed is not None: alone[fed[:3]] = False
     a_i, a_l, a_k = np.nonzero(alone)
     f = own[a_i, a_l, a_k]
-    cost = np.bincount(a_i, pi[a_l] * f * _hs_gauss(gam[a_i, a_k] / f, theta[a_l]), minlength=len(alpha))
+    cost = np.bincount(a_i, _charged(gam[a_i, a_k], f, theta[a_l], pi[a_l]), minlength=len(alpha))
     if fed is not None:
         i, l, k, frac = fed                                     # the feeders are the nearest labels above: a band
         L, nz = len(pi), frac > 0
@@ -207,10 +220,7 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, 
     TR, TZ = (alpha - 1) * r / e, (alpha - 1) * z / e
     has_r, has_z = bool(np.any(r > 0)), bool(np.any(z > 0))
     with np.errstate(invalid='ignore'): toward_r = np.where(r + z > 0, r / (r + z), 0.0)
-    def labelled(gam, frac, th, w):                  # Σ w f δ_G(γ / f; θ) over the last axis, 0 where f = 0
-        if not np.any(frac > 0): return np.zeros(frac.shape[:-1])
-        with np.errstate(divide='ignore', invalid='ignore'):
-            return np.where(frac > 0, w * frac * _hs_gauss(gam[..., None] / frac, th), 0.0).sum(axis=-1)
+    labelled = lambda gam, frac, th, w: _charged(gam[..., None], frac, th, w).sum(axis=-1)   # over the last axis
     own, fed, a = _matched_split(alpha, TR, TZ, pi, theta, search)  # the plan matched to the threshold
     matched = _matched_cost(alpha, TZ, pi, theta, own, fed)
     if not search: return matched[:, None], (a * pi)[:, None], theta
