@@ -79,7 +79,9 @@ def main(argv=None):
               'orientations at Fig S2 (WOR 3.05e-4, MUST.ow 4.008e-2), so a better attack is not in that family. The '
               'conjecture that every real one-step pair is dominated by a revealed mixture of the two orientations is '
               'false (accounting/06_adaptive: excess 0.015 in H_alpha at q = 1/3); for the c-family no counterexample '
-              'was found by adversarial search at tiny n. If that second conjecture were proved, the certified bound '
+              'was found by adversarial search at tiny n. It is proved for WOR when every other record lies on the '
+              'segment between the two differing records (a Gaussian kernel maps a member onto the step); open off '
+              'the segment. If that second conjecture were proved, the certified bound '
               'would be the adaptive DP: 3.05e-4 instead of 1.148e-3 at Fig S2 WOR.', '',
               'One step (k = 1): at the DP-SGD size every scheme is within 0.1 % of the displacing attack. At Fig S2\'s '
               'sizes (b = 118: another record takes the slot in 82 % of the reference) the matched plan feeds the short '
