@@ -86,7 +86,7 @@ def _hs_gauss(gamma:np.ndarray,  # γ >= 0 (inf allowed: 0)
     la, lb = special.log_ndtr(a), lg + special.log_ndtr(a - theta)
     with np.errstate(invalid='ignore'):
         out = np.exp(la) * -np.expm1(np.minimum(lb - la - 64 * _U * (1 + np.abs(la) + np.abs(lb)), 0.0))
-    return np.where(live, np.nan_to_num(out, nan=1.0), np.where(gamma > 0, 0.0, 1.0))
+    return np.where(live, np.where(np.isnan(out), 1.0, out), np.where(gamma > 0, 0.0, 1.0))
 
 def _root(base:np.ndarray,  # (label, row): log(w_l / γ) − θ_l²/2 of Σ_l w_l e^{θ_l t − θ_l²/2} = γ, per row
           th:np.ndarray,    # (label, 1): θ_l > 0
@@ -213,38 +213,50 @@ def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarr
             cost += np.bincount(i[r], _hs_mixture(gam[i[r], k[r]] * pi[l[r]], W, theta[cols]), minlength=len(cost))
     return cost
 
-def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray) -> tuple:
-    "Every split of one group at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ)."
+def _split_plans(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray) -> tuple:
+    "One group's splits: (their number S, θ, split(i, s) -> labelled costs, Lemma A weights of split s at α_i)."
     e, pi = group.e, group.pi
     theta, n, L = 2 * np.arange(1, len(pi) + 1) / sigma, len(alpha), len(pi)
     TR, TZ = (alpha - 1) * r / e, (alpha - 1) * z / e
     has_r, has_z = bool(np.any(r > 0)), bool(np.any(z > 0))
     with np.errstate(invalid='ignore'): toward_r = np.where(r + z > 0, r / (r + z), 0.0)
-    labelled = lambda gam, frac, th, w: _charged(gam[..., None], frac, th, w).sum(axis=-1)   # over the last axis
     own, fed, a = _matched_split(alpha, TR, TZ, pi, theta, search)  # the plan matched to the threshold
     matched = _matched_cost(alpha, TZ, pi, theta, own, fed)
-    if not search: return matched[:, None], (a * pi)[:, None], theta
+    if not search: return 1, theta, lambda i, s: (matched[i], a[i] * pi)
     prop = alpha / (alpha + TR + TZ)
     highs = (prop, 0 * prop)                                                  # f_l for l >= 2: α/T, or 0
     to_rs = (toward_r, np.ones(n)) if has_r and has_z else (toward_r,)       # the rest: as r:z, or all to R
     ts = SPLIT_MULTS
     F1 = np.stack([np.minimum(1.0, t * prop) if t < math.inf else np.ones_like(prop) for t in ts], axis=1)  # (α, t)
-    one = lambda g, f: labelled(g[:, None], f[..., None], theta[0], pi[0])   # label 1, every t at once: (α, t)
-    rest = lambda g, f: labelled(g, f, theta[1:], pi[1:])                    # labels >= 2: (α,)
-    g1, costs, weights = one(alpha, F1), [], []
-    for f_hi in highs:
-        hi_cost = rest(alpha, np.broadcast_to(f_hi[:, None], (n, L - 1)))
-        for to_r in to_rs:
-            B_hi = np.broadcast_to(((1 - f_hi) * (1 - to_r))[:, None], (n, L - 1))
-            hi_z = rest(TZ, B_hi) if has_z else (B_hi * pi[1:]).sum(axis=1)
-            B1 = (1 - F1) * (1 - to_r)[:, None]
-            costs.append((g1 + hi_cost[:, None] + hi_z[:, None]) + (one(TZ, B1) if has_z else B1 * pi[0]))
-            A_hi = np.broadcast_to(((1 - f_hi) * to_r)[:, None, None] * pi[1:], (n, len(ts), L - 1))
-            A1 = ((1 - F1) * to_r[:, None] * pi[0])[..., None]
-            weights.append(np.concatenate([A1, A_hi], axis=2))                      # (α, t, label)
-    C = np.concatenate([np.stack(costs, axis=1).reshape(n, -1), matched[:, None]], axis=1)   # (α, split)
-    W = np.concatenate([np.stack(weights, axis=1).reshape(n, len(costs) * len(ts), L), (a * pi)[:, None]], axis=1)
-    return C, W, theta
+    rest = lambda g, f: _charged(g[:, None], f, theta[1:], pi[1:]).sum(axis=1)   # labels >= 2, summed: (rows,)
+    S = len(highs) * len(to_rs) * len(ts) + 1                                 # the last one: the matched plan
+    def split(i, s):                                # only the pieces of the splits asked for, at their α alone
+        C, W = np.empty(len(i)), np.empty((len(i), L))
+        m = s == S - 1
+        C[m], W[m] = matched[i[m]], a[i[m]] * pi
+        for h, f_hi in enumerate(highs):
+            kh = np.flatnonzero(~m & (s // (len(ts) * len(to_rs)) == h))
+            uh = np.unique(i[kh])                   # f_l (l >= 2) = f_hi: the labelled part of labels >= 2, once
+            hi_cost = rest(alpha[uh], np.broadcast_to(f_hi[uh][:, None], (len(uh), L - 1)))
+            for c, to_r in enumerate(to_rs):
+                k = kh[s[kh] // len(ts) % len(to_rs) == c]
+                rows, tt = i[k], s[k] % len(ts)
+                u, inv = np.unique(rows, return_inverse=True)
+                B_hi = np.broadcast_to(((1 - f_hi[u]) * (1 - to_r[u]))[:, None], (len(u), L - 1))
+                hi_z = rest(TZ[u], B_hi) if has_z else (B_hi * pi[1:]).sum(axis=1)
+                f1 = F1[rows, tt]
+                B1 = (1 - f1) * (1 - to_r[rows])
+                C[k] = _charged(alpha[rows], f1, theta[0], pi[0]) + hi_cost[np.searchsorted(uh, rows)] + hi_z[inv]
+                C[k] += _charged(TZ[rows], B1, theta[0], pi[0]) if has_z else B1 * pi[0]
+                W[k, 0], W[k, 1:] = (1 - f1) * to_r[rows] * pi[0], ((1 - f_hi[rows]) * to_r[rows])[:, None] * pi[1:]
+        return C, W
+    return S, theta, split
+
+def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray) -> tuple:
+    "Every split of one group at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ)."
+    S, theta, split = _split_plans(group, sigma, alpha, search, r, z)
+    C, W = split(np.repeat(np.arange(len(alpha)), S), np.tile(np.arange(S), len(alpha)))
+    return C.reshape(len(alpha), S), W.reshape(len(alpha), S, -1), theta
 
 def group_bound(group:LabelGroup,      # one group of Lemma B
                 sigma:float,           # noise multiplier (> 0)
@@ -257,12 +269,11 @@ def group_bound(group:LabelGroup,      # one group of Lemma B
     alpha = np.atleast_1d(np.asarray(alpha, float))
     r = np.broadcast_to(np.asarray(group.r if r is None else r, float), alpha.shape)
     z = np.broadcast_to(np.asarray(group.z if z is None else z, float), alpha.shape)
-    C, W, theta = _group_splits(group, sigma, alpha, search, r, z)
-    n, S = C.shape
-    TR = (alpha - 1) * r / group.e
+    S, theta, split = _split_plans(group, sigma, alpha, search, r, z)
+    n, TR = len(alpha), (alpha - 1) * r / group.e
     def value(i, s):                                 # the theorem's value of split s at α_i, for index arrays i, s
-        mix = _hs_mixture(TR[i], W[i, s], theta)     # (γ = 0 where r = 0: the whole weight)
-        return group.e * (C[i, s] + mix)
+        C, W = split(i, s)
+        return group.e * (C + _hs_mixture(TR[i], W, theta))   # (γ = 0 where r = 0: the whole weight)
     if S == 1: return value(np.arange(n), np.zeros(n, int))
     full = np.unique(np.r_[np.arange(0, n, SEARCH_EVERY), n - 1])
     out = np.empty(n)
@@ -273,7 +284,8 @@ def group_bound(group:LabelGroup,      # one group of Lemma B
     right = np.searchsorted(full, between)
     same = won[right - 1] == won[right]             # the same split wins on both sides: it and both runners-up
     cand = np.stack([won[right], second[right - 1], second[right]], axis=1)[same]
-    out[between[same]] = value(np.repeat(between[same], 3), cand.ravel()).reshape(-1, 3).min(axis=1)
+    u, inv = np.unique(between[same, None] * S + cand, return_inverse=True)   # each (α, split) once
+    out[between[same]] = value(u // S, u % S)[inv].reshape(-1, 3).min(axis=1)
     i = between[~same]                              # where the winner changes: every split again
     if len(i): out[i] = value(np.repeat(i, S), np.tile(np.arange(S), len(i))).reshape(len(i), S).min(axis=1)
     return out
@@ -282,6 +294,7 @@ def group_bound(group:LabelGroup,      # one group of Lemma B
 def labelled_profile(scheme:Scheme,  # a fixed-size scheme
                      sigma:float,    # noise multiplier (> 0)
                      alpha,          # α >= 1 (array)
+                     cap=None,       # None, or an array like alpha: then min(cap, the profile) is returned
                     ) -> np.ndarray:
     "The public-label pair's one-step profile (03_dominating, substitution) at α >= 1, round-off included."
     # the same pair as `dominating_pld` (same `dominating_labels`), in closed form at any α instead of on a loss grid;
@@ -290,8 +303,13 @@ def labelled_profile(scheme:Scheme,  # a fixed-size scheme
     eta_t, labels, inf = dominating_labels(scheme, sigma, 'substitute')
     at, tot = 1 + (alpha - 1) / eta_t, np.full(alpha.shape, inf * eta_t)
     pis, thetas = (np.array([x[i] for x in labels if x[0] > 0 and x[1] > 0], float) for i in (0, 1))
-    if len(pis): tot = tot + eta_t * (pis * _hs_gauss(at[:, None], thetas)).sum(axis=1)   # every label at once
-    return np.minimum(1.0, tot * (1 + 1e-12))
+    rows, top = np.ones(alpha.shape, bool), np.argsort(-pis)[:16]
+    if cap is not None and len(pis) > 16:                   # the 16 heaviest labels alone already above cap: skipped
+        part = eta_t * (pis[top] * _hs_gauss(at[:, None], thetas[top])).sum(axis=1) * (1 - 1e-9)   # <= the full sum
+        rows = ~(np.minimum(1.0, part) > cap)
+    if len(pis): tot[rows] += eta_t * (pis * _hs_gauss(at[rows, None], thetas)).sum(axis=1)   # every label at once
+    out = np.minimum(1.0, tot * (1 + 1e-12))
+    return out if cap is None else np.where(rows, np.minimum(cap, out), cap)
 
 def _matched_pool(groups:list, sigma:float, alpha:np.ndarray) -> list:
     "Per α, each group's (r, z), the shared pool re-shared so that every group cuts at the whole mixture's threshold."
@@ -324,7 +342,7 @@ def unlabelled_profile(scheme:Scheme,  # WR, MUST.wo, MUST.ow or MUST.ww (see `l
     tot, eta = np.full(alpha.shape, lost), sum(g.e for g in groups)
     shares = _matched_pool(groups, sigma, alpha) if any(g.pool > 0 for g in groups) else [(None, None)] * len(groups)
     for g, (r, z) in zip(groups, shares): tot = tot + group_bound(g, sigma, alpha, g.e >= SEARCH_SHARE * eta, r, z)
-    return np.minimum(tot * (1 + 1e-12), labelled_profile(scheme, sigma, alpha))   # sums rounded up; both are bounds
+    return labelled_profile(scheme, sigma, alpha, tot * (1 + 1e-12))   # the smaller bound; sums rounded up
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #4038d279
 KNOTS_DENSE, KNOTS_RATIO = 64, 1 / 64     # every grid point up to 64 steps, then spacing = 1/64 of the knot's loss
