@@ -191,14 +191,20 @@ def _matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray
         spent[rows] += np.add.reduceat(fed[3], start, axis=0)
     return own, fed, np.maximum(1 - spent, 0.0) + (2 * len(pi) + 4) * _U   # + u's: the fractions add up to >= 1
 
-def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray, own:np.ndarray, fed) -> np.ndarray:
+def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray, own:np.ndarray, fed,
+                  gauss:np.ndarray|None=None) -> np.ndarray:
     "The Q and Z pieces of the matched plan: δ_G where a piece holds its own label alone, Lemma A where fed."
     gam = np.stack([alpha, TZ], axis=1)                         # (α, Q|Z): a piece's reference is γ π_l'
     alone = own > 0
     if fed is not None: alone[fed[:3]] = False
     a_i, a_l, a_k = np.nonzero(alone)
-    f = own[a_i, a_l, a_k]
-    cost = np.bincount(a_i, _charged(gam[a_i, a_k], f, theta[a_l], pi[a_l]), minlength=len(alpha))
+    f, gauss = own[a_i, a_l, a_k], np.full((len(alpha), len(pi)), np.nan) if gauss is None else gauss
+    q = (a_k == 0) & (f == 1)                                   # a Q piece with its whole label: δ_G(α; θ_l) itself,
+    ti, tl = a_i[q], a_l[q]; new = np.isnan(gauss[ti, tl])     # from a table shared by the groups (nan: not yet)
+    gauss[ti[new], tl[new]] = _hs_gauss(alpha[ti[new]], theta[tl[new]])
+    x = np.empty(len(f)); x[q] = pi[tl] * gauss[ti, tl]
+    x[~q] = _charged(gam[a_i, a_k][~q], f[~q], theta[a_l[~q]], pi[a_l[~q]])
+    cost = np.bincount(a_i, x, minlength=len(alpha))
     if fed is not None:
         i, l, k, frac = fed                                     # the feeders are the nearest labels above: a band
         L, nz = len(pi), frac > 0
@@ -213,50 +219,43 @@ def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarr
             cost += np.bincount(i[r], _hs_mixture(gam[i[r], k[r]] * pi[l[r]], W, theta[cols]), minlength=len(cost))
     return cost
 
-def _split_plans(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray) -> tuple:
-    "One group's splits: (their number S, θ, split(i, s) -> labelled costs, Lemma A weights of split s at α_i)."
+def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray,
+                  gauss:np.ndarray|None=None, lazy:bool=False) -> tuple:
+    "Every split at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ); lazy: (S, θ, split)."
     e, pi = group.e, group.pi
     theta, n, L = 2 * np.arange(1, len(pi) + 1) / sigma, len(alpha), len(pi)
     TR, TZ = (alpha - 1) * r / e, (alpha - 1) * z / e
     has_r, has_z = bool(np.any(r > 0)), bool(np.any(z > 0))
     with np.errstate(invalid='ignore'): toward_r = np.where(r + z > 0, r / (r + z), 0.0)
     own, fed, a = _matched_split(alpha, TR, TZ, pi, theta, search)  # the plan matched to the threshold
-    matched = _matched_cost(alpha, TZ, pi, theta, own, fed)
-    if not search: return 1, theta, lambda i, s: (matched[i], a[i] * pi)
+    matched = _matched_cost(alpha, TZ, pi, theta, own, fed, gauss)
     prop = alpha / (alpha + TR + TZ)
     highs = (prop, 0 * prop)                                                  # f_l for l >= 2: α/T, or 0
     to_rs = (toward_r, np.ones(n)) if has_r and has_z else (toward_r,)       # the rest: as r:z, or all to R
     ts = SPLIT_MULTS
     F1 = np.stack([np.minimum(1.0, t * prop) if t < math.inf else np.ones_like(prop) for t in ts], axis=1)  # (α, t)
     rest = lambda g, f: _charged(g[:, None], f, theta[1:], pi[1:]).sum(axis=1)   # labels >= 2, summed: (rows,)
-    S = len(highs) * len(to_rs) * len(ts) + 1                                 # the last one: the matched plan
-    def split(i, s):                                # only the pieces of the splits asked for, at their α alone
-        C, W = np.empty(len(i)), np.empty((len(i), L))
-        m = s == S - 1
+    S = len(highs) * len(to_rs) * len(ts) + 1 if search else 1                # the last one: the matched plan
+    def split(i, s):                                # split(i, s): the costs and weights of split s at α_i alone
+        C, W, m = np.empty(len(i)), np.empty((len(i), L)), s == S - 1
         C[m], W[m] = matched[i[m]], a[i[m]] * pi
-        for h, f_hi in enumerate(highs):
+        for h, f_hi in enumerate(highs if S > 1 else ()):
             kh = np.flatnonzero(~m & (s // (len(ts) * len(to_rs)) == h))
             uh = np.unique(i[kh])                   # f_l (l >= 2) = f_hi: the labelled part of labels >= 2, once
             hi_cost = rest(alpha[uh], np.broadcast_to(f_hi[uh][:, None], (len(uh), L - 1)))
             for c, to_r in enumerate(to_rs):
                 k = kh[s[kh] // len(ts) % len(to_rs) == c]
-                rows, tt = i[k], s[k] % len(ts)
-                u, inv = np.unique(rows, return_inverse=True)
+                rows, tt = i[k], s[k] % len(ts); u, inv = np.unique(rows, return_inverse=True)
                 B_hi = np.broadcast_to(((1 - f_hi[u]) * (1 - to_r[u]))[:, None], (len(u), L - 1))
                 hi_z = rest(TZ[u], B_hi) if has_z else (B_hi * pi[1:]).sum(axis=1)
-                f1 = F1[rows, tt]
-                B1 = (1 - f1) * (1 - to_r[rows])
+                f1 = F1[rows, tt]; B1 = (1 - f1) * (1 - to_r[rows])
                 C[k] = _charged(alpha[rows], f1, theta[0], pi[0]) + hi_cost[np.searchsorted(uh, rows)] + hi_z[inv]
                 C[k] += _charged(TZ[rows], B1, theta[0], pi[0]) if has_z else B1 * pi[0]
                 W[k, 0], W[k, 1:] = (1 - f1) * to_r[rows] * pi[0], ((1 - f_hi[rows]) * to_r[rows])[:, None] * pi[1:]
         return C, W
-    return S, theta, split
-
-def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray) -> tuple:
-    "Every split of one group at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ)."
-    S, theta, split = _split_plans(group, sigma, alpha, search, r, z)
-    C, W = split(np.repeat(np.arange(len(alpha)), S), np.tile(np.arange(S), len(alpha)))
-    return C.reshape(len(alpha), S), W.reshape(len(alpha), S, -1), theta
+    if lazy: return S, theta, split                 # (group_bound: only the splits it evaluates are built)
+    C, W = split(np.repeat(np.arange(n), S), np.tile(np.arange(S), n))
+    return C.reshape(n, S), W.reshape(n, S, L), theta
 
 def group_bound(group:LabelGroup,      # one group of Lemma B
                 sigma:float,           # noise multiplier (> 0)
@@ -264,19 +263,19 @@ def group_bound(group:LabelGroup,      # one group of Lemma B
                 search:bool=True,      # False: the matched plan's diagonal part only (cheaper)
                 r:np.ndarray|None=None,  # the group's r per α (a re-shared pool); None: group.r
                 z:np.ndarray|None=None,  # the group's z per α; None: group.z
+                gauss:np.ndarray|None=None,  # δ_G(α_i; θ_l) by (α, label), nan until needed: shared by groups
                ) -> np.ndarray:
     "The theorem's bound on one group's share of H_α: the smallest of the plans tried (up to 17), at every α."
     alpha = np.atleast_1d(np.asarray(alpha, float))
     r = np.broadcast_to(np.asarray(group.r if r is None else r, float), alpha.shape)
     z = np.broadcast_to(np.asarray(group.z if z is None else z, float), alpha.shape)
-    S, theta, split = _split_plans(group, sigma, alpha, search, r, z)
+    S, theta, split = _group_splits(group, sigma, alpha, search, r, z, gauss, lazy=True)
     n, TR = len(alpha), (alpha - 1) * r / group.e
     def value(i, s):                                 # the theorem's value of split s at α_i, for index arrays i, s
         C, W = split(i, s)
         return group.e * (C + _hs_mixture(TR[i], W, theta))   # (γ = 0 where r = 0: the whole weight)
     if S == 1: return value(np.arange(n), np.zeros(n, int))
-    full = np.unique(np.r_[np.arange(0, n, SEARCH_EVERY), n - 1])
-    out = np.empty(n)
+    full, out = np.unique(np.r_[np.arange(0, n, SEARCH_EVERY), n - 1]), np.empty(n)
     v = value(np.repeat(full, S), np.tile(np.arange(S), len(full))).reshape(len(full), S)
     order = np.argsort(v, axis=1)
     out[full], won, second = v.min(axis=1), order[:, 0], order[:, min(1, S - 1)]
@@ -339,9 +338,10 @@ def unlabelled_profile(scheme:Scheme,  # WR, MUST.wo, MUST.ow or MUST.ww (see `l
     rep = label_groups(scheme)
     if rep is None: raise ValueError(f"{scheme.label} has no unlabelled certificate here (WR and two-stage MUST only)")
     groups, lost = rep
-    tot, eta = np.full(alpha.shape, lost), sum(g.e for g in groups)
+    tot, cut = np.full(alpha.shape, lost), SEARCH_SHARE * sum(g.e for g in groups)   # groups below cut: no search
     shares = _matched_pool(groups, sigma, alpha) if any(g.pool > 0 for g in groups) else [(None, None)] * len(groups)
-    for g, (r, z) in zip(groups, shares): tot = tot + group_bound(g, sigma, alpha, g.e >= SEARCH_SHARE * eta, r, z)
+    gauss = np.full((len(alpha), max(len(g.pi) for g in groups)), np.nan)   # δ_G(α_i; θ_l), shared by the groups
+    for g, (r, z) in zip(groups, shares): tot = tot + group_bound(g, sigma, alpha, g.e >= cut, r, z, gauss)
     return labelled_profile(scheme, sigma, alpha, tot * (1 + 1e-12))   # the smaller bound; sums rounded up
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #4038d279
