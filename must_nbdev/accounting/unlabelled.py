@@ -80,8 +80,7 @@ def _hs_gauss(gamma:np.ndarray,  # γ >= 0 (inf allowed: 0)
     "An upper bound, round-off included, on δ_G(γ; θ) = H_γ(N(θ, 1) || N(0, 1))."
     gamma, theta = np.broadcast_arrays(np.asarray(gamma, float), np.asarray(theta, float))
     live = (gamma > 0) & np.isfinite(gamma)
-    g = np.where(live, gamma, 1.0)
-    lg = np.log(g)
+    lg = np.log(np.where(live, gamma, 1.0))
     a = theta / 2 - lg / theta
     la, lb = special.log_ndtr(a), lg + special.log_ndtr(a - theta)
     with np.errstate(invalid='ignore'):
@@ -216,6 +215,10 @@ def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarr
             cols = np.minimum(band, L - 1)
             W = np.where(band < L, np.take_along_axis(frac[r], cols, axis=1) * pi[cols], 0.0)
             W[:, 0] += own[i[r], l[r], k[r]] * pi[l[r]]
+            keep = W > 0; keep[:, [0, -1]] = True               # the weights, and the ends (they give θ's range):
+            if len(r) > 1 and (K := keep.sum(axis=1).max()) < B:   # zeros add nothing to the sums over labels
+                o = np.argsort(~keep, axis=1, kind='stable')[:, :K]
+                W, cols = np.take_along_axis(W, o, 1), np.take_along_axis(cols, o, 1)
             cost += np.bincount(i[r], _hs_mixture(gam[i[r], k[r]] * pi[l[r]], W, theta[cols]), minlength=len(cost))
     return cost
 
@@ -229,10 +232,9 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, 
     with np.errstate(invalid='ignore'): toward_r = np.where(r + z > 0, r / (r + z), 0.0)
     own, fed, a = _matched_split(alpha, TR, TZ, pi, theta, search)  # the plan matched to the threshold
     matched = _matched_cost(alpha, TZ, pi, theta, own, fed, gauss)
-    prop = alpha / (alpha + TR + TZ)
+    prop, ts = alpha / (alpha + TR + TZ), SPLIT_MULTS
     highs = (prop, 0 * prop)                                                  # f_l for l >= 2: α/T, or 0
     to_rs = (toward_r, np.ones(n)) if has_r and has_z else (toward_r,)       # the rest: as r:z, or all to R
-    ts = SPLIT_MULTS
     F1 = np.stack([np.minimum(1.0, t * prop) if t < math.inf else np.ones_like(prop) for t in ts], axis=1)  # (α, t)
     rest = lambda g, f: _charged(g[:, None], f, theta[1:], pi[1:]).sum(axis=1)   # labels >= 2, summed: (rows,)
     S = len(highs) * len(to_rs) * len(ts) + 1 if search else 1                # the last one: the matched plan
@@ -279,8 +281,7 @@ def group_bound(group:LabelGroup,      # one group of Lemma B
     v = value(np.repeat(full, S), np.tile(np.arange(S), len(full))).reshape(len(full), S)
     order = np.argsort(v, axis=1)
     out[full], won, second = v.min(axis=1), order[:, 0], order[:, min(1, S - 1)]
-    between = np.setdiff1d(np.arange(n), full)
-    right = np.searchsorted(full, between)
+    between = np.setdiff1d(np.arange(n), full); right = np.searchsorted(full, between)
     same = won[right - 1] == won[right]             # the same split wins on both sides: it and both runners-up
     cand = np.stack([won[right], second[right - 1], second[right]], axis=1)[same]
     u, inv = np.unique(between[same, None] * S + cand, return_inverse=True)   # each (α, split) once
@@ -302,13 +303,12 @@ def labelled_profile(scheme:Scheme,  # a fixed-size scheme
     eta_t, labels, inf = dominating_labels(scheme, sigma, 'substitute')
     at, tot = 1 + (alpha - 1) / eta_t, np.full(alpha.shape, inf * eta_t)
     pis, thetas = (np.array([x[i] for x in labels if x[0] > 0 and x[1] > 0], float) for i in (0, 1))
-    rows, top = np.ones(alpha.shape, bool), np.argsort(-pis)[:16]
-    if cap is not None and len(pis) > 16:                   # the 16 heaviest labels alone already above cap: skipped
+    rows, top, cap = np.ones(alpha.shape, bool), np.argsort(-pis)[:16], np.inf if cap is None else cap
+    if len(pis) > 16 and np.any(cap < 1):                   # the 16 heaviest labels alone already above cap: skipped
         part = eta_t * (pis[top] * _hs_gauss(at[:, None], thetas[top])).sum(axis=1) * (1 - 1e-9)   # <= the full sum
         rows = ~(np.minimum(1.0, part) > cap)
     if len(pis): tot[rows] += eta_t * (pis * _hs_gauss(at[rows, None], thetas)).sum(axis=1)   # every label at once
-    out = np.minimum(1.0, tot * (1 + 1e-12))
-    return out if cap is None else np.where(rows, np.minimum(cap, out), cap)
+    return np.where(rows, np.minimum(cap, np.minimum(1.0, tot * (1 + 1e-12))), cap)
 
 def _matched_pool(groups:list, sigma:float, alpha:np.ndarray) -> list:
     "Per α, each group's (r, z), the shared pool re-shared so that every group cuts at the whole mixture's threshold."
