@@ -236,24 +236,23 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, 
     highs = (prop, 0 * prop)                                                  # f_l for l >= 2: α/T, or 0
     to_rs = (toward_r, np.ones(n)) if has_r and has_z else (toward_r,)       # the rest: as r:z, or all to R
     F1 = np.stack([np.minimum(1.0, t * prop) if t < math.inf else np.ones_like(prop) for t in ts], axis=1)  # (α, t)
-    rest = lambda g, f: _charged(g[:, None], f, theta[1:], pi[1:]).sum(axis=1)   # labels >= 2, summed: (rows,)
+    HI, TO = np.stack(highs, axis=1), np.stack(to_rs, axis=1)                 # f_hi and to_r by (α, choice)
     S = len(highs) * len(to_rs) * len(ts) + 1 if search else 1                # the last one: the matched plan
+    def rest(g, f, key):                            # labels >= 2 at f_l = f, summed: once per key, 0 where f = 0
+        u, j, inv = np.unique(key, return_index=True, return_inverse=True)
+        out, p = np.zeros(len(u)), f[j] > 0
+        out[p] = _charged(g[j[p], None], f[j[p], None], theta[1:], pi[1:]).sum(axis=1)
+        return out[inv]
     def split(i, s):                                # split(i, s): the costs and weights of split s at α_i alone
         C, W, m = np.empty(len(i)), np.empty((len(i), L)), s == S - 1
-        C[m], W[m] = matched[i[m]], a[i[m]] * pi
-        for h, f_hi in enumerate(highs if S > 1 else ()):
-            kh = np.flatnonzero(~m & (s // (len(ts) * len(to_rs)) == h))
-            uh = np.unique(i[kh])                   # f_l (l >= 2) = f_hi: the labelled part of labels >= 2, once
-            hi_cost = rest(alpha[uh], np.broadcast_to(f_hi[uh][:, None], (len(uh), L - 1)))
-            for c, to_r in enumerate(to_rs):
-                k = kh[s[kh] // len(ts) % len(to_rs) == c]
-                rows, tt = i[k], s[k] % len(ts); u, inv = np.unique(rows, return_inverse=True)
-                B_hi = np.broadcast_to(((1 - f_hi[u]) * (1 - to_r[u]))[:, None], (len(u), L - 1))
-                hi_z = rest(TZ[u], B_hi) if has_z else (B_hi * pi[1:]).sum(axis=1)
-                f1 = F1[rows, tt]; B1 = (1 - f1) * (1 - to_r[rows])
-                C[k] = _charged(alpha[rows], f1, theta[0], pi[0]) + hi_cost[np.searchsorted(uh, rows)] + hi_z[inv]
-                C[k] += _charged(TZ[rows], B1, theta[0], pi[0]) if has_z else B1 * pi[0]
-                W[k, 0], W[k, 1:] = (1 - f1) * to_r[rows] * pi[0], ((1 - f_hi[rows]) * to_r[rows])[:, None] * pi[1:]
+        C[m], W[m], k = matched[i[m]], a[i[m]] * pi, np.flatnonzero(~m)
+        rows, h, c, tt = i[k], s[k] // (len(ts) * len(to_rs)), s[k] // len(ts) % len(to_rs), s[k] % len(ts)
+        f_hi, to_r, f1 = HI[rows, h], TO[rows, c], F1[rows, tt]
+        B_hi, B1 = (1 - f_hi) * (1 - to_r), (1 - f1) * (1 - to_r)
+        hi_z = rest(TZ[rows], B_hi, (rows * 2 + h) * 2 + c) if has_z else (B_hi[:, None] * pi[1:]).sum(axis=1)
+        C[k] = _charged(alpha[rows], f1, theta[0], pi[0]) + rest(alpha[rows], f_hi, rows * 2 + h) + hi_z
+        C[k] += _charged(TZ[rows], B1, theta[0], pi[0]) if has_z else B1 * pi[0]
+        W[k, 0], W[k, 1:] = (1 - f1) * to_r * pi[0], ((1 - f_hi) * to_r)[:, None] * pi[1:]
         return C, W
     if lazy: return S, theta, split                 # (group_bound: only the splits it evaluates are built)
     C, W = split(np.repeat(np.arange(n), S), np.tile(np.arange(S), n))
