@@ -215,9 +215,9 @@ def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarr
             cols = np.minimum(band, L - 1)
             W = np.where(band < L, np.take_along_axis(frac[r], cols, axis=1) * pi[cols], 0.0)
             W[:, 0] += own[i[r], l[r], k[r]] * pi[l[r]]
-            keep = W > 0; keep[:, [0, -1]] = True               # the weights, and the ends (they give θ's range):
-            if len(r) > 1 and (K := keep.sum(axis=1).max()) < B:   # zeros add nothing to the sums over labels
-                o = np.argsort(~keep, axis=1, kind='stable')[:, :K]
+            keep = W > 0; keep[:, [0, -1]] = True               # the weights, and the ends (they fix θ's range);
+            if np.sum(gam[i[r], k[r]] > 0) > 1 and (K := keep.sum(axis=1).max()) < B:   # zeros add nothing to sums
+                o = np.argsort(~keep, axis=1, kind='stable')[:, :K]   # over labels (unless 1 row is live: pairwise)
                 W, cols = np.take_along_axis(W, o, 1), np.take_along_axis(cols, o, 1)
             cost += np.bincount(i[r], _hs_mixture(gam[i[r], k[r]] * pi[l[r]], W, theta[cols]), minlength=len(cost))
     return cost
