@@ -80,13 +80,12 @@ def _hs_gauss(gamma:np.ndarray,  # γ >= 0 (inf allowed: 0)
     "An upper bound, round-off included, on δ_G(γ; θ) = H_γ(N(θ, 1) || N(0, 1))."
     gamma, theta = np.broadcast_arrays(np.asarray(gamma, float), np.asarray(theta, float))
     live = (gamma > 0) & np.isfinite(gamma)
-    g = np.where(live, gamma, 1.0)
-    lg = np.log(g)
+    lg = np.log(np.where(live, gamma, 1.0))
     a = theta / 2 - lg / theta
     la, lb = special.log_ndtr(a), lg + special.log_ndtr(a - theta)
     with np.errstate(invalid='ignore'):
         out = np.exp(la) * -np.expm1(np.minimum(lb - la - 64 * _U * (1 + np.abs(la) + np.abs(lb)), 0.0))
-    return np.where(live, np.nan_to_num(out, nan=1.0), np.where(gamma > 0, 0.0, 1.0))
+    return np.where(live, np.where(np.isnan(out), 1.0, out), np.where(gamma > 0, 0.0, 1.0))
 
 def _root(base:np.ndarray,  # (label, row): log(w_l / γ) − θ_l²/2 of Σ_l w_l e^{θ_l t − θ_l²/2} = γ, per row
           th:np.ndarray,    # (label, 1): θ_l > 0
@@ -191,14 +190,20 @@ def _matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray
         spent[rows] += np.add.reduceat(fed[3], start, axis=0)
     return own, fed, np.maximum(1 - spent, 0.0) + (2 * len(pi) + 4) * _U   # + u's: the fractions add up to >= 1
 
-def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray, own:np.ndarray, fed) -> np.ndarray:
+def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray, own:np.ndarray, fed,
+                  gauss:np.ndarray|None=None) -> np.ndarray:
     "The Q and Z pieces of the matched plan: δ_G where a piece holds its own label alone, Lemma A where fed."
     gam = np.stack([alpha, TZ], axis=1)                         # (α, Q|Z): a piece's reference is γ π_l'
     alone = own > 0
     if fed is not None: alone[fed[:3]] = False
     a_i, a_l, a_k = np.nonzero(alone)
-    f = own[a_i, a_l, a_k]
-    cost = np.bincount(a_i, _charged(gam[a_i, a_k], f, theta[a_l], pi[a_l]), minlength=len(alpha))
+    f, gauss = own[a_i, a_l, a_k], np.full((len(alpha), len(pi)), np.nan) if gauss is None else gauss
+    q = (a_k == 0) & (f == 1)                                   # a Q piece with its whole label: δ_G(α; θ_l) itself,
+    ti, tl = a_i[q], a_l[q]; new = np.isnan(gauss[ti, tl])     # from a table shared by the groups (nan: not yet)
+    gauss[ti[new], tl[new]] = _hs_gauss(alpha[ti[new]], theta[tl[new]])
+    x = np.empty(len(f)); x[q] = pi[tl] * gauss[ti, tl]
+    x[~q] = _charged(gam[a_i, a_k][~q], f[~q], theta[a_l[~q]], pi[a_l[~q]])
+    cost = np.bincount(a_i, x, minlength=len(alpha))
     if fed is not None:
         i, l, k, frac = fed                                     # the feeders are the nearest labels above: a band
         L, nz = len(pi), frac > 0
@@ -210,41 +215,48 @@ def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarr
             cols = np.minimum(band, L - 1)
             W = np.where(band < L, np.take_along_axis(frac[r], cols, axis=1) * pi[cols], 0.0)
             W[:, 0] += own[i[r], l[r], k[r]] * pi[l[r]]
+            keep = W > 0; keep[:, [0, -1]] = True               # the weights, and the ends (they fix θ's range);
+            if np.sum(gam[i[r], k[r]] > 0) > 1 and (K := keep.sum(axis=1).max()) < B:   # zeros add nothing to sums
+                o = np.argsort(~keep, axis=1, kind='stable')[:, :K]   # over labels (unless 1 row is live: pairwise)
+                W, cols = np.take_along_axis(W, o, 1), np.take_along_axis(cols, o, 1)
             cost += np.bincount(i[r], _hs_mixture(gam[i[r], k[r]] * pi[l[r]], W, theta[cols]), minlength=len(cost))
     return cost
 
-def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray) -> tuple:
-    "Every split of one group at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ)."
+def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray,
+                  gauss:np.ndarray|None=None, lazy:bool=False) -> tuple:
+    "Every split at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ); lazy: (S, θ, split)."
     e, pi = group.e, group.pi
     theta, n, L = 2 * np.arange(1, len(pi) + 1) / sigma, len(alpha), len(pi)
     TR, TZ = (alpha - 1) * r / e, (alpha - 1) * z / e
     has_r, has_z = bool(np.any(r > 0)), bool(np.any(z > 0))
     with np.errstate(invalid='ignore'): toward_r = np.where(r + z > 0, r / (r + z), 0.0)
-    labelled = lambda gam, frac, th, w: _charged(gam[..., None], frac, th, w).sum(axis=-1)   # over the last axis
     own, fed, a = _matched_split(alpha, TR, TZ, pi, theta, search)  # the plan matched to the threshold
-    matched = _matched_cost(alpha, TZ, pi, theta, own, fed)
-    if not search: return matched[:, None], (a * pi)[:, None], theta
-    prop = alpha / (alpha + TR + TZ)
+    matched = _matched_cost(alpha, TZ, pi, theta, own, fed, gauss)
+    prop, ts = alpha / (alpha + TR + TZ), SPLIT_MULTS
     highs = (prop, 0 * prop)                                                  # f_l for l >= 2: α/T, or 0
     to_rs = (toward_r, np.ones(n)) if has_r and has_z else (toward_r,)       # the rest: as r:z, or all to R
-    ts = SPLIT_MULTS
     F1 = np.stack([np.minimum(1.0, t * prop) if t < math.inf else np.ones_like(prop) for t in ts], axis=1)  # (α, t)
-    one = lambda g, f: labelled(g[:, None], f[..., None], theta[0], pi[0])   # label 1, every t at once: (α, t)
-    rest = lambda g, f: labelled(g, f, theta[1:], pi[1:])                    # labels >= 2: (α,)
-    g1, costs, weights = one(alpha, F1), [], []
-    for f_hi in highs:
-        hi_cost = rest(alpha, np.broadcast_to(f_hi[:, None], (n, L - 1)))
-        for to_r in to_rs:
-            B_hi = np.broadcast_to(((1 - f_hi) * (1 - to_r))[:, None], (n, L - 1))
-            hi_z = rest(TZ, B_hi) if has_z else (B_hi * pi[1:]).sum(axis=1)
-            B1 = (1 - F1) * (1 - to_r)[:, None]
-            costs.append((g1 + hi_cost[:, None] + hi_z[:, None]) + (one(TZ, B1) if has_z else B1 * pi[0]))
-            A_hi = np.broadcast_to(((1 - f_hi) * to_r)[:, None, None] * pi[1:], (n, len(ts), L - 1))
-            A1 = ((1 - F1) * to_r[:, None] * pi[0])[..., None]
-            weights.append(np.concatenate([A1, A_hi], axis=2))                      # (α, t, label)
-    C = np.concatenate([np.stack(costs, axis=1).reshape(n, -1), matched[:, None]], axis=1)   # (α, split)
-    W = np.concatenate([np.stack(weights, axis=1).reshape(n, len(costs) * len(ts), L), (a * pi)[:, None]], axis=1)
-    return C, W, theta
+    HI, TO = np.stack(highs, axis=1), np.stack(to_rs, axis=1)                 # f_hi and to_r by (α, choice)
+    S = len(highs) * len(to_rs) * len(ts) + 1 if search else 1                # the last one: the matched plan
+    def rest(g, f, key):                            # labels >= 2 at f_l = f, summed: once per key, 0 where f = 0
+        u, j, inv = np.unique(key, return_index=True, return_inverse=True)
+        out, p = np.zeros(len(u)), f[j] > 0
+        out[p] = _charged(g[j[p], None], f[j[p], None], theta[1:], pi[1:]).sum(axis=1)
+        return out[inv]
+    def split(i, s):                                # split(i, s): the costs and weights of split s at α_i alone
+        C, W, m = np.empty(len(i)), np.empty((len(i), L)), s == S - 1
+        C[m], W[m], k = matched[i[m]], a[i[m]] * pi, np.flatnonzero(~m)
+        rows, h, c, tt = i[k], s[k] // (len(ts) * len(to_rs)), s[k] // len(ts) % len(to_rs), s[k] % len(ts)
+        f_hi, to_r, f1 = HI[rows, h], TO[rows, c], F1[rows, tt]
+        B_hi, B1 = (1 - f_hi) * (1 - to_r), (1 - f1) * (1 - to_r)
+        hi_z = rest(TZ[rows], B_hi, (rows * 2 + h) * 2 + c) if has_z else (B_hi[:, None] * pi[1:]).sum(axis=1)
+        C[k] = _charged(alpha[rows], f1, theta[0], pi[0]) + rest(alpha[rows], f_hi, rows * 2 + h) + hi_z
+        C[k] += _charged(TZ[rows], B1, theta[0], pi[0]) if has_z else B1 * pi[0]
+        W[k, 0], W[k, 1:] = (1 - f1) * to_r * pi[0], ((1 - f_hi) * to_r)[:, None] * pi[1:]
+        return C, W
+    if lazy: return S, theta, split                 # (group_bound: only the splits it evaluates are built)
+    C, W = split(np.repeat(np.arange(n), S), np.tile(np.arange(S), n))
+    return C.reshape(n, S), W.reshape(n, S, L), theta
 
 def group_bound(group:LabelGroup,      # one group of Lemma B
                 sigma:float,           # noise multiplier (> 0)
@@ -252,28 +264,27 @@ def group_bound(group:LabelGroup,      # one group of Lemma B
                 search:bool=True,      # False: the matched plan's diagonal part only (cheaper)
                 r:np.ndarray|None=None,  # the group's r per α (a re-shared pool); None: group.r
                 z:np.ndarray|None=None,  # the group's z per α; None: group.z
+                gauss:np.ndarray|None=None,  # δ_G(α_i; θ_l) by (α, label), nan until needed: shared by groups
                ) -> np.ndarray:
     "The theorem's bound on one group's share of H_α: the smallest of the plans tried (up to 17), at every α."
     alpha = np.atleast_1d(np.asarray(alpha, float))
     r = np.broadcast_to(np.asarray(group.r if r is None else r, float), alpha.shape)
     z = np.broadcast_to(np.asarray(group.z if z is None else z, float), alpha.shape)
-    C, W, theta = _group_splits(group, sigma, alpha, search, r, z)
-    n, S = C.shape
-    TR = (alpha - 1) * r / group.e
+    S, theta, split = _group_splits(group, sigma, alpha, search, r, z, gauss, lazy=True)
+    n, TR = len(alpha), (alpha - 1) * r / group.e
     def value(i, s):                                 # the theorem's value of split s at α_i, for index arrays i, s
-        mix = _hs_mixture(TR[i], W[i, s], theta)     # (γ = 0 where r = 0: the whole weight)
-        return group.e * (C[i, s] + mix)
+        C, W = split(i, s)
+        return group.e * (C + _hs_mixture(TR[i], W, theta))   # (γ = 0 where r = 0: the whole weight)
     if S == 1: return value(np.arange(n), np.zeros(n, int))
-    full = np.unique(np.r_[np.arange(0, n, SEARCH_EVERY), n - 1])
-    out = np.empty(n)
+    full, out = np.unique(np.r_[np.arange(0, n, SEARCH_EVERY), n - 1]), np.empty(n)
     v = value(np.repeat(full, S), np.tile(np.arange(S), len(full))).reshape(len(full), S)
     order = np.argsort(v, axis=1)
     out[full], won, second = v.min(axis=1), order[:, 0], order[:, min(1, S - 1)]
-    between = np.setdiff1d(np.arange(n), full)
-    right = np.searchsorted(full, between)
+    between = np.setdiff1d(np.arange(n), full); right = np.searchsorted(full, between)
     same = won[right - 1] == won[right]             # the same split wins on both sides: it and both runners-up
     cand = np.stack([won[right], second[right - 1], second[right]], axis=1)[same]
-    out[between[same]] = value(np.repeat(between[same], 3), cand.ravel()).reshape(-1, 3).min(axis=1)
+    u, inv = np.unique(between[same, None] * S + cand, return_inverse=True)   # each (α, split) once
+    out[between[same]] = value(u // S, u % S)[inv].reshape(-1, 3).min(axis=1)
     i = between[~same]                              # where the winner changes: every split again
     if len(i): out[i] = value(np.repeat(i, S), np.tile(np.arange(S), len(i))).reshape(len(i), S).min(axis=1)
     return out
@@ -282,6 +293,7 @@ def group_bound(group:LabelGroup,      # one group of Lemma B
 def labelled_profile(scheme:Scheme,  # a fixed-size scheme
                      sigma:float,    # noise multiplier (> 0)
                      alpha,          # α >= 1 (array)
+                     cap=None,       # None, or an array like alpha: then min(cap, the profile) is returned
                     ) -> np.ndarray:
     "The public-label pair's one-step profile (03_dominating, substitution) at α >= 1, round-off included."
     # the same pair as `dominating_pld` (same `dominating_labels`), in closed form at any α instead of on a loss grid;
@@ -290,8 +302,12 @@ def labelled_profile(scheme:Scheme,  # a fixed-size scheme
     eta_t, labels, inf = dominating_labels(scheme, sigma, 'substitute')
     at, tot = 1 + (alpha - 1) / eta_t, np.full(alpha.shape, inf * eta_t)
     pis, thetas = (np.array([x[i] for x in labels if x[0] > 0 and x[1] > 0], float) for i in (0, 1))
-    if len(pis): tot = tot + eta_t * (pis * _hs_gauss(at[:, None], thetas)).sum(axis=1)   # every label at once
-    return np.minimum(1.0, tot * (1 + 1e-12))
+    rows, top, cap = np.ones(alpha.shape, bool), np.argsort(-pis)[:16], np.inf if cap is None else cap
+    if len(pis) > 16 and np.any(cap < 1):                   # the 16 heaviest labels alone already above cap: skipped
+        part = eta_t * (pis[top] * _hs_gauss(at[:, None], thetas[top])).sum(axis=1) * (1 - 1e-9)   # <= the full sum
+        rows = ~(np.minimum(1.0, part) > cap)
+    if len(pis): tot[rows] += eta_t * (pis * _hs_gauss(at[rows, None], thetas)).sum(axis=1)   # every label at once
+    return np.where(rows, np.minimum(cap, np.minimum(1.0, tot * (1 + 1e-12))), cap)
 
 def _matched_pool(groups:list, sigma:float, alpha:np.ndarray) -> list:
     "Per α, each group's (r, z), the shared pool re-shared so that every group cuts at the whole mixture's threshold."
@@ -321,10 +337,11 @@ def unlabelled_profile(scheme:Scheme,  # WR, MUST.wo, MUST.ow or MUST.ww (see `l
     rep = label_groups(scheme)
     if rep is None: raise ValueError(f"{scheme.label} has no unlabelled certificate here (WR and two-stage MUST only)")
     groups, lost = rep
-    tot, eta = np.full(alpha.shape, lost), sum(g.e for g in groups)
+    tot, cut = np.full(alpha.shape, lost), SEARCH_SHARE * sum(g.e for g in groups)   # groups below cut: no search
     shares = _matched_pool(groups, sigma, alpha) if any(g.pool > 0 for g in groups) else [(None, None)] * len(groups)
-    for g, (r, z) in zip(groups, shares): tot = tot + group_bound(g, sigma, alpha, g.e >= SEARCH_SHARE * eta, r, z)
-    return np.minimum(tot * (1 + 1e-12), labelled_profile(scheme, sigma, alpha))   # sums rounded up; both are bounds
+    gauss = np.full((len(alpha), max(len(g.pi) for g in groups)), np.nan)   # δ_G(α_i; θ_l), shared by the groups
+    for g, (r, z) in zip(groups, shares): tot = tot + group_bound(g, sigma, alpha, g.e >= cut, r, z, gauss)
+    return labelled_profile(scheme, sigma, alpha, tot * (1 + 1e-12))   # the smaller bound; sums rounded up
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #4038d279
 KNOTS_DENSE, KNOTS_RATIO = 64, 1 / 64     # every grid point up to 64 steps, then spacing = 1/64 of the knot's loss
