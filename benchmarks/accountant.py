@@ -1,15 +1,15 @@
 """Accountant benchmark: ours against dp_accounting (PLD, and RDP for reference), prv_accountant and fourier_accountant,
-each tool in its own process, side by side on the same workloads. Prints time, value, interval width and the time ratio to
-dp_accounting's PLD answer (its default 1e-4 grid), and writes a markdown table (default benchmarks/RESULTS.md).
+each tool in its own process, side by side on the same workloads. Prints time, value, interval width and the time ratio
+to dp_accounting's PLD answer (its default 1e-4 grid), and writes a markdown table (default benchmarks/RESULTS.md).
 
     python benchmarks/accountant.py              # every workload (several minutes on 2 cores)
     python benchmarks/accountant.py --quick      # the small ones only
     python benchmarks/accountant.py --out FILE   # where to write the markdown table
 
 Peers are optional (pip install -e ".[dev]" installs them); a missing peer is reported, not fatal. Times are medians of
-`--repeat` runs (default 3) for ours and dp_accounting's PLD (the ratio the targets are stated in) and of `--peer-repeat`
-runs (default 1) for the other peers, each in a fresh process per (tool, workload), so imports and caches do not leak
-between tools; imports are not timed. Peak memory (max RSS of the process) is reported for ours."""
+`--repeat` runs (default 3) for ours and dp_accounting's PLD (the ratio the targets are stated in) and of
+`--peer-repeat` runs (default 1) for the other peers, each in a fresh process per (tool, workload), so imports and
+caches do not leak between tools; imports are not timed. Peak memory (max RSS of the process) is reported for ours."""
 import argparse, json, statistics, subprocess, sys, time
 from pathlib import Path
 
@@ -17,13 +17,16 @@ from pathlib import Path
 # Fig S2's schemes (n=10,000, m=200, b=118, σ=4) and DP-SGD size (n=60,000, m=256, b=6,000, σ=1.1, k=1e4).
 POISSON = [(0.02, 1.0, 1000), (0.01, 1.1, 10**4), (0.001, 0.8, 10**5), (0.004, 1.0, 250_000), (0.01, 1.1, 10**6),
            (0.01, 1.1, 100), (0.01, 1.1, 10**5)]
-WORKLOADS = ([(f"Poisson q={q:g} σ={s:g} k={k:.0e}", 'poisson', dict(n=10**7, q=q), s, k, 'add_remove') for q, s, k in POISSON]
-             + [(f"Fig S2 {name} k=1e3", name, dict(n=10_000, m=200, b=118 if name.startswith('must') else None), 4.0, 1000,
-                 'substitute') for name in ('must-ow', 'must-ww', 'wr', 'wor')]
-             + [(f"DP-SGD {name} {rel} k=1e4", name, dict(n=60_000, m=256, b=6000 if name.startswith('must') else None), 1.1,
-                 10**4, rel) for name in ('wor', 'wr', 'must-ow', 'must-wo', 'must-ww') for rel in ('substitute', 'add_remove')])
+WORKLOADS = ([(f"Poisson q={q:g} σ={s:g} k={k:.0e}", 'poisson', dict(n=10**7, q=q), s, k, 'add_remove')
+              for q, s, k in POISSON]
+             + [(f"Fig S2 {name} k=1e3", name, dict(n=10_000, m=200, b=118 if name.startswith('must') else None), 4.0,
+                 1000, 'substitute') for name in ('must-ow', 'must-ww', 'wr', 'wor')]
+             + [(f"DP-SGD {name} {rel} k=1e4", name, dict(n=60_000, m=256, b=6000 if name.startswith('must') else None),
+                 1.1, 10**4, rel) for name in ('wor', 'wr', 'must-ow', 'must-wo', 'must-ww')
+                for rel in ('substitute', 'add_remove')])
 QUICK = {0, 5, 7, 10}
-TOOLS = ('ours', 'dp_accounting_pld', 'dp_accounting_rdp', 'prv_accountant_0.1', 'prv_accountant_0.01', 'fourier_accountant')
+TOOLS = ('ours', 'dp_accounting_pld', 'dp_accounting_rdp', 'prv_accountant_0.1', 'prv_accountant_0.01',
+         'fourier_accountant')
 
 RUNNER = r'''
 import json, sys, time
@@ -87,11 +90,13 @@ def run(tool, workload, query, value, repeat, timeout=900):
     label, name, kw, sigma, k, rel = workload
     outs = []
     for _ in range(repeat):
-        try: p = subprocess.run([sys.executable, '-c', RUNNER, json.dumps([tool, name, kw, sigma, k, rel, query, value])],
+        try: p = subprocess.run([sys.executable, '-c', RUNNER,
+                                 json.dumps([tool, name, kw, sigma, k, rel, query, value])],
                                 capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired: outs.append(dict(error=f'timeout after {timeout} s', seconds=None)); break
         try: outs.append(json.loads(p.stdout.strip().splitlines()[-1]))
-        except (IndexError, json.JSONDecodeError): outs.append(dict(error=(p.stderr.strip().splitlines() or ['no output'])[-1][:80], seconds=None))
+        except (IndexError, json.JSONDecodeError):
+            outs.append(dict(error=(p.stderr.strip().splitlines() or ['no output'])[-1][:80], seconds=None))
         if 'error' in outs[-1]: break
     res = outs[-1]
     times = [o['seconds'] for o in outs if o.get('seconds') is not None and 'error' not in o]
@@ -113,7 +118,8 @@ def summary(rows, ours) -> str:
     for prefix, target in (('DP-SGD', 0.5), ('Fig S2', 0.3)):
         wst = worst(prefix)
         rel = f"; {wst[0] / scale:.2f}× dp_accounting PLD's median Poisson query in this run" if wst and scale else ''
-        if wst: out.append(f"* {prefix}, slowest query: **{wst[0]:.3f} s** ({wst[1]}, {wst[2]}; target ≤ {target} s{rel}).")
+        if wst:
+            out.append(f"* {prefix}, slowest query: **{wst[0]:.3f} s** ({wst[1]}, {wst[2]}; target ≤ {target} s{rel}).")
     if scale: out.append(f"* Machine speed: dp_accounting PLD's median Poisson query took {scale:.3f} s in this run "
                          f"(0.49 s on 2026-11-22, when the targets were set); absolute seconds scale with it.")
     out.append(f"* Peak memory of any of our runs: **{peak:.0f} MB** (target ≤ 1 GB).")
@@ -124,7 +130,8 @@ def main(argv=None):
     ap.add_argument('--quick', action='store_true', help='only a few small workloads')
     ap.add_argument('--repeat', type=int, default=3, help='runs per (tool, workload); the median time is reported')
     ap.add_argument('--timeout', type=float, default=120, help='seconds before a peer run is reported as a timeout')
-    ap.add_argument('--peer-repeat', type=int, default=1, help='runs per workload for the peers other than dp_accounting PLD')
+    ap.add_argument('--peer-repeat', type=int, default=1,
+                    help='runs per workload for the peers other than dp_accounting PLD')
     ap.add_argument('--out', default=str(Path(__file__).with_name('RESULTS.md')), help='markdown file to write')
     args = ap.parse_args(argv)
     rows, ours = [], []
@@ -136,7 +143,8 @@ def main(argv=None):
             ref = res.get('dp_accounting_pld', {}).get('median_seconds')
             for tool, r in res.items():
                 q = 'δ(ε=1)' if query == 'eps' else 'ε(δ=1e-5)'
-                width = (f"{(r['up'] - r['lo']) / r['up'] * 100:.3f}%" if r.get('lo') is not None and r.get('up') else '')
+                width = (f"{(r['up'] - r['lo']) / r['up'] * 100:.3f}%" if r.get('lo') is not None and r.get('up')
+                         else '')
                 t = r.get('median_seconds')
                 rows.append(dict(workload=w[0], query=q, tool=tool, seconds=f"{t:.3f}" if t is not None else '',
                                  value=f"{r['value']:.6g}" if 'value' in r else r.get('error', ''), interval=(
@@ -148,10 +156,11 @@ def main(argv=None):
     cols = ['workload', 'query', 'tool', 'seconds', 'value', 'interval', 'width', 'ratio', 'peak']
     lines = ['| ' + ' | '.join(cols[:-2] + ['time / dp_accounting PLD', 'peak MB']) + ' |', '|' + '---|' * len(cols)]
     lines += ['| ' + ' | '.join(r[c] for c in cols) + ' |' for r in rows]
-    head = (f"# Accountant benchmark\n\n`python benchmarks/accountant.py{' --quick' if args.quick else ''}` on this machine, "
-            f"{time.strftime('%Y-%m-%d')}; medians of {args.repeat} fresh processes per cell for ours and dp_accounting PLD, "
-            f"{args.peer_repeat} for the other peers. Ours: certified worst-case interval "
-            "(ratio target 1.005); dp_accounting PLD at its default grid; prv_accountant with eps_error 0.1 and 0.01.\n\n"
+    head = (f"# Accountant benchmark\n\n`python benchmarks/accountant.py{' --quick' if args.quick else ''}` on this "
+            f"machine, {time.strftime('%Y-%m-%d')}; medians of {args.repeat} fresh processes per cell for ours and "
+            f"dp_accounting PLD, {args.peer_repeat} for the other peers. Ours: certified worst-case interval "
+            "(ratio target 1.005); dp_accounting PLD at its default grid; prv_accountant with eps_error 0.1 and "
+            "0.01.\n\n"
             + summary(rows, ours) + "\n")
     Path(args.out).write_text(head + '\n'.join(lines) + '\n', encoding='utf-8')
     print(f"wrote {args.out}")

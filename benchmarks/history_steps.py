@@ -27,7 +27,8 @@ def dp_accounting_prefixes(q, sigma):
 if __name__ == '__main__':
     po = make_scheme('poisson', 50_000, m=512)
     rows, rec, hist = ours(po, 1.0)
-    print(f"Poisson q={po.rate:g} sigma=1.0: {STEPS} step() calls in {rec:.2f} s, history of {len(rows)} rows in {hist:.2f} s")
+    print(f"Poisson q={po.rate:g} sigma=1.0: {STEPS} step() calls in {rec:.2f} s, history of {len(rows)} rows in "
+          f"{hist:.2f} s")
     try:
         theirs, t = dp_accounting_prefixes(po.rate, 1.0)
         worst = max(abs(r['upper'] / e - 1) for r, e in zip(rows, theirs))
@@ -36,5 +37,5 @@ if __name__ == '__main__':
     except ImportError: print("  dp_accounting not installed: pip install \"must_nbdev[dev]\"")
     ow = make_scheme('must-ow', 50_000, m=512, b=4096)
     rows, rec, hist = ours(ow, 2.0)
-    print(f"MUST.ow b=4096 sigma=2.0: {STEPS} step() calls in {rec:.2f} s, history of {len(rows)} rows in {hist:.2f} s; "
-          f"eps after {rows[-1]['steps']} steps {rows[-1]['upper']:.4g}")
+    print(f"MUST.ow b=4096 sigma=2.0: {STEPS} step() calls in {rec:.2f} s, history of {len(rows)} rows in {hist:.2f} "
+          f"s; eps after {rows[-1]['steps']} steps {rows[-1]['upper']:.4g}")

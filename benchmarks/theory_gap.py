@@ -35,16 +35,18 @@ def rows():
             t_all = time.perf_counter() - t0
             t0 = time.perf_counter()
             account(scheme_at(name, g['n'], g['m'], b=g['b']), sigma=sigma, steps=k, attack=False, **query)
-            yield dict(size=size, scheme=name, query=f"ε(δ={query['delta']:.0e})".replace('e-0', 'e-') if 'delta' in query else f"δ(ε={query['eps']:g})",
-                       labels=r.certificates['public labels'], unlabelled=r.certificates.get('partially unlabelled'),
-                       winner=r.certificate, attack=r.lower, adaptive=r.attack.startswith('adaptive'),
-                       gap=r.upper / r.lower if r.lower > 0 else float('inf'), bound_s=time.perf_counter() - t0,
-                       total_s=t_all)
+            yield dict(size=size, scheme=name,
+                       query=f"ε(δ={query['delta']:.0e})".replace('e-0', 'e-') if 'delta' in query
+                       else f"δ(ε={query['eps']:g})", labels=r.certificates['public labels'],
+                       unlabelled=r.certificates.get('partially unlabelled'), winner=r.certificate, attack=r.lower,
+                       adaptive=r.attack.startswith('adaptive'), gap=r.upper / r.lower if r.lower > 0 else float('inf'),
+                       bound_s=time.perf_counter() - t0, total_s=t_all)
 
 def calibrations():
-    "σ for (3, 1e-5) after 10 epochs of batch 256 on 60,000 records, substitution, every scheme (Poisson for reference)."
+    "σ for (3, 1e-5) after 10 epochs of batch 256 on 60,000 records, substitution, each scheme (Poisson for reference)."
     for name in ('poisson', 'wor', 'wr', 'must-ow', 'must-ww'):
-        sc = make_scheme('poisson', 60_000, q=256 / 60_000) if name == 'poisson' else scheme_at(name, 60_000, 256, b=6000)
+        sc = (make_scheme('poisson', 60_000, q=256 / 60_000) if name == 'poisson'
+              else scheme_at(name, 60_000, 256, b=6000))
         c = calibrate_sigma(sc, epochs=10, eps=3.0, delta=1e-5, relation='substitute')
         yield dict(scheme=name, sigma=c.sigma, steps=c.steps, eps_upper=c.eps_upper, attack=c.eps_lower,
                    certificate=c.result.certificate, seconds=c.seconds)
@@ -57,20 +59,23 @@ def main(argv=None):
     lines = ['# Theory gap: certified bound against the best real attack', '',
              '`python benchmarks/theory_gap.py`: substitution, worst case. *public labels*: the dominating pair of '
              'accounting/03_dominating; *partially unlabelled*: accounting/04_unlabelled; the certified bound is the '
-             'smaller. Attack: the best of the fixed orientation mixes and (where it fits 10 × ADAPTIVE_WORK_BUDGET) the '
-             'adaptive-orientation DP of accounting/06_adaptive. Gap = certified / attack. *bound s*: one `account` query '
-             'without attacks; *total s*: with them.', '',
-             '| size | scheme | query | public labels | partially unlabelled | winner | best attack | adaptive | gap | bound s | total s |',
+             'smaller. Attack: the best of the fixed orientation mixes and (where it fits 10 × ADAPTIVE_WORK_BUDGET) '
+             'the adaptive-orientation DP of accounting/06_adaptive. Gap = certified / attack. *bound s*: one '
+             '`account` query without attacks; *total s*: with them.', '',
+             '| size | scheme | query | public labels | partially unlabelled | winner | best attack | adaptive | gap | '
+             'bound s | total s |',
              '|---|---|---|---|---|---|---|---|---|---|---|']
     for r in rows():
-        line = (f"| {r['size']} | {r['scheme']} | {r['query']} | {fmt(r['labels'])} | {fmt(r['unlabelled'])} | {r['winner']} | "
-                f"{fmt(r['attack'])} | {'yes' if r['adaptive'] else 'no'} | **{r['gap']:.3f}** | {r['bound_s']:.2f} | {r['total_s']:.2f} |")
+        line = (f"| {r['size']} | {r['scheme']} | {r['query']} | {fmt(r['labels'])} | {fmt(r['unlabelled'])} | "
+                f"{r['winner']} | {fmt(r['attack'])} | {'yes' if r['adaptive'] else 'no'} | **{r['gap']:.3f}** | "
+                f"{r['bound_s']:.2f} | {r['total_s']:.2f} |")
         print(line, flush=True); lines.append(line)
-    lines += ['', '## σ for (ε, δ) = (3, 1e-5), 10 epochs of batch 256 on 60,000 records (2344 steps), substitution', '',
-              '| scheme | σ | certified ε | attack ε at that σ | certificate | seconds |', '|---|---|---|---|---|---|']
+    lines += ['', '## σ for (ε, δ) = (3, 1e-5), 10 epochs of batch 256 on 60,000 records (2344 steps), substitution',
+              '', '| scheme | σ | certified ε | attack ε at that σ | certificate | seconds |',
+              '|---|---|---|---|---|---|']
     for c in calibrations():
-        line = (f"| {c['scheme']} | **{c['sigma']:.4g}** | {c['eps_upper']:.4f} | {c['attack']:.4f} | {c['certificate']} | "
-                f"{c['seconds']:.1f} |")
+        line = (f"| {c['scheme']} | **{c['sigma']:.4g}** | {c['eps_upper']:.4f} | {c['attack']:.4f} | "
+                f"{c['certificate']} | {c['seconds']:.1f} |")
         print(line, flush=True); lines.append(line)
     lines += ['', '## Where the rest of the gap is', '',
               'WOR is tight for one step (Balle et al.), so its gap is composition: the symmetrised pair against an '
@@ -83,19 +88,19 @@ def main(argv=None):
               'segment between the two differing records (a Gaussian kernel maps a member onto the step); open off '
               'the segment. If that second conjecture were proved, the certified bound '
               'would be the adaptive DP: 3.05e-4 instead of 1.148e-3 at Fig S2 WOR.', '',
-              'One step (k = 1): at the DP-SGD size every scheme is within 0.1 % of the displacing attack. At Fig S2\'s '
-              'sizes (b = 118: another record takes the slot in 82 % of the reference) the matched plan feeds the short '
-              'low labels from the labels above, which makes σ = 4 exact too; at σ = 1.1 high labels are short as well '
-              'and cannot be fed, and MUST.ow/ww stay 1.4-2.6 % above. No transport plan closes that (the best, found '
-              'numerically in research/k1_gap, leaves 1.0-1.9 %); the lemma that would is the Y-averaged one of '
-              'research/k1_gap §4. At that size with σ = 4 the one-step δ of WOR and WR is below 1e-12 (ε = 0.5) or '
-              'the attack underflows to 0 (ε = 2, gap ∞): those rows measure the accountant\'s absolute error floor '
-              '(about 1e-15), not the theory.', '',
+              'One step (k = 1): at the DP-SGD size every scheme is within 0.1 % of the displacing attack. At Fig '
+              'S2\'s sizes (b = 118: another record takes the slot in 82 % of the reference) the matched plan feeds '
+              'the short low labels from the labels above, which makes σ = 4 exact too; at σ = 1.1 high labels are '
+              'short as well and cannot be fed, and MUST.ow/ww stay 1.4-2.6 % above. No transport plan closes that '
+              '(the best, found numerically in research/k1_gap, leaves 1.0-1.9 %); the lemma that would is the '
+              'Y-averaged one of research/k1_gap §4. At that size with σ = 4 the one-step δ of WOR and WR is below '
+              '1e-12 (ε = 0.5) or the attack underflows to 0 (ε = 2, gap ∞): those rows measure the accountant\'s '
+              'absolute error floor (about 1e-15), not the theory.', '',
               'A second certificate for WOR (Rényi, composed additively) needs the per-step maximiser over clipped '
               'configurations to be the displacing one; Lebeda, Regehr, Kamath & Steinke (2024) state it as a '
-              'conjecture; Birrell et al.\'s FS-RDP is a proved bound whose leading term is that of the side-2 triangle, '
-              'a configuration the unit ball excludes, so it is looser. accounting/06_adaptive, "What the literature '
-              'says", has the details and a second-order check.']
+              'conjecture; Birrell et al.\'s FS-RDP is a proved bound whose leading term is that of the side-2 '
+              'triangle, a configuration the unit ball excludes, so it is looser. accounting/06_adaptive, "What the '
+              'literature says", has the details and a second-order check.']
     Path(args.out).write_text('\n'.join(lines) + '\n', encoding='utf-8')
     print(f"written to {args.out}")
 

@@ -43,7 +43,8 @@ class _OldPathFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         for old_name, new_name in RENAMED.get(old, {}).items():   # names that changed in 0.2
             setattr(module, old_name, getattr(module, new_name)); module.__all__.append(old_name)
         warnings.warn(f"{module.__name__} is deprecated and will be removed in 0.4; import from "
-                      f"{', '.join(n.__name__ for n in news)} (or the top-level must_nbdev)", DeprecationWarning, stacklevel=2)
+                      f"{', '.join(n.__name__ for n in news)} (or the top-level must_nbdev)", DeprecationWarning,
+                      stacklevel=2)
 
 def install_old_paths(package:str='must_nbdev'):  # the top-level package whose old module paths to serve
     "Put the old-path finder on `sys.meta_path` (once)."

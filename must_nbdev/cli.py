@@ -28,13 +28,15 @@ def cmd_reproduce(args,  # parsed command-line arguments (argparse.Namespace)
     arts = _artefacts()
     show = not args.json or sys.stderr.isatty()
     if args.list or args.target is None:
-        for k in REPRODUCIBLE: print(f"{k:8} {arts[k].paper:36} {'figure' if arts[k].is_figure else 'table':6} notebook {arts[k].notebook}")
+        for k in REPRODUCIBLE: print(f"{k:8} {arts[k].paper:36} {'figure' if arts[k].is_figure else 'table':6} "
+                                     f"notebook {arts[k].notebook}")
         return 0
     if args.target == 'all':
         out = Path(args.out or 'must-reproduction')
         done = reproduce_all(out, args.quick, args.seed, show)
         if args.json: print(_dumps(done)); return 0
-        print(f"Wrote {len(done)} artefacts to {out}/ ({'quick' if args.quick else 'full'} size, seed {args.seed}); index in {out / 'SUMMARY.md'}\n")
+        print(f"Wrote {len(done)} artefacts to {out}/ ({'quick' if args.quick else 'full'} size, seed {args.seed}); "
+              f"index in {out / 'SUMMARY.md'}\n")
         print(markdown_table(done, SUMMARY_COLUMNS, {'seconds': '.1f', 'chi2_p': '.3g'}))
         return 0
     art = arts[args.target]
@@ -61,11 +63,13 @@ EXAMPLES = {
     'account': """examples:
   must account --scheme must-ow --n 10000 --m 200 --b 118 --sigma 4 --k 1000 --eps 1
   must account --scheme poisson --q 0.004 --noise-multiplier 1.1 --epochs 10 --delta 1e-5 --delta 1e-6
-  must account --scheme wor --n 60000 --batch-size 256 --sigma 1.1 --steps 100,1000,10000 --delta 1e-5 --plot eps.png""",
+  must account --scheme wor --n 60000 --batch-size 256 --sigma 1.1 --steps 100,1000,10000 --delta 1e-5 """
+               """--plot eps.png""",
     'calibrate': """examples:
   must calibrate --scheme must-ow --n 60000 --batch-size 256 --b 6000 --epochs 10 --eps 3 --delta 1e-5
   must calibrate --scheme poisson --q 0.004 --solve steps --noise-multiplier 1.1 --eps 3 --delta 1e-5
-  must calibrate --scheme must-ow --n 60000 --solve batch-size --b-per-m 23.4 --sigma 2.63 --k 2344 --eps 3 --delta 1e-5""",
+  must calibrate --scheme must-ow --n 60000 --solve batch-size --b-per-m 23.4 --sigma 2.63 --k 2344 --eps 3 """
+                 """--delta 1e-5""",
     'compare': """examples:
   must compare --n 50000 --batch-size 512 --epochs 20 --eps 4 --delta 1e-5 --plot compare.png
   must compare --n 60000 --batch-size 256 --epochs 10 --sigma 1.5 --delta 1e-5 --b 1024 --b 6000""",
@@ -79,13 +83,14 @@ EXAMPLES = {
   must reproduce all --quick --out /tmp/must-quick""",
 }
 
-SIGMA_HELP = ("noise multiplier sigma: the Gaussian noise std divided by the clipping norm C. Each copy of the record moves "
-              "the clipped-gradient sum by at most C under add/remove (zero-out) and by 2C under substitution (the "
-              "accountant uses these shifts, so sigma is the same number DP-SGD libraries call noise_multiplier)")
+SIGMA_HELP = ("noise multiplier sigma: the Gaussian noise std divided by the clipping norm C. Each copy of the record "
+              "moves the clipped-gradient sum by at most C under add/remove (zero-out) and by 2C under substitution "
+              "(the accountant uses these shifts, so sigma is the same number DP-SGD libraries call noise_multiplier)")
 
 def _add_noise_and_steps(p, sigma_required:bool):
     "--sigma/--noise-multiplier and the ways to say how many steps: --k, --steps, --epochs."
-    p.add_argument('--sigma', '--noise-multiplier', dest='sigma', required=sigma_required, type=_number, help=SIGMA_HELP)
+    p.add_argument('--sigma', '--noise-multiplier', dest='sigma', required=sigma_required, type=_number,
+                   help=SIGMA_HELP)
     p.add_argument('--k', type=_number, help='number of steps (compositions)')
     p.add_argument('--steps', help='several numbers of steps, comma separated (one row each), e.g. 100,1000,10000')
     p.add_argument('--epochs', type=_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
@@ -102,12 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest='command', parser_class=_Parser)
     a = sub.add_parser('amplify', help="amplified (eps', delta') of scheme∘mechanism", formatter_class=raw,
                        epilog=EXAMPLES['amplify'],
-                       description="Amplified (eps', delta') of a subsampled Laplace or Gaussian mechanism (Theorem 4, Tables 1-2).")
+                       description="Amplified (eps', delta') of a subsampled Laplace or Gaussian mechanism (Theorem 4, "
+                                   "Tables 1-2).")
     _add_scheme_args(a)
     a.add_argument('--mechanism', required=True, choices=list(MECHANISMS), help='base mechanism')
     a.add_argument('--theta', required=True, type=_number, help='sensitivity over noise scale, Δ/σ > 0')
     a.add_argument('--eps', required=True, type=_number, action='append', help='base ε >= 0 (repeat for several)')
-    a.add_argument('--group', default='white', choices=('white', 'black'), help='group privacy analysis (default white-box)')
+    a.add_argument('--group', default='white', choices=('white', 'black'),
+                   help='group privacy analysis (default white-box)')
     a.add_argument('--json', action='store_true', help='print a JSON list of objects')
     a.set_defaults(func=cmd_amplify)
     c = sub.add_parser('account', help='certified delta(eps) or eps(delta) after k compositions', formatter_class=raw,
@@ -122,12 +129,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
     c.add_argument('--accuracy', type=_number, default=1.005, help='target ratio upper/lower (default 1.005)')
     c.add_argument('--pair', choices=PAIRS, default='worst',
-                   help="worst: certified for every pair of datasets (default); paper: the paper's pair, NOT a worst-case guarantee")
+                   help="worst: certified for every pair of datasets (default); paper: the paper's pair, NOT a "
+                        "worst-case guarantee")
     c.add_argument('--max-bins', dest='max_bins', type=_number, default=MAX_BINS,
                    help=f'cap on FFT bins, bounds memory (default {MAX_BINS}: under ~1.2 GB)')
     c.add_argument('--attack-budget', dest='attack_budget', type=_number, default=10 * ADAPTIVE_WORK_BUDGET,
-                   help=f'work units for the adaptive-orientation attack (default {10 * ADAPTIVE_WORK_BUDGET:.2g}, about '
-                        f'20 s; 0: fixed orientation mixes only)')
+                   help=f'work units for the adaptive-orientation attack (default {10 * ADAPTIVE_WORK_BUDGET:.2g}, '
+                        f'about 20 s; 0: fixed orientation mixes only)')
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)
@@ -138,11 +146,13 @@ def build_parser() -> argparse.ArgumentParser:
                                       'certified in the worst case next to the best attack, and the distinct records '
                                       'each step touches. wor draws an independent subset per step (not shuffling).')
     cmp_.add_argument('--n', required=True, type=_number, help='records in the dataset')
-    cmp_.add_argument('--m', '--batch-size', dest='m', required=True, type=_number, help='batch size (Poisson: rate m/n)')
+    cmp_.add_argument('--m', '--batch-size', dest='m', required=True, type=_number,
+                      help='batch size (Poisson: rate m/n)')
     cmp_.add_argument('--epochs', type=_number, help='epochs: steps = ceil(epochs * n / batch size)')
     cmp_.add_argument('--k', type=_number, help='number of steps')
     cmp_.add_argument('--eps', type=_number, help='target eps: calibrate sigma for every scheme')
-    cmp_.add_argument('--sigma', '--noise-multiplier', dest='sigma', type=_number, help='a noise multiplier: eps per scheme')
+    cmp_.add_argument('--sigma', '--noise-multiplier', dest='sigma', type=_number,
+                      help='a noise multiplier: eps per scheme')
     cmp_.add_argument('--delta', required=True, type=_number, help='delta of the target')
     cmp_.add_argument('--b', type=_number, action='append', help='MUST stage-I size (repeat; default 2m, 8m, n/4)')
     cmp_.add_argument('--plot', metavar='FILE.png', help='bar chart of the result into FILE.png')
@@ -152,7 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     sw = sub.add_parser('sweep', help='a grid of schemes x batch sizes x sigma x epochs, in parallel (joblib or Dask)',
                         formatter_class=raw, epilog=EXAMPLES['sweep'],
                         description='Certified eps(delta) (worst case) and the best attack at every point of the grid. '
-                                    'Steps = ceil(epochs * n / batch size). joblib/Dask need pip install "must_nbdev[sweep]".')
+                                    'Steps = ceil(epochs * n / batch size). joblib/Dask need pip install '
+                                    '"must_nbdev[sweep]".')
     sw.add_argument('--n', required=True, type=_number, help='records in the dataset')
     sw.add_argument('--schemes', nargs='+', default=['poisson', 'wor', 'wr', 'must-ow'], choices=list(SCHEMES),
                     metavar='SCHEME', help=f"schemes (default poisson wor wr must-ow; any of {', '.join(SCHEMES)})")
@@ -160,11 +171,13 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument('--sigmas', '--noise-multipliers', dest='sigmas', nargs='+', required=True, type=_number,
                     help='noise multipliers')
     sw.add_argument('--epochs', nargs='+', required=True, type=_number, help='passes over the data (floats allowed)')
-    sw.add_argument('--b-per-m', nargs='+', default=[8], type=_number, help='MUST stage-I size per batch record (default 8)')
+    sw.add_argument('--b-per-m', nargs='+', default=[8], type=_number,
+                    help='MUST stage-I size per batch record (default 8)')
     sw.add_argument('--relation', choices=RELATIONS, help="one relation for every point (default: each scheme's own)")
     sw.add_argument('--delta', required=True, type=_number, help='delta of every query')
     sw.add_argument('--jobs', type=_number, default=1, help='worker processes (joblib; -1: one per core; default 1)')
-    sw.add_argument('--dask', metavar='ADDRESS', help="a Dask scheduler address, or 'local' for a local cluster of --jobs")
+    sw.add_argument('--dask', metavar='ADDRESS',
+                    help="a Dask scheduler address, or 'local' for a local cluster of --jobs")
     sw.add_argument('--csv', metavar='FILE.csv', help='write the rows as CSV')
     sw.add_argument('--plot', metavar='FILE.png', help='eps against sigma, one panel per (batch size, epochs)')
     sw.add_argument('--json', action='store_true', help='print a JSON list, one object per point')
@@ -179,7 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_noise_and_steps(cal, sigma_required=False)
     cal.add_argument('--eps', required=True, type=_number, action='append', help='target epsilon > 0')
     cal.add_argument('--delta', required=True, type=_number, action='append', help='target delta in (0, 1)')
-    cal.add_argument('--solve', choices=('sigma', 'steps', 'batch-size'), default='sigma', help='the knob to compute (default sigma)')
+    cal.add_argument('--solve', choices=('sigma', 'steps', 'batch-size'), default='sigma',
+                     help='the knob to compute (default sigma)')
     cal.add_argument('--b-per-m', dest='b_per_m', type=_number,
                      help='--solve batch-size for two-stage MUST: stage I size b = ceil(b_per_m * m)')
     cal.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
@@ -228,7 +242,8 @@ def main(argv=None,  # arguments without the program name (None: sys.argv[1:])
         where = f" {e.filename}" if getattr(e, 'filename', None) else ''
         print(f"must {args.command}: error: cannot write{where}: {e.strerror or e}", file=sys.stderr); return 2
     except Exception as e:                        # a genuine internal error: still one line, status 1
-        print(f"must {args.command}: internal error: {type(e).__name__}: {e} (please report it)", file=sys.stderr); return 1
+        print(f"must {args.command}: internal error: {type(e).__name__}: {e} (please report it)", file=sys.stderr)
+        return 1
 
 # %% ../nbs/90_cli.ipynb #e53cd7fd
 def _console():  # console-script shim so `must` exits with main's status

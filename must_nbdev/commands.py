@@ -18,8 +18,9 @@ __all__ = ['OTHER_NAMES', 'cmd_amplify', 'cmd_account', 'cmd_compare', 'cmd_cali
 
 # %% ../nbs/89_commands.ipynb #a37949bc
 OTHER_NAMES = {'--noise_multiplier': '--noise-multiplier', '--batch_size': '--batch-size', '--sample-rate': '--q',
-               '--sample_rate': '--q', '--sampling-rate': '--q', '--target-epsilon': '--eps', '--target_epsilon': '--eps',
-               '--target-delta': '--delta', '--target_delta': '--delta', '--epsilon': '--eps', '--num-steps': '--k'}
+               '--sample_rate': '--q', '--sampling-rate': '--q', '--target-epsilon': '--eps',
+               '--target_epsilon': '--eps', '--target-delta': '--delta', '--target_delta': '--delta',
+               '--epsilon': '--eps', '--num-steps': '--k'}
 
 class _Parser(argparse.ArgumentParser):
     "ArgumentParser whose errors are one line on stderr and exit status 2, with a hint for other libraries' flag names."
@@ -58,8 +59,9 @@ def _scheme_from(args):
     if args.n is None:
         by_rate = 'q' in SCHEMES[args.scheme].params                      # Poisson: its privacy depends on q only
         if by_rate and args.q is not None and args.m is None: return make_scheme(args.scheme, MAX_N, q=args.q)
-        raise ValueError("--n (dataset size) is required" + (" with --m/--batch-size (poisson by its rate --q alone needs no --n)"
-                                                             if by_rate else ''))
+        raise ValueError("--n (dataset size) is required"
+                         + (" with --m/--batch-size (poisson by its rate --q alone needs no --n)"
+                            if by_rate else ''))
     return make_scheme(args.scheme, args.n, m=args.m, b=args.b, q=args.q)
 
 def _scheme_text(sc) -> str:
@@ -84,28 +86,32 @@ def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
     if args.json: print(_dumps(recs)); return 0
     print(f"{sc} ∘ {args.mechanism} (Δ/σ = {args.theta:g}); relation: {sc.relation}; {args.group}-box group privacy")
     print(_table(('eps', 'eta', 'eps_prime', 'delta', 'delta_prime', 'pa_type'),
-                 [(float(e), r['eta'], r['eps_prime'], r['delta'], r['delta_prime'], r['pa_type']) for e, r in zip(res.eps, recs)]))
+                 [(float(e), r['eta'], r['eps_prime'], r['delta'], r['delta_prime'], r['pa_type'])
+                  for e, r in zip(res.eps, recs)]))
     return 0
 
 # %% ../nbs/89_commands.ipynb #7cb10ee6
 def _steps_from(args, sc) -> list:
     "The numbers of steps asked for: --k, --steps (a comma list) or --epochs (k = ceil(epochs · n / m), Poisson 1/q)."
     given = [o for o, v in (('--k', args.k), ('--steps', args.steps), ('--epochs', args.epochs)) if v is not None]
-    if len(given) != 1: raise ValueError("give exactly one of --k N, --steps N1,N2,... or --epochs E (with --batch-size)")
+    if len(given) != 1:
+        raise ValueError("give exactly one of --k N, --steps N1,N2,... or --epochs E (with --batch-size)")
     if args.k is not None: return [check_int(args.k, 'k', 1)]
     if args.steps is not None:
         try: ks = [_number(t) for t in args.steps.split(',')]
-        except argparse.ArgumentTypeError: raise ValueError(f"--steps must be a comma list of integers >= 1, got {args.steps!r}") from None
+        except argparse.ArgumentTypeError:
+            raise ValueError(f"--steps must be a comma list of integers >= 1, got {args.steps!r}") from None
         if not ks or any(not isinstance(k, int) or k < 1 for k in ks):
             raise ValueError(f"--steps must be a comma list of integers >= 1, got {args.steps!r}")
         return sorted(set(ks))
     e = args.epochs
-    if not (isinstance(e, (int, float)) and math.isfinite(e) and e > 0): raise ValueError(f"--epochs must be > 0, got {e}")
+    if not (isinstance(e, (int, float)) and math.isfinite(e) and e > 0):
+        raise ValueError(f"--epochs must be > 0, got {e}")
     return [sc.steps_for_epochs(e)]                                       # ceil(epochs / rate): the registry's rule
 
 def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
                ) -> int:
-    "`must account`: certified worst-case δ(ε) or ε(δ) after k steps of scheme∘Gaussian(σ) (or the paper's pair, labelled)."
+    "`must account`: certified worst-case δ(ε) or ε(δ) of k steps of scheme∘Gaussian(σ) (or the labelled paper's pair)."
     sc = _scheme_from(args); ks = _steps_from(args, sc)
     queries = [('eps', e) for e in args.eps or []] + [('delta', d) for d in args.delta or []]
     if len(ks) == 1 and len(queries) == 1 and not args.plot: return _account_one(args, sc, ks[0], *queries[0])
@@ -118,10 +124,11 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
             ok = bool(b.ratio <= args.accuracy)
             why = '' if ok else (f"delta < 1e-8: not refined this far (by design); the upper bound is valid"
                                  if name == 'eps' and b.upper < 1e-8 else
-                                 f"bracket wider than --accuracy {args.accuracy:g} at the finest grid within --max-bins "
-                                 f"{args.max_bins}: raise --max-bins or loosen --accuracy (the bounds are valid)")
-            rows.append(dict(k=k, query=f"{'delta(eps' if name == 'eps' else 'eps(delta'}={x:g})", lower=b.lower, upper=b.upper,
-                             certified_accuracy=ok, reason=why))
+                                 f"bracket wider than --accuracy {args.accuracy:g} at the finest grid within "
+                                 f"--max-bins {args.max_bins}: raise --max-bins or loosen --accuracy (the bounds "
+                                 "are valid)")
+            rows.append(dict(k=k, query=f"{'delta(eps' if name == 'eps' else 'eps(delta'}={x:g})", lower=b.lower,
+                             upper=b.upper, certified_accuracy=ok, reason=why))
     if args.plot: _plot_over_steps(rows, sc, args)
     if args.json: print(_dumps(rows)); return 0
     relation = args.relation or sc.relation
@@ -129,7 +136,8 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
           + ("worst case: certified upper bound, attack lower bound" if args.pair == 'worst'
              else "the paper's pair: NOT a worst-case guarantee"))
     print(_table(('k', 'query', 'lower', 'upper', 'accuracy met'),
-                 [(str(r['k']), r['query'], r['lower'], r['upper'], 'yes' if r['certified_accuracy'] else 'NO') for r in rows]))
+                 [(str(r['k']), r['query'], r['lower'], r['upper'], 'yes' if r['certified_accuracy'] else 'NO')
+                  for r in rows]))
     for why in dict.fromkeys(r['reason'] for r in rows if r['reason']):
         print(f"NOT certified to ratio {args.accuracy:g} (rows marked NO): {why}")
     if args.plot: print(f"plot written to {args.plot}")
@@ -166,15 +174,16 @@ def _account_one(args, sc, k, name, x) -> int:
     if worst:
         print(f"{q} <= {fmt(up)} (certified upper bound); a real attack reaches {fmt(lo)} (lower bound)")
         b, a = res.bound_interval, res.attack_interval
-        print(f"  numerical accuracy: certified bound in [{fmt(b[0])}, {fmt(b[1])}], attack in [{fmt(a[0])}, {fmt(a[1])}]; "
-              f"theory gap x{res.theory_gap:.3g}")
+        print(f"  numerical accuracy: certified bound in [{fmt(b[0])}, {fmt(b[1])}], attack in [{fmt(a[0])}, "
+              f"{fmt(a[1])}]; theory gap x{res.theory_gap:.3g}")
         print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
               + f"  -> {res.certificate} wins")
         print(f"  attack: {res.attack}")
     else:
         print(f"{q} in [{fmt(lo)}, {fmt(up)}] for the paper's pair of datasets (not a worst-case guarantee)")
     print(f"grid h = {res.h:.3g}, r = {res.r}, window |s| <= L = {res.L:.3g}; "
-          f"{'certified to' if res.certified_accuracy else 'NOT certified to'} ratio {args.accuracy:g}; {res.seconds:.3f} s")
+          f"{'certified to' if res.certified_accuracy else 'NOT certified to'} ratio {args.accuracy:g}; "
+          f"{res.seconds:.3f} s")
     if not res.certified_accuracy: print(f"NOT certified: {res.reason}")
     return 0
 
@@ -193,7 +202,8 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     if args.json: print(_dumps([jsonable(r.__dict__) for r in rows])); return 0
     what = (f"sigma certified for (eps={args.eps:g}, delta={args.delta:g})" if args.eps is not None
             else f"eps(delta={args.delta:g}) at sigma={args.sigma:g}")
-    print(f"n = {args.n}, batch size {args.m}, {rows[0].steps} steps: {what}; worst case, certified bound and best attack")
+    print(f"n = {args.n}, batch size {args.m}, {rows[0].steps} steps: {what}; worst case, certified bound and "
+          "best attack")
     print(comparison_table(rows)); print(); print(reading(rows, calibrated=args.eps is not None))
     if args.plot: print(f"plot written to {args.plot}")
     return 0
@@ -206,27 +216,32 @@ def _calibration_progress(args):
 
 def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                  ) -> int:
-    "`must calibrate`: the smallest σ, or the largest number of steps or batch size, certified (ε, δ)-DP in the worst case."
+    "`must calibrate`: the smallest σ, or the most steps or largest batch size, certified (ε, δ)-DP in the worst case."
     for opt, vals in (('--eps', args.eps), ('--delta', args.delta)):
-        if len(vals) > 1: raise ValueError(f"{opt} takes one target for calibrate, got {len(vals)}; run one calibration per target")
+        if len(vals) > 1:
+            raise ValueError(f"{opt} takes one target for calibrate, got {len(vals)}; run one calibration per target")
     args.eps, args.delta = args.eps[0], args.delta[0]
     if args.steps is not None and ',' in args.steps:
         raise ValueError("--steps takes one number of steps for calibrate (or use --k/--epochs); got a list")
-    if args.b_per_m is not None and args.solve != 'batch-size': raise ValueError("--b-per-m is only used by --solve batch-size")
+    if args.b_per_m is not None and args.solve != 'batch-size':
+        raise ValueError("--b-per-m is only used by --solve batch-size")
     if args.solve == 'batch-size':
-        extra = [o for o, v in (('--epochs', args.epochs), ('--steps', args.steps), ('--b', args.b), ('--q', args.q)) if v is not None]
-        if extra: raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
+        extra = [o for o, v in (('--epochs', args.epochs), ('--steps', args.steps), ('--b', args.b), ('--q', args.q))
+                 if v is not None]
+        if extra:
+            raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
     prog = _calibration_progress(args)
     if args.solve == 'sigma':
         sc = _scheme_from(args); k = _steps_from(args, sc)[0]
-        if args.sigma is not None: raise ValueError("--sigma is what --solve sigma computes; drop it, or choose --solve steps|batch-size")
+        if args.sigma is not None:
+            raise ValueError("--sigma is what --solve sigma computes; drop it, or choose --solve steps|batch-size")
         c = calibrate_sigma(sc, steps=k, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol,
                             progress=prog)
         rec = dict(solve='sigma', scheme=_scheme_text(sc), k=k, eps=args.eps, delta=args.delta, sigma=c.sigma,
                    sigma_infeasible=c.sigma_infeasible, eps_upper=c.eps_upper, eps_lower=c.eps_lower, calls=c.calls,
                    seconds=c.seconds, tol=c.tol)
-        line = (f"sigma = {c.sigma:.6g}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} after k = {k} "
-                f"steps (attack lower bound {c.eps_lower:.6f}); sigma = {c.sigma_infeasible:.6g} fails")
+        line = (f"sigma = {c.sigma:.6g}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
+                f"after k = {k} steps (attack lower bound {c.eps_lower:.6f}); sigma = {c.sigma_infeasible:.6g} fails")
         if not c.result.certified_accuracy: line += f"\nNOT certified to the accuracy ratio: {c.result.reason}"
     else:
         if args.sigma is None: raise ValueError(f"--solve {args.solve} needs --sigma (--noise-multiplier)")
@@ -234,21 +249,22 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
             sc = _scheme_from(args)
             if any(v is not None for v in (args.k, args.steps, args.epochs)):
                 raise ValueError("--solve steps computes k: drop --k/--steps/--epochs")
-            c = calibrate_steps(sc, sigma=args.sigma, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol,
-                                progress=prog)
+            c = calibrate_steps(sc, sigma=args.sigma, eps=args.eps, delta=args.delta, relation=args.relation,
+                                tol=args.tol, progress=prog)
             unit = f'steps (searched up to k_max = {10 ** 7})'
         else:
             if args.n is None or args.k is None: raise ValueError("--solve batch-size needs --n and --k")
             if args.m is not None: raise ValueError("--solve batch-size computes --batch-size: drop --m/--batch-size")
-            c = calibrate_batch_size(args.scheme, n=args.n, sigma=args.sigma, steps=args.k, eps=args.eps, delta=args.delta,
-                                     b_per_m=args.b_per_m, relation=args.relation, tol=args.tol, progress=prog)
+            c = calibrate_batch_size(args.scheme, n=args.n, sigma=args.sigma, steps=args.k, eps=args.eps,
+                                     delta=args.delta, b_per_m=args.b_per_m, relation=args.relation, tol=args.tol,
+                                     progress=prog)
             sc, k, unit = c.scheme, args.k, 'records per batch'
         rec = dict(solve=args.solve, scheme=_scheme_text(c.scheme), sigma=args.sigma, eps=args.eps, delta=args.delta,
                    value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,
                    seconds=c.seconds, tol=c.tol)
         bad = 'the whole range is feasible' if c.value_infeasible is None else f"{c.value_infeasible} fails"
-        line = (f"{'k' if args.solve == 'steps' else 'batch size'} = {c.value} {unit}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
-                f"at sigma = {args.sigma:g} ({bad})")
+        line = (f"{'k' if args.solve == 'steps' else 'batch size'} = {c.value} {unit}: certified "
+                f"eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} at sigma = {args.sigma:g} ({bad})")
     if prog is not None: print(file=sys.stderr)                    # end the progress line
     if args.json: print(_dumps(rec)); return 0
     print(f"{rec['scheme']}, relation: {args.relation or sc.relation}; worst case over all neighbouring datasets")
@@ -267,15 +283,17 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
     if args.dask == 'local': backend, rows = 'dask (local cluster)', _local_dask(points, args, show)
     else:
         backend = 'dask' if args.dask else ('sequential' if args.jobs == 1 else 'joblib')
-        rows = run_sweep(points, delta=args.delta, backend=backend, n_jobs=args.jobs, address=args.dask, show_progress=show)
+        rows = run_sweep(points, delta=args.delta, backend=backend, n_jobs=args.jobs, address=args.dask,
+                         show_progress=show)
     if args.csv: sweep_csv(rows, args.csv)
     if args.plot: plot_sweep(rows, path=args.plot)
     if args.json: print(_dumps([jsonable(r.__dict__) for r in rows])); return 0
     print(f"n = {args.n}: certified eps(delta={args.delta:g}) (worst case) and the best attack, {len(rows)} points, "
           f"backend {backend}")
-    print(_table(['scheme', 'b', 'relation', 'batch', 'sigma', 'epochs', 'steps', 'eps', 'attack', 'gap', 'certificate'],
-                 [[r.label, '' if r.b is None else r.b, r.relation, r.batch_size, _fmt(r.sigma), _fmt(r.epochs), r.steps, _fmt(r.eps),
-                   _fmt(r.eps_attack), f'{r.theory_gap:.3f}', r.certificate] for r in rows]))
+    print(_table(['scheme', 'b', 'relation', 'batch', 'sigma', 'epochs', 'steps', 'eps', 'attack', 'gap',
+                  'certificate'],
+                 [[r.label, '' if r.b is None else r.b, r.relation, r.batch_size, _fmt(r.sigma), _fmt(r.epochs),
+                   r.steps, _fmt(r.eps), _fmt(r.eps_attack), f'{r.theory_gap:.3f}', r.certificate] for r in rows]))
     for opt, path in (('CSV', args.csv), ('plot', args.plot)):
         if path: print(f"{opt} written to {path}")
     return 0

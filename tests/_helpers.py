@@ -1,4 +1,4 @@
-"Helpers shared by several test files: the CLI in a subprocess, a strict JSON parser, and fuzz-friendly scheme builders."
+"Helpers shared by test files: the CLI in a subprocess, a strict JSON parser, and fuzz-friendly scheme builders."
 import json, subprocess, sys
 from hypothesis import strategies as st
 from must_nbdev.core.sampling import make_scheme, scheme_at

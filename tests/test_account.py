@@ -37,15 +37,19 @@ def test_regression_account_scheme_must_be_a_scheme():
         account('wor', sigma=1.0, steps=10, eps=1.0)
 
 
-@pytest.mark.parametrize('kw, msg', [(dict(steps=10), 'exactly one of eps'), (dict(steps=10, eps=1.0, delta=1e-5), 'exactly one of eps'),
-                                     (dict(eps=1.0), 'exactly one of steps'), (dict(steps=10, epochs=1, eps=1.0), 'exactly one of steps')])
+@pytest.mark.parametrize('kw, msg',
+                         [(dict(steps=10), 'exactly one of eps'),
+                          (dict(steps=10, eps=1.0, delta=1e-5), 'exactly one of eps'),
+                          (dict(eps=1.0), 'exactly one of steps'),
+                          (dict(steps=10, epochs=1, eps=1.0), 'exactly one of steps')])
 def test_account_needs_exactly_one_query_and_one_length(kw, msg):
     with pytest.raises(ValueError, match=msg):
         account(SC, sigma=1.0, **kw)
 
 
 def test_epochs_use_the_registry_rule():
-    for sc, epochs in ((SC, 3), (make_scheme('poisson', 60_000, q=0.004), 0.5), (make_scheme('must-ow', 60_000, m=256, b=6000), 10)):
+    for sc, epochs in ((SC, 3), (make_scheme('poisson', 60_000, q=0.004), 0.5),
+                       (make_scheme('must-ow', 60_000, m=256, b=6000), 10)):
         r = account(sc, sigma=2.0, epochs=epochs, eps=1.0, attack=False)
         assert r.steps == max(1, math.ceil(epochs / sc.rate - 1e-9)) == sc.steps_for_epochs(epochs)
 
@@ -104,7 +108,8 @@ def test_regression_huge_eps_is_bracketed_not_infinite():
 
 
 def _peak_rss_gb(code):
-    out = subprocess.run([sys.executable, '-c', code + '\nimport resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)'],
+    out = subprocess.run([sys.executable, '-c',
+                          code + '\nimport resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)'],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-500:]
     return int(out.stdout.split()[-1]) / 2 ** 20
@@ -112,9 +117,11 @@ def _peak_rss_gb(code):
 
 @pytest.mark.parametrize('code', [
     "from must_nbdev.accounting.account import account; from must_nbdev.core.sampling import make_scheme\n"
-    "r = account(make_scheme('must-ww', 100, m=30, b=10), sigma=0.3, steps=1, eps=5); assert 0 <= r['delta_lower'] <= r['delta_upper'] <= 1",
+    "r = account(make_scheme('must-ww', 100, m=30, b=10), sigma=0.3, steps=1, eps=5); assert 0 <= r['delta_lower'] <= "
+    "r['delta_upper'] <= 1",
     "from must_nbdev.accounting.account import account; from must_nbdev.core.sampling import make_scheme\n"
-    "r = account(make_scheme('must-ow', 100, m=10, b=20), sigma=0.1, steps=1000, eps=1); assert 0 <= r['delta_lower'] <= r['delta_upper'] <= 1",
+    "r = account(make_scheme('must-ow', 100, m=10, b=20), sigma=0.1, steps=1000, eps=1); assert 0 <= r['delta_lower'] "
+    "<= r['delta_upper'] <= 1",
 ])
 def test_regression_memory_stays_under_2_gb(code):
     assert _peak_rss_gb(code) < 2.0
@@ -132,13 +139,15 @@ def test_regression_bad_input_is_a_value_error_naming_the_argument():
        relation=st.sampled_from([None, 'substitute', 'add_remove']), pair=st.sampled_from(['worst', 'paper']))
 def test_fuzz_account_valid_inputs(name, n, m, b, sigma, k, query, value, relation, pair):
     sc = fuzz_scheme(name, n, m, b)
-    try: r = account(sc, sigma=sigma, steps=k, relation=relation, pair=pair, **{'eps': value * 10} if query == 'eps' else {'delta': value})
+    try: r = account(sc, sigma=sigma, steps=k, relation=relation, pair=pair,
+                     **{'eps': value * 10} if query == 'eps' else {'delta': value})
     except ValueError as e:                     # allowed only when it says which parameter to change
         assert any(w in str(e) for w in ('max_bins', 'sigma', ' h')), e; return
     lo, up = (r['delta_lower'], r['delta_upper']) if query == 'eps' else (r['eps_lower'], r['eps_upper'])
     assert 0 <= lo <= up * (1 + 1e-9) and not math.isnan(up)
     if query == 'eps': assert up <= 1
-    d = r.to_dict()                              # AccountResult's dict form since issue 24 (`in` and json.dumps need it)
+    # AccountResult's dict form since issue 24 (`in` and json.dumps need it)
+    d = r.to_dict()
     assert r['certified_accuracy'] or 'reason' in d
     json.dumps(d)                                # plain values only
 
@@ -146,8 +155,8 @@ def test_fuzz_account_valid_inputs(name, n, m, b, sigma, k, query, value, relati
 def test_regression_curves_over_steps_keep_one_composition_in_memory():
     # issue 27: epsilon_over_steps over 60 step counts kept 60 compositions alive (9.9 GB); now one at a time.
     # A shorter list of the same shape: the peak must not grow with the number of step counts.
-    code = ("from must_nbdev.accounting.account import epsilon_over_steps; from must_nbdev.core.sampling import make_scheme\n"
-            "sc = make_scheme('poisson', 10_000, q=0.02)\n"
+    code = ("from must_nbdev.accounting.account import epsilon_over_steps; from must_nbdev.core.sampling import "
+            "make_scheme\nsc = make_scheme('poisson', 10_000, q=0.02)\n"
             "out = epsilon_over_steps(sc, sigma=1.0, steps=list(range(1, {k})), delta=1e-5)\n"
             "assert all(b.lower <= b.upper for b in out)")
     few, many = _peak_rss_gb(code.format(k=3)), _peak_rss_gb(code.format(k=81))
@@ -199,13 +208,15 @@ def test_regression_issue27_memory_under_an_address_space_limit():
         "print('ok')\n")
     env = dict(__import__('os').environ, OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, timeout=900)
-    assert r.returncode == 0 and r.stdout.rstrip().endswith('ok') and 'refused: max_bins' in r.stdout, (r.stdout, r.stderr[-2000:])
+    assert r.returncode == 0 and r.stdout.rstrip().endswith('ok') and 'refused: max_bins' in r.stdout, (
+        r.stdout, r.stderr[-2000:])
 
 
 def test_every_public_path_fits_under_an_address_space_limit():
     """Issue 27 property: the other public paths in a 3 GiB address space: a recorded run with max_bins=None (the
     budget's cap), a calibrator, the samplers (a large chunk refused, the default chunks finish) and
-    the dp_accounting export (an absurd grid refused) — each answers or refuses in one line, none dies of MemoryError."""
+    the dp_accounting export (an absurd grid refused) — each answers or refuses in one line, none dies of
+    MemoryError."""
     code = (
         "import resource\n"
         "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"

@@ -1,8 +1,8 @@
 """`must_nbdev.accounting.accountant`: cross-checks of the certified accountant against independent implementations
 (test-only dependencies): Google's dp_accounting (PLD accountant) and Koskela et al.'s fourier_accountant. Our interval
 must contain their values, up to their own discretisation (they return pessimistic estimates, so only the upper side
-needs slack). Also: the plain Gaussian exactly, both directions of add/remove, the automatic 80-bit switch, Poisson's pair
-as its own attack, and the reproducers of issue 13 (ZeroDivisionError) and of the auto-precision domain error."""
+needs slack). Also: the plain Gaussian exactly, both directions of add/remove, the automatic 80-bit switch, Poisson's
+pair as its own attack, and the reproducers of issue 13 (ZeroDivisionError) and of the auto-precision domain error."""
 import math
 import numpy as np
 import pytest
@@ -18,7 +18,8 @@ try:                                         # only the cross-checks need it: th
 except ImportError:
     dp_event = pld_privacy_accountant = None
 needs_dp_accounting = pytest.mark.skipif(dp_event is None, reason='dp_accounting not installed')
-DISCRETISATION_SLACK = 2e-3   # relative; dp_accounting's default loss grid is 1e-4, fourier_accountant's nx points on [-L, L]
+# relative; dp_accounting's default loss grid is 1e-4, fourier_accountant's nx points on [-L, L]
+DISCRETISATION_SLACK = 2e-3
 
 def dpa_delta(event, k, eps):
     a = pld_privacy_accountant.PLDAccountant(); a.compose(event, k); return a.get_delta(eps)
@@ -36,16 +37,19 @@ def test_poisson_add_remove_matches_dp_accounting(q, sigma, k, eps):
 def test_paper_pair_add_remove_matches_mixture_of_gaussians(name):
     sc = scheme_at(name, 500, 20, b=40)
     w = occurrence_pmf(sc).pmf; keep = w > 1e-16
-    event = dp_event.MixtureOfGaussiansDpEvent(1.5, [float(l) for l in np.flatnonzero(keep)], list(w[keep] / w[keep].sum()))
+    event = dp_event.MixtureOfGaussiansDpEvent(1.5, [float(l) for l in np.flatnonzero(keep)],
+                                               list(w[keep] / w[keep].sum()))
     theirs = dpa_delta(event, 100, 1.0)
-    r = account(sc, sigma=1.5, steps=100, eps=1.0, relation='add_remove', pair='paper')    # dp_accounting's event is the paper's pair
+    # dp_accounting's event is the paper's pair
+    r = account(sc, sigma=1.5, steps=100, eps=1.0, relation='add_remove', pair='paper')
     assert r['delta_lower'] <= theirs <= r['delta_upper'] * (1 + DISCRETISATION_SLACK)
 
 @pytest.mark.parametrize('q,sigma,k,eps', [(0.02, 2.0, 1000, 1.0), (0.05, 3.0, 500, 1.0)])
 def test_paper_pair_wor_substitute_matches_fourier_accountant(q, sigma, k, eps):
     fa = pytest.importorskip('fourier_accountant')
     theirs = fa.get_delta_S(target_eps=eps, sigma=sigma, q=q, ncomp=k, nx=int(2e6), L=20.0)
-    r = account(make_scheme('wor', 10**5, m=int(round(q * 10**5))), sigma=sigma, steps=k, eps=eps, relation='substitute', pair='paper')
+    r = account(make_scheme('wor', 10**5, m=int(round(q * 10**5))), sigma=sigma, steps=k, eps=eps,
+                relation='substitute', pair='paper')
     assert r['delta_lower'] <= theirs <= r['delta_upper'] * (1 + DISCRETISATION_SLACK)
 
 def test_plain_gaussian_composition_is_exact_gaussian():
@@ -71,18 +75,23 @@ def test_both_directions_are_accounted_for_add_remove():
     assert acc.delta(0.5).upper >= one_dir.delta(0.5).upper
 
 @needs_dp_accounting
-@pytest.mark.parametrize('q,sigma,k', [(0.02, 1.0, 1000), (0.01, 1.1, 10**4), (0.001, 0.8, 10**5), (0.004, 1.0, 25_000)])
+@pytest.mark.parametrize('q,sigma,k',
+                         [(0.02, 1.0, 1000), (0.01, 1.1, 10**4), (0.001, 0.8, 10**5), (0.004, 1.0, 25_000)])
 @pytest.mark.parametrize('query', ['eps', 'delta'])
 def test_regression_issue13_workloads_certified_and_bracket_dp_accounting(q, sigma, k, query):
     # the DP-SGD workloads of issue 13 (k of the last reduced for CI time; a fifth case, reduced to an exact copy of
     # (0.01, 1.1, 1e4), was dropped); q=0.001, k=1e5 used to raise ZeroDivisionError
-    r = account(make_scheme('poisson', 10**7, q=q), sigma=sigma, steps=k, relation='add_remove', **{'eps': 1.0} if query == 'eps' else {'delta': 1e-5})
-    a = pld_privacy_accountant.PLDAccountant(); a.compose(dp_event.PoissonSampledDpEvent(q, dp_event.GaussianDpEvent(sigma)), k)
+    r = account(make_scheme('poisson', 10**7, q=q), sigma=sigma, steps=k, relation='add_remove',
+                **{'eps': 1.0} if query == 'eps' else {'delta': 1e-5})
+    a = pld_privacy_accountant.PLDAccountant()
+    a.compose(dp_event.PoissonSampledDpEvent(q, dp_event.GaussianDpEvent(sigma)), k)
     assert r['certified_accuracy']
     if query == 'eps':
-        assert r['delta_upper'] / r['delta_lower'] <= 1.005 and r['delta_lower'] <= a.get_delta(1.0) <= r['delta_upper'] * (1 + DISCRETISATION_SLACK)
+        assert (r['delta_upper'] / r['delta_lower'] <= 1.005
+                and r['delta_lower'] <= a.get_delta(1.0) <= r['delta_upper'] * (1 + DISCRETISATION_SLACK))
     else:
-        assert r['eps_upper'] / r['eps_lower'] <= 1.005 and r['eps_lower'] <= a.get_epsilon(1e-5) <= r['eps_upper'] * (1 + DISCRETISATION_SLACK)
+        assert (r['eps_upper'] / r['eps_lower'] <= 1.005
+                and r['eps_lower'] <= a.get_epsilon(1e-5) <= r['eps_upper'] * (1 + DISCRETISATION_SLACK))
 
 def test_auto_precision_switches_where_float64_cannot_resolve():
     tiny = scheme_gaussian_pld(make_scheme('poisson', 10_000, m=200), 4.0, 'substitute', 2e-3)   # δ(1) ≈ 3e-14 at k=200
@@ -95,7 +104,7 @@ def test_auto_precision_switches_where_float64_cannot_resolve():
     assert big.precision == 'double'
 
 def test_regression_no_domain_error_when_the_diagnostic_pass_dips_below_zero():
-    "Regression: the round-off-free diagnostic pass of precision='auto' may give a tiny negative upper δ; no sqrt of it."
+    "Regression: precision='auto''s round-off-free diagnostic pass may give a tiny negative upper δ; no sqrt of it."
     r = account(make_scheme('poisson', 2000, q=0.02), sigma=1.5, steps=64, eps=3.0, relation='substitute', h=1e-3)
     assert 0 <= r['delta_lower'] <= r['delta_upper'] < 1e-12
 

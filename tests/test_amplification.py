@@ -1,5 +1,5 @@
-"""`must_nbdev.core.amplification`: ε′ and δ′ of Theorem 4 against closed forms computed here (binomial occurrence law of
-WR, Bernoulli of Poisson/WOR, the Laplace and Gaussian profiles written out), Definition 5's PA types, the issue 14
+"""`must_nbdev.core.amplification`: ε′ and δ′ of Theorem 4 against closed forms computed here (binomial occurrence law
+of WR, Bernoulli of Poisson/WOR, the Laplace and Gaussian profiles written out), Definition 5's PA types, the issue 14
 reproducers (overflow past ε ≈ 709, δ′ above 1) and the amplify fuzz test."""
 import math
 import numpy as np
@@ -36,7 +36,8 @@ def test_wr_laplace_is_a_binomial_mixture_of_group_profiles():
     a = amplify(make_scheme('wr', n, m=m), 'laplace', theta, EPS)
     l = np.arange(1, m + 1); w = stats.binom.pmf(l, m, 1 / n)
     assert a.eta == pytest.approx(1 - (1 - 1 / n) ** m, rel=1e-12)
-    np.testing.assert_allclose(a.delta_prime, [sum(wi * laplace_delta(e, li * theta) for wi, li in zip(w, l)) for e in EPS], rtol=1e-9)
+    np.testing.assert_allclose(a.delta_prime,
+                               [sum(wi * laplace_delta(e, li * theta) for wi, li in zip(w, l)) for e in EPS], rtol=1e-9)
     np.testing.assert_allclose(a.delta, [laplace_delta(e, theta) for e in EPS], rtol=1e-12)
 
 
@@ -68,8 +69,8 @@ def test_regression_large_eps_stays_finite_and_json_is_strict():
     assert np.all(np.isfinite(a.eps_prime)) and np.all(a.eps_prime < a.eps) and 'dilution' not in set(a.pa_type)
     b = amplify(make_scheme('wor', 100, m=5), 'laplace', 1, [709, 800], analysis='black')
     assert np.all(np.isfinite(b.delta_prime)) and 'weak-II' not in set(b.pa_type)
-    rc, out, err = run_cli('amplify', '--scheme', 'wor', '--n', '100', '--m', '5', '--mechanism', 'gaussian', '--theta', '1',
-                           '--eps', '709', '--eps', '710', '--json')
+    rc, out, err = run_cli('amplify', '--scheme', 'wor', '--n', '100', '--m', '5', '--mechanism', 'gaussian', '--theta',
+                           '1', '--eps', '709', '--eps', '710', '--json')
     assert rc == 0 and all(math.isfinite(r['eps_prime']) for r in strict_json(out))
 
 

@@ -3,7 +3,8 @@ mechanism is private at its target, and bad input (issue 4; the brentq reproduce
 import json, subprocess
 import numpy as np
 import pytest
-from must_nbdev.accounting.base_calibration import (PAPER_TABLE3, calibrate, table5_calibration, PAPER_TABLE5_SIGMA_DELTA)
+from must_nbdev.accounting.base_calibration import (PAPER_TABLE3, calibrate, table5_calibration,
+                                                    PAPER_TABLE5_SIGMA_DELTA)
 from must_nbdev.core.sampling import make_scheme
 
 
@@ -33,9 +34,10 @@ def test_calibration_is_private_at_target(method, eps_prime):
         assert 0 < c.delta_prime <= 1
 
 
-@pytest.mark.parametrize('kw,arg', [(dict(eps_prime=0), 'eps_prime'), (dict(delta=0), 'delta'), (dict(delta=1), 'delta'),
-                                    (dict(sensitivity=0), 'sensitivity'), (dict(sensitivity=np.inf), 'sensitivity'),
-                                    (dict(method='x'), 'method')])
+@pytest.mark.parametrize('kw,arg',
+                         [(dict(eps_prime=0), 'eps_prime'), (dict(delta=0), 'delta'), (dict(delta=1), 'delta'),
+                          (dict(sensitivity=0), 'sensitivity'), (dict(sensitivity=np.inf), 'sensitivity'),
+                          (dict(method='x'), 'method')])
 def test_calibrate_bad_input(kw, arg):
     args = dict(eps_prime=0.1, delta=1e-3, sensitivity=1.0, method='analytic'); args.update(kw)
     with pytest.raises(ValueError, match=arg):

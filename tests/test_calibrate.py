@@ -44,7 +44,8 @@ def test_calibrators_on_random_targets_are_rechecked_independently():
     for _ in range(5):
         name = str(rng.choice(['wor', 'wr', 'must-ow', 'must-ww', 'poisson']))
         n = int(rng.integers(1_000, 100_000)); m = int(rng.integers(2, min(400, n // 4)))
-        sc = make_scheme('poisson', n, q=m / n) if name == 'poisson' else scheme_at(name, n, m, b=int(rng.integers(m, 8 * m)))
+        sc = (make_scheme('poisson', n, q=m / n) if name == 'poisson'
+              else scheme_at(name, n, m, b=int(rng.integers(m, 8 * m))))
         k, eps, delta = int(rng.integers(1, 3000)), float(rng.uniform(0.2, 8.0)), float(10 ** rng.uniform(-9, -4))
         c = calibrate_sigma(sc, steps=k, eps=eps, delta=delta)
         assert c.eps_upper <= eps and c.eps_lower <= c.eps_upper, (sc, k, eps, delta, c)
@@ -61,11 +62,13 @@ def test_progress_reports_every_accountant_call():
     seen = []
     c = calibrate_sigma(make_scheme('wor', 10_000, m=100), steps=200, eps=2.0, delta=1e-5,
                         progress=lambda *a: seen.append(a))
-    assert len(seen) == c.calls - 1 and all(knob == 'sigma' for _, knob, _, _ in seen)    # the last call checks the answer
+    # the last call checks the answer
+    assert len(seen) == c.calls - 1 and all(knob == 'sigma' for _, knob, _, _ in seen)
     assert [a[0] for a in seen] == list(range(1, len(seen) + 1))
     assert any(abs(v - c.sigma) < 1e-12 and e <= 2.0 for _, _, v, e in seen)
     steps = []
-    k = calibrate_steps(make_scheme('wor', 10_000, m=100), sigma=2.0, eps=1.0, delta=1e-5, progress=lambda *a: steps.append(a))
+    k = calibrate_steps(make_scheme('wor', 10_000, m=100), sigma=2.0, eps=1.0, delta=1e-5,
+                        progress=lambda *a: steps.append(a))
     assert len(steps) == k.calls and steps[-1][1] == 'steps'
 
 

@@ -42,11 +42,14 @@ def test_mnist_idx_roundtrip(tmp_path, gz, monkeypatch):
     rng = np.random.default_rng(0)
     imgs, labs = rng.integers(0, 256, (7, 28, 28)), rng.integers(0, 10, 7)
     sfx = '.gz' if gz else ''
-    _idx(tmp_path / f'train-images-idx3-ubyte{sfx}', imgs, gz); _idx(tmp_path / f'train-labels-idx1-ubyte{sfx}', labs, gz)
-    _idx(tmp_path / f't10k-images-idx3-ubyte{sfx}', imgs[:3], gz); _idx(tmp_path / f't10k-labels-idx1-ubyte{sfx}', labs[:3], gz)
+    _idx(tmp_path / f'train-images-idx3-ubyte{sfx}', imgs, gz)
+    _idx(tmp_path / f'train-labels-idx1-ubyte{sfx}', labs, gz)
+    _idx(tmp_path / f't10k-images-idx3-ubyte{sfx}', imgs[:3], gz)
+    _idx(tmp_path / f't10k-labels-idx1-ubyte{sfx}', labs[:3], gz)
     monkeypatch.setenv('MUST_MNIST_DIR', str(tmp_path))
     d = load_mnist()
-    np.testing.assert_allclose(d['X_train'] * 255, imgs.reshape(7, -1)); np.testing.assert_array_equal(d['y_test'], labs[:3])
+    np.testing.assert_allclose(d['X_train'] * 255, imgs.reshape(7, -1))
+    np.testing.assert_array_equal(d['y_test'], labs[:3])
     (tmp_path / f'train-labels-idx1-ubyte{sfx}').unlink()
     with pytest.raises(FileNotFoundError, match='train-labels'): load_mnist()
 
@@ -64,13 +67,15 @@ def test_digits_shipped():
 def test_mnist_10k_shipped():
     d = load_mnist_10k()
     assert d['name'] == 'mnist-10k' and d['X_train'].shape == (8000, 784) and d['X_test'].shape == (2000, 784)
-    assert np.bincount(np.r_[d['y_train'], d['y_test']]).tolist() == [1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978]
+    assert (np.bincount(np.r_[d['y_train'], d['y_test']]).tolist()
+            == [1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978])
     assert d['X_train'].min() == 0.0 and d['X_train'].max() == 1.0
     with pytest.raises(ValueError, match='n_train'): load_mnist_10k(n_train=0)
 
 
 def test_reproduce_table6_json_keys():
-    out = subprocess.run(['must', 'reproduce', 'table6', '--quick', '--json'], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(['must', 'reproduce', 'table6', '--quick', '--json'], capture_output=True, text=True,
+                         check=True).stdout
     rows = json.loads(out)
     assert {r['dataset'] for r in rows} >= {'adult', 'digits', 'mnist-10k'}
     assert all({'dataset', 'setting', 'scheme', 'accuracy', 'paper', 'z'} <= set(r) for r in rows)

@@ -20,7 +20,8 @@ def run(argv):
     return rc, out.getvalue(), err.getvalue()
 
 def amplify_json(scheme, mechanism, theta):
-    args = ['amplify', '--scheme', scheme, '--n', '1000', '--m', '400', '--mechanism', mechanism, '--theta', str(theta), '--json']
+    args = ['amplify', '--scheme', scheme, '--n', '1000', '--m', '400', '--mechanism', mechanism, '--theta', str(theta),
+            '--json']
     if scheme.startswith('must'): args += ['--b', '500']
     for e in TABLE_S1_EPS: args += ['--eps', str(e)]
     rc, out, err = run(args)
@@ -49,7 +50,8 @@ def test_must_wo_equals_wr_through_the_cli():
         for k in ('eta', 'eps_prime', 'delta_prime'): assert x[k] == pytest.approx(y[k], rel=1e-12)
 
 def test_human_output_is_an_aligned_table():
-    rc, out, _ = run(['amplify', '--scheme', 'wor', '--n', '100', '--m', '10', '--mechanism', 'laplace', '--theta', '1', '--eps', '0.5', '--eps', '2'])
+    rc, out, _ = run(['amplify', '--scheme', 'wor', '--n', '100', '--m', '10', '--mechanism', 'laplace', '--theta', '1',
+                      '--eps', '0.5', '--eps', '2'])
     lines = out.strip().splitlines()
     assert rc == 0 and lines[1].split() == ['eps', 'eta', 'eps_prime', 'delta', 'delta_prime', 'pa_type']
     assert len({len(l) for l in lines[1:]}) == 1 and lines[2].split()[-1] == 'strong'
@@ -83,20 +85,24 @@ def test_bad_mechanism_input_exits_2_with_one_line(mech_args, msg):
     assert rc == 2 and err.count('\n') == 1 and msg in err, err
 
 def test_console_script_runs():
-    r = subprocess.run([sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'amplify', '--scheme', 'wr',
-                        '--n', '100', '--m', '4', '--mechanism', 'gaussian', '--theta', '1', '--eps', '1', '--json'],
+    r = subprocess.run([sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'amplify', '--scheme',
+                        'wr', '--n', '100', '--m', '4', '--mechanism', 'gaussian', '--theta', '1', '--eps', '1',
+                        '--json'],
                        capture_output=True, text=True)
     assert r.returncode == 0 and json.loads(r.stdout)[0]['pa_type'] in ('strong', 'weak-I')
-    r = subprocess.run([sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'amplify', '--scheme', 'wr',
-                        '--n', '100', '--m', '4', '--mechanism', 'gaussian', '--theta', '1', '--eps', '-1'], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'amplify', '--scheme',
+                        'wr', '--n', '100', '--m', '4', '--mechanism', 'gaussian', '--theta', '1', '--eps', '-1'],
+                       capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count('\n') == 1
 
 def test_account_json_eps_and_delta():
-    rc, out, err = run(['account', '--scheme', 'poisson', '--n', '1000', '--m', '20', '--sigma', '1', '--k', '1000', '--eps', '1', '--json'])
+    rc, out, err = run(['account', '--scheme', 'poisson', '--n', '1000', '--m', '20', '--sigma', '1', '--k', '1000',
+                        '--eps', '1', '--json'])
     r = json.loads(out)
     assert rc == 0 and {'delta_lower', 'delta_upper', 'delta', 'eps', 'seconds', 'L', 'r', 'relation', 'h'} <= set(r)
     assert r['relation'] == 'add_remove' and r['delta_lower'] <= 0.0707393 <= r['delta_upper'] and r['seconds'] > 0
-    rc, out, err = run(['account', '--scheme', 'poisson', '--n', '1000', '--q', '0.02', '--sigma', '1', '--k', '1000', '--delta', '0.0707393', '--json'])
+    rc, out, err = run(['account', '--scheme', 'poisson', '--n', '1000', '--q', '0.02', '--sigma', '1', '--k', '1000',
+                        '--delta', '0.0707393', '--json'])
     r = json.loads(out)
     assert rc == 0 and r['eps_lower'] <= 1.0 <= r['eps_upper'] and {'eps_lower', 'eps_upper', 'eps', 'delta'} <= set(r)
 
@@ -116,20 +122,24 @@ def test_account_bad_input_exits_2_with_one_line(args, msg):
 # --- DP-SGD vocabulary, calibrate, usage (issue 15) ---
 
 def test_regression_repeated_eps_give_one_row_each():
-    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.02', '--sigma', '1', '--k', '100', '--eps', '1', '--eps', '2', '--json'])
+    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.02', '--sigma', '1', '--k', '100', '--eps', '1',
+                        '--eps', '2', '--json'])
     rows = json.loads(out)
     assert rc == 0 and [r['query'] for r in rows] == ['delta(eps=1)', 'delta(eps=2)']
     assert rows[1]['upper'] < rows[0]['lower']                           # δ(ε) decreases in ε: the second row is real
 
 def test_epochs_and_batch_size_mean_k_steps():
-    a = run(['account', '--scheme', 'wor', '--n', '1000', '--batch-size', '100', '--sigma', '2', '--epochs', '3', '--eps', '1', '--json'])
-    b = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '100', '--noise-multiplier', '2', '--k', '30', '--eps', '1', '--json'])
+    a = run(['account', '--scheme', 'wor', '--n', '1000', '--batch-size', '100', '--sigma', '2', '--epochs', '3',
+             '--eps', '1', '--json'])
+    b = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '100', '--noise-multiplier', '2', '--k', '30', '--eps',
+             '1', '--json'])
     assert a[0] == b[0] == 0 and json.loads(a[1])['k'] == 30
     assert json.loads(a[1])['delta_upper'] == json.loads(b[1])['delta_upper']
 
 def test_poisson_by_rate_needs_no_n():
     rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.02', '--sigma', '1', '--k', '100', '--eps', '1'])
-    ref = run(['account', '--scheme', 'poisson', '--n', '1000', '--q', '0.02', '--sigma', '1', '--k', '100', '--eps', '1', '--json'])
+    ref = run(['account', '--scheme', 'poisson', '--n', '1000', '--q', '0.02', '--sigma', '1', '--k', '100', '--eps',
+               '1', '--json'])
     assert rc == 0 and out.startswith('Poisson(q=0.02)') and f"{json.loads(ref[1])['delta_upper']:.6e}" in out
 
 def test_version_and_bare_usage():
@@ -142,10 +152,12 @@ def test_version_and_bare_usage():
 def test_every_help_ends_with_examples(cmd):
     rc, out, err = run([cmd, '--help'])
     tail = out.rstrip().split('examples:')[-1].strip().splitlines()
-    assert rc == 0 and 'examples:' in out and 2 <= len(tail) <= 3 and all(l.strip().startswith('must ' + cmd) for l in tail)
+    assert (rc == 0 and 'examples:' in out and 2 <= len(tail) <= 3
+            and all(l.strip().startswith('must ' + cmd) for l in tail))
 
 def test_calibrate_sigma_is_certified_and_tight():
-    rc, out, err = run(['calibrate', '--scheme', 'poisson', '--q', '0.01', '--k', '200', '--eps', '1', '--delta', '1e-5', '--json'])
+    rc, out, err = run(['calibrate', '--scheme', 'poisson', '--q', '0.01', '--k', '200', '--eps', '1', '--delta',
+                        '1e-5', '--json'])
     rec = json.loads(out)
     assert rc == 0 and rec['eps_upper'] <= 1.0 and rec['sigma'] / rec['sigma_infeasible'] <= 1.005
     from must_nbdev.accounting.account import account
@@ -160,20 +172,28 @@ def test_regression_head_never_prints_a_broken_pipe_traceback():
     assert 'Traceback' not in p.stderr and 'BrokenPipe' not in p.stderr and p.stdout.count('\n') == 1
 
 @pytest.mark.parametrize('argv,msg', [
-    (['account', '--scheme', 'wor', '--n', '1000', '--m', '100', '--sigma', '1', '--epochs', '-1', '--eps', '1'], '--epochs must be > 0'),
-    (['account', '--scheme', 'wor', '--n', '100', '--batch-size', '101', '--sigma', '1', '--k', '3', '--eps', '1'], 'm must be <= n'),
-    (['account', '--scheme', 'wor', '--n', '1000', '--m', '100', '--sigma', '1', '--k', '3', '--steps', '5', '--eps', '1'], 'exactly one of --k'),
-    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '0', '--eps', '1', '--delta', '1e-5'], 'k must be an integer >= 1'),
-    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '10', '--eps', '1e-9', '--delta', '1e-12'], 'sigma_max'),
-    (['calibrate', '--scheme', 'must-ow', '--n', '1000', '--solve', 'batch-size', '--sigma', '2', '--k', '10', '--eps', '1',
-      '--delta', '1e-5'], 'b_per_m'),
-    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--k', '10', '--eps', '1', '--eps', '2', '--delta', '1e-5'],
+    (['account', '--scheme', 'wor', '--n', '1000', '--m', '100', '--sigma', '1', '--epochs', '-1', '--eps', '1'],
+     '--epochs must be > 0'),
+    (['account', '--scheme', 'wor', '--n', '100', '--batch-size', '101', '--sigma', '1', '--k', '3', '--eps', '1'],
+     'm must be <= n'),
+    (['account', '--scheme', 'wor', '--n', '1000', '--m', '100', '--sigma', '1', '--k', '3', '--steps', '5', '--eps',
+      '1'], 'exactly one of --k'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '0', '--eps', '1', '--delta', '1e-5'],
+     'k must be an integer >= 1'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '10', '--eps', '1e-9', '--delta', '1e-12'],
+     'sigma_max'),
+    (['calibrate', '--scheme', 'must-ow', '--n', '1000', '--solve', 'batch-size', '--sigma', '2', '--k', '10', '--eps',
+      '1', '--delta', '1e-5'], 'b_per_m'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--k', '10', '--eps', '1', '--eps', '2', '--delta',
+      '1e-5'],
      '--eps takes one target'),
-    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--steps', '1,2', '--eps', '1', '--delta', '1e-5'], '--steps takes one'),
-    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--k', '5', '--b-per-m', '3', '--eps', '1', '--delta', '1e-5'],
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--steps', '1,2', '--eps', '1', '--delta', '1e-5'],
+     '--steps takes one'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--k', '5', '--b-per-m', '3', '--eps', '1', '--delta',
+      '1e-5'],
      '--b-per-m is only used'),
-    (['calibrate', '--scheme', 'must-ow', '--n', '1000', '--solve', 'batch-size', '--b-per-m', '3', '--sigma', '2', '--k', '10',
-      '--epochs', '2', '--eps', '1', '--delta', '1e-5'], 'drop --epochs'),
+    (['calibrate', '--scheme', 'must-ow', '--n', '1000', '--solve', 'batch-size', '--b-per-m', '3', '--sigma', '2',
+      '--k', '10', '--epochs', '2', '--eps', '1', '--delta', '1e-5'], 'drop --epochs'),
 ])
 def test_new_bad_input_exits_2_with_one_line(argv, msg):
     rc, out, err = run(argv)
@@ -182,12 +202,13 @@ def test_new_bad_input_exits_2_with_one_line(argv, msg):
 
 def test_regression_plot_is_never_silently_ignored(tmp_path):
     png = tmp_path / 'one.png'
-    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '2', '--k', '10', '--delta', '1e-5',
-                        '--plot', str(png)])
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '2', '--k', '10',
+                        '--delta', '1e-5', '--plot', str(png)])
     assert rc == 0 and png.stat().st_size > 10_000 and 'plot written' in out
 
 def test_regression_not_certified_says_why_per_row():
-    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.004', '--sigma', '1.1', '--steps', '1,1000', '--eps', '5', '--json'])
+    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.004', '--sigma', '1.1', '--steps', '1,1000',
+                        '--eps', '5', '--json'])
     rows = json.loads(out)
     tiny = [r for r in rows if not r['certified_accuracy']]
     assert rc == 0 and tiny and all('1e-8' in r['reason'] and 'sigma' not in r['reason'] for r in tiny)
@@ -197,13 +218,15 @@ def test_regression_not_certified_says_why_per_row():
 
 # ---------------------------------------------------------------- issue 14: reproducers and fuzz
 def test_regression_cli_account_delta_query_does_not_crash():
-    rc, out, err = run_cli('account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '1', '--k', '1', '--delta', '0.01')
+    rc, out, err = run_cli('account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '1', '--k', '1',
+                           '--delta', '0.01')
     assert rc == 0 and 'Traceback' not in err
 
 
 @pytest.mark.parametrize('argv,needle', [
     (['reproduce', 'table3', '--seed', '1.5'], '--seed'), (['reproduce', 'table3', '--seed', 'nan'], '--seed'),
-    (['reproduce', 'table3', '--seed', '-1'], '--seed'), (['reproduce', 'table3', '--quick', '--out', '/dev/null/x'], 'cannot write'),
+    (['reproduce', 'table3', '--seed', '-1'], '--seed'),
+    (['reproduce', 'table3', '--quick', '--out', '/dev/null/x'], 'cannot write'),
     (['account', '--scheme', 'wr', '--n', '1e300', '--m', '10', '--sigma', '1', '--k', '5', '--eps', '1'], 'n must be'),
 ])
 def test_regression_cli_errors_are_one_line_with_status_2(argv, needle):
@@ -217,7 +240,8 @@ def test_reproduce_bad_target_exits_2():
 
 
 @settings(max_examples=40, deadline=None)
-@given(arg=st.sampled_from(['n', 'm', 'b', 'sigma', 'k', 'eps']), bad=st.sampled_from(['-1', '0', 'nan', 'inf', 'abc', '1e400', '2.5']))
+@given(arg=st.sampled_from(['n', 'm', 'b', 'sigma', 'k', 'eps']),
+       bad=st.sampled_from(['-1', '0', 'nan', 'inf', 'abc', '1e400', '2.5']))
 def test_fuzz_cli_bad_numbers_never_trace(arg, bad):
     argv = dict(scheme='must-ow', n='1000', m='20', b='40', sigma='2', k='10', eps='1')
     argv[arg] = bad
@@ -241,11 +265,15 @@ def test_rough_edges_of_issue26():
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): rc = main(argv)
         return rc, out.getvalue(), err.getvalue()
-    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.01', '--noise_multiplier', '1', '--k', '10', '--eps', '1'])
-    assert rc == 2 and out == '' and '--noise_multiplier is --noise-multiplier here' in err and len(err.splitlines()) == 1
-    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '2.5', '--sigma', '1', '--k', '10', '--eps', '1'])
+    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.01', '--noise_multiplier', '1', '--k', '10',
+                        '--eps', '1'])
+    assert (rc == 2 and out == '' and '--noise_multiplier is --noise-multiplier here' in err
+            and len(err.splitlines()) == 1)
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '2.5', '--sigma', '1', '--k', '10', '--eps',
+                        '1'])
     assert rc == 2 and '--q' in err and '9007199254740992' not in err
-    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '2', '--k', '10', '--delta', '0.01'])
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '2', '--k', '10',
+                        '--delta', '0.01'])
     assert rc == 0 and 'warning: delta=0.01 >= 1/n' in err and 'eps(delta=0.01)' in out
 
 

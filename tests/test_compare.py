@@ -21,7 +21,8 @@ def test_calibrated_rows_meet_the_target_and_are_rechecked_independently(calibra
         sc = make_scheme('poisson', 4_000, q=0.01) if r.name == 'poisson' else make_scheme(r.name, 4_000, m=40, b=r.b)
         check = account(sc, sigma=r.sigma, steps=200, delta=1e-5, relation=r.relation, attack=False)
         assert check.upper <= 2.0 * (1 + 1e-9)                      # an independent call certifies the row's σ
-        assert account(sc, sigma=r.sigma * 0.98, steps=200, delta=1e-5, relation=r.relation, attack=False).upper > 2.0 * 0.999
+        assert (account(sc, sigma=r.sigma * 0.98, steps=200, delta=1e-5, relation=r.relation, attack=False).upper
+                > 2.0 * 0.999)
 
 def test_distinct_records_follow_the_draws(calibrated):
     for r in calibrated:
@@ -40,7 +41,8 @@ def test_default_b_values_and_bad_input():
     names = [(sc.name, sc.b) for sc, _ in comparison_schemes(10_000, 100)]
     assert ('must-ow', 200) in names and ('must-ow', 800) in names and ('must-ow', 2500) in names
     with pytest.raises(ValueError, match='exactly one of eps'): compare_schemes(1000, 10, steps=5, delta=1e-5)
-    with pytest.raises(ValueError, match='batch_size must be <='): compare_schemes(1000, 2000, steps=5, eps=1.0, delta=1e-5)
+    with pytest.raises(ValueError, match='batch_size must be <='):
+        compare_schemes(1000, 2000, steps=5, eps=1.0, delta=1e-5)
 
 def _run(argv):
     out, err = io.StringIO(), io.StringIO()

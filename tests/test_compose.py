@@ -112,7 +112,8 @@ def test_binary_powering_stays_within_its_charge(k):
     mpmath = pytest.importorskip('mpmath')
     from must_nbdev.accounting.compose import _MUL_ERR, _power
     rng = np.random.default_rng(k)
-    z = np.r_[np.exp(1j * rng.uniform(-1e-3, 1e-3, 500)),   # near 1: there numpy's squaring (k < 100) exceeded the old charge
+    # near 1: there numpy's squaring (k < 100) exceeded the old charge
+    z = np.r_[np.exp(1j * rng.uniform(-1e-3, 1e-3, 500)),
               np.exp(-rng.uniform(0, 100 / k, 40)) * np.exp(1j * rng.uniform(-math.pi, math.pi, 40))]
     u = np.finfo(float).eps / 2
     charge = math.expm1((k - 1) * _MUL_ERR * u)

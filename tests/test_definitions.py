@@ -13,7 +13,9 @@ def _gauss_exact(eps, theta):
     eps, theta = mp.mpf(eps), mp.mpf(theta)
     return mp.ncdf(theta / 2 - eps / theta) - mp.e ** eps * mp.ncdf(-theta / 2 - eps / theta)
 
-@pytest.mark.parametrize('eps,theta', [(4.5, .25), (0.05, .25), (1, 1), (3, .25), (0.5, 100), (2, 0.1), (0, 0.3), (10, 2), (1e-3, 1e-2), (30, 5)])
+@pytest.mark.parametrize('eps,theta',
+                         [(4.5, .25), (0.05, .25), (1, 1), (3, .25), (0.5, 100), (2, 0.1), (0, 0.3), (10, 2),
+                          (1e-3, 1e-2), (30, 5)])
 def test_gaussian_profile_matches_mpmath(eps, theta):
     exact = _gauss_exact(eps, theta)
     got = float(gaussian_profile(eps, theta))

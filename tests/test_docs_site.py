@@ -42,7 +42,8 @@ def page_name(path):
     return (rel.parent / re.sub(r'^\d+[a-zA-Z0-9]*_', '', rel.name.lower())).as_posix()
 
 def all_notebooks():
-    return {page_name(p): p for p in sorted(NBS.rglob('*.ipynb')) if not any(x.startswith(('_', '.')) for x in p.relative_to(NBS).parts)}
+    return {page_name(p): p for p in sorted(NBS.rglob('*.ipynb'))
+            if not any(x.startswith(('_', '.')) for x in p.relative_to(NBS).parts)}
 
 def notebook_pages():
     "Pages to check: every notebook's (a partial build: those built), index first."
@@ -52,7 +53,8 @@ def notebook_pages():
 def source_hash(path):
     "sha256 of a notebook's cell types and sources, as tools/build_docs.py stamps it into the page."
     nb = json.loads(Path(path).read_text(encoding='utf-8'))
-    cells = [[c['cell_type'], ''.join(c['source']) if isinstance(c['source'], list) else c['source']] for c in nb['cells']]
+    cells = [[c['cell_type'], ''.join(c['source']) if isinstance(c['source'], list) else c['source']]
+             for c in nb['cells']]
     return hashlib.sha256(json.dumps(cells, ensure_ascii=False).encode('utf-8')).hexdigest()
 
 def _nb(page): return json.loads(all_notebooks()[page].read_text(encoding='utf-8'))
@@ -63,7 +65,8 @@ def _nb_has_math(page):
 
 def _nb_has_figures(page):
     cells = [_src(c) for c in _nb(page)['cells'] if c['cell_type'] == 'code']   # cells that draw, not that define
-    return any(re.search(r'\bplot_\w+\(|plt\.subplots', s) and not re.search(r'^#\|\s*(export|hide)', s, re.M) for s in cells)
+    return any(re.search(r'\bplot_\w+\(|plt\.subplots', s) and not re.search(r'^#\|\s*(export|hide)', s, re.M)
+               for s in cells)
 
 def _shot(page, width): return str(SHOTS / f"{page.replace('/', '-')}-{width}.png")
 
@@ -78,7 +81,8 @@ def test_every_notebook_has_a_page():
 def test_page_is_not_stale(page):
     "The page was built from the notebook as it is now (a notebook edited after the build fails here)."
     path = all_notebooks()[page]
-    m = re.search(r'<meta name="must-nb-sha256" content="([0-9a-f]{64})"', (DOCS / f'{page}.html').read_text(encoding='utf-8'))
+    m = re.search(r'<meta name="must-nb-sha256" content="([0-9a-f]{64})"',
+                  (DOCS / f'{page}.html').read_text(encoding='utf-8'))
     assert m, f'{page}.html has no source stamp: rebuild with python tools/build_docs.py'
     assert m.group(1) == source_hash(path), \
         f'{page}.html is stale: {path.relative_to(ROOT)} changed after it was built; run python tools/build_docs.py'
@@ -89,7 +93,8 @@ def test_pages_reference_no_remote_scripts_or_styles():
         remote = re.findall(r'<(?:script|link|img)\b[^>]*(?:src|href)="((?:https?:)?//[^"]+)"', text)
         assert not remote, f'{page.name} loads {remote} from the network'
     for css in DOCS.rglob('*.css'):
-        assert not re.search(r'@import\s+url\(\s*["\']?https?:|url\(\s*["\']?https?:', css.read_text(encoding='utf-8')), css
+        assert not re.search(r'@import\s+url\(\s*["\']?https?:|url\(\s*["\']?https?:',
+                             css.read_text(encoding='utf-8')), css
 
 def test_site_is_small_and_self_contained():
     big = [f.name for f in DOCS.rglob('*.js') if f.stat().st_size > 500_000]
@@ -143,8 +148,10 @@ def test_signatures_and_meta():
         text = (DOCS / f'{pg}.html').read_text(encoding='utf-8')
         for pre in re.findall(r'<pre[^>]*>(.*?)</pre>', text, re.S):
             plain = re.sub(r'<[^>]+>', '', pre)
-            assert not re.search(r'\[`?[\w.]+`?\]\((?:https?:|[\w/]+\.html)', plain), f'{pg}.html: markdown link in a code block: {plain[:200]}'
-        assert re.search(r'<meta name="description" content="[^"]{10,}"', text) or pg == 'index' and 'og:title' in text, f'{pg}.html: no description'
+            assert not re.search(r'\[`?[\w.]+`?\]\((?:https?:|[\w/]+\.html)', plain), (
+                f'{pg}.html: markdown link in a code block: {plain[:200]}')
+        assert re.search(r'<meta name="description" content="[^"]{10,}"',
+                         text) or pg == 'index' and 'og:title' in text, f'{pg}.html: no description'
     entries = re.findall(r'<li><a href="[^"]+#index-\d+">', (DOCS / 'genindex.html').read_text(encoding='utf-8'))
     assert len(entries) > 20, f'the general index has {len(entries)} entries'
 
@@ -161,12 +168,14 @@ def test_source_links_point_to_module_files():
     "Each entry's [source] link names a module file of the library and a line inside it."
     n = 0
     for pg in notebook_pages():
-        for ref in re.findall(r'<a class="must-source" href="([^"]+)"', (DOCS / f'{pg}.html').read_text(encoding='utf-8')):
+        for ref in re.findall(r'<a class="must-source" href="([^"]+)"',
+                              (DOCS / f'{pg}.html').read_text(encoding='utf-8')):
             n += 1
             assert ref.startswith(GIT_BLOB), ref
             path, _, line = ref[len(GIT_BLOB):].partition('#L')
             f = ROOT / path
-            assert f.exists() and f.suffix == '.py' and path.startswith('must_nbdev/'), f'{pg}.html: source link to {path}'
+            assert f.exists() and f.suffix == '.py' and path.startswith('must_nbdev/'), (
+                f'{pg}.html: source link to {path}')
             if line: assert int(line) <= len(f.read_text(encoding='utf-8').splitlines()), ref
         shown = re.findall(re.escape(GIT_BLOB) + r'(nbs/[^"?#]+)', (DOCS / f'{pg}.html').read_text(encoding='utf-8'))
         assert shown and all((ROOT / x).exists() for x in shown), f'{pg}.html: "Show source" opens {shown}'
@@ -177,7 +186,8 @@ def test_api_page_by_subpackage():
     api = (DOCS / 'api.html').read_text(encoding='utf-8')
     h2 = re.findall(r'<h2>(.*?)<a class="headerlink"', api)
     assert h2 and h2[0] == 'Core', h2
-    assert re.search(r'<code>PrivacyAccountant\.step</code>', api) or PARTIAL and 'accounting/accountant' not in notebook_pages()
+    assert (re.search(r'<code>PrivacyAccountant\.step</code>', api) or PARTIAL
+            and 'accounting/accountant' not in notebook_pages())
     links = re.findall(r'href="([\w/]+\.html)#([^"]+)"', api)
     assert len(links) > 30, len(links)
     for page, anchor in links:
@@ -303,20 +313,25 @@ def test_page_renders(stem, site, browser):
     # code: copy buttons
     if wide['code_cells']: assert wide['copy'] >= 1, f'{stem}.html: code cells without copy buttons'
     # figures: loaded, with real alt text
-    assert all(w > 0 for _, w, _ in wide['imgs']), f'{stem}.html: images failed to load {[s for s, w, _ in wide["imgs"] if not w]}'
+    assert all(w > 0 for _, w, _ in wide['imgs']), (
+        f'{stem}.html: images failed to load {[s for s, w, _ in wide["imgs"] if not w]}')
     generic = [s for s, _, alt in wide['imgs'] if GENERIC_ALT.search(alt)]
     assert not generic, f'{stem}.html: images without a description {generic}'
     if stem not in ('index', 'api') and _nb_has_figures(stem):
         assert any(s and 'figures/' in s for s, _, _ in wide['imgs']), f'{stem}.html: no figure files'
     # the theme's icons are drawn (from the web font, without fontawesome.js)
-    assert wide['icons'] and all(c not in ('none', 'normal', '""') and w >= 8 for _, c, w in wide['icons']), wide['icons']
+    assert wide['icons'] and all(c not in ('none', 'normal', '""') and w >= 8 for _, c, w in wide['icons']), (
+        wide['icons'])
     # figures open at full size: each is a link to its own file
-    assert all(src == href for src, href in wide['figlinks']), f'{stem}.html: figures without a full-size link {wide["figlinks"]}'
+    assert all(src == href for src, href in wide['figlinks']), (
+        f'{stem}.html: figures without a full-size link {wide["figlinks"]}')
     # tables: no cell narrower than its longest word (wide tables scroll instead), at both widths
-    assert not wide['squeezed'] and not narrow['squeezed'], f'{stem}.html: words broken in table cells {narrow["squeezed"][:5]} {wide["squeezed"][:5]}'
+    assert not wide['squeezed'] and not narrow['squeezed'], (
+        f'{stem}.html: words broken in table cells {narrow["squeezed"][:5]} {wide["squeezed"][:5]}')
     # contents column, long outputs, reprs (issue 25, item 9)
     assert not wide['toc_clipped'], f'{stem}.html: contents links clipped {wide["toc_clipped"][:3]}'
-    assert wide['tall_outputs'] == 0 and narrow['tall_outputs'] == 0, f'{stem}.html: outputs taller than 36rem, not boxed'
+    assert wide['tall_outputs'] == 0 and narrow['tall_outputs'] == 0, (
+        f'{stem}.html: outputs taller than 36rem, not boxed')
     assert wide['wide_reprs'] == 0 and narrow['wide_reprs'] == 0, f'{stem}.html: plain-text outputs run off the edge'
     # math
     assert wide['math']['errors'] == 0, f'{stem}.html: {wide["math"]["errors"]} KaTeX errors'
@@ -326,11 +341,14 @@ def test_page_renders(stem, site, browser):
     assert narrow['column'] >= 300, f'{stem}.html: text column {narrow["column"]:.0f} px at {NARROW} px'
     if stem == 'api':   # one table per module
         n_modules, n_tables = browser.execute_script(
-            'return [document.querySelectorAll("article h3").length, document.querySelectorAll("article table").length]')
+            'return [document.querySelectorAll("article h3").length, document.querySelectorAll("article '
+            'table").length]')
         assert n_modules >= 3 and n_tables == n_modules, (n_modules, n_tables)
 
-SEARCHES = {'MUST.ow': 'core/sampling', 'calibrate_sigma': 'accounting/calibrate', 'dominating pair': 'accounting/dominating'}
-CHROME = re.compile(r'Repository|Show source|Open issue|System Settings|\bLight\b.*\bDark\b|Toggle (primary|secondary)', re.S)
+SEARCHES = {'MUST.ow': 'core/sampling', 'calibrate_sigma': 'accounting/calibrate',
+            'dominating pair': 'accounting/dominating'}
+CHROME = re.compile(r'Repository|Show source|Open issue|System Settings|\bLight\b.*\bDark\b|Toggle (primary|secondary)',
+                    re.S)
 
 @needs_browser
 @pytest.mark.parametrize('query', list(SEARCHES))
@@ -343,7 +361,8 @@ def test_search_finds_the_defining_page_first(query, site, browser):
         'return document.querySelectorAll("#search-results ul.search li a").length > 0 '
         '|| /did not match|no documents/i.test((document.querySelector("#search-results")||{}).innerText||"")'))
     WebDriverWait(browser, 60).until(lambda d: d.execute_script(   # snippets are fetched after the list
-        'return /Search finished|did not match/i.test((document.querySelector("#search-results p.search-summary")||{}).innerText||"")'))
+        'return /Search finished|did not match/i.test((document.querySelector("#search-results '
+        'p.search-summary")||{}).innerText||"")'))
     import time; time.sleep(1)
     res = browser.execute_script('return Array.from(document.querySelectorAll("#search-results ul.search li")).map('
                                  'l => [l.querySelector("a").href, (l.querySelector("p.context")||{}).innerText||""])')
@@ -362,7 +381,7 @@ _VISIBLE = 'const vis = e => !!e && e.getClientRects().length > 0 && getComputed
 @needs_browser
 @pytest.mark.parametrize('width', [NARROW, WIDE])
 def test_nav_toggles_open_the_drawers(width, site, browser):
-    "Click the visible sidebar and 'On this page' toggles as a reader would: the drawer opens (wide: the sidebar toggles)."
+    "Click the visible sidebar and 'On this page' toggles like a reader: the drawer opens (wide: the sidebar toggles)."
     from selenium.webdriver.common.by import By
     page = next((pg for pg in notebook_pages() if pg != 'index'), 'index')
     _load(browser, f'{site}/{page}.html', width)
@@ -402,7 +421,8 @@ def test_home_page_is_a_way_in(site, browser):
     for width in (WIDE, NARROW):
         _load(browser, f'{site}/index.html', width)
         browser.save_screenshot(_shot('home', width))
-    hrefs = {urlsplit(a.get_attribute('href')).path.lstrip('/') for a in browser.find_elements(By.CSS_SELECTOR, 'article a[href]')}
+    hrefs = {urlsplit(a.get_attribute('href')).path.lstrip('/')
+             for a in browser.find_elements(By.CSS_SELECTOR, 'article a[href]')}
     pages = [pg for pg in (all_notebooks() if not PARTIAL else notebook_pages()) if pg != 'index']
     missing = [pg for pg in pages if f'{pg}.html' not in hrefs]
     assert not missing, f'the home page does not link {missing}'
@@ -423,7 +443,7 @@ def test_generator_stamps_the_same_hash_as_the_test():
     assert _builder().source_hash(NBS / 'index.ipynb') == source_hash(NBS / 'index.ipynb')
 
 def test_generator_names_pages_as_nbdev_does():
-    "Page names are nbdev's (what _modidx and nbdev's links use), and the folders give the sections in dependency order."
+    "Page names are nbdev's (as _modidx and nbdev's links use), and the folders give the sections in dependency order."
     from nbdev.doclinks import _nbpath2html
     b = _builder()
     for pg, path in all_notebooks().items():

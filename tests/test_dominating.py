@@ -25,7 +25,8 @@ def sample_sums(name, n, m, b, q, values):
             k = sum(mask); out.append((float(v @ np.array(mask)), q ** k * (1 - q) ** (n - k)))
         return out
     def draws(pop, size, method):   # index tuples into pop, each equally likely
-        return list(itertools.combinations(range(len(pop)), size)) if method == 'wor' else list(itertools.product(range(len(pop)), repeat=size))
+        return (list(itertools.combinations(range(len(pop)), size)) if method == 'wor'
+                else list(itertools.product(range(len(pop)), repeat=size)))
     stages = {'wor': [('wor', m)], 'wr': [('wr', m)], 'must-ow': [('wor', b), ('wr', m)],
               'must-wo': [('wr', b), ('wor', m)], 'must-ww': [('wr', b), ('wr', m)]}[name]
     samples = [((i,), 1.0) for i in [()]]
@@ -43,7 +44,7 @@ def sample_sums(name, n, m, b, q, values):
 
 
 def mixture_cells(sums, sigma, t):
-    "Exact masses of the Gaussian mixture Σ p N(s, σ²) on the cells of the increasing grid t (tails included at the ends)."
+    "Exact masses of the Gaussian mixture Σ p N(s, σ²) on the cells of the increasing grid t (tails included at ends)."
     z = (t[None, :] - np.array([s for s, _ in sums])[:, None]) / sigma
     cdf = special.ndtr(z); cdf[:, 0] = 0.0; cdf[:, -1] = 1.0
     return np.array([p for _, p in sums]) @ np.diff(cdf, axis=1)
@@ -77,10 +78,12 @@ def test_certified_upper_bounds_real_pairs(name, n, m, b, seed, sigma, k, eps, r
     rng = np.random.default_rng(seed)
     if name == 'must-wo': m = min(m, b)
     if name in ('wor', 'must-ow'): b = min(b, n); m = min(m, n if name == 'wor' else m)
-    if name == 'poisson' and relation == 'add_remove': relation = 'substitute'   # add/remove changes n; covered elsewhere
+    # add/remove changes n; covered elsewhere
+    if name == 'poisson' and relation == 'add_remove': relation = 'substitute'
     sc = make_scheme(name, n, q=0.3) if name == 'poisson' else scheme_at(name, n, m, b=b)
     # datasets: contributions uniform in [-1, 1], random signs, or the displacing pair (x = +1, x' and the others -1)
-    others = rng.uniform(-1, 1, n) if kind == 'uniform' else rng.choice([-1.0, 1.0], n) if kind == 'signs' else -np.ones(n)
+    others = (rng.uniform(-1, 1, n) if kind == 'uniform' else rng.choice([-1.0, 1.0], n) if kind == 'signs'
+              else -np.ones(n))
     x = rng.uniform(-1, 1) if kind == 'uniform' else 1.0
     x_prime = 0.0 if relation == 'add_remove' else rng.uniform(-1, 1) if kind == 'uniform' else -1.0
     vD, vD2 = others.copy(), others.copy(); vD[0], vD2[0] = x, x_prime        # record 0 differs
@@ -92,20 +95,22 @@ def test_certified_upper_bounds_real_pairs(name, n, m, b, seed, sigma, k, eps, r
     assert cert['delta_lower'] <= cert['delta_upper'] * (1 + 1e-9)
 
 
-@pytest.mark.parametrize('n,m,sigma,eps', [(100, 1, 1.0, 1.0), (1000, 20, 2.0, 0.5), (50, 10, 0.8, 2.0), (10**4, 200, 4.0, 0.2)])
+@pytest.mark.parametrize('n,m,sigma,eps',
+                         [(100, 1, 1.0, 1.0), (1000, 20, 2.0, 0.5), (50, 10, 0.8, 2.0), (10**4, 200, 4.0, 0.2)])
 def test_one_step_wor_is_balles_tight_bound(n, m, sigma, eps):
     gamma = m / n
     tight = gamma * float(gaussian_profile(math.log1p(math.expm1(eps) / gamma), 2 / sigma))
     sc = make_scheme('wor', n, m=m)
     r = account(sc, sigma=sigma, steps=1, eps=eps, relation='substitute', h=1e-3)
-    assert tight <= r['delta_upper'] <= tight * (1 + 1e-4)            # float64 FFT: its certified round-off is ~1e-5 here
+    # float64 FFT: its certified round-off is ~1e-5 here
+    assert tight <= r['delta_upper'] <= tight * (1 + 1e-4)
     ext = PrivacyAccountant([(scheme_gaussian_pld(sc, sigma, 'substitute', 1e-3), 1)], precision='extended').delta(eps)
     assert abs(ext.upper / tight - 1) < 1e-6                          # 80-bit FFT: the construction is exact to 1e-6
     assert r['delta_lower'] <= tight * (1 + 1e-9) and r['delta_lower'] >= tight * (1 - 1e-3)   # the attack meets it
 
 
 def test_regression_wor_one_step_worst_case_and_labels():
-    "Issue 12's reproducer: the paper's pair gave δ ≈ 3e-9 for WOR(1 of 100) where a real pair reaches Balle's 2.736e-4."
+    "Issue 12's reproducer: the paper's pair gave δ ≈ 3e-9 for WOR(1 of 100); a real pair reaches Balle's 2.736e-4."
     r = account(make_scheme('wor', 100, m=1), sigma=1.0, steps=1, eps=1.0, relation='substitute')
     assert r['delta_upper'] >= 2.736e-4 and r['pair'] == 'worst' and 'worst case' in r['guarantee']
     p = account(make_scheme('wor', 100, m=1), sigma=1.0, steps=1, eps=1.0, relation='substitute', pair='paper')
@@ -122,10 +127,12 @@ def test_regression_composition_beats_papers_pair_for_fig_s2_must_ow():
 
 
 def test_eta_tilde_exact_where_proven_and_larger_for_ww():
-    for name, kw in (('wor', dict(m=20)), ('wr', dict(m=20)), ('must-ow', dict(m=20, b=30)), ('must-wo', dict(m=20, b=30))):
+    for name, kw in (('wor', dict(m=20)), ('wr', dict(m=20)), ('must-ow', dict(m=20, b=30)),
+                     ('must-wo', dict(m=20, b=30))):
         sc = make_scheme(name, 1000, **kw); assert dominating_rate(sc)[0] == occurrence_pmf(sc).eta
     ww = make_scheme('must-ww', 1000, m=20, b=30)
-    assert dominating_rate(ww)[0] == pytest.approx(-math.expm1(20 * math.log1p(-1e-3))) and dominating_rate(ww)[0] > occurrence_pmf(ww).eta
+    assert (dominating_rate(ww)[0] == pytest.approx(-math.expm1(20 * math.log1p(-1e-3)))
+            and dominating_rate(ww)[0] > occurrence_pmf(ww).eta)
 
 
 def test_symmetric_pld_is_normalised_and_orientation_free():

@@ -25,7 +25,8 @@ def test_regression_dpsgd_rejects_bad_labels_and_shapes():
     rng = np.random.default_rng(0); X = rng.normal(size=(30, 4)); y = rng.integers(0, 2, 30).astype(float)
     sc = make_scheme('wor', 30, m=5)
     bad_y = y.copy(); bad_y[3] = np.nan
-    with pytest.raises(ValueError, match='y must be finite'): dpsgd(LogisticRegression(4), X, bad_y, sc, 1.0, 1.0, 0.1, 2, rng=0)
+    with pytest.raises(ValueError, match='y must be finite'):
+        dpsgd(LogisticRegression(4), X, bad_y, sc, 1.0, 1.0, 0.1, 2, rng=0)
     with pytest.raises(ValueError, match='features'): dpsgd(LogisticRegression(3), X, y, sc, 1.0, 1.0, 0.1, 2, rng=0)
     with pytest.raises(ValueError, match='class labels'): dpsgd(MLP([4, 8, 3]), X, y + 5, sc, 1.0, 1.0, 0.1, 2, rng=0)
 

@@ -17,5 +17,6 @@ def test_expected_distinct_closed_forms():
     n, m, b = 500, 50, 80
     assert expected_distinct(make_scheme('wor', n, m=m)) == pytest.approx(m, rel=1e-12)
     assert expected_distinct(make_scheme('wr', n, m=m)) == pytest.approx(n * (1 - (1 - 1 / n) ** m), rel=1e-12)
-    assert expected_distinct(make_scheme('must-ow', n, m=m, b=b)) == pytest.approx(b * (1 - (1 - 1 / b) ** m), rel=1e-12)
+    assert (expected_distinct(make_scheme('must-ow', n, m=m, b=b))
+            == pytest.approx(b * (1 - (1 - 1 / b) ** m), rel=1e-12))
     assert expected_distinct(make_scheme('poisson', n, q=0.1)) == pytest.approx(n * 0.1, rel=1e-12)

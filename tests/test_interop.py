@@ -1,4 +1,4 @@
-"`must_nbdev.training.interop` (notebook training/01_interop): the training-loop sampler and the PLD export to dp_accounting."
+"`must_nbdev.training.interop` (training/01_interop): the training-loop sampler and the PLD export to dp_accounting."
 import builtins, math
 import numpy as np
 import pytest
@@ -20,8 +20,8 @@ def _scheme(name, n, m, b):
 
 @settings(max_examples=40, deadline=None)
 @given(name=st.sampled_from(['poisson', 'wor', 'wr', 'must-ow', 'must-wo', 'must-ww']), n=st.integers(1, 300),
-       m=st.integers(1, 60), b=st.integers(1, 80), steps=st.integers(1, 40), chunk=st.one_of(st.none(), st.integers(1, 9)),
-       seed=st.integers(0, 2**32))
+       m=st.integers(1, 60), b=st.integers(1, 80), steps=st.integers(1, 40),
+       chunk=st.one_of(st.none(), st.integers(1, 9)), seed=st.integers(0, 2**32))
 def test_batches_are_well_formed(name, n, m, b, steps, chunk, seed):
     s = _scheme(name, n, m, b)
     sm = MustBatchSampler(s, steps, seed=seed, chunk=chunk)
@@ -37,7 +37,8 @@ def test_chunk_respects_the_memory_budget():
     for s in (make_scheme('wr', 10_000, m=300_000), make_scheme('must-ow', 60_000, m=256, b=512),
               make_scheme('poisson', 10**6, q=1e-3), multistage(1000, [('wr', 5000), ('wor', 100)])):
         sm = MustBatchSampler(s, 10**6)
-        assert sm.chunk == max(1, SAMPLER_BUDGET // _row_cost(s)) and (sm.chunk == 1 or sm.chunk * _row_cost(s) <= SAMPLER_BUDGET)
+        assert (sm.chunk == max(1, SAMPLER_BUDGET // _row_cost(s))
+                and (sm.chunk == 1 or sm.chunk * _row_cost(s) <= SAMPLER_BUDGET))
     assert MustBatchSampler(make_scheme('wr', 100, m=2 * SAMPLER_BUDGET), 3).chunk == 1
     sm = MustBatchSampler(make_scheme('wr', 10_000, m=300_000), 7, seed=0)
     sizes = [len(ms) for ms in sm.multisets()]
@@ -140,9 +141,11 @@ def test_export_single_step_delta_equal_and_composition_inside_our_bracket(schem
         for e in (0.0, 0.2, 1.0, 2.5):
             assert abs(pld.get_delta_for_epsilon(e) - max(p.delta(e) for p in getattr(mech, bound))) <= 1e-12
     k, acc, comp = 64, PrivacyAccountant([(mech, 64)]), to_dp_accounting(mech).self_compose(64)
-    for e in (0.3, 0.6, 1.0):      # (larger ε hit a math domain error in PrivacyAccountant's auto-precision check: reported)
+    # (larger ε hit a math domain error in PrivacyAccountant's auto-precision check: reported)
+    for e in (0.3, 0.6, 1.0):
         b, d = acc.delta(e), float(comp.get_delta_for_epsilon(e))
-        assert b.lower <= d <= b.upper + 2e-15                 # same PMF, same convolution: inside our certified interval
+        # same PMF, same convolution: inside our certified interval
+        assert b.lower <= d <= b.upper + 2e-15
         assert b.upper - d <= 1e-4 * b.upper + 2e-15
 
 def test_export_directions_match_dp_accounting_poisson_gaussian():
@@ -160,7 +163,8 @@ def test_compose_with_a_dp_accounting_gaussian():
     pytest.importorskip('dp_accounting')
     from dp_accounting.pld import privacy_loss_distribution as dpa
     s, h = make_scheme('must-ow', 500, m=10, b=20), 2e-3
-    pipe = must_dp_accounting_pld(s, 3.0, h=h).self_compose(40).compose(dpa.from_gaussian_mechanism(1.5, value_discretization_interval=h))
+    pipe = must_dp_accounting_pld(s, 3.0, h=h).self_compose(40).compose(
+        dpa.from_gaussian_mechanism(1.5, value_discretization_interval=h))
     acc = PrivacyAccountant([(scheme_gaussian_pld(s, 3.0, h=h), 40),
                              (scheme_gaussian_pld(make_scheme('poisson', 1, q=1.0), 1.5, 'add_remove', h=h), 1)])
     for e in (0.5, 1.5, 3.0):
@@ -179,7 +183,8 @@ def test_export_bad_input():
         to_dp_accounting(MechanismPLD([DiscretePLD(0.01, 0, np.array([0.5]), -0.1)], []))
     with pytest.raises(ValueError, match='mixes grid steps'):
         to_dp_accounting(MechanismPLD([DiscretePLD(0.01, 0, np.ones(1)), DiscretePLD(0.02, 0, np.ones(1))], []))
-    empty = to_dp_accounting(MechanismPLD([DiscretePLD(0.01, 5, np.zeros(4), 1e-9)], []))   # no finite mass: δ = inf_mass
+    # no finite mass: δ = inf_mass
+    empty = to_dp_accounting(MechanismPLD([DiscretePLD(0.01, 5, np.zeros(4), 1e-9)], []))
     assert empty.get_delta_for_epsilon(1.0) == pytest.approx(1e-9, abs=1e-20)
 
 def test_peak_memory_does_not_grow_with_steps():

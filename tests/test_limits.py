@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from must_nbdev.companions.limits import (laplace_noise_ratio, ratio_lower_bound, per_step_epsilon, advanced_composition_epsilon)
+from must_nbdev.companions.limits import (laplace_noise_ratio, ratio_lower_bound, per_step_epsilon,
+                                          advanced_composition_epsilon)
 
 
 @settings(max_examples=200, deadline=None)

@@ -16,7 +16,8 @@ def test_matches_printed_rounds_to_the_printed_digits(value, printed, ok):
 def test_table_s1_reproduced_except_the_erratum_row():
     cells = compare_table_s1(table_s1())
     keys = {(c['theta'], c['mechanism'], c['scheme']) for c in cells}
-    assert keys == set(PAPER_TABLE_S1)                                       # every printed row (MUST.wo is not printed)
+    # every printed row (MUST.wo is not printed)
+    assert keys == set(PAPER_TABLE_S1)
     assert len(cells) == 6 * len(keys)
     bad = {(c['theta'], c['mechanism'], c['scheme']) for c in cells if not c['match']}
     assert bad == set(PAPER_TABLE_S1_ERRATA)

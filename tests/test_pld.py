@@ -27,7 +27,8 @@ def test_upper_and_lower_plds_bracket_the_exact_delta(q, sigma):
     assert abs(up.masses.sum() + up.inf_mass - 1) < 1e-9 and lo.masses.sum() <= 1 + 1e-12
     for eps in (0.0, 0.1, 0.5, 1.0):
         exact = poisson_pair_delta(q, sigma, eps)
-        assert lo.delta(eps) <= exact * (1 + 1e-7) + 1e-13 and exact <= up.delta(eps) * (1 + 1e-7) + 1e-13, (eps, lo.delta(eps), exact, up.delta(eps))
+        assert lo.delta(eps) <= exact * (1 + 1e-7) + 1e-13 and exact <= up.delta(eps) * (1 + 1e-7) + 1e-13, (
+            eps, lo.delta(eps), exact, up.delta(eps))
         assert up.delta(eps) - lo.delta(eps) <= 0.01 * exact + 1e-12     # a fine grid: a tight bracket
 
 

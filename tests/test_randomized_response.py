@@ -17,7 +17,7 @@ def test_subsampled_rr_below_theorem(eps, p):
 
 @pytest.mark.parametrize('eps,p', [(0.1, 0.5), (1.0, 0.01), (3.0, 0.3), (8.0, 0.9)])
 def test_subsampled_rr_from_first_principles(eps, p):
-    "In the batch (prob. p) RR_ε reports x with prob. e^ε/(1+e^ε), else a fair coin: ε = log(P/(1−P)), P = pt + (1−p)/2."
+    "In the batch (prob. p) RR_ε reports x w.p. e^ε/(1+e^ε), else a fair coin: ε = log(P/(1−P)), P = pt + (1−p)/2."
     t = math.exp(eps) / (1 + math.exp(eps))
     P = p * t + (1 - p) / 2
     assert float(subsampled_rr_epsilon(eps, p)) == pytest.approx(math.log(P / (1 - P)), rel=1e-12)
@@ -26,7 +26,8 @@ def test_subsampled_rr_from_first_principles(eps, p):
 
 def test_subsampled_rr_double_prime_parameter_is_exact_in_fractions():
     "RR″ subsampled at rate p is RR″ at ε̃ = 2pε/(2 + ε(1 − p)), exactly."
-    for eps, p in ((Fraction(1), Fraction(1, 2)), (Fraction(7, 3), Fraction(1, 10)), (Fraction(1, 100), Fraction(9, 10))):
+    for eps, p in ((Fraction(1), Fraction(1, 2)), (Fraction(7, 3), Fraction(1, 10)),
+                   (Fraction(1, 100), Fraction(9, 10))):
         assert subsampled_rr_parameter(eps, p) == 2 * p * eps / (2 + eps * (1 - p))
 
 

@@ -1,8 +1,9 @@
 """README's code blocks run and print what README shows (timings masked, numbers compared to 6 significant digits).
 
 Console blocks (`$ must ...` lines, each followed by its output) run through the CLI's `main`; a ```python block runs
-as a script and must be followed (after at most the word "prints") by a plain block holding its output. Install/test commands (```bash) are what CI
-itself runs, so they are not re-run here; `must reproduce all` (80+ s at full size) is checked by 90_cli's slow cell.
+as a script and must be followed (after at most the word "prints") by a plain block holding its output. Install/test
+commands (```bash) are what CI itself runs, so they are not re-run here; `must reproduce all` (80+ s at full size) is
+checked by 90_cli's slow cell.
 """
 import contextlib, importlib.util, io, math, re, shlex
 from pathlib import Path
@@ -21,7 +22,8 @@ def blocks():
         yield lang, body, (after.group(2) if after is not None else None)
 
 def console_examples():
-    return [c for lang, body, _ in blocks() if not lang and body.startswith('$ ') for c in make_readme.console_chunks(body)]
+    return [c for lang, body, _ in blocks() if not lang and body.startswith('$ ')
+            for c in make_readme.console_chunks(body)]
 
 def python_examples():
     return [(body, after) for lang, body, after in blocks() if lang == 'python']
@@ -41,13 +43,15 @@ def same(actual:str, expected:str) -> bool:
 def test_readme_has_console_and_python_examples():
     assert len(console_examples()) >= 3 and len(python_examples()) >= 1
 
-@pytest.mark.parametrize('cmd,expected', [c for c in console_examples() if not c[0].startswith(make_readme.SKIP)], ids=lambda x: x[:60])
+@pytest.mark.parametrize('cmd,expected', [c for c in console_examples() if not c[0].startswith(make_readme.SKIP)],
+                         ids=lambda x: x[:60])
 def test_console_example_prints_what_readme_shows(cmd, expected):
     argv = shlex.split(cmd)
     assert argv[0] == 'must'
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf): rc = main(argv[1:])
-    assert rc == 0 and same(buf.getvalue(), expected), f"$ {cmd}\n--- README ---\n{expected}\n--- actual ---\n{buf.getvalue()}"
+    assert rc == 0 and same(buf.getvalue(), expected), (
+        f"$ {cmd}\n--- README ---\n{expected}\n--- actual ---\n{buf.getvalue()}")
 
 @pytest.mark.parametrize('code,expected', python_examples(), ids=lambda x: (x or '')[:40])
 def test_python_example_prints_what_readme_shows(code, expected):

@@ -38,7 +38,8 @@ def test_eta_chain_ww_ow_wr_wor(n, b, m):
     assert eta('wr', m=mw) <= eta('wor', m=mw) * (1 + 1e-12)
 
 def test_general_multistage_equals_named_schemes():
-    for name, stages in (('must-ow', [('wor', 50), ('wr', 40)]), ('must-ww', [('wr', 50), ('wr', 40)]), ('wr', [('wr', 40)])):
+    for name, stages in (('must-ow', [('wor', 50), ('wr', 40)]), ('must-ww', [('wr', 50), ('wr', 40)]),
+                         ('wr', [('wr', 40)])):
         a = occurrence_pmf(scheme_at(name, 300, 40, b=50)).log_pmf
         b = occurrence_pmf(multistage(300, stages)).log_pmf
         assert np.allclose(a, b, rtol=0, atol=1e-13)
@@ -75,12 +76,15 @@ def test_large_population_wor_uses_per_row_path():
 ])
 def test_bad_input_raises_value_error_naming_argument(kwargs, msg):
     name = kwargs.pop('name')
-    with pytest.raises(ValueError, match=msg.replace('(', r'\(').replace(')', r'\)').replace('[', r'\[').replace(']', r'\]')):
+    with pytest.raises(ValueError,
+                       match=msg.replace('(', r'\(').replace(')', r'\)').replace('[', r'\[').replace(']', r'\]')):
         make_scheme(name, **kwargs)
 
 
 # ---------------------------------------------------------------- log-space pmfs against mpmath
-@pytest.mark.parametrize('n,p', [(10**9, 1e-9), (10**6, 1e-6), (10**5, 3e-6), (500, 1e-3), (400, 0.2), (10**6, 0.37), (60000, 1 / 3000)])
+@pytest.mark.parametrize('n,p',
+                         [(10**9, 1e-9), (10**6, 1e-6), (10**5, 3e-6), (500, 1e-3), (400, 0.2), (10**6, 0.37),
+                          (60000, 1 / 3000)])
 def test_log_binom_pmf_matches_mpmath(n, p):
     ks = sorted({0, 1, 2, 5, 17, 40, int(n * p), int(n * p) + 3, min(n, 300)})
     for k in ks:
@@ -128,7 +132,8 @@ def test_regression_bad_input_is_a_value_error_naming_the_argument(call, name):
 
 def test_regression_integral_float_sizes_are_normalised():
     sc = make_scheme('wr', 100, m=10.0)
-    assert sc.label == 'WR' and isinstance(sc.stages[0].size, int) and sample_many(sc, 3, rng=0).sizes.tolist() == [10] * 3
+    assert (sc.label == 'WR' and isinstance(sc.stages[0].size, int)
+            and sample_many(sc, 3, rng=0).sizes.tolist() == [10] * 3)
 
 
 def test_sampling_memory_is_estimated_before_allocating():

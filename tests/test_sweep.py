@@ -58,8 +58,8 @@ def test_bad_input_is_refused():
     with pytest.raises(TypeError, match='SweepPoint'): run_sweep([1, 2], delta=1e-5)
 
 def test_cli_sweep_writes_csv_plot_and_json(tmp_path):
-    rc, out, err = run_cli('sweep', '--n', '5000', '--schemes', 'poisson', 'wor', '--batch-sizes', '50', '--sigmas', '1',
-                           '2', '--epochs', '1', '--delta', '1e-5', '--csv', str(tmp_path / 's.csv'),
+    rc, out, err = run_cli('sweep', '--n', '5000', '--schemes', 'poisson', 'wor', '--batch-sizes', '50', '--sigmas',
+                           '1', '2', '--epochs', '1', '--delta', '1e-5', '--csv', str(tmp_path / 's.csv'),
                            '--plot', str(tmp_path / 's.png'), '--quiet')
     assert rc == 0, err
     assert 'WOR' in out and (tmp_path / 's.csv').exists() and (tmp_path / 's.png').stat().st_size > 1000

@@ -2,7 +2,7 @@
 """Build the docs website in docs/ offline: nbdev's notebook processing, rendered by Sphinx + MyST-NB.
 
     pip install -e ".[dev,docs]"
-    python tools/build_docs.py                        # every notebook (cached ones reused), then the whole site in docs/
+    python tools/build_docs.py                        # every notebook (cached ones reused), then the full site in docs/
     python tools/build_docs.py --jobs 2               # notebooks executed 2 at a time (default: the number of cores)
     python tools/build_docs.py index core accounting  # a partial site (these notebooks) in _docs_build/site
     python tools/build_docs.py --only accounting/05   # force re-executing the notebooks whose path starts with this
@@ -74,7 +74,8 @@ def folder_order(folders):
     deps = {f: set() for f in folders}
     for f in folders:
         for py in (ROOT / 'must_nbdev' / f).glob('*.py'):
-            for m in re.finditer(r'^from\s+(?:\.\.|must_nbdev\.)(\w+)', py.read_text(encoding='utf-8'), re.M):   # module level
+            # module level
+            for m in re.finditer(r'^from\s+(?:\.\.|must_nbdev\.)(\w+)', py.read_text(encoding='utf-8'), re.M):
                 if m.group(1) in deps and m.group(1) != f: deps[f].add(m.group(1))
     def closure(f, seen=()):
         out = set()
@@ -126,7 +127,8 @@ _Figure._repr_pretty_ = lambda self, p, cycle: p.text(_must_alt(self))   # the f
 def source_hash(path):
     "sha256 of a notebook's cell types and sources (outputs and metadata ignored): the page's staleness stamp."
     nb = json.loads(Path(path).read_text(encoding='utf-8'))
-    cells = [[c['cell_type'], ''.join(c['source']) if isinstance(c['source'], list) else c['source']] for c in nb['cells']]
+    cells = [[c['cell_type'], ''.join(c['source']) if isinstance(c['source'], list) else c['source']]
+             for c in nb['cells']]
     return hashlib.sha256(json.dumps(cells, ensure_ascii=False).encode('utf-8')).hexdigest()
 
 def library_hash():
@@ -151,12 +153,13 @@ def prepared(path):
     return nb
 
 def _run(rel, nb_json, timeout, allow_errors=False):
-    "Worker process: execute one prepared notebook in its own folder (as nbdev_test does); (rel, executed, seconds, error)."
+    "Worker process: run a prepared notebook in its own folder (as nbdev_test does); (rel, executed, seconds, error)."
     import time, nbformat
     from nbclient import NotebookClient
     t = time.time()
     nb = nbformat.reads(nb_json, 4)
-    try: NotebookClient(nb, timeout=timeout, kernel_name='python3', record_timing=False, allow_errors=allow_errors, resources={'metadata': {'path': str((NBS / rel).parent)}}).execute()
+    try: NotebookClient(nb, timeout=timeout, kernel_name='python3', record_timing=False, allow_errors=allow_errors,
+                        resources={'metadata': {'path': str((NBS / rel).parent)}}).execute()
     except Exception as e: return rel, None, time.time() - t, f'{type(e).__name__}: {e}'[-3000:]
     nb.metadata['kernelspec'] = dict(KERNELSPEC)   # as prepared (nbclient writes the running kernel's)
     for c in nb.cells: c.metadata.pop('execution', None)   # cell metadata is part of the key too
@@ -190,8 +193,11 @@ def execute_all(paths, jobs, timeout, force=(), cached_only=False, allow_errors=
         took = {r.uri: (r.data or {}).get('seconds', 0) for r in cache.list_cache_records()}
         rel = {p: p.resolve().relative_to(NBS.resolve()).as_posix() for p, _ in todo}
         todo.sort(key=lambda t: -took.get(rel[t[0]], 0))
-        os.environ['PYTHONPATH'] = os.pathsep.join([str(ROOT)] + [q for q in os.environ.get('PYTHONPATH', '').split(os.pathsep) if q])
-        print(f'executing {len(todo)} notebooks, {jobs} at a time: {", ".join(rel[p] for p, _ in todo)}', file=sys.stderr, flush=True)
+        os.environ['PYTHONPATH'] = os.pathsep.join([str(ROOT)]
+                                                   + [q for q in os.environ.get('PYTHONPATH', '').split(os.pathsep)
+                                                      if q])
+        print(f'executing {len(todo)} notebooks, {jobs} at a time: {", ".join(rel[p] for p, _ in todo)}',
+              file=sys.stderr, flush=True)
         errors = {}
         with ProcessPoolExecutor(max_workers=jobs) as ex:
             futs = [ex.submit(_run, rel[p], nbformat.writes(nb), timeout, allow_errors) for p, nb in todo]
@@ -200,11 +206,14 @@ def execute_all(paths, jobs, timeout, force=(), cached_only=False, allow_errors=
                 r, text, secs, err = f.result()
                 nb = nbformat.reads(text, 4) if text else None
                 n_err = _n_errors(nb) if nb else 0
-                print(f'  {r}: {"FAILED" if err else "done"} in {secs:.0f} s' + (f' ({n_err} cells with errors)' if n_err else ''), file=sys.stderr, flush=True)
+                print(f'  {r}: {"FAILED" if err else "done"} in {secs:.0f} s'
+                      + (f' ({n_err} cells with errors)' if n_err else ''), file=sys.stderr, flush=True)
                 if err: errors[r] = err; continue
-                cache.cache_notebook_bundle(CacheBundleIn(nb, r, data={'seconds': round(secs, 1), 'errors': n_err}), check_validity=False, overwrite=True)
+                cache.cache_notebook_bundle(CacheBundleIn(nb, r, data={'seconds': round(secs, 1), 'errors': n_err}),
+                                            check_validity=False, overwrite=True)
                 out[by_rel[r]] = nb
-        if errors: sys.exit('notebooks failed to execute:\n' + '\n'.join(f'--- nbs/{r}\n{e}' for r, e in errors.items()))
+        if errors:
+            sys.exit('notebooks failed to execute:\n' + '\n'.join(f'--- nbs/{r}\n{e}' for r, e in errors.items()))
     res = {}
     for p in paths:
         nb = out[p]; nb.cells.pop(0)
@@ -278,12 +287,13 @@ _TABLE_SEP = re.compile(r'^\s*\|(\s*:?-+:?\s*\|)+\s*$')
 _MODS = {}
 
 def page_of_module():
-    "Module name ('accounting.account') -> its notebook's page, from the 'File to edit' header of each generated module."
+    "Module name ('accounting.account') -> its notebook's page, from the 'File to edit' header of the generated module."
     if not _MODS:
         lib = ROOT / 'must_nbdev'
         for py in sorted(lib.rglob('*.py')):
             m = re.search(r'File to edit: ([\w./-]+?\.ipynb)', py.read_text(encoding='utf-8'))
-            if m: _MODS['.'.join(py.relative_to(lib).with_suffix('').parts)] = page_of((py.parent / m.group(1)).resolve())
+            if m:
+                _MODS['.'.join(py.relative_to(lib).with_suffix('').parts)] = page_of((py.parent / m.group(1)).resolve())
     return _MODS
 
 _DOC_LINK = re.compile(re.escape(DOC_URL) + r'((?:[\w-]+/)*[\w.-]+?)\.html(#[^\s)"\'<>]*)?')
@@ -311,11 +321,13 @@ def _link_notebooks(md):
     """A notebook named in prose as code (`core/01_sampling`, `90_cli`) becomes a link to its page (the home page's
     tables name every notebook); code blocks and names already inside a link are left alone."""
     if not _NB_PAGES:
-        _NB_PAGES.update({p.resolve().relative_to(NBS.resolve()).with_suffix('').as_posix(): page_of(p) for p in notebooks()})
+        _NB_PAGES.update({p.resolve().relative_to(NBS.resolve()).with_suffix('').as_posix(): page_of(p)
+                          for p in notebooks()})
     names = '|'.join(re.escape(n) for n in sorted(_NB_PAGES, key=len, reverse=True))
     pat = re.compile(r'(?<!\[)`(' + names + r')(?:\.ipynb)?`(?!\])')
     parts = re.split(r'(^```.*?^```)', md, flags=re.S | re.M)
-    return ''.join(part if part.startswith('```') else pat.sub(lambda m: f'[`{m.group(1)}`]({DOC_URL}{_NB_PAGES[m.group(1)]}.html)', part)
+    return ''.join(part if part.startswith('```')
+                   else pat.sub(lambda m: f'[`{m.group(1)}`]({DOC_URL}{_NB_PAGES[m.group(1)]}.html)', part)
                    for part in parts)
 
 def registry_terms(page):
@@ -376,10 +388,12 @@ def _plain_code(md):
     return _FENCE.sub(lambda m: m.group(1) + _MD_LINK.sub(lambda l: l.group(2), m.group(2)) + m.group(3), md)
 
 def _show_doc_md(md):
-    "nbdev's show_doc markdown (Quarto flavour) as MyST: a real source link, an anchor with nbdev's id, a plain signature."
+    "nbdev's show_doc markdown (Quarto) as MyST: a real source link, an anchor with nbdev's id, a plain signature."
     md = _plain_code(_local_links(md))
-    md = _SOURCE_LINK.sub(lambda m: f'<a class="must-source" href="{m.group(1)}" target="_blank" rel="noopener">source</a>', md)
-    def anchor(m):   # nbdev's id, and an index entry: the general index lists it and a search for it ranks this page first
+    md = _SOURCE_LINK.sub(lambda m: f'<a class="must-source" href="{m.group(1)}" target="_blank" '
+                                    'rel="noopener">source</a>', md)
+    # nbdev's id, and an index entry: the general index lists it and a search for it ranks this page first
+    def anchor(m):
         name = m.group(2).strip().strip('`').replace('\\_', '_')
         aid = name.lower()
         # MyST gives a heading up to level 3 a GitHub-style slug as a second id: when that is nbdev's id already
@@ -428,7 +442,8 @@ def _stdout_outputs(text):
     "Printed text -> outputs; runs of markdown pipe-table lines (with a separator row) become rendered tables."
     lines, out, buf, i = text.split('\n'), [], [], 0
     def flush():
-        if ''.join(buf).strip(): out.append({'output_type': 'stream', 'name': 'stdout', 'text': '\n'.join(buf).strip('\n') + '\n'})
+        if ''.join(buf).strip():
+            out.append({'output_type': 'stream', 'name': 'stdout', 'text': '\n'.join(buf).strip('\n') + '\n'})
         buf.clear()
     while i < len(lines):
         j = i
@@ -453,7 +468,8 @@ def _small_png(data):
     if im.mode in ('RGBA', 'LA', 'P'):
         im = im.convert('RGBA'); bg = Image.new('RGB', im.size, 'white'); bg.paste(im, mask=im.split()[-1]); im = bg
     buf = io.BytesIO()
-    im.convert('RGB').quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buf, 'PNG', optimize=True)
+    im.convert('RGB').quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buf, 'PNG',
+                                                                                                    optimize=True)
     return buf.getvalue() if buf.tell() < len(data) else data
 
 def _figure(o, page, idx, k, alt, figures):
@@ -473,7 +489,8 @@ def _figure(o, page, idx, k, alt, figures):
     src = posixpath.relpath(f'figures/{name}', posixpath.dirname(page) or '.')
     return {'output_type': 'display_data', 'metadata': {},
             'data': {'text/html': f'<a class="must-figure-link" href="{src}" title="Open the figure at full size">'
-                                  f'<img class="must-figure" src="{src}" alt="{esc}" width="{w}" height="{h}" loading="lazy"></a>'}}
+                                  f'<img class="must-figure" src="{src}" alt="{esc}" width="{w}" height="{h}" '
+                                  'loading="lazy"></a>'}}
 
 def to_myst(nb, page, digest, section='', methods=True):
     "nbdev-processed notebook (Quarto flavour) -> a MyST-NB notebook for `page`, plus the figure files it references."
@@ -482,7 +499,8 @@ def to_myst(nb, page, digest, section='', methods=True):
         src = ''.join(c['source']) if isinstance(c.get('source'), list) else c.get('source', '')
         if c['cell_type'] != 'code' or _split_directives(src)[0].get('output') != 'asis': return ''
         return '\n'.join(''.join(o['data']['text/markdown']) if isinstance(o['data']['text/markdown'], list)
-                         else o['data']['text/markdown'] for o in c.get('outputs', []) if 'text/markdown' in o.get('data', {}))
+                         else o['data']['text/markdown'] for o in c.get('outputs', [])
+                         if 'text/markdown' in o.get('data', {}))
     shown = {_entry_name(asis(c)) for c in nb['cells']} - {None}
     for idx, c in enumerate(nb['cells']):
         src = ''.join(c['source']) if isinstance(c.get('source'), list) else c.get('source', '')
@@ -497,7 +515,8 @@ def to_myst(nb, page, digest, section='', methods=True):
                 cells.append({'cell_type': 'markdown', 'metadata': {}, 'source': _local_links(md)})
             continue
         if c['cell_type'] == 'markdown':
-            cells.append({'cell_type': 'markdown', 'metadata': {}, 'source': _link_notebooks(_plain_code(_local_links(src)))})
+            cells.append({'cell_type': 'markdown', 'metadata': {},
+                          'source': _link_notebooks(_plain_code(_local_links(src)))})
             continue
         dirs, code = _split_directives(src)
         if dirs.get('include') == 'false': continue
@@ -518,21 +537,26 @@ def to_myst(nb, page, digest, section='', methods=True):
                     if o.get('name') == 'stderr': continue   # progress bars and warnings are not documentation
                     text = ''.join(o['text']) if isinstance(o['text'], list) else o['text']
                     new += _stdout_outputs(text)
-                elif 'image/png' in o.get('data', {}):   # alt: #| fig-alt, else the figure's own description, else the caption
-                    alt = dirs.get('fig-alt') or (None if 'Figure:' in str(o['data'].get('text/plain')) else dirs.get('fig-cap'))
+                # alt: #| fig-alt, else the figure's own description, else the caption
+                elif 'image/png' in o.get('data', {}):
+                    alt = (dirs.get('fig-alt')
+                           or (None if 'Figure:' in str(o['data'].get('text/plain')) else dirs.get('fig-cap')))
                     new.append(_figure(o, page, idx, k, alt, figures)); k += 1
                 else:
                     if 'data' in o:
                         o['data'] = {m: v for m, v in o['data'].items() if m != 'text/plain' or len(o['data']) == 1}
                         if 'text/markdown' in o['data']: o['data']['text/markdown'] = _plain_code(_local_links(
-                            ''.join(o['data']['text/markdown']) if isinstance(o['data']['text/markdown'], list) else o['data']['text/markdown']))
+                            ''.join(o['data']['text/markdown']) if isinstance(o['data']['text/markdown'], list)
+                            else o['data']['text/markdown']))
                     new.append(o)
         if k and dirs.get('fig-cap'):   # Quarto's figure caption, under the cell's figures
             cap = dirs['fig-cap'].replace('&', '&amp;').replace('<', '&lt;')
-            new.append({'output_type': 'display_data', 'metadata': {}, 'data': {'text/html': f'<p class="must-caption">{cap}</p>'}})
+            new.append({'output_type': 'display_data', 'metadata': {},
+                        'data': {'text/html': f'<p class="must-caption">{cap}</p>'}})
         tags = ['remove-input'] if dirs.get('echo') == 'false' or not code.strip() else []
         if not code.strip() and not new: continue
-        cells.append({'cell_type': 'code', 'execution_count': None, 'metadata': {'tags': tags}, 'source': code, 'outputs': new})
+        cells.append({'cell_type': 'code', 'execution_count': None, 'metadata': {'tags': tags}, 'source': code,
+                      'outputs': new})
     meta = {'kernelspec': {'name': 'python3', 'display_name': 'Python 3', 'language': 'python'},
             'language_info': {'name': 'python'}, 'must_nb_sha256': digest, 'must_section': section,
             'must_description': ' '.join(re.sub(r'[`*$]|\[([^\]]*)\]\([^)]*\)', r'\1', str(description)).split())}
@@ -558,7 +582,8 @@ def api_markdown(secs, anchors):
                 if mod not in d['syms']: continue
                 module = importlib.import_module(mod)
                 rel = p.resolve().relative_to(NBS.resolve()).with_suffix('').as_posix()
-                part.append(f'\n### {mod}\n\n<a href="{page_of(p)}.html">{rel}</a>: {(module.__doc__ or "").strip()}\n\n| name | summary |\n|---|---|')
+                part.append(f'\n### {mod}\n\n<a href="{page_of(p)}.html">{rel}</a>: '
+                            f'{(module.__doc__ or "").strip()}\n\n| name | summary |\n|---|---|')
                 for full in sorted(d['syms'][mod], key=str.lower):
                     name = full[len(mod) + 1:]
                     if any(x.startswith('_') for x in name.split('.')): continue
@@ -576,38 +601,48 @@ def api_markdown(secs, anchors):
 def index_toctrees(secs):
     "Hidden toctrees, one per sidebar section, appended to the home page; the API reference last."
     body = [(t, [page_of(p) for p in ps]) for t, ps in secs] + [(API_SECTION, ['api'])]
-    return '\n'.join(f'```{{toctree}}\n:hidden:\n:caption: {sec}\n\n' + '\n'.join(pages) + '\n```\n' for sec, pages in body)
+    return '\n'.join(f'```{{toctree}}\n:hidden:\n:caption: {sec}\n\n' + '\n'.join(pages) + '\n```\n'
+                     for sec, pages in body)
 
 def select(paths, patterns):
     "The notebooks whose path under nbs/ (no suffix) matches one of the glob patterns (a folder name: all of it)."
     import fnmatch
     if not patterns: return paths
     rel = {p: p.resolve().relative_to(NBS.resolve()).with_suffix('').as_posix() for p in paths}
-    return [p for p in paths if any(fnmatch.fnmatch(rel[p], pat) or rel[p].startswith(pat.rstrip('/') + '/') for pat in patterns)]
+    return [p for p in paths
+            if any(fnmatch.fnmatch(rel[p], pat) or rel[p].startswith(pat.rstrip('/') + '/') for pat in patterns)]
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('notebooks', nargs='*', help="build only these notebooks (globs under nbs/ without .ipynb, or folders: "
-                    "index core 'accounting/0[45]*'); such a partial site goes to _docs_build/site unless --out is given")
-    ap.add_argument('--jobs', '-j', type=int, default=os.cpu_count() or 1, help='notebooks executed at once (default: the number of cores)')
-    ap.add_argument('--out', type=Path, default=None, help='where to write the site (default docs/, or _docs_build/site for a partial build)')
-    ap.add_argument('--only', default='', help='force re-executing the notebooks whose path under nbs/ or file name starts with this')
+    ap.add_argument('notebooks', nargs='*', help="build only these notebooks (globs under nbs/ without .ipynb, or "
+                    "folders: index core 'accounting/0[45]*'); such a partial site goes to _docs_build/site unless "
+                    "--out is given")
+    ap.add_argument('--jobs', '-j', type=int, default=os.cpu_count() or 1,
+                    help='notebooks executed at once (default: the number of cores)')
+    ap.add_argument('--out', type=Path, default=None,
+                    help='where to write the site (default docs/, or _docs_build/site for a partial build)')
+    ap.add_argument('--only', default='',
+                    help='force re-executing the notebooks whose path under nbs/ or file name starts with this')
     ap.add_argument('--timeout', type=int, default=3600, help='seconds per cell')
     ap.add_argument('--execute-only', action='store_true', help='fill the execution cache and stop')
-    ap.add_argument('--allow-errors', action='store_true', help='a failing cell does not stop the build: its error is shown on the page (drafts)')
+    ap.add_argument('--allow-errors', action='store_true',
+                    help='a failing cell does not stop the build: its error is shown on the page (drafts)')
     ap.add_argument('--cached-only', action='store_true',
                     help='execute nothing: notebooks without a cached execution get pages without outputs (drafts)')
     a = ap.parse_args()
     every = notebooks()
     paths = select(every, a.notebooks)
     if not paths: sys.exit(f'no notebook matches {a.notebooks}')
-    if a.notebooks and 'index' not in [page_of(p) for p in paths]: paths = select(every, ['index']) + paths   # the root page
+    # the root page
+    if a.notebooks and 'index' not in [page_of(p) for p in paths]: paths = select(every, ['index']) + paths
     dest = a.out or (DOCS if len(paths) == len(every) else BUILD / 'site')
     secs = sections(paths)
     paths = [p for p in paths if page_of(p) == 'index'] + [p for _, ps in secs for p in ps]
     rel = lambda p: p.resolve().relative_to(NBS.resolve()).as_posix()
-    force = {p for p in paths if a.only and (rel(p).startswith(a.only) or p.name.startswith(a.only))} if not a.execute_only else set()
-    executed, missing = execute_all(paths, max(1, a.jobs), a.timeout, force=force, cached_only=a.cached_only, allow_errors=a.allow_errors)
+    force = ({p for p in paths if a.only and (rel(p).startswith(a.only) or p.name.startswith(a.only))}
+             if not a.execute_only else set())
+    executed, missing = execute_all(paths, max(1, a.jobs), a.timeout, force=force, cached_only=a.cached_only,
+                                    allow_errors=a.allow_errors)
     if a.execute_only: return
     if SRC.exists(): shutil.rmtree(SRC)
     SRC.mkdir(parents=True)
@@ -617,7 +652,8 @@ def main():
         page = page_of(p)
         digest = source_hash(p)
         nb, figs = to_myst(nbdev_process(executed[p], p), page, digest, title_of.get(page, ''))
-        hashes[page] = {'sha256': digest, 'notebook': p.resolve().relative_to(ROOT).as_posix(), 'description': nb['metadata'].get('must_description', '')}
+        hashes[page] = {'sha256': digest, 'notebook': p.resolve().relative_to(ROOT).as_posix(),
+                        'description': nb['metadata'].get('must_description', '')}
         figures.update(figs)
         if page != 'index' and nb['cells']:   # index entries, their ids on the page's title
             nb['cells'][0]['source'] = registry_terms(page) + title_terms(nb) + nb['cells'][0]['source']
@@ -626,7 +662,8 @@ def main():
             nb['cells'].append({'cell_type': 'markdown', 'metadata': {}, 'source': index_toctrees(secs)})
         pages[page] = nb
     anchors = {pg: {a for c in nb['cells'] if c['cell_type'] == 'markdown'
-                    for a in re.findall(r'<span id="([^"]+)" class="must-anchor">|<!-- must-anchor: (\S+) -->', c['source'])
+                    for a in re.findall(r'<span id="([^"]+)" class="must-anchor">|<!-- must-anchor: (\S+) -->',
+                                        c['source'])
                     for a in a if a} for pg, nb in pages.items()}
     api = api_markdown(secs, anchors)
     anchors['api'] = set()
@@ -636,13 +673,15 @@ def main():
             c['source'], d1 = resolve_links(c['source'], page, anchors)
             for o in c.get('outputs', []):
                 for mime in ('text/markdown', 'text/html'):
-                    if isinstance(o.get('data', {}).get(mime), str): o['data'][mime], d2 = resolve_links(o['data'][mime], page, anchors); d1 += d2
+                    if isinstance(o.get('data', {}).get(mime), str):
+                        o['data'][mime], d2 = resolve_links(o['data'][mime], page, anchors); d1 += d2
             if d1: dropped.setdefault(page, []).extend(d1)
         out = SRC / f'{page}.ipynb'
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(nb, indent=1, ensure_ascii=False), encoding='utf-8')
     for page, d1 in dropped.items():
-        print(f'{page}: links to entries that do not exist, linked to the page instead: {sorted(set(d1))}', file=sys.stderr)
+        print(f'{page}: links to entries that do not exist, linked to the page instead: {sorted(set(d1))}',
+              file=sys.stderr)
     (SRC / 'api.md').write_text(api, encoding='utf-8')
     extra = BUILD / 'extra'
     if extra.exists(): shutil.rmtree(extra)
@@ -652,13 +691,15 @@ def main():
     out = BUILD / 'html'
     if out.exists(): shutil.rmtree(out)
     (BUILD / 'pages.json').write_text(json.dumps(hashes, indent=1, ensure_ascii=False))
-    env = dict(os.environ, MUST_DOCS_EXTRA=str(extra), MUST_DOCS_PAGES=str(BUILD / 'pages.json'), PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')]))
+    env = dict(os.environ, MUST_DOCS_EXTRA=str(extra), MUST_DOCS_PAGES=str(BUILD / 'pages.json'),
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')]))
     subprocess.run([sys.executable, '-m', 'sphinx', '-b', 'html', '-q', '-c', str(CONF), '-d', str(BUILD / 'doctrees'),
                     str(SRC), str(out)], check=True, env=env)
     for f in out.rglob('*.map'): f.unlink()   # source maps of the theme's bundles: not needed to read the site
     for f in out.glob('_static/scripts/fontawesome.js*'): f.unlink()   # icons from must-icons.css (see conf.py)
     shutil.rmtree(out / '_static' / 'locales', ignore_errors=True)   # the theme's translations: used at build time only
-    shutil.rmtree(out / '_sources', ignore_errors=True)   # empty: page sources are not copied (html_copy_source = False)
+    # empty: page sources are not copied (html_copy_source = False)
+    shutil.rmtree(out / '_sources', ignore_errors=True)
     dest.mkdir(parents=True, exist_ok=True)
     for old in dest.iterdir():
         if dest == DOCS and old.name in KEEP_IN_DOCS: continue

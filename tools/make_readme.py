@@ -1,4 +1,5 @@
-"""Write README.md from the markdown cells of nbs/index.ipynb (nbdev_readme needs Quarto, which is not available offline).
+"""Write README.md from the markdown cells of nbs/index.ipynb (nbdev_readme needs Quarto, which is not available
+offline).
 
     python tools/make_readme.py         # README.md from nbs/index.ipynb
     python tools/make_readme.py --run   # first re-run README's examples and store their outputs in nbs/index.ipynb
@@ -18,7 +19,8 @@ def fenced_blocks(text:str) -> list:
     found, out = list(FENCE.finditer(text)), []
     for i, m in enumerate(found):
         nxt = found[i + 1] if i + 1 < len(found) else None
-        follows = nxt is not None and text[m.end():nxt.start()].strip() in ('', 'prints', 'prints:') and nxt.group(1) == ''
+        follows = (nxt is not None and text[m.end():nxt.start()].strip() in ('', 'prints', 'prints:')
+                   and nxt.group(1) == '')
         out.append((m, m.group(1), m.group(2), nxt if follows else None))
     return out
 

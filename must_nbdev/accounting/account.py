@@ -12,7 +12,8 @@ from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
 from .dominating import GUARANTEES, PAIRS, _loss_std, _pair_is_worst_case, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
-from .accountant import (AttackAccountant, Bounds, CERTIFICATES, PrivacyAccountant, _best_certificate,
+from .accountant import (AttackAccountant, Bounds, CERTIFICATES, PrivacyAccountant,
+                                              _best_certificate,
                                              _finer_step)
 
 
@@ -23,14 +24,14 @@ __all__ = ['FIXED_MIX', 'ADAPTIVE', 'AccountResult', 'account', 'WorstCaseBounds
 def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
     "Why a bracket misses `accuracy`, and what to change (the bounds themselves stay valid)."
     if eps is not None and res.upper < 1e-8:
-        return (f"delta <= {res.upper:.3g} < 1e-8: the grid is not refined for brackets this small (by design); the upper "
-                f"bound is valid, only the lower end is coarse")
+        return (f"delta <= {res.upper:.3g} < 1e-8: the grid is not refined for brackets this small (by design); the "
+                f"upper bound is valid, only the lower end is coarse")
     if math.isinf(res.upper):
-        return (f"no finite eps is certified at delta={delta:g} (the mass at +inf or the round-off floor of the bound exceeds "
-                f"it): raise delta or sigma")
+        return (f"no finite eps is certified at delta={delta:g} (the mass at +inf or the round-off floor of the bound "
+                f"exceeds it): raise delta or sigma")
     return (f"the numerical bracket has ratio {res.ratio:.4g} > accuracy {accuracy:g} at the finest grid that fits "
-            f"max_bins={max_bins} (h={step:.3g}, r={bins}); the bounds are valid but wider: raise max_bins (CLI --max-bins) "
-            f"or accept a looser ratio (accuracy, CLI --accuracy, e.g. 1.02)")
+            f"max_bins={max_bins} (h={step:.3g}, r={bins}); the bounds are valid but wider: raise max_bins (CLI "
+            f"--max-bins) or accept a looser ratio (accuracy, CLI --accuracy, e.g. 1.02)")
 
 # %% ../../nbs/accounting/07_account.ipynb #45024f25
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class AccountResult:
     certificate: str|None = None    # which certificate gave `upper` (worst case; see CERTIFICATES)
     certificates: dict|None = None  # every certificate computed: name -> its certified upper bound
     attack: str|None = None         # which attack gave `lower` (worst case), and why the adaptive one was not run
-    delta_floor: float|None = None  # charged part of the certified δ at the answer's ε (truncation, round-off): see below
+    delta_floor: float|None = None  # charged part of certified δ at the answer's ε (truncation, round-off): see below
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
     def __getitem__(self, key:str):  # the pre-0.2 dict keys, e.g. r['delta_upper']
@@ -74,15 +75,16 @@ class AccountResult:
                  query=self.query, eps=self.eps, delta=self.delta)
         if self.pair == 'worst':
             d.update(bound_interval=list(self.bound_interval), attack_interval=list(self.attack_interval),
-                     theory_gap=self.theory_gap, certificate=self.certificate, certificates=dict(self.certificates or {}),
-                     attack=self.attack, delta_floor=self.delta_floor)
+                     theory_gap=self.theory_gap, certificate=self.certificate,
+                     certificates=dict(self.certificates or {}), attack=self.attack, delta_floor=self.delta_floor)
         d.update({f'{self.query}_lower': self.lower, f'{self.query}_upper': self.upper})
         if self.reason is not None: d['reason'] = self.reason
         d['seconds'] = self.seconds
         return d
     def __repr__(self) -> str:
         what = f"δ(ε={self.eps:g})" if self.query == 'delta' else f"ε(δ={self.delta:g})"
-        if self.pair == 'paper': return f"AccountResult({what} ≈ {self.upper:.4g} for the paper's pair, NOT worst case; {self.scheme})"
+        if self.pair == 'paper':
+            return f"AccountResult({what} ≈ {self.upper:.4g} for the paper's pair, NOT worst case; {self.scheme})"
         gap = '' if self.theory_gap is None else f", theory gap {self.theory_gap:.3g}"
         won = '' if self.certificate is None else f" ({self.certificate})"
         return (f"AccountResult({what} ≤ {self.upper:.4g} certified{won}, ≥ {self.lower:.4g} by attack{gap}; "
@@ -96,15 +98,15 @@ def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why
     top = 1.0 if eps is not None else math.inf
     return replace(one, steps=k, certified_accuracy=False, seconds=time.perf_counter() - t0, upper=top,
                    bound_interval=(one.lower, top), **({'delta': top} if eps is not None else {'eps': top}),
-                   reason=f"{k} steps do not fit the FFT grid ({why}); the upper bound is the trivial one and the lower "
-                          f"bound is that of one step: use a larger sigma or max_bins for a sharp answer")
+                   reason=f"{k} steps do not fit the FFT grid ({why}); the upper bound is the trivial one and the "
+                          f"lower bound is that of one step: use a larger sigma or max_bins for a sharp answer")
 
 # %% ../../nbs/accounting/07_account.ipynb #c66597fa
 FIXED_MIX = 'fixed orientation mix (j of k steps reversed, j in {0, k/2, k})'
 ADAPTIVE = 'adaptive orientation (backward DP over the loss, accounting/06_adaptive)'
 
 def _adaptive_attack(scheme, sigma, relation, k, h, eps, delta, fixed:Bounds, bound:Bounds, max_bins, budget) -> tuple:
-    "The better of the fixed mixes and the adaptive-orientation DP (run where it fits the work budget): (Bounds, which)."
+    "The better of the fixed mixes and the adaptive-orientation DP (run if it fits the work budget): (Bounds, which)."
     try:
         at = eps if eps is not None else fixed.lower
         if not math.isfinite(bound.upper): return fixed, FIXED_MIX + '; adaptive DP skipped: no finite certified bound'
@@ -154,8 +156,10 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     while True:
         try:
             mech = scheme_gaussian_pld(scheme, sigma, relation, step, max_bins, pair)
-            if not scaled:     # once: start from a grid step well below the spread of one step's loss (finer for δ, which
-                scaled, spread = True, min(_loss_std(p) for p in mech.upper)   # is steeper in ε than ε's own accuracy)
+            # once: start from a grid step well below the spread of one step's loss (finer for δ, which is steeper
+            # in ε than ε's own accuracy)
+            if not scaled:
+                scaled, spread = True, min(_loss_std(p) for p in mech.upper)
                 per = 20 if eps is not None else 10
                 if 0 < spread < per * step: step = spread / per; continue
             acc = PrivacyAccountant([(mech, k)], max_bins); res = query(acc)
@@ -164,10 +168,12 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             if h is None and k > 1 and step * e.factor * 1.25 > 1:
                 return _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, str(e), t0)
             if h is not None or widened >= 4 or step * e.factor * 1.25 > 1: raise
-            step *= e.factor * 1.25; widened += 1; continue    # the first grid does not fit: widen it (bounds stay valid)
+            # the first grid does not fit: widen it (bounds stay valid)
+            step *= e.factor * 1.25; widened += 1; continue
         bins = max(len(c.u) for c in acc.upper)
         best = (step, acc, res, bins, mech)
-        if h is not None or res.ratio <= accuracy or (eps is not None and res.upper < 1e-8) or math.isinf(res.upper): break
+        if h is not None or res.ratio <= accuracy or (eps is not None and res.upper < 1e-8) or math.isinf(res.upper):
+            break
         finer = _finer_step(step, res.ratio, accuracy, max(c.width for c in acc.upper + acc.lower) * step, max_bins)
         if finer is None: break                  # cannot refine further: reported as not certified to `accuracy`
         step = finer
@@ -177,7 +183,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         res, acc, won, certs = _best_certificate(scheme, sigma, relation, k, mech, max_bins, query, res, acc)
         att, h_att = None, step
         for _ in range(4 if attack or _pair_is_worst_case(scheme) else 0):   # attack=False: lower bound 0 (searches)
-            try: att = acc if _pair_is_worst_case(scheme) else AttackAccountant(scheme, sigma, relation, k, h_att, max_bins); break
+            try: att = (acc if _pair_is_worst_case(scheme)
+                        else AttackAccountant(scheme, sigma, relation, k, h_att, max_bins)); break
             except GridTooLarge as e:
                 if h_att * e.factor * 1.25 > 1: break
                 h_att *= e.factor * 1.25
@@ -185,7 +192,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         how = 'the pair itself (exact)' if att is acc else FIXED_MIX if att is not None else 'none (attack=False)'
         if att is not None and att is not acc:
             a, how = _adaptive_attack(scheme, sigma, relation, k, h_att, eps, delta, a, res, max_bins, attack_budget)
-        lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf else math.inf)
+        lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf
+                               else math.inf)
         bound_iv, attack_iv = (res.lower, res.upper), (a.lower, a.upper)
     else: lower = res.lower
     answer = res.upper if worst else res.estimate
@@ -193,9 +201,10 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     floor = max(cu.delta_floor(at) for cu in acc.upper) if worst and math.isfinite(at) else None
     certified = bool(res.ratio <= accuracy)
     return AccountResult(
-        scheme=str(scheme), sigma=sigma, steps=k, relation=relation, pair=pair, query='delta' if eps is not None else 'eps',
-        eps=eps if eps is not None else answer, delta=delta if delta is not None else answer, lower=lower, upper=res.upper,
-        bound_interval=bound_iv, attack_interval=attack_iv, theory_gap=gap, certified_accuracy=certified,
+        scheme=str(scheme), sigma=sigma, steps=k, relation=relation, pair=pair,
+        query='delta' if eps is not None else 'eps', eps=eps if eps is not None else answer,
+        delta=delta if delta is not None else answer, lower=lower, upper=res.upper, bound_interval=bound_iv,
+        attack_interval=attack_iv, theory_gap=gap, certified_accuracy=certified,
         reason=None if certified else _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins),
         guarantee=GUARANTEES[pair], h=step, r=bins,
         L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
@@ -204,7 +213,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
 # %% ../../nbs/accounting/07_account.ipynb #10682cd5
 @dataclass(frozen=True)
 class WorstCaseBounds:
-    "Worst-case δ (or ε): the dominating pair's numerical bracket `bound` and the best attack's `attack`; the truth lies in [lower, upper]."
+    "Worst-case δ (or ε): dominating pair's bracket `bound`, best attack's `attack`; the truth lies in [lower, upper]."
     bound: Bounds     # the winning certificate's bracket: `upper` is the certified bound
     attack: Bounds    # the best attack's bracket: `lower` is a certified lower bound on the truth
     certificate: str = 'public labels'   # which certificate gave `bound` (see CERTIFICATES)

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from ..core.definitions import check_choice, check_int, check_real, progress
 from ..core.sampling import Scheme, resolve_steps, occurrence_pmf
 from .pairs import COMPONENT_FLOOR, GaussianMixture, RELATIONS
-from .pld import GridTooLarge, MAX_BINS, _cells, _lower_pld, _upper_pld, budget_max_bins, check_max_bins
+from .pld import (GridTooLarge, MAX_BINS, _cells, _lower_pld, _upper_pld, budget_max_bins,
+                                      check_max_bins)
 from .compose import PRECISIONS, _DTYPE, compose_many
 from .dominating import _loss_std, _pair_is_worst_case, scheme_gaussian_pld
 from .unlabelled import unlabelled_pld
@@ -27,7 +28,8 @@ class Bounds:
     upper: float      # certified upper bound
     estimate: float   # a point inside [lower, upper] (not a bound)
     @property
-    def ratio(self) -> float: return 1.0 if self.upper == self.lower else self.upper / self.lower if self.lower > 0 else math.inf
+    def ratio(self) -> float:
+        return 1.0 if self.upper == self.lower else self.upper / self.lower if self.lower > 0 else math.inf
     def __float__(self) -> float: return float(self.upper)        # the safe side: a bound is used as its upper end
     def __repr__(self) -> str: return f"Bounds([{self.lower:.6g}, {self.upper:.6g}], estimate {self.estimate:.6g})"
 
@@ -39,7 +41,8 @@ class _Compositions:
         self.variants, self.max_bins, self.cache = variants, max_bins, {}
         self.precision = check_choice(precision, 'precision', PRECISIONS + ('auto',))
         self.used = 'double' if precision == 'auto' else precision
-        self.get()                                     # the first composition, in the first precision: sizes checked now
+        # the first composition, in the first precision: sizes checked now
+        self.get()
 
     def get(self) -> list:
         "The composed variants in the precision in use."
@@ -48,7 +51,7 @@ class _Compositions:
         return self.cache[self.used]
 
     def answer(self, f):
-        "f(composed) → Bounds; with precision 'auto', redone in 80-bit if float64 round-off moves it by more than 0.01%."
+        "f(composed) → Bounds; with precision 'auto', redone in 80-bit if float64 round-off moves it by over 0.01%."
         comp = self.get(); res = f(comp)
         if self.precision != 'auto' or self.used == 'extended' or _DTYPE['extended'] == np.float64: return res
         for c in comp: c.fp_scale = 0.0
@@ -73,7 +76,7 @@ MAX_HISTORY_ROWS = 1000   # history rows per call: each is one accountant query 
 
 @dataclass(frozen=True)
 class Phase:
-    "`steps` consecutive steps of `scheme`∘Gaussian(σ) (consecutive `PrivacyAccountant.step` calls alike merge into one)."
+    "`steps` consecutive steps of `scheme`∘Gaussian(σ) (consecutive `PrivacyAccountant.step` calls alike merge)."
     scheme: Scheme    # the sampling scheme of these steps
     sigma: float      # their noise multiplier
     steps: int        # how many steps
@@ -82,7 +85,7 @@ class PrivacyAccountant:
     "Certified δ(ε) and ε(δ) of fixed (mechanism PLD, steps) parts — or, built empty, of a run recorded with `step`."
     def __init__(self,
                  parts=None,                  # [(MechanismPLD, k)] to compose; None: record with `step`
-                 max_bins:int|None=MAX_BINS,  # cap on FFT bins (>= 16): bounds time and memory; None: the memory budget's
+                 max_bins:int|None=MAX_BINS,  # cap on FFT bins (>= 16): bounds time, memory; None: the memory budget's
                  precision:str='auto',        # 'double', 'extended' or 'auto' (80-bit if round-off shows)
                  accuracy:float=1.005):       # target upper/lower ratio of the numerical bracket (> 1) (recorded runs)
         if max_bins is None: max_bins = budget_max_bins()        # as many bins as the budget allows
@@ -130,7 +133,8 @@ class PrivacyAccountant:
                                                  "record steps on PrivacyAccountant() built without parts")
         last = self.phases[-1] if self.phases else None
         if (steps is None and epochs is None and relation in (None, self.relation) and last is not None
-                and scheme is last.scheme and sigma == last.sigma):   # per-training-step fast path: 1e5 calls 0.14 s, 2.5 s below
+                # per-training-step fast path: 1e5 calls 0.14 s, 2.5 s below
+                and scheme is last.scheme and sigma == last.sigma):
             self.phases[-1] = Phase(scheme, last.sigma, last.steps + 1); self.call_ends.append(self.call_ends[-1] + 1)
             return self
         if not isinstance(scheme, Scheme):
@@ -139,8 +143,8 @@ class PrivacyAccountant:
         n = resolve_steps(scheme, 1 if steps is None and epochs is None else steps, epochs)
         relation = check_choice(scheme.relation if relation is None else relation, 'relation', RELATIONS)
         if self.relation not in (None, relation):
-            raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring relation "
-                             f"is one for the whole run")
+            raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring "
+                             f"relation is one for the whole run")
         self.relation = relation
         if last is not None and last.scheme == scheme and last.sigma == float(sigma):   # one step per training step:
             self.phases[-1] = Phase(scheme, last.sigma, last.steps + n)                  # equal steps coalesce
@@ -178,7 +182,7 @@ class PrivacyAccountant:
     def epsilon(self,
                 delta:float,  # δ in (0, 1)
                ) -> Bounds:
-        "ε(`delta`) of the composed pair(s): any ε ≥ upper is certified; lower is the pair's bracket end (an attack only for Poisson)."
+        "ε(`delta`) of the composed pair(s): ε ≥ upper is certified; lower: bracket end (an attack only for Poisson)."
         delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
         def f(comp):
             e_lo = max(cl.eps_bounds(delta)[0] for cl in comp[self.n_dir:])
@@ -189,7 +193,7 @@ class PrivacyAccountant:
     def delta_floor(self,
                     eps:float,  # ε ≥ 0
                    ) -> float:
-        "The charged part (truncation, mass at +∞, round-off) of the last query's certified δ(ε): δ cannot be certified below it."
+        "Charged part (truncation, +∞ mass, round-off) of the last query's certified δ(ε): no lower δ is certifiable."
         eps = check_real(eps, 'eps', 0)
         if self._comps is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
         return max(c.delta_floor(eps) for c in self.upper)
@@ -201,7 +205,7 @@ class PrivacyAccountant:
                 every:int|None=None,       # a row every `every` steps (and at the end); None: one per `step` call
                 show_progress:bool=False,  # progress bar on stderr
                ) -> list:
-        "Certified ε(`delta`) (or δ(`eps`)) along the run: `upper` (certified) and `bracket_lower` after each `step` call or every `every` steps."
+        "Certified ε(`delta`) or δ(`eps`) along the run: `upper`, `bracket_lower` per `step` call or per `every` steps."
         if (eps is None) == (delta is None): raise ValueError("give exactly one of delta (in (0, 1)) or eps (>= 0)")
         if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
         if every is None: ends = self.call_ends
@@ -228,9 +232,11 @@ class PrivacyAccountant:
         while True:
             try:
                 mechs = self._mechanisms(h)
-                if self.h is None:                     # first query: start well below the loss spread of an average step
+                # first query: start well below the loss spread of an average step
+                if self.h is None:
                     self.h, var = h, self._steps_by_mechanism()
-                    spread = math.sqrt(sum(n * max(_loss_std(q) for q in mechs[key].upper) ** 2 for key, n in var.items())
+                    spread = math.sqrt(sum(n * max(_loss_std(q) for q in mechs[key].upper) ** 2
+                                           for key, n in var.items())
                                        / self.steps)
                     if 0 < spread < 20 * h: h = spread / 20; continue
                 acc = PrivacyAccountant([(mechs[key], k) for key, k in self._steps_by_mechanism().items()],
@@ -241,7 +247,8 @@ class PrivacyAccountant:
                 if widened >= 4 or h * e.factor * 1.25 > 1: raise
                 h *= e.factor * 1.25; widened += 1; continue
             best, tries = (h, acc, res), tries + 1
-            if res.ratio <= self.accuracy or math.isinf(res.upper) or (is_delta and res.upper < 1e-8) or tries >= 6: break
+            if res.ratio <= self.accuracy or math.isinf(res.upper) or (is_delta and res.upper < 1e-8) or tries >= 6:
+                break
             h = _finer_step(h, res.ratio, self.accuracy, max(c.width for c in acc._comps.get()) * h, self.max_bins)
             if h is None: break                        # no finer grid fits max_bins: keep the last one
         self.h, acc, res = best
@@ -268,7 +275,7 @@ class PrivacyAccountant:
                          precision:str,          # 'double', 'extended' or 'auto'
                          query,                  # PrivacyAccountant -> Bounds
                          cache:dict|None=None):  # keeps each (scheme, σ, h)'s unlabelled PLD between queries
-        "`parts` recomposed with the partially unlabelled PLD of every scheme that has one: (accountant, Bounds), or None."
+        "`parts` recomposed with the partially unlabelled PLD of each scheme having one: (accountant, Bounds), or None."
         alts = []
         for (sc, sigma), mech, _ in parts:
             h, key = mech.upper[0].h, ((sc, sigma), mech.upper[0].h, 'unlabelled')
@@ -287,14 +294,16 @@ class PrivacyAccountant:
         if any(key[1] != h for key in self._mechs): self._mechs = {}
         for p in self.phases:
             if ((p.scheme, p.sigma), h) not in self._mechs:
-                self._mechs[((p.scheme, p.sigma), h)] = scheme_gaussian_pld(p.scheme, p.sigma, self.relation, h, self.max_bins)
+                self._mechs[((p.scheme, p.sigma), h)] = scheme_gaussian_pld(p.scheme, p.sigma, self.relation, h,
+                                                                            self.max_bins)
         return {key[0]: m for key, m in self._mechs.items() if len(key) == 2}
 
 
 # %% ../../nbs/accounting/05_accountant.ipynb #447df01d
 CERTIFICATES = {
     'public labels': "the public-label dominating pair (accounting/03_dominating): every scheme and relation",
-    'partially unlabelled': "the partially unlabelled profile (accounting/04_unlabelled): WR and two-stage MUST, substitution",
+    'partially unlabelled': "the partially unlabelled profile (accounting/04_unlabelled): WR and two-stage MUST, "
+                            "substitution",
     'exact pair': "Poisson: the pair is itself the dominating pair (Lemma 4), so the bound is tight",
 }
 
@@ -313,7 +322,7 @@ def attack_pairs(scheme:Scheme,           # registry scheme (`make_scheme`) or p
                  sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
                  relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
                 ) -> list:
-    "Output laws (A, B, flips) of one step on concrete neighbouring datasets (clip 1, one dimension); `flips`: may orientation change."
+    "Output laws (A, B, flips) of a step on real neighbouring datasets (clip 1, 1-D); `flips`: can orientation change."
     relation = scheme.relation if relation is None else relation
     occ = occurrence_pmf(scheme)
     keep = occ.log_pmf >= math.log(COMPONENT_FLOOR)
@@ -326,7 +335,7 @@ def attack_pairs(scheme:Scheme,           # registry scheme (`make_scheme`) or p
     return [(G(l), zero, True), (G(2 * l), G(l), True)]            # x = +1 vs the null record; others 0, or −1
 
 class AttackAccountant:
-    "Certified lower bounds on the worst-case δ(ε): real pairs composed k times, the best of a few orientation sequences."
+    "Certified lower bounds on worst-case δ(ε): real pairs composed k times, the best of a few orientation sequences."
     def __init__(self,
                  scheme:Scheme,          # registry scheme (`make_scheme`) or pipeline (`multistage`)
                  sigma:float,            # noise multiplier: Gaussian std / clipping norm (> 0)
@@ -336,7 +345,8 @@ class AttackAccountant:
                  max_bins:int=MAX_BINS): # cap on FFT bins (>= 16): bounds time and memory
         labels, lower, upper = [], [], []    # run descriptions; their lower variants; their upper variants
         for ci, (A, B, flips) in enumerate(attack_pairs(scheme, sigma, relation)):
-            cells = [_cells(A, B, h, max_cells=4 * max_bins, width=1.0), _cells(B, A, h, max_cells=4 * max_bins, width=1.0)]
+            cells = [_cells(A, B, h, max_cells=4 * max_bins, width=1.0),
+                     _cells(B, A, h, max_cells=4 * max_bins, width=1.0)]
             lo, up = [_lower_pld(c, h) for c in cells], [_upper_pld(c, h) for c in cells]
             js = sorted({0, k // 2, k} if flips else {0, k})         # j of the k steps with the orientation reversed
             parts = lambda pl, j: [(pl[0], k - j)] * (k > j) + [(pl[1], j)] * (j > 0)
@@ -359,7 +369,7 @@ class AttackAccountant:
         return [(lab, lo, u.get()[0] if u else None) for lab, lo, u in zip(self.labels, self._comps.get(), up)]
 
     def _best(self, bounds:str, x:float) -> Bounds:
-        "The run whose `bounds` ('delta_bounds' or 'eps_bounds') at x has the largest certified lower end, with its upper end."
+        "Run whose `bounds` ('delta_bounds'/'eps_bounds') at x has the largest certified lower end, with its upper end."
         def lowest(comp):                             # the largest lower end; the first run of equal ones
             ends = [getattr(c, bounds)(x)[0] for c in comp]
             self._winner = max(range(len(ends)), key=ends.__getitem__)

@@ -74,7 +74,8 @@ def calibrate(scheme:Scheme,          # registry scheme (`make_scheme`) or pipel
     eps = float(base_epsilon(eps_prime, eta))
     try: sigma = float(SIGMA_METHODS[method](eps, delta, sensitivity))
     except (ValueError, RuntimeError, OverflowError, ZeroDivisionError):   # the root finder could not bracket it
-        raise ValueError(f"no σ calibrates {scheme.label} to eps_prime={eps_prime:g} at delta={delta:g} (base ε={eps:.3g}): "
+        raise ValueError(f"no σ calibrates {scheme.label} to eps_prime={eps_prime:g} at delta={delta:g} (base "
+                         f"ε={eps:.3g}): "
                          "the noise would exceed floating-point range; use a larger eps_prime or delta") from None
     if not (math.isfinite(sigma) and sigma > 0):
         raise ValueError(f"no finite σ calibrates {scheme.label} to eps_prime={eps_prime:g} at delta={delta:g}; "
@@ -126,8 +127,12 @@ def table3(n:int=300,                      # records
 # %% ../../nbs/accounting/09_base_calibration.ipynb #36fa460c
 PAPER_TABLE3 = {  # (scheme, b): (σ mean, σ variance, δ' ×1e-4) as printed in seed 003, Table 3
     ('poisson', None): (0.13, 1.02, 3.0), ('wor', None): (0.13, 1.02, 3.0), ('wr', None): (0.12, 0.99, 5.7),
-    **{('must-ow', b): v for b, v in zip(TABLE3_B, [(0.06, 0.50, 64), (0.08, 0.67, 22), (0.09, 0.75, 11), (0.11, 0.84, 5.0), (0.12, 0.93, 2.0)])},
-    **{('must-ww', b): v for b, v in zip(TABLE3_B, [(0.06, 0.50, 65), (0.08, 0.66, 24), (0.09, 0.74, 13), (0.10, 0.82, 7.0), (0.11, 0.90, 3.0)])},
+    **{('must-ow', b): v
+       for b, v in zip(TABLE3_B,
+                       [(0.06, 0.50, 64), (0.08, 0.67, 22), (0.09, 0.75, 11), (0.11, 0.84, 5.0), (0.12, 0.93, 2.0)])},
+    **{('must-ww', b): v
+       for b, v in zip(TABLE3_B,
+                       [(0.06, 0.50, 65), (0.08, 0.66, 24), (0.09, 0.74, 13), (0.10, 0.82, 7.0), (0.11, 0.90, 3.0)])},
 }
 
 # %% ../../nbs/accounting/09_base_calibration.ipynb #450c4b56
@@ -163,8 +168,8 @@ def table5_calibration(n:int=1000,                     # records
             formula = (c.eta * delta if sc.relation == 'add_remove' or sc.distinct
                        else float(amplified_delta(sc, 'gaussian', clip / c.sigma, [c.eps])[0][0]))
             actual = float(amplified_delta(sc, 'gaussian', clip / m / c.sigma, [c.eps])[0][0])
-            rows.append(dict(eps_prime=ep, scheme=name, b=bb, eta=c.eta, eps=c.eps, sigma=c.sigma, delta_prime=c.delta_prime,
-                             delta_prime_paper_formula=formula, delta_prime_actual=actual))
+            rows.append(dict(eps_prime=ep, scheme=name, b=bb, eta=c.eta, eps=c.eps, sigma=c.sigma,
+                             delta_prime=c.delta_prime, delta_prime_paper_formula=formula, delta_prime_actual=actual))
     return rows
 
 PAPER_TABLE5_SIGMA_DELTA = {  # (ε', scheme): (σ, δ') as printed in seed 003, Table 5

@@ -56,7 +56,7 @@ def _largest_feasible(f,                  # x -> certified ε at x, non-decreasi
                       steps:tuple,        # ... clipped to (smallest, largest) factor, times a damping factor
                       fail,               # (x, ε) -> the message of the ValueError when even x = lo misses the target
                      ) -> tuple:
-    "Largest x in [lo, hi] with f(x) <= target, to relative `tol`, from the safe side: (x, f(x), x_infeasible|None, calls)."
+    "Largest x in [lo, hi] with f(x) <= target, to relative `tol`, safe side: (x, f(x), x_infeasible|None, calls)."
     calls, pts = 0, []
     snap = (lambda x: int(min(max(round(x), lo), hi))) if integer else (lambda x: min(max(x, lo), hi))
     def ev(x):
@@ -79,7 +79,8 @@ def _largest_feasible(f,                  # x -> certified ε at x, non-decreasi
         if e <= target: ok = (x, e)
         else: bad = (x, e)
     done = lambda: bad[0] <= (max(ok[0] + 1, ok[0] * (1 + tol)) if integer else ok[0] * (1 + tol))
-    while not done():                                  # secant in log–log through the last two points, inside the bracket
+    # secant in log–log through the last two points, inside the bracket
+    while not done():
         (x1, e1), (x2, e2) = pts[-2], pts[-1]
         fine = all(math.isfinite(v) and v > 0 for v in (e1, e2)) and e1 != e2 and x1 != x2
         root = (math.exp(math.log(x2) + (math.log(target) - math.log(e2)) * (math.log(x2) - math.log(x1))
@@ -117,7 +118,7 @@ def _smallest_sigma(eps_at,         # σ -> certified ε (∞ where it cannot be
                    sigma_max:float, tol:float, progress,
                    fail,           # (σ, ε) -> the message when even sigma_max misses the target
                   ) -> tuple:
-    "The σ search of `calibrate_sigma` and `calibrate_schedule`, over x = 1/σ so that ε grows with x: (σ, ε, σ_bad, calls)."
+    "The σ search of `calibrate_sigma` and `calibrate_schedule`, over x = 1/σ (ε grows with x): (σ, ε, σ_bad, calls)."
     x, e, x_bad, calls = _largest_feasible(_reported(lambda x: eps_at(1 / x), progress, 'sigma', lambda x: 1 / x), eps,
                                            lo=1 / sigma_max, hi=1e4, start=1.0, tol=tol, integer=False, power=0.5,
                                            steps=(1.5, 16.0, 1.05), fail=lambda x, e: fail(1 / x, e))
@@ -145,17 +146,18 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                     progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
                    ) -> Calibration:
-    "The smallest σ (within relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
+    "The smallest σ (to relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
     _check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last = time.perf_counter(), {}
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
-        return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps at "
-                f"sigma={sigma:g} is {e:.4g}{why}); raise eps, delta or sigma_max, or lower the steps")
+        return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "
+                f"at sigma={sigma:g} is {e:.4g}{why}); raise eps, delta or sigma_max, or lower the steps")
     sigma, _, sigma_bad, calls = _smallest_sigma(
-        lambda s: _certified_eps(scheme, s, k, delta, relation, accuracy, max_bins, last), eps, sigma_max, tol, progress, fail)
+        lambda s: _certified_eps(scheme, s, k, delta, relation, accuracy, max_bins, last), eps, sigma_max, tol,
+        progress, fail)
     r = account(scheme, sigma=sigma, steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls + 1, time.perf_counter() - t0, tol, r)
@@ -173,12 +175,13 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                     progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
                    ) -> Calibration:
-    "The largest number of steps ≤ `steps_max` after which `scheme`∘Gaussian(σ) is certified (`eps`, `delta`)-DP, worst case."
+    "The most steps ≤ `steps_max` after which `scheme`∘Gaussian(σ) is certified (`eps`, `delta`)-DP, worst case."
     _check_scheme(scheme)
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
     k_max = check_int(steps_max, 'steps_max', 1); t0 = time.perf_counter()
-    f = _reported(lambda k: _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, {}), progress, 'steps')
+    f = _reported(lambda k: _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, {}), progress,
+                  'steps')
     fail = lambda x, e: f"even steps=1 has certified eps {e:.4g} > the target {eps:g}; raise sigma, eps or delta"
     k, e, bad, calls = _largest_feasible(f, eps, lo=1, hi=k_max, start=1000, tol=tol, integer=True, power=2.0,
                                          steps=(2.0, 64.0, 1.0), fail=fail)
@@ -196,9 +199,9 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                          tol:float=0.005,          # relative width of the final m bracket, in [1e-4, 1]
                          accuracy:float=1.005,     # target upper/lower ratio of the numerical bracket (> 1)
                          max_bins:int=MAX_BINS,    # cap on FFT bins (>= 16): bounds time and memory
-                         progress=None,            # callable(calls, knob, value, certified ε) after each accountant call
+                         progress=None,            # callable(calls, knob, value, certified ε) per accountant call
                         ) -> Calibration:
-    "The largest (expected) batch size m of scheme `name` on `n` records certified (`eps`, `delta`)-DP after `steps` at σ."
+    "Largest (expected) batch size m of scheme `name` on `n` records certified (`eps`, `delta`)-DP after `steps` at σ."
     check_choice(name, 'name', SCHEMES); n = check_int(n, 'n', 1); k = check_int(steps, 'steps', 1)
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)

@@ -20,7 +20,8 @@ _LAMBDAS = np.geomspace(1e-2, 64, 40)
 PRECISIONS = ('double', 'extended')     # FFT arithmetic: float64, or np.longdouble (80-bit where the platform has it)
 _UNIT = {'double': np.finfo(np.float64).eps / 2, 'extended': np.finfo(np.longdouble).eps / 2}   # unit round-off u
 _DTYPE = {'double': np.float64, 'extended': np.longdouble}
-FFT_WORKERS = -1                        # threads for scipy.fft (all cores); the arithmetic, hence the bound, is the same
+# threads for scipy.fft (all cores); the arithmetic, hence the bound, is the same
+FFT_WORKERS = -1
 _SLACK = 1e-11   # relative round-off allowance for the PLD construction (masses are computed to ~1e-13)
 
 def _l2(x) -> float:
@@ -30,7 +31,7 @@ def _l2(x) -> float:
     return math.sqrt(float(np.sum(x * x)))
 
 def _gamma64(n):
-    "Higham's γ_n = n u/(1 − n u) for float64 (the suffix sums of the composed distribution): an n-term sum's relative error."
+    "Higham's γ_n = n u/(1 − n u), float64 (suffix sums of the composed distribution): an n-term sum's relative error."
     u = np.finfo(float).eps / 2
     return n * u / (1 - n * u)
 
@@ -61,7 +62,7 @@ class _LazyLogMGF:
         return self.vals[i, sign]
 
 def _grid_min(f, n:int) -> float:
-    "min of f(0), ..., f(n−1) for f quasi-convex in the index: every 4th index and the last, then the best one's neighbours."
+    "min of f(0), ..., f(n−1), f quasi-convex in the index: every 4th index and the last, then the best's neighbours."
     c = min(sorted(set(range(0, n, 4)) | {n - 1}), key=f)
     return min(f(i) for i in range(max(0, c - 3), min(n, c + 4)))
 
@@ -69,7 +70,8 @@ def _window(parts, mgfs:dict, tau:float):
     "Grid window [J_lo, J_hi] outside which the composed loss has probability <= tau on each side."
     h = parts[0][0].h
     if not all(mgfs[id(p)].finite for p, _ in parts): return 0, 0   # no finite composed mass
-    def chernoff(sign):                       # min over λ of (log E e^{±λS} − log τ) / λ: the distance S exceeds w.p. <= τ
+    # min over λ of (log E e^{±λS} − log τ) / λ: the distance S exceeds w.p. <= τ
+    def chernoff(sign):
         at = lambda i: (sum(k * mgfs[id(p)](i, sign) for p, k in parts) - math.log(tau)) / _LAMBDAS[i]   # MGFs memoised
         return _grid_min(at, len(_LAMBDAS))
     return math.floor(-chernoff(-1) / h), math.ceil(chernoff(1) / h)
@@ -89,19 +91,22 @@ class ComposedPLD:
     fp_scale: float = 1.0  # 1 for certified bounds; 0 only to diagnose how much the round-off term costs
 
     def _curve(self):
-        "Suffix sums over the positive losses s_k, increasing: A_k = Σ_{j≥k} u_j and C_k = Σ_{j≥k} u_j e^{s_k−s_j}, and those of |u|."
+        "Suffix sums over increasing positive losses s_k: A_k = Σ_{j≥k} u_j, C_k = Σ_{j≥k} u_j e^{s_k−s_j}, and of |u|."
         if getattr(self, '_sfx', None) is None:
             order = np.roll(np.arange(len(self.J)), -int(np.argmin(self.J)))      # J is a rotated contiguous range
             s = self.J[order] * self.h; pos = s > 0
             s, u = s[pos], np.asarray(self.u[order][pos], float)
-            up = lambda x: np.cumsum(x[::-1])[::-1]                               # Σ over this bin and every bin above it
-            decay = lambda x: signal.lfilter([1.0], [1.0, -math.exp(-self.h)], x[::-1])[::-1]   # C_k = u_k + e^{-h} C_{k+1}
-            au = np.abs(u)                                   # the |u| sums only scale error terms: float32, inflated by 1e-6
+            # Σ over this bin and every bin above it
+            up = lambda x: np.cumsum(x[::-1])[::-1]
+            # C_k = u_k + e^{-h} C_{k+1}
+            decay = lambda x: signal.lfilter([1.0], [1.0, -math.exp(-self.h)], x[::-1])[::-1]
+            # the |u| sums only scale error terms: float32, inflated by 1e-6
+            au = np.abs(u)
             self._sfx = (s, up(u), up(au).astype(np.float32), decay(u), decay(au).astype(np.float32))
         return self._sfx
 
     def _pieces(self, k, upper:bool):
-        "On the interval below the k-th positive grid loss s_k the bound is (α − e^{ε−s_k} β)(1 ± slack): α, β per interval."
+        "Below the k-th positive grid loss s_k the bound is (α − e^{ε−s_k} β)(1 ± slack): α, β per interval."
         s, A, Aa, C, Ca = self._curve()
         z = np.zeros(1)
         A, C = (np.concatenate([x, z])[k] for x in (A, C))
@@ -130,9 +135,10 @@ class ComposedPLD:
         return max(0.0, self.delta_bounds(eps)[1] - max(0.0, computed))
 
     def _eps_solve(self, k:np.ndarray, delta:float, upper:bool):
-        "On the grid intervals `k`: upper, the first ε where the bound is ≤ `delta`; lower, the last where it is > `delta`."
+        "On grid intervals `k`: upper, the first ε where the bound is ≤ `delta`; lower, the last where it is > `delta`."
         s = self._curve()[0]
-        lo_edge = np.concatenate([[0.0], s])[k]                                  # interval k is [s_{k-1}, s_k), s_{-1} = 0
+        # interval k is [s_{k-1}, s_k), s_{-1} = 0
+        lo_edge = np.concatenate([[0.0], s])[k]
         finite = k < len(s)
         ref = np.append(s, np.inf)[k]                                            # its s_k (the last one is unbounded)
         a, b = self._pieces(k, upper)
@@ -148,25 +154,28 @@ class ComposedPLD:
             return float(max(0.0, cand.min() * (1 + 4e-16))) if len(cand) else None    # rounded outwards
         # every ε < x with δ_lower(x) > delta fails too (δ is non-increasing): the last such point of the window
         last = np.where(at_hi > target, ref, np.where(decreasing & (at_lo > target), root, np.nan))
-        return float(max(0.0, np.nanmax(last) * (1 - 4e-16))) if np.isfinite(last).any() or np.isinf(last).any() else None
+        return (float(max(0.0, np.nanmax(last) * (1 - 4e-16))) if np.isfinite(last).any() or np.isinf(last).any()
+                else None)
 
     def eps_bounds(self, delta:float, window:int=64) -> tuple:
-        "Certified (lower, upper) bounds on the smallest ε ≥ 0 with δ(ε) ≤ `delta`, solved exactly near where δ crosses it."
+        "Certified (lower, upper) bounds on the least ε ≥ 0 with δ(ε) ≤ `delta`, solved exactly near δ's crossing."
         s, A, _, C, _ = self._curve()
-        centre = A - math.exp(-self.h) * C                        # δ of the composed grid PLD at each interval's left end
+        # δ of the composed grid PLD at each interval's left end
+        centre = A - math.exp(-self.h) * C
         k0 = int(np.searchsorted(-centre, -delta))               # ≈ where it crosses `delta` (it is non-increasing)
         near = np.arange(max(0, k0 - window), min(len(s) + 1, k0 + window))
         out = []
         for upper in (False, True):
             x = self._eps_solve(near, delta, upper)
-            if x is None: x = self._eps_solve(np.arange(len(s) + 1), delta, upper)    # not in the window: every interval
+            # not in the window: every interval
+            if x is None: x = self._eps_solve(np.arange(len(s) + 1), delta, upper)
             out.append((math.inf if upper else 0.0) if x is None else x)
         return tuple(out)
 
 _MUL_ERR = 3.0   # a computed complex product is within √5 u of the exact one, relative (2u with an FMA): 3u charged
 
 def _power(x:np.ndarray, k:int) -> np.ndarray:
-    "x**k, k >= 1, by binary powering: k − 1 products in all (numpy's ** calls the C library's cpow for k >= 100: 4x slower)."
+    "x**k, k >= 1, by binary powering: k − 1 products in all (numpy's ** calls C's cpow for k >= 100: 4x slower)."
     if k == 1: return x
     base, out = x.copy(), None
     while True:
@@ -178,7 +187,7 @@ def _power(x:np.ndarray, k:int) -> np.ndarray:
         np.multiply(base, base, out=base)
 
 def _spectral_error(parts, spectra:dict, l1:dict, spec:np.ndarray, eta:float, u:float) -> tuple:
-    "Bounds, per frequency, on |computed − exact| of ∏ X_i^{k_i}: forward-transform error propagated; powering round-off."
+    "Per-frequency bounds on |computed − exact| of ∏ X_i^{k_i}: forward-transform error propagated; powering round-off."
     log_b, amp = 0.0, 0.0
     for p, k in parts:
         b = np.abs(spectra[id(p)]).astype(float) + eta * l1[id(p)]   # ≥ |exact|, ≥ |computed| (FFT error ≤ η‖c‖₁)

@@ -36,7 +36,8 @@ def dominating_labels(scheme:Scheme,  # a fixed-size scheme (not Poisson)
                       relation:str,   # 'substitute' or 'add_remove'
                      ) -> tuple:
     "(η̃, [(π, θ)], mass left out): the public-label pair whose symmetrisation dominates `scheme`∘Gaussian(σ)."
-    if not scheme.fixed_size: raise ValueError("Poisson schemes use their own pair (output_pair), which is the dominating pair")
+    if not scheme.fixed_size:
+        raise ValueError("Poisson schemes use their own pair (output_pair), which is the dominating pair")
     occ = occurrence_pmf(scheme)
     eta_t = dominating_rate(scheme)[0]
     w = occ.pmf
@@ -58,12 +59,13 @@ def _label_top(eta:float, theta:float, log_cap:float) -> float:
     return float(np.logaddexp(l1m, math.log(eta) + theta * (theta + z) - theta ** 2 / 2))
 
 def _label_cells(eta:float, theta:float, width:float, log_cap:float):
-    "Cells of the positive-loss half of $((1-\\eta)N(0,1)+\\eta N(\\theta,1),\\,N(0,1))$ with loss edges on multiples of `width`."
+    "Positive-loss cells of $((1-\\eta)N(0,1)+\\eta N(\\theta,1),\\,N(0,1))$, loss edges on multiples of `width`."
     # loss ℓ(t) = log(1 − η + η e^{θt − θ²/2}) increases in t, is 0 at t = θ/2, and has the inverse t(s) below
     l1m = math.log1p(-eta) if eta < 1 else -math.inf
     s = np.arange(max(1, math.ceil(_label_top(eta, theta, log_cap) / width)) + 1) * width
     big = s > 30                                                       # log(e^s − 1 + η) without overflow
-    log_num = np.where(big, s + np.log1p((eta - 1) * np.exp(-np.where(big, s, 0))), np.log(np.expm1(np.where(big, 0, s)) + eta))
+    log_num = np.where(big, s + np.log1p((eta - 1) * np.exp(-np.where(big, s, 0))),
+                       np.log(np.expm1(np.where(big, 0, s)) + eta))
     t = (log_num - math.log(eta) + theta ** 2 / 2) / theta
     t[0] = theta / 2
     lq = log_normal_cell(t[:-1], t[1:])
@@ -74,7 +76,7 @@ def _label_cells(eta:float, theta:float, width:float, log_cap:float):
 
 # %% ../../nbs/accounting/03_dominating.ipynb #f2571f61
 def _add_symmetric_label(up:np.ndarray, weight:float, eta:float, theta:float, h:float, log_cap:float, coarse:int=1):
-    "Add `weight` × the upper (connect-the-dots) PLD of one symmetrised label to `up`; return its +∞ mass and its cells' (loss, weighted mass)."
+    "Add `weight` × one symmetrised label's upper PLD to `up`; return its +∞ mass and its cells' (loss, weighted mass)."
     C = len(up) // 2                                  # index C ↔ loss 0
     lp, lq, s, tail_p = _label_cells(eta, theta, coarse * h, log_cap)
     lost = np.isfinite(lp) & ~np.isfinite(lq)          # Q-mass underflowed: charge the cell at +∞
@@ -90,7 +92,7 @@ def _add_symmetric_label(up:np.ndarray, weight:float, eta:float, theta:float, h:
     return weight * tail_p, np.maximum(ell[keep], 0.0), weight * p[keep]
 
 def _lower_symmetric(ell:np.ndarray, p:np.ndarray, h:float, J:int, total:float) -> np.ndarray:
-    "Lower PLD on the losses −Jh..Jh of the symmetrised pair whose positive-loss cells (all labels) have losses `ell`, masses `p`."
+    "Lower PLD on −Jh..Jh of the symmetrised pair whose positive-loss cells (all labels) have losses `ell`, masses `p`."
     lo = np.zeros(2 * J + 1)
     if not len(ell): lo[J] = total; return lo
     order = np.argsort(-ell, kind='stable')                     # by decreasing loss
@@ -112,7 +114,7 @@ def dominating_pld(scheme:Scheme,           # a fixed-size scheme (not Poisson)
                    h:float=1e-3,            # loss grid step (> 0)
                    max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                   ) -> MechanismPLD:
-    "Upper/lower discrete PLDs of the symmetric dominating pair of `scheme`∘Gaussian(σ): worst case over datasets and orientations."
+    "Upper/lower discrete PLDs, symmetric dominating pair of `scheme`∘Gaussian(σ): worst over datasets, orientations."
     relation = scheme.relation if relation is None else relation
     eta_t, labels, inf = dominating_labels(scheme, sigma, relation)
     plan, zero = [], 0.0            # (π, θ, log cap, cell width in grid steps); mass of null labels
@@ -128,7 +130,8 @@ def dominating_pld(scheme:Scheme,           # a fixed-size scheme (not Poisson)
                            (2 * J + 1) / (4 * max_bins))
     up, cells = np.zeros(2 * J + 1), []
     for pi, theta, log_cap, coarse in plan:
-        tail, ell, p = _add_symmetric_label(up, pi, eta_t, theta, h, log_cap, coarse); inf += tail; cells.append((ell, p))
+        tail, ell, p = _add_symmetric_label(up, pi, eta_t, theta, h, log_cap, coarse); inf += tail
+        cells.append((ell, p))
     # the lower PLD merges the cells of every label at once: the label is public, so pooling atoms across labels is
     # post-processing too, and one pooled greedy pass replaces one pass per label
     lo = _lower_symmetric(*(np.concatenate([c[i] for c in cells] or [np.zeros(0)]) for i in (0, 1)), h, J,
@@ -167,7 +170,7 @@ def scheme_gaussian_pld(scheme:Scheme,           # registry scheme (`make_scheme
                         max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                         pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
                        ) -> MechanismPLD:
-    "Discrete upper/lower PLDs of `scheme`∘Gaussian(σ) on the loss grid of step `h`: the worst-case pair, or the paper's."
+    "Discrete upper/lower PLDs of `scheme`∘Gaussian(σ) on the loss grid of step `h`: worst-case pair, or the paper's."
     h = check_real(h, 'h', 0, 1, lo_open=True); check_choice(pair, 'pair', PAIRS)
     max_bins = check_max_bins(max_bins)             # a caller's cap, against the memory budget first
     relation = scheme.relation if relation is None else relation

@@ -43,7 +43,7 @@ def _logsumexp_rows(x:np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class GaussianMixture:
-    "The law $\\sum_l e^{\\text{logw}_l}\\,\\mathcal N(\\text{mu}_l,\\sigma^2)$; `dropped` bounds the mass of omitted components."
+    "The law $\\sum_l e^{\\text{logw}_l}\\,\\mathcal N(\\text{mu}_l,\\sigma^2)$; `dropped` bounds the omitted mass."
     logw: np.ndarray   # log weights
     mu: np.ndarray     # component means
     sigma: float       # common standard deviation
@@ -52,11 +52,14 @@ class GaussianMixture:
     def logpdf(self, t) -> np.ndarray:
         "Log density at `t`."
         t = np.asarray(t, float)[:, None]
-        return _logsumexp_rows(self.logw - (t - self.mu) ** 2 / (2 * self.sigma ** 2)) - _LOG_SQRT_2PI - math.log(self.sigma)
+        return (_logsumexp_rows(self.logw - (t - self.mu) ** 2 / (2 * self.sigma ** 2)) - _LOG_SQRT_2PI
+                - math.log(self.sigma))
     def logmass(self, a, b) -> np.ndarray:
         "Log probability of each interval [a, b)."
         s = self.sigma
-        return _logsumexp_rows(self.logw + log_normal_cell((np.asarray(a)[:, None] - self.mu) / s, (np.asarray(b)[:, None] - self.mu) / s))
+        return _logsumexp_rows(self.logw
+                               + log_normal_cell((np.asarray(a)[:, None] - self.mu) / s,
+                                                 (np.asarray(b)[:, None] - self.mu) / s))
     def logmass_cells(self, t) -> np.ndarray:
         "Log probability of each cell [t_i, t_{i+1}) of the increasing grid `t` (one log Φ per edge and component)."
         z = (np.asarray(t, float)[:, None] - self.mu) / self.sigma
@@ -88,5 +91,6 @@ def output_pair(scheme:Scheme,              # registry scheme (`make_scheme`) or
     dropped = occ.tail_bound + (float(np.exp(special.logsumexp(occ.log_pmf[~keep]))) if (~keep).any() else 0.0)
     l, lw = np.flatnonzero(keep).astype(float), occ.log_pmf[keep]
     P = GaussianMixture(lw, l, sigma, dropped)
-    Q = GaussianMixture(lw, -l, sigma, dropped) if relation == 'substitute' else GaussianMixture(np.zeros(1), np.zeros(1), sigma)
+    Q = (GaussianMixture(lw, -l, sigma, dropped) if relation == 'substitute'
+         else GaussianMixture(np.zeros(1), np.zeros(1), sigma))
     return P, Q

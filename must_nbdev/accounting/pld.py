@@ -33,7 +33,8 @@ class DiscretePLD:
         return float(np.sum(self.masses[s > eps] * -np.expm1(eps - s[s > eps]))) + self.inf_mass
 
 CAP_MASS = 1e-18   # P-mass allowed beyond the loss band (charged to the bounds)
-CELLS_PER_WEIGHT = 1e-3   # mass π (a label, or 2048 × a coarse cell) gets cells √(1e-3/π) times wider (1 to 64): accuracy where mass is
+# mass π (a label, or 2048 × a coarse cell) gets cells √(1e-3/π) times wider (1 to 64): accuracy where mass is
+CELLS_PER_WEIGHT = 1e-3
 MAX_BINS = 1 << 21   # default cap on FFT bins: keeps an `account` call under 2 GB (peak ≈ 1.2 GB measured at the cap)
 BYTES_PER_BIN = 640       # peak bytes per FFT bin of max_bins: 1.2 GB measured at 2^21 bins, rounded up
 
@@ -43,9 +44,10 @@ def check_max_bins(max_bins:int,            # a caller's cap on FFT bins
     "Validate `max_bins` (an integer >= 16) against the memory budget, before anything of that size is allocated."
     max_bins = check_int(max_bins, 'max_bins', 16); budget = _defs.MEMORY_BUDGET if budget is None else budget
     if max_bins * BYTES_PER_BIN > budget:
-        raise ValueError(f"max_bins={max_bins} may need about {max_bins * BYTES_PER_BIN / 2**30:.3g} GiB, more than the "
-                         f"memory budget of {budget / 2**30:.3g} GiB (must_nbdev.core.definitions.set_memory_budget): use "
-                         f"max_bins <= {budget // BYTES_PER_BIN}, or raise the budget")
+        raise ValueError(f"max_bins={max_bins} may need about {max_bins * BYTES_PER_BIN / 2**30:.3g} GiB, more than "
+                         f"the memory budget of {budget / 2**30:.3g} GiB "
+                         f"(must_nbdev.core.definitions.set_memory_budget): use max_bins <= {budget // BYTES_PER_BIN}, "
+                         "or raise the budget")
     return max_bins
 
 def budget_max_bins() -> int:
@@ -76,7 +78,7 @@ class Cells:
 
 def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:float=9.5, max_cells:int|None=None,
            width:float=0.5):
-    "Cells of the output line for the direction A‖B (about `width`·h of loss where A has mass, wider where little): log masses, edge losses, tails, band."
+    "Output-line cells, A‖B (~`width`·h of loss where A has mass, else wider): log masses, edge losses, tails, band."
     s = A.sigma
     t_lo = min(A.mu.min(), B.mu.min()) - z * s
     t_hi = max(A.mu.max(), B.mu.max()) + z * s
@@ -90,15 +92,19 @@ def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:f
         return max(float(edge[order[k]]) if k < len(order) else float(edge.min()), 1.0)
     s_hi, s_lo = band_edge(cmax), band_edge(-cmin)
     heavy = (mc > 1e-30) & (cmax > -s_lo) & (cmin < s_hi)
-    wide = np.clip(np.sqrt(CELLS_PER_WEIGHT / n_coarse / np.maximum(mc, 1e-300)), 1, 64)   # light coarse cells: wider fine cells
-    n = np.where(heavy, np.clip(np.ceil((np.minimum(cmax, s_hi) - np.maximum(cmin, -s_lo)) / (width * wide * h)), 1, None), 1)
+    # light coarse cells: wider fine cells
+    wide = np.clip(np.sqrt(CELLS_PER_WEIGHT / n_coarse / np.maximum(mc, 1e-300)), 1, 64)
+    n = np.where(heavy,
+                 np.clip(np.ceil((np.minimum(cmax, s_hi) - np.maximum(cmin, -s_lo)) / (width * wide * h)), 1, None), 1)
     n = n.astype(np.int64)
     work = int(n.sum()) * (len(A.mu) + len(B.mu))            # cells × components: the size of the log-mass arrays
     if max_cells is not None and work > 2 * max_cells:
-        raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells × {len(A.mu) + len(B.mu)} mixture components, more than "
-                           f"8*max_bins={2 * max_cells}; use a larger h or max_bins, or a larger sigma", work / (2 * max_cells))
+        raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells × {len(A.mu) + len(B.mu)} mixture components, "
+                           f"more than 8*max_bins={2 * max_cells}; use a larger h or max_bins, or a larger sigma",
+                           work / (2 * max_cells))
     if max_cells is not None and n.sum() > max_cells:
-        raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells, more than 4*max_bins={max_cells}; use a larger h or max_bins",
+        raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells, more than 4*max_bins={max_cells}; use a larger h "
+                           "or max_bins",
                            n.sum() / max_cells)
     offs = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
     t = np.append(np.repeat(tc[:-1], n) + offs * np.repeat(np.diff(tc) / n, n), t_hi)
@@ -112,7 +118,7 @@ def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:f
 
 # %% ../../nbs/accounting/01_pld.ipynb #18328dff
 def _upper_pld(c:Cells, h:float) -> DiscretePLD:
-    "Connect-the-dots split of every cell (dominates the true pair); beyond the loss band: +inf above, rounded up below."
+    "Connect-the-dots split of every cell (dominates the true pair); beyond the loss band: +inf above, rounded up below"
     Lmin, Lmax = np.minimum(c.L0, c.L1), np.maximum(c.L0, c.L1)
     p = np.exp(c.lA)
     above, below = Lmax > c.s_hi, (Lmin < -c.s_lo) & ~(Lmax > c.s_hi)
@@ -137,12 +143,14 @@ MERGE_SPLIT = 2      # atoms pooled per half grid step before the greedy merge (
 TAIL_ROUND = 1e-10   # P-mass in each far tail of a lower PLD that is rounded down instead of merged (speed; tiny loss)
 
 def _merge_cells(ell:np.ndarray, p:np.ndarray, h:float, split:int=MERGE_SPLIT):
-    "Greedy top-down merge of atoms (loss `ell`, first-law mass `p`), pooled per 1/`split` grid step, into groups of loss jh."
+    "Greedy top-down merge of atoms (loss `ell`, first-law mass `p`), pooled per 1/`split` step into groups of loss jh."
     key = np.floor(ell * split / h).astype(np.int64); klo = int(key.min()); n = int(key.max()) - klo + 1
     j = key // split                                                        # the grid value jh at or below each atom
     P = np.bincount(key - klo, p, minlength=n)
-    E = np.bincount(key - klo, p * -np.expm1(j * h - ell), minlength=n)     # excess over label jh: Σ p(1 − e^{jh−ℓ}) ≥ 0
-    D = np.bincount(key - klo, p * np.expm1((j + 1) * h - ell), minlength=n)  # deficit under label (j+1)h: Σ p(e^{(j+1)h−ℓ} − 1)
+    # excess over label jh: Σ p(1 − e^{jh−ℓ}) ≥ 0
+    E = np.bincount(key - klo, p * -np.expm1(j * h - ell), minlength=n)
+    # deficit under label (j+1)h: Σ p(e^{(j+1)h−ℓ} − 1)
+    D = np.bincount(key - klo, p * np.expm1((j + 1) * h - ell), minlength=n)
     cells = np.flatnonzero(P > 0)[::-1]
     Pl, El, Dl, Jl = P[cells].tolist(), E[cells].tolist(), D[cells].tolist(), ((cells + klo) // split).tolist()
     js, ms, N, i, y, X, exp = [], [], len(Jl), 0, 1.0, 0.0, math.exp
@@ -157,7 +165,8 @@ def _merge_cells(ell:np.ndarray, p:np.ndarray, h:float, split:int=MERGE_SPLIT):
             if d >= X:                             # this cell closes the group: take just the fraction x of it
                 x = X / d if d > 0 else 0.0; M += x * Pi; y = 1.0 - x; X = 0.0; break
             X -= d; M += Pi; i += 1
-        js.append(lab); ms.append(M)               # an unclosed last group (X > 0) has loss above its label: rounded down
+        # an unclosed last group (X > 0) has loss above its label: rounded down
+        js.append(lab); ms.append(M)
     return np.array(js, np.int64), np.array(ms), X
 
 def _lower_pld(c:Cells, h:float) -> DiscretePLD:
@@ -174,7 +183,8 @@ def _lower_pld(c:Cells, h:float) -> DiscretePLD:
     tail_js, tail_ms = np.floor(ell[~core] / h).astype(np.int64), p[~core]
     ell, p, lq = ell[core], p[core], lq[core]
     if p[ell < ell.min() + h].sum() <= p[ell > ell.max() - h].sum():
-        js, ms, _ = _merge_cells(ell, p, h)           # start at the end that carries more mass: there groups close exactly
+        # start at the end that carries more mass: there groups close exactly
+        js, ms, _ = _merge_cells(ell, p, h)
     else:   # mass piles up at the lowest loss (e.g. log(1−q)): merge the swapped pair (B, A), whose top that is
         jq, mq, X = _merge_cells(-ell, np.exp(lq), h)
         with np.errstate(divide='ignore', over='ignore'):   # a group of B-mass Q and loss −jh has A-mass Q e^{−jh} ≤ 1

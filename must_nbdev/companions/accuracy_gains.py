@@ -51,7 +51,8 @@ def plot_sample_budget(ax=None,                     # matplotlib axes (None: new
     if ax is None: _, ax = plt.subplots(figsize=(6, 4))
     rate = np.linspace(0.005, 1, 300)
     for e in eps_values: ax.plot(rate, sample_budget(e, 0.0, rate)[0], label=f'ε = {e:g}')
-    ax.set(xlabel='sampling rate n/N', ylabel='ε_n spent on the sample', title='Fig 3: amplification by SRS'); ax.legend()
+    ax.set(xlabel='sampling rate n/N', ylabel='ε_n spent on the sample', title='Fig 3: amplification by SRS')
+    ax.legend()
     return ax
 
 # %% ../../nbs/companions/01_accuracy_gains.ipynb #097463fa
@@ -93,7 +94,8 @@ def eps_where_ratio_reaches(rate:float,  # sampling rate in (0, 1)
                             tol:float,   # tolerance 1 − r, in (0, 1)
                            ) -> float:
     "The ε at which r(ε, rate) = 1 − tol (r < 1 always; it tends to 1 only as ε → 0)."
-    rate = check_real(rate, 'rate', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 0, 1, lo_open=True, hi_open=True)
+    rate = check_real(rate, 'rate', 0, 1, lo_open=True, hi_open=True)
+    tol = check_real(tol, 'tol', 0, 1, lo_open=True, hi_open=True)
     f = lambda le: float(1 - mean_noise_ratio(math.exp(le), rate)) - tol
     return math.exp(optimize.brentq(f, math.log(1e-300), math.log(50.0), xtol=1e-12))
 
@@ -101,7 +103,7 @@ def eps_where_ratio_reaches(rate:float,  # sampling rate in (0, 1)
 def plot_mean_ratio_tolerance(axes=None,                   # two matplotlib axes (None: new figure)
                               tols=(1e-2, 1e-4, 1.66e-6),  # tolerances 1 − r, one curve each
                               rates=None):                 # sampling rates (None: 1e-4 to 0.9)
-    "Figure 5 redrawn: the ε (left) and ε_n (right) at which 1 − r reaches each tolerance; r = 1 itself is never reached."
+    "Figure 5 redrawn: the ε (left) and ε_n (right) where 1 − r reaches each tolerance; r = 1 itself is never reached."
     import matplotlib.pyplot as plt
     if axes is None: _, axes = plt.subplots(1, 2, figsize=(11, 3.8))
     rates = np.array([1e-4, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) if rates is None else rates
@@ -135,8 +137,8 @@ def mean_release_variance(scheme,     # a scheme with a fixed sample size m (not
     sampling = N * occurrence_variance(scheme) / m**2 * check_real(S2, 'S2', 0)
     noise = 2 * (check_real(R, 'R', 0, lo_open=True) / (m * inner)) ** 2
     V_N = 2 * (R / (N * eps)) ** 2
-    return dict(scheme=scheme.label, rate=m / N, eps=eps, eta=eta, noise_ratio=V_N / noise, V_n_over_V_N=(sampling + noise) / V_N,
-                delta_prime=delta_p)
+    return dict(scheme=scheme.label, rate=m / N, eps=eps, eta=eta, noise_ratio=V_N / noise,
+                V_n_over_V_N=(sampling + noise) / V_N, delta_prime=delta_p)
 
 # %% ../../nbs/companions/01_accuracy_gains.ipynb #5e6c070c
 def must_stage_one_size(name:str,      # registry name
@@ -154,7 +156,7 @@ def mean_gain_table(population,                     # the population's values
                     schemes=('wor', 'must-ow', 'must-ww'), # registry names
                     b_factor:int=2,                 # MUST stage-I size b = b_factor·m
                    ) -> list:
-    "Section 4.2 for SRS and MUST: noise ratio r, total variance V_n/V_N and δ′ per scheme, rate and ε (b = b_factor·m)."
+    "Section 4.2, SRS and MUST: noise ratio r, total variance V_n/V_N and δ′ per scheme, rate and ε (b = b_factor·m)."
     y = check_reals(population, 'population'); N = len(y); S2 = float(y.var(ddof=1))
     rows = []
     for name in schemes:
@@ -178,7 +180,8 @@ def median_smooth_sensitivity(sorted_values,  # rows of odd length, ascending
                              ) -> np.ndarray:
     "Smooth sensitivity of the median of each row of `sorted_values` (odd length, ascending, within [lower, upper])."
     x = np.atleast_2d(np.asarray(sorted_values, float)); T, n = x.shape
-    if n % 2 == 0: raise ValueError(f"sorted_values must have an odd number of columns (the median is one record); got {n}")
+    if n % 2 == 0:
+        raise ValueError(f"sorted_values must have an odd number of columns (the median is one record); got {n}")
     if not lower < upper: raise ValueError(f"lower must be < upper, got {lower}, {upper}")
     if x.min() < lower or x.max() > upper: raise ValueError(f"values must lie in [lower, upper] = [{lower}, {upper}]")
     if (np.diff(x, axis=1) < 0).any(): raise ValueError("sorted_values rows must be sorted ascending")
@@ -212,7 +215,7 @@ def make_population(kind:str,      # 'lognormal' or 'bimodal'
                     N:int=10_001,  # population size (≥ 3)
                     seed:int=0,    # seed of the draw
                    ) -> np.ndarray:
-    "Sorted population: 'lognormal' (Lognormal(5, 0.5)) or 'bimodal' (the paper's Beta(2,10) mixture rescaled to [0, 1])."
+    "Sorted population: 'lognormal' (Lognormal(5, 0.5)) or 'bimodal' (paper's Beta(2,10) mixture rescaled to [0, 1])."
     check_choice(kind, 'kind', POPULATION_BOUNDS); N = check_int(N, 'N', 3)
     if N % 2 == 0: raise ValueError(f"N must be odd (one median record), got {N}")
     rng = np.random.default_rng(seed)
@@ -221,7 +224,8 @@ def make_population(kind:str,      # 'lognormal' or 'bimodal'
         y = np.concatenate([rng.beta(2, 10, (N + 1) // 2) / 2, rng.beta(2, 10, (N - 1) // 2) + 1])
         y = (y - y.min()) / (y.max() - y.min())
     lo, hi = POPULATION_BOUNDS[kind]
-    if y.min() < lo or y.max() > hi: raise ValueError(f"seed {seed} produced values outside the public bounds {lo, hi}; pick another seed")
+    if y.min() < lo or y.max() > hi:
+        raise ValueError(f"seed {seed} produced values outside the public bounds {lo, hi}; pick another seed")
     return np.sort(y)
 
 def _sample_sorted(pop_sorted, scheme, T:int, rng) -> np.ndarray:
@@ -240,7 +244,8 @@ def median_study(pop_sorted,                  # the sorted population
                  rng=None,                    # int seed, np.random.Generator or None
                 ) -> list:
     "Section 4.3 simulation: per (n, ε) the SS ratio sample/population, noise draws, sample medians and both MSEs."
-    y = check_reals(pop_sorted, 'pop_sorted'); N = len(y); lo, hi = bounds; rng = as_generator(rng); T = check_int(T, 'T', 1)
+    y = check_reals(pop_sorted, 'pop_sorted'); N = len(y); lo, hi = bounds; rng = as_generator(rng)
+    T = check_int(T, 'T', 1)
     delta = 1 / (2 * N) if delta is None else check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     m_N = y[(N - 1) // 2]; out = []
     for n in sizes:
@@ -255,7 +260,8 @@ def median_study(pop_sorted,                  # the sorted population
             out.append(dict(scheme=SCHEMES[scheme].label, n=n, eps=float(e), eps_n=e_n, delta_n=d_n,
                             ss_ratio=S_n / S_N, noise_population=rng.laplace(0, 2 * S_N / e, T),
                             noise_sample=rng.laplace(0, 2 * S_n / e_n, T), sample_median=m_n, population_median=m_N,
-                            mse_population=2 * (2 * S_N / e) ** 2, mse_sample=float(np.mean((m_n - m_N) ** 2 + 2 * (2 * S_n / e_n) ** 2))))
+                            mse_population=2 * (2 * S_N / e) ** 2,
+                            mse_sample=float(np.mean((m_n - m_N) ** 2 + 2 * (2 * S_n / e_n) ** 2))))
     return out
 
 # %% ../../nbs/companions/01_accuracy_gains.ipynb #688d5cdb
@@ -299,7 +305,8 @@ def median_mse_by_rate(pop_sorted,                # the sorted population
     "log MSE of the privatized median against the sampling rate, per ε, with the population's log MSE (Figs 8, 13)."
     N = len(pop_sorted); rng = as_generator(rng); rows = []
     for rate in progress(rates, 'rates', show_progress):
-        st = median_study(pop_sorted, bounds, sizes=(odd_size(rate, N),), eps_values=eps_values, T=T, scheme=scheme, rng=rng)
+        st = median_study(pop_sorted, bounds, sizes=(odd_size(rate, N),), eps_values=eps_values, T=T, scheme=scheme,
+                          rng=rng)
         rows += [dict(rate=float(rate), n=r['n'], eps=r['eps'], log_mse=math.log(r['mse_sample']),
                       log_mse_population=math.log(r['mse_population'])) for r in st]
     return rows
@@ -315,5 +322,6 @@ def plot_mse_by_rate(rows,       # rows of `median_mse_by_rate`
         ax.plot([r['rate'] for r in rs], [r['log_mse'] for r in rs], 'o-', c=f'C{i}', ms=3, label=f'ε = {e:g}')
         ax.plot([1.0], [rs[0]['log_mse_population']], 'x', c=f'C{i}', ms=9)
     ax.set(xlabel='sampling rate', ylabel='log MSE', title=title)
-    ax.legend(fontsize=8, loc='upper left', bbox_to_anchor=(1.01, 1), borderaxespad=0)   # beside the axes: covers no curve
+    # beside the axes: covers no curve
+    ax.legend(fontsize=8, loc='upper left', bbox_to_anchor=(1.01, 1), borderaxespad=0)
     return ax

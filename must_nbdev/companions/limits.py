@@ -76,8 +76,9 @@ def advanced_composition_epsilon(eps,          # per-step ε (> 0)
                                  k:int,        # number of steps (≥ 1)
                                  delta:float,  # extra δ in (0, 1)
                                 ) -> np.ndarray:
-    "Overall ε of k ε-DP steps by advanced composition, $\\sqrt{2k\\log(1/\\delta)}\\epsilon+k\\epsilon(e^\\epsilon-1)$ (extra δ)."
-    eps = check_epsilon(eps); k = check_int(k, 'k', 1); delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    "k ε-DP steps, advanced composition: ε = $\\sqrt{2k\\log(1/\\delta)}\\epsilon+k\\epsilon(e^\\epsilon-1)$ (extra δ)."
+    eps = check_epsilon(eps); k = check_int(k, 'k', 1)
+    delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     return math.sqrt(2 * k * math.log(1 / delta)) * eps + k * eps * np.expm1(eps)
 
 def per_step_epsilon(eps_total:float,  # overall ε after k steps (> 0)
@@ -118,7 +119,7 @@ def expected_sample_size(scheme:Scheme,  # registry scheme (`make_scheme`) or pi
 def laplace_at_inner_budget(scheme:Scheme,    # registry scheme (`make_scheme`) or pipeline (`multistage`)
                             eps_prime:float,  # target amplified ε′ (> 0)
                            ) -> tuple:
-    "(η, inner budget ε_η, δ′) of a Laplace mechanism run at ε_η on samples from `scheme`, so its amplified ε is `eps_prime`."
+    "(η, inner budget ε_η, δ′) of a Laplace mechanism run at ε_η on samples from `scheme`: amplified ε = `eps_prime`."
     eta = occurrence_pmf(scheme).eta
     inner = float(base_epsilon(float(check_epsilon(eps_prime, 'eps_prime')), eta))
     return eta, inner, float(amplify(scheme, 'laplace', inner, inner).delta_prime[0])
@@ -129,12 +130,13 @@ def scheme_noise_table(eps_primes=(0.01, 0.1, 1.0),  # target ε′ values (> 0)
                        b:int=200,                    # stage-I size of the MUST schemes
                        schemes=LIMIT_SCHEMES,        # registry names
                       ) -> list:
-    "Per scheme and target ε′: η, inner budget ε_η, noise ratio (E|S|/n)·ε_η/ε′, and the δ′ the Laplace mechanism then costs."
+    "Per scheme and target ε′: η, inner budget ε_η, noise ratio (E|S|/n)·ε_η/ε′, and the Laplace mechanism's δ′ cost."
     rows = []
     for name in schemes:
         s = scheme_at(name, n, m, b); size = expected_sample_size(s)
         for e in check_epsilon(eps_primes, 'eps_primes'):
             eta, inner, delta_p = laplace_at_inner_budget(s, e)
-            rows.append(dict(scheme=SCHEMES[name].label, eps_prime=float(e), eta=eta, size_rate=size / n, eps_inner=inner,
-                             noise_ratio=size / n * inner / e, eps_check=float(amplified_epsilon(inner, eta)), delta_prime=delta_p))
+            rows.append(dict(scheme=SCHEMES[name].label, eps_prime=float(e), eta=eta, size_rate=size / n,
+                             eps_inner=inner, noise_ratio=size / n * inner / e,
+                             eps_check=float(amplified_epsilon(inner, eta)), delta_prime=delta_p))
     return rows

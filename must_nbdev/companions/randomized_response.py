@@ -28,7 +28,7 @@ def _check_eps_exact(eps):
 
 def rr_truth_probability(variant:str,  # 'rr', 'rr_prime' or 'rr_double_prime'
                          eps):         # parameter ε ≥ 0 (a Fraction: exact)
-    "$\\Pr[\\text{report}=x]$ of RR, RR′ or RR″ at parameter ε (exact for a `Fraction` ε, except RR which needs $e^\\epsilon$)."
+    "$\\Pr[\\text{report}=x]$ of RR, RR′ or RR″ at ε (exact for a `Fraction` ε, except RR which needs $e^\\epsilon$)."
     check_choice(variant, 'variant', RR_VARIANTS); eps = _check_eps_exact(eps)
     if variant == 'rr':
         if isinstance(eps, Fraction): eps = float(eps)
@@ -103,11 +103,13 @@ def shuffling_scaling_table(ns=(10**3, 10**4, 10**5, 10**6), # numbers of users
                             delta:float=1e-6,               # δ in (0, 1)
                             C:float=1.0,                    # the bound's unspecified constant (illustrative)
                            ) -> list:
-    "Illustrative ε′ = C·ε0·sqrt(log(1/δ)/n) of shuffled RR_ε0, and the local-model error read at ε′ vs the central rate."
-    eps0 = check_real(eps0, 'eps0', 0, 1, lo_open=True); delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    "Illustrative ε′ = C·ε0·sqrt(log(1/δ)/n) of shuffled RR_ε0, and the local-model error at ε′ vs the central rate."
+    eps0 = check_real(eps0, 'eps0', 0, 1, lo_open=True)
+    delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     rows = []
     for n in ns:
         ep = C * eps0 * math.sqrt(math.log(1 / delta) / n)
-        rows.append(dict(n=n, eps_shuffled=ep, local_error=1 / (math.sqrt(n) * eps0), central_error_at_eps_shuffled=1 / (n * ep),
+        rows.append(dict(n=n, eps_shuffled=ep, local_error=1 / (math.sqrt(n) * eps0),
+                         central_error_at_eps_shuffled=1 / (n * ep),
                          local_error_if_eps0_were_eps_shuffled=1 / (math.sqrt(n) * ep)))
     return rows

@@ -23,7 +23,8 @@ def amplified_epsilon(eps,        # base ε ≥ 0 (scalar or array)
     eta, eps = check_real(eta, 'eta', 0, 1), check_reals(eps, 'eps', 0)
     if eta == 0: return np.zeros_like(eps)
     with np.errstate(over='ignore'):    # past ε ≈ 30 use ε + log(η + (1 − η)e^{−ε}): no overflow at ε > 709
-        return np.where(eps < 30, np.log1p(eta * np.expm1(np.minimum(eps, 30))), eps + np.log(eta + (1 - eta) * np.exp(-eps)))
+        return np.where(eps < 30, np.log1p(eta * np.expm1(np.minimum(eps, 30))),
+                        eps + np.log(eta + (1 - eta) * np.exp(-eps)))
 
 def base_epsilon(eps_prime,  # amplified ε′ ≥ 0 (scalar or array)
                  eta:float,  # inclusion probability η, in (0, 1]
@@ -31,7 +32,8 @@ def base_epsilon(eps_prime,  # amplified ε′ ≥ 0 (scalar or array)
     "Inverse of `amplified_epsilon`: the base ε whose amplified value is `eps_prime`."
     eta, ep = check_real(eta, 'eta', 0, 1, lo_open=True), check_reals(eps_prime, 'eps_prime', 0)
     with np.errstate(over='ignore'):    # e^ε = 1 + (e^ε′ − 1)/η, in log space past ε′ ≈ 30
-        return np.where(ep < 30, np.log1p(np.expm1(np.minimum(ep, 30)) / eta), ep + np.log1p(-(1 - eta) * np.exp(-ep)) - np.log(eta))
+        return np.where(ep < 30, np.log1p(np.expm1(np.minimum(ep, 30)) / eta),
+                        ep + np.log1p(-(1 - eta) * np.exp(-ep)) - np.log(eta))
 
 def amplified_delta(scheme:Scheme,         # registry scheme (`make_scheme`) or pipeline (`multistage`)
                     mechanism:str,         # 'laplace' or 'gaussian'
@@ -105,13 +107,15 @@ def amplify(scheme:Scheme,         # registry scheme (`make_scheme`) or pipeline
     check_choice(mechanism, 'mechanism', MECHANISMS)
     theta = check_real(theta, 'theta', 0, lo_open=True)
     eps = check_reals(eps, 'eps', 0)
-    if eps.ndim > 1: raise ValueError(f"eps must be a number or a flat list of numbers >= 0; got an array of shape {eps.shape}")
+    if eps.ndim > 1:
+        raise ValueError(f"eps must be a number or a flat list of numbers >= 0; got an array of shape {eps.shape}")
     eps = np.atleast_1d(eps)
     eta = occurrence_pmf(scheme).eta
     eps_p = amplified_epsilon(eps, eta)
     delta = MECHANISMS[mechanism](eps, theta)
     delta_p, trunc = amplified_delta(scheme, mechanism, theta, eps, analysis)
-    return Amplification(scheme, mechanism, theta, eps, eta, eps_p, delta, delta_p, pa_type(eps, delta, eps_p, delta_p), trunc)
+    return Amplification(scheme, mechanism, theta, eps, eta, eps_p, delta, delta_p, pa_type(eps, delta, eps_p, delta_p),
+                         trunc)
 
 # %% ../../nbs/core/02_amplification.ipynb #85ec69f9
 TABLE_S1_EPS = (0.05, 0.5, 1.0, 2.0, 3.0, 4.5)
@@ -131,7 +135,8 @@ def table_s1(n:int=1000,          # records
                              delta_prime=MECHANISMS[mech](np.asarray(eps, float), theta)))
             for name in TABLE_S1_SCHEMES:
                 a = amplify(scheme_at(name, n, m, b=b), mech, theta, eps)
-                rows.append(dict(theta=theta, mechanism=mech, scheme=name, eps_prime=a.eps_prime, delta_prime=a.delta_prime))
+                rows.append(dict(theta=theta, mechanism=mech, scheme=name, eps_prime=a.eps_prime,
+                                 delta_prime=a.delta_prime))
     return rows
 
 def format_pair(eps_prime:float,    # amplified ε′
@@ -185,8 +190,8 @@ def plot_profile_relations(n:int=1000,  # records
     axes[0].plot(eps, eps, 'k:', lw=.8, label='ε'); axes[0].set(xlabel='ε', ylabel="ε'", title='(a) any mechanism')
     for ax, (mech, theta), tag in zip(axes[1:], settings, 'bcde'):
         ax.plot([0, 1], [0, 1], 'k:', lw=.8)
-        ax.set(xlabel='δ', ylabel="δ'", title=f'({tag}) {mech.title()}, Δ/σ = {theta}', xlim=(0, 0.5 if theta == 1 else 0.12),
-               ylim=(0, 0.25 if theta == 1 else 0.06))
+        ax.set(xlabel='δ', ylabel="δ'", title=f'({tag}) {mech.title()}, Δ/σ = {theta}',
+               xlim=(0, 0.5 if theta == 1 else 0.12), ylim=(0, 0.25 if theta == 1 else 0.06))
     axes[5].axis('off'); axes[5].legend(*axes[0].get_legend_handles_labels(), loc='center', fontsize=11, title='scheme')
     return fig
 
@@ -219,7 +224,8 @@ def plot_hyperparameter_contours(grid:dict): # the dict returned by `hyperparame
     names = [k for k in grid if k not in ('b', 'm')]
     fig, axes = plt.subplots(3, len(names), figsize=(4.2 * len(names), 10), sharex=True, sharey=True)
     for col, name in enumerate(names):
-        for row, (key, title) in enumerate((('eta', 'η'), ('laplace', "δ' − δ, Laplace"), ('gaussian', "δ' − δ, Gaussian"))):
+        for row, (key, title) in enumerate((('eta', 'η'), ('laplace', "δ' − δ, Laplace"),
+                                            ('gaussian', "δ' − δ, Gaussian"))):
             ax = axes[row, col]; cs = ax.contour(grid['b'], grid['m'], grid[name][key], levels=10)
             ax.clabel(cs, fontsize=6, fmt='%.4f'); ax.set(title=f'{SCHEMES[name].label}: {title}')
             if row == 2: ax.set_xlabel('b')
@@ -235,9 +241,11 @@ def pa_points(rows=None,  # rows of `table_s1` (None: computed)
     eps, out = np.asarray(TABLE_S1_EPS, float), []
     for r in rows:
         if r['scheme'] == 'none': continue
-        d0 = base[r['theta'], r['mechanism']]; ep, dp = np.asarray(r['eps_prime'], float), np.asarray(r['delta_prime'], float)
+        d0 = base[r['theta'], r['mechanism']]
+        ep, dp = np.asarray(r['eps_prime'], float), np.asarray(r['delta_prime'], float)
         out += [dict(scheme=r['scheme'], mechanism=r['mechanism'], theta=r['theta'], eps=float(e), ratio=float(a / e),
-                     diff=float(d - b), pa_type=str(t)) for e, a, d, b, t in zip(eps, ep, dp, d0, pa_type(eps, d0, ep, dp))]
+                     diff=float(d - b), pa_type=str(t))
+                for e, a, d, b, t in zip(eps, ep, dp, d0, pa_type(eps, d0, ep, dp))]
     return out
 
 def plot_pa_quadrants(points=None,  # from `pa_points` (None: computed)
@@ -251,8 +259,8 @@ def plot_pa_quadrants(points=None,  # from `pa_points` (None: computed)
         for mech, mk in marks.items():
             sel = [p for p in points if p['scheme'] == name and p['mechanism'] == mech]
             y = np.array([p['diff'] for p in sel])
-            ax.scatter([p['ratio'] for p in sel], np.sign(y) * np.sqrt(np.abs(y)), marker=mk, color=f'C{i}', s=22, alpha=.75,
-                       label=f"{SCHEMES[name].label} ∘ {mech}")
+            ax.scatter([p['ratio'] for p in sel], np.sign(y) * np.sqrt(np.abs(y)), marker=mk, color=f'C{i}', s=22,
+                       alpha=.75, label=f"{SCHEMES[name].label} ∘ {mech}")
     ax.set_xlim(0, 1.3); top = max(0.05, 1.1 * max(np.sqrt(abs(p['diff'])) for p in points)); ax.set_ylim(-top, top)
     ax.axhline(0, color='k', lw=.8); ax.axvline(1, color='k', lw=.8)
     for x, y, txt in ((0.5, 0.04, 'strong PA'), (0.5, 0.93, 'weak PA, type I'), (0.885, 0.04, 'weak PA,\ntype II'),
@@ -281,8 +289,8 @@ def plot_hyperparameter_surfaces(grid:dict): # the dict returned by `hyperparame
 
 
 # %% ../../nbs/core/02_amplification.ipynb #793bb9d3
-STAGE_CHECK_SCHEMES = (('wr', 500), ('wr', 400)), (('wr', 500), ('wr', 450), ('wr', 400)), (('wor', 500), ('wr', 400)), \
-    (('wor', 500), ('wr', 450), ('wr', 400)), (('wor', 500), ('wor', 450), ('wr', 400))
+STAGE_CHECK_SCHEMES = (('wr', 500), ('wr', 400)), (('wr', 500), ('wr', 450), ('wr', 400)), \
+    (('wor', 500), ('wr', 400)), (('wor', 500), ('wr', 450), ('wr', 400)), (('wor', 500), ('wor', 450), ('wr', 400))
 
 def stage_comparison(n:int=1000,                     # records
                      schemes=STAGE_CHECK_SCHEMES,    # pipelines as [(method, size)] lists, same final size
@@ -300,7 +308,8 @@ def stage_comparison(n:int=1000,                     # records
         sc = multistage(n, stages)
         for mech, theta in settings:
             a = amplify(sc, mech, theta, eps)
-            if a.eps_prime[-1] < max(eps_primes): raise ValueError(f"grid must reach ε' = {max(eps_primes)} for {sc.label}")
+            if a.eps_prime[-1] < max(eps_primes):
+                raise ValueError(f"grid must reach ε' = {max(eps_primes)} for {sc.label}")
             rows.append(dict(scheme=sc.label, stages=len(stages), m0=expected_distinct(sc), eta=a.eta, mechanism=mech,
                              theta=theta,
                              **{f'delta_at_{e}': float(np.interp(e, a.eps_prime, a.delta_prime)) for e in eps_primes}))

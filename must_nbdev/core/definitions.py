@@ -28,7 +28,8 @@ def check_int(value,             # an integer (or an integral float); bools are 
     shown = lambda v: f"{v:.4g}" if isinstance(v, (int, float, np.integer, np.floating)) and abs(v) >= 1e16 else repr(v)
     if not ok: raise ValueError(f"{name} must be an integer {rng}, got {shown(value)}")
     value = int(value)
-    if value < lo or (hi is not None and value > hi): raise ValueError(f"{name} must be an integer {rng}, got {shown(value)}")
+    if value < lo or (hi is not None and value > hi):
+        raise ValueError(f"{name} must be an integer {rng}, got {shown(value)}")
     return value
 
 def check_real(value,               # the value to check: a finite real number
@@ -50,8 +51,9 @@ def check_reals(values,              # scalar or array of values to check
                 hi_open:bool=False,  # exclude `hi` itself
                ) -> np.ndarray:
     "Return `values` as a float array with every entry finite and in the interval, else raise `ValueError`."
-    if np.asarray(values, dtype=object).dtype == object and any(isinstance(v, (bool, np.bool_)) for v in np.ravel(np.asarray(values, dtype=object))) \
-            or np.asarray(values).dtype == bool:
+    if (np.asarray(values, dtype=object).dtype == object
+        and any(isinstance(v, (bool, np.bool_)) for v in np.ravel(np.asarray(values, dtype=object)))
+             or np.asarray(values).dtype == bool):
         raise ValueError(f"{name} must be a real number, not a boolean; got {values!r}")
     try: arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError): raise ValueError(f"{name} must be a real number, got {values!r}") from None
@@ -94,7 +96,7 @@ def hockey_stick(p,    # pmf of P (array, sums to 1)
                  q,    # pmf of Q on the same support
                  eps,  # privacy parameter ε ≥ 0 (scalar or array)
                 ) -> np.ndarray:
-    "Hockey-stick divergence $D_{e^\\epsilon}(P\\|Q)=\\sum_t (P(t)-e^\\epsilon Q(t))_+$ of two pmfs on the same support."
+    "Hockey-stick divergence $D_{e^\\epsilon}(P\\|Q)=\\sum_t (P(t)-e^\\epsilon Q(t))_+$ of two pmfs on one support."
     p = np.asarray(p, float); q = np.asarray(q, float)  # pmfs over the same outcomes (last axis)
     eps = np.asarray(eps, float)[..., None]               # one or many ε ≥ 0
     return np.clip(p - np.exp(eps) * q, 0, None).sum(-1)
@@ -127,13 +129,14 @@ def _log_vadhan_factor(eps, j) -> np.ndarray:
     "log of (e^ε − 1)/(e^{ε/j} − 1), finite for every ε ≥ 0 (log j at ε = 0)."
     eps, j = np.broadcast_arrays(np.asarray(eps, float), np.asarray(j, float))
     with np.errstate(divide='ignore', invalid='ignore'):
-        val = eps + np.log(-np.expm1(-eps)) - eps / j - np.log(-np.expm1(-eps / j))   # log expm1(x) = x + log(1 − e^{−x})
+        # log expm1(x) = x + log(1 − e^{−x})
+        val = eps + np.log(-np.expm1(-eps)) - eps / j - np.log(-np.expm1(-eps / j))
     return np.where(eps > 0, val, np.log(j))
 
 def vadhan_group_factor(eps,  # privacy parameter ε ≥ 0 (scalar or array)
                         j,    # group size (integer ≥ 1)
                        ) -> np.ndarray:
-    "The factor $(e^\\epsilon-1)/(e^{\\epsilon/j}-1)=\\sum_{i<j}e^{i\\epsilon/j}$ of the black-box group bound (limit j at ε=0)."
+    "Black-box group-bound factor $(e^\\epsilon-1)/(e^{\\epsilon/j}-1)=\\sum_{i<j}e^{i\\epsilon/j}$ (limit j at ε=0)."
     eps, j = np.asarray(eps, float), np.asarray(j, float)
     with np.errstate(invalid='ignore', divide='ignore'):
         return np.where(eps > 0, np.expm1(eps) / np.expm1(eps / j), j)
@@ -156,7 +159,7 @@ def group_profile(mechanism:str,         # 'laplace' or 'gaussian'
 def gaussian_privacy_loss(t,      # output value(s), in units of σ
                           theta,  # sensitivity over noise scale, θ = Δ/b or Δ/σ (≥ 0)
                          ) -> np.ndarray:
-    "Privacy loss $\\mathcal L(t)=\\theta t-\\theta^2/2$ of $\\mathcal N(\\theta,1)$ over $\\mathcal N(0,1)$ (outputs in units of σ)."
+    "Privacy loss $\\mathcal L(t)=\\theta t-\\theta^2/2$ of $\\mathcal N(\\theta,1)$ over $\\mathcal N(0,1)$ (unit: σ)."
     return np.asarray(theta, float) * np.asarray(t, float) - np.asarray(theta, float) ** 2 / 2
 
 def delta_from_pld(eps,           # privacy parameter ε ≥ 0 (scalar or array)
@@ -183,9 +186,11 @@ def progress(items,              # any iterable (read into a list to count it, u
     for i, item in enumerate(items):
         if enabled:
             done = int(20 * i / max(total, 1))
-            stream.write(f"\r{label} [{'#' * done}{'.' * (20 - done)}] {i}/{total} {time.perf_counter() - t0:5.1f}s"); stream.flush()
+            stream.write(f"\r{label} [{'#' * done}{'.' * (20 - done)}] {i}/{total} {time.perf_counter() - t0:5.1f}s")
+            stream.flush()
         yield item
-    if enabled: stream.write(f"\r{label} [{'#' * 20}] {total}/{total} {time.perf_counter() - t0:5.1f}s\n"); stream.flush()
+    if enabled:
+        stream.write(f"\r{label} [{'#' * 20}] {total}/{total} {time.perf_counter() - t0:5.1f}s\n"); stream.flush()
 
 def markdown_table(rows,          # list of dicts, one per row
                    columns=None,  # column order (default: keys of the first row)
@@ -221,7 +226,8 @@ def analytic_gaussian_theta(eps:float,    # ε ≥ 0
     from scipy.optimize import brentq
     from must_nbdev.core.definitions import gaussian_profile
     eps = check_real(eps, 'eps', 0); delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
-    f = lambda lt: math.log(float(gaussian_profile(eps, math.exp(lt)))) - math.log(delta) if gaussian_profile(eps, math.exp(lt)) > 0 else -1e3
+    f = (lambda lt: math.log(float(gaussian_profile(eps, math.exp(lt)))) - math.log(delta)
+         if gaussian_profile(eps, math.exp(lt)) > 0 else -1e3)
     lo, hi = -30.0, 5.0
     while f(hi) < 0: hi += 5
     return math.exp(brentq(f, lo, hi, xtol=1e-14))

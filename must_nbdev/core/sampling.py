@@ -27,7 +27,8 @@ class Stage:
     rate: float | None = None  # keep probability for 'poisson'
     param: str = 'size'      # user-facing argument name, used in error messages
 
-    def __str__(self): return f"poisson(q={self.rate:g})" if self.method == 'poisson' else f"{self.method.upper()}({self.size})"
+    def __str__(self):
+        return f"poisson(q={self.rate:g})" if self.method == 'poisson' else f"{self.method.upper()}({self.size})"
 
 @dataclass(frozen=True)
 class SchemeSpec:
@@ -90,7 +91,8 @@ class Scheme:
             check_choice(st.method, 'stage method', STAGE_METHODS)
             if st.method == 'poisson':
                 check_real(st.rate, st.param, 0, 1, lo_open=True)
-                if i != len(self.stages) - 1: raise ValueError("a poisson stage must be the last stage (its output size is random)")
+                if i != len(self.stages) - 1:
+                    raise ValueError("a poisson stage must be the last stage (its output size is random)")
                 continue
             check_int(st.size, st.param, 1)
             if st.method == 'wor' and st.size > pop:
@@ -100,7 +102,7 @@ class Scheme:
 
     @property
     def fixed_size(self) -> bool:
-        "True if every batch has the same size `m` (the last stage draws a fixed number); False for a Poisson last stage."
+        "True if every batch has size `m` (the last stage draws a fixed number); False for a Poisson last stage."
         return self.stages[-1].method != 'poisson'
 
     @property
@@ -148,7 +150,8 @@ def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'mu
         if q is not None and m is not None:          # both: only if they agree, never one silently ignored
             q, m = check_real(q, 'q', 0, 1, lo_open=True), check_int(m, 'm', 1, n)
             if not math.isclose(q, m / n, rel_tol=1e-12):
-                raise ValueError(f"poisson takes q or m (q = m/n); got q={q:g} and m={m} with m/n={m / n:g}: give one of them")
+                raise ValueError(f"poisson takes q or m (q = m/n); got q={q:g} and m={m} with m/n={m / n:g}: give "
+                                 "one of them")
         q = check_real(q, 'q', 0, 1, lo_open=True) if q is not None else check_int(m, 'm', 1, n) / n
     else:   # integral floats such as 10.0 become ints here, so every stage stores an int
         m = check_int(m, 'm', 1, MAX_N) if m is not None else None
@@ -168,11 +171,14 @@ def multistage(n:int,                # records in the dataset (1 to MAX_N)
     try: stages = [tuple(s) for s in stages]
     except TypeError: raise ValueError(f"stages must be a list of (method, size) pairs, got {stages!r}") from None
     if any(len(s) != 2 for s in stages):
-        raise ValueError(f"each stage must be a (method, size) pair such as ('wor', 500) or ('poisson', 0.1); got {stages!r}")
-    st = tuple(Stage(check_choice(meth, f'stage {i+1} method', STAGE_METHODS), rate=check_real(size, f'stage {i+1} rate', 0, 1, lo_open=True),
-                     param=f'stage {i+1} rate') if meth == 'poisson'
-               else Stage(check_choice(meth, f'stage {i+1} method', STAGE_METHODS), check_int(size, f'stage {i+1} size', 1, MAX_N),
-                          param=f'stage {i+1} size') for i, (meth, size) in enumerate(stages))
+        raise ValueError("each stage must be a (method, size) pair such as ('wor', 500) or ('poisson', 0.1); got "
+                         f"{stages!r}")
+    st = tuple(Stage(check_choice(meth, f'stage {i+1} method', STAGE_METHODS),
+                     rate=check_real(size, f'stage {i+1} rate', 0, 1, lo_open=True), param=f'stage {i+1} rate')
+               if meth == 'poisson'
+               else Stage(check_choice(meth, f'stage {i+1} method', STAGE_METHODS),
+                          check_int(size, f'stage {i+1} size', 1, MAX_N), param=f'stage {i+1} size')
+               for i, (meth, size) in enumerate(stages))
     return Scheme('must', label or 'MUST[' + '->'.join(f"{s.method}{s.size or ''}" for s in st) + ']', n, st)
 
 # %% ../../nbs/core/01_sampling.ipynb #8e2bd088
@@ -181,7 +187,7 @@ def scheme_at(name:str,         # registry name, e.g. 'poisson', 'wor', 'must-ow
               m:int,            # (expected) final batch size ≥ 1; limits as in `make_scheme`
               b:int|None=None,  # stage-I size; ignored by schemes without one
              ) -> Scheme:
-    "Scheme `name` with (expected) final size `m`: Poisson at rate m/n; `b` is used only by schemes with a stage-I size."
+    "Scheme `name` with (expected) final size `m`: Poisson at rate m/n; `b` is used only by schemes with stage-I size."
     return make_scheme(name, n, m=m, b=b if 'b' in SCHEMES[check_choice(name, 'scheme', SCHEMES)].params else None)
 def scheme_fits(name:str,         # registry name, e.g. 'must-wo'
                 n:int,            # records in the dataset
@@ -265,7 +271,7 @@ class OccurrencePMF:
     def pmf(self) -> np.ndarray: return np.exp(self.log_pmf)
     @property
     def eta(self) -> float:
-        "Probability that the record appears at all, $\\eta=\\sum_{l\\ge1}w_l$: summed when η ≤ 1/2 (exact for tiny η), else 1 − w_0 (never above 1)."
+        "P(record appears), $\\eta=\\sum_{l\\ge1}w_l$: summed if η ≤ 1/2 (exact for tiny η), else 1 − w_0 (at most 1)."
         if len(self.log_pmf) <= 1: return 0.0
         if self.log_pmf[0] < -math.log(2): return float(-np.expm1(self.log_pmf[0]))
         return float(np.exp(special.logsumexp(self.log_pmf[1:])))
@@ -284,8 +290,9 @@ def _occurrence(n:int, stages:tuple, tol:float) -> OccurrencePMF:
             U = int(cut.max()); bound += tol * (U < st.size)
         u = np.arange(U + 1)
         if len(c) * (U + 1) > OCCURRENCE_BUDGET:       # estimated before allocating the kernel matrix
-            raise ValueError(f"the occurrence pmf after {st} needs a {len(c)} x {U + 1} kernel ({len(c) * (U + 1):.3g} entries, more "
-                             f"than {OCCURRENCE_BUDGET:.0e}): a record appears too many times; use a smaller {st.param} or a larger n")
+            raise ValueError(f"the occurrence pmf after {st} needs a {len(c)} x {U + 1} kernel ({len(c) * (U + 1):.3g} "
+                             f"entries, more than {OCCURRENCE_BUDGET:.0e}): a record appears too many times; use a "
+                             f"smaller {st.param} or a larger n")
         logp = special.logsumexp(logp[c][:, None] + _stage_log_kernel(st, pop, c[:, None], u[None, :]), axis=0)
         logp = logp[:np.flatnonzero(logp > -np.inf).max() + 1]      # drop structurally impossible counts
         pop = st.size
@@ -317,7 +324,8 @@ def _wor_by_rejection(pop:int, size:int, T:int, rng:np.random.Generator) -> np.n
     while len(todo):
         if len(todo) * k > _KEY_BUDGET:                          # bound memory: recurse on blocks of rows
             rows = max(1, _KEY_BUDGET // k)
-            for start in range(0, len(todo), rows): out[todo[start:start + rows]] = _wor_by_rejection(pop, size, len(todo[start:start + rows]), rng)
+            for start in range(0, len(todo), rows):
+                out[todo[start:start + rows]] = _wor_by_rejection(pop, size, len(todo[start:start + rows]), rng)
             return out
         draws = rng.integers(0, pop, size=(len(todo), k))
         order = np.argsort(draws, axis=1, kind='stable'); srt = np.take_along_axis(draws, order, 1)
@@ -336,7 +344,8 @@ def _wor_positions(pop:int, size:int, T:int, rng:np.random.Generator) -> np.ndar
     rows = max(1, _KEY_BUDGET // pop); out = np.empty((T, size), dtype=np.int64)
     for start in range(0, T, rows):
         keys = rng.random((min(rows, T - start), pop))
-        out[start:start + rows] = (np.argpartition(keys, size - 1, axis=1)[:, :size] if size < pop else np.argsort(keys, axis=1))
+        out[start:start + rows] = (np.argpartition(keys, size - 1, axis=1)[:, :size] if size < pop
+                                   else np.argsort(keys, axis=1))
     return out
 
 @dataclass

@@ -26,7 +26,7 @@ def adult_delta_c(schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww', 'must-w
                   eps_c:float=2.0,                # ε at which δ_c is reported
                   pair:str='worst',               # 'worst' (certified) or 'paper' (its pair; NOT worst case)
                  ) -> list:
-    "S13: δ_c(ε_c) after k DP-SGD steps per scheme (worst case by default), base Gaussian calibrated to (ε, 1/n) per copy."
+    "S13: δ_c(ε_c) after k DP-SGD steps per scheme (worst case by default), base Gaussian calibrated to (ε, 1/n)/copy."
     from must_nbdev.core.amplification import base_epsilon
     rows = []
     for name in schemes:

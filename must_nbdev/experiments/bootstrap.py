@@ -7,8 +7,8 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_real, markdown_table, progress
-from ..core.sampling import (SCHEMES, Multisets, Scheme, as_generator, make_scheme, occurrence_pmf, sample_many,
-                                      scheme_at, scheme_fits)
+from ..core.sampling import (SCHEMES, Multisets, Scheme, as_generator, make_scheme, occurrence_pmf,
+                                      sample_many, scheme_at, scheme_fits)
 from ..accounting.base_calibration import TABLE3_B, SENSITIVITY_BASES, calibrate
 
 # %% auto #0
@@ -67,9 +67,10 @@ def bootstrap_experiment(n_datasets:int=200,             # simulated datasets (�
                          quick:bool=False,               # small run for tests (20 datasets, T=100); False: paper size
                          show_progress:bool=False,       # draw a progress bar on stderr
                         ) -> list:
-    "Table 4: mean, SD and MC standard error of the PP bootstrap estimates of μ and τ², and their differences to the baseline."
+    "Table 4: mean, SD and MC standard error of PP bootstrap estimates of μ and τ², and differences to the baseline."
     if quick: n_datasets, T = 20, 100
-    n_datasets, n, m, T = (check_int(v, k, lo) for v, k, lo in ((n_datasets, 'n_datasets', 2), (n, 'n', 2), (m, 'm', 2), (T, 'T', 1)))
+    n_datasets, n, m, T = (check_int(v, k, lo)
+                           for v, k, lo in ((n_datasets, 'n_datasets', 2), (n, 'n', 2), (m, 'm', 2), (T, 'T', 1)))
     if m > n: raise ValueError(f"m must be <= n = {n}, got {m}")
     check_choice(sensitivity_basis, 'sensitivity_basis', SENSITIVITY_BASES)
     lo, hi = data_range
@@ -96,45 +97,51 @@ def bootstrap_experiment(n_datasets:int=200,             # simulated datasets (�
         est_mu = np.nanmean(np.where(size > 0, mean, np.nan).reshape(n_datasets, T), 1)
         est_var = np.nanmean(var.reshape(n_datasets, T), 1)
         pi = collision_probability(sc) if sc.fixed_size else 0.0
-        if not private: base_mu, base_var = est_mu, est_var       # every scheme runs on the same datasets as the baseline
+        # every scheme runs on the same datasets as the baseline
+        if not private: base_mu, base_var = est_mu, est_var
         d_mu, d_var = est_mu - base_mu, est_var - base_var
         rows.append(dict(scheme=name if private else 'poisson (non-private)', b=b, sigma_mean=s_mean, sigma_var=s_var,
                          mu=est_mu.mean(), mu_sd=est_mu.std(ddof=1), mu_se=est_mu.std(ddof=1) / math.sqrt(n_datasets),
-                         tau2=est_var.mean(), tau2_sd=est_var.std(ddof=1), tau2_se=est_var.std(ddof=1) / math.sqrt(n_datasets),
-                         tau2_expected=(1 - pi) * pop_var,
+                         tau2=est_var.mean(), tau2_sd=est_var.std(ddof=1),
+                         tau2_se=est_var.std(ddof=1) / math.sqrt(n_datasets), tau2_expected=(1 - pi) * pop_var,
                          mu_diff=d_mu.mean(), mu_diff_se=d_mu.std(ddof=1) / math.sqrt(n_datasets),
                          tau2_diff=d_var.mean(), tau2_diff_se=d_var.std(ddof=1) / math.sqrt(n_datasets)))
     return rows
 
 TABLE4_COLUMNS = ('scheme', 'b', 'mu', 'mu_sd', 'mu_se', 'tau2', 'tau2_sd', 'tau2_se', 'tau2_expected')
-TABLE4_FORMATS = {'mu': '.4f', 'mu_sd': '.3f', 'mu_se': '.4f', 'tau2': '.3f', 'tau2_sd': '.3f', 'tau2_se': '.4f', 'tau2_expected': '.3f'}
+TABLE4_FORMATS = {'mu': '.4f', 'mu_sd': '.3f', 'mu_se': '.4f', 'tau2': '.3f', 'tau2_sd': '.3f', 'tau2_se': '.4f',
+                  'tau2_expected': '.3f'}
 
 # %% ../../nbs/experiments/01_bootstrap.ipynb #01a2d6f8
 PAPER_TABLE4 = {  # (scheme, b): ((mean μ, SD), (mean τ², SD)) as printed in seed 003, Table 4
-    ('poisson (non-private)', None): ((0.0020, 0.059), (0.990, 0.084)), ('poisson', None): ((0.0024, 0.058), (0.989, 0.093)),
-    ('wor', None): ((0.0025, 0.058), (0.991, 0.092)), ('wr', None): ((0.0026, 0.058), (0.984, 0.094)),
-    **{('must-ow', b): v for b, v in zip(TABLE3_B, [((0.0027, 0.058), (0.886, 0.082)), ((0.0007, 0.061), (0.943, 0.086)),
+    ('poisson (non-private)', None): ((0.0020, 0.059), (0.990, 0.084)),
+    ('poisson', None): ((0.0024, 0.058), (0.989, 0.093)), ('wor', None): ((0.0025, 0.058), (0.991, 0.092)),
+    ('wr', None): ((0.0026, 0.058), (0.984, 0.094)),
+    **{('must-ow', b): v
+       for b, v in zip(TABLE3_B, [((0.0027, 0.058), (0.886, 0.082)), ((0.0007, 0.061), (0.943, 0.086)),
         ((0.0013, 0.058), (0.958, 0.090)), ((0.0025, 0.057), (0.969, 0.093)), ((0.0022, 0.060), (0.984, 0.096))])},
-    **{('must-ww', b): v for b, v in zip(TABLE3_B, [((0.0003, 0.060), (0.889, 0.081)), ((0.0013, 0.059), (0.935, 0.086)),
+    **{('must-ww', b): v
+       for b, v in zip(TABLE3_B, [((0.0003, 0.060), (0.889, 0.081)), ((0.0013, 0.059), (0.935, 0.086)),
         ((0.0009, 0.059), (0.956, 0.090)), ((0.0010, 0.059), (0.965, 0.088)), ((0.0025, 0.058), (0.972, 0.096))])},
 }
 
 def agreement(z,                    # z-scores of independent cells (NaNs ignored)
               threshold:float=3.0,  # |z| above this counts as a discrepancy (> 0)
              ) -> dict:
-    "Cells, count of |z| > threshold and its expected count, χ² = Σz² with its p-value, for z-scores of independent cells."
+    "Cells, count of |z| > threshold and its expectation, χ² = Σz² with its p-value, for z-scores of independent cells."
     from scipy.stats import chi2, norm
     z = np.asarray([v for v in z if v is not None and np.isfinite(v)], float)
     threshold = check_real(threshold, 'threshold', 0, lo_open=True)
     stat = float((z ** 2).sum())
-    return dict(cells=len(z), exceed=int((np.abs(z) > threshold).sum()), expected=float(2 * norm.sf(threshold) * len(z)),
-                chi2=stat, dof=len(z), p=float(chi2.sf(stat, len(z))) if len(z) else 1.0)
+    return dict(cells=len(z), exceed=int((np.abs(z) > threshold).sum()),
+                expected=float(2 * norm.sf(threshold) * len(z)), chi2=stat, dof=len(z),
+                p=float(chi2.sf(stat, len(z))) if len(z) else 1.0)
 
 def compare_with_paper(rows,                # rows of `bootstrap_experiment`
                        n_datasets:int=200,  # our number of datasets
                        n_paper:int=200,     # the paper's number of datasets
                       ) -> list:
-    "z-scores of each Table 4 mean against the paper: levels, and differences to the baseline (free of the shared datasets)."
+    "z-scores of each Table 4 mean vs the paper: levels, and differences to the baseline (free of the shared datasets)."
     base = PAPER_TABLE4['poisson (non-private)', None]
     out = []
     for r in rows:
@@ -150,8 +157,8 @@ def compare_with_paper(rows,                # rows of `bootstrap_experiment`
                         z_tau2_diff=diff(r['tau2_diff'], r['tau2_diff_se'], pv - base[1][0])))
     return out
 
-TABLE4_PAPER_COLUMNS = ('scheme', 'b', 'mu', 'paper_mu', 'z_mu', 'z_mu_diff', 'tau2', 'paper_tau2', 'z_tau2', 'tau2_diff',
-                        'paper_tau2_diff', 'z_tau2_diff')
+TABLE4_PAPER_COLUMNS = ('scheme', 'b', 'mu', 'paper_mu', 'z_mu', 'z_mu_diff', 'tau2', 'paper_tau2', 'z_tau2',
+                        'tau2_diff', 'paper_tau2_diff', 'z_tau2_diff')
 TABLE4_PAPER_FORMATS = {'mu': '.4f', 'paper_mu': '.4f', 'tau2': '.3f', 'paper_tau2': '.3f', 'tau2_diff': '+.4f',
                         'paper_tau2_diff': '+.4f',
                         **{k: '+.2f' for k in ('z_mu', 'z_mu_diff', 'z_tau2', 'z_tau2_diff')}}
@@ -160,7 +167,7 @@ def table4_agreement(rows,                 # rows of `bootstrap_experiment`
                      n_datasets:int=200,   # our number of datasets
                      threshold:float=3.0,  # |z| above this counts as a discrepancy
                     ) -> dict:
-    "Agreement of Table 4 with the paper: the baseline's level, and every scheme's difference to the baseline (μ and τ²)."
+    "Table 4 vs the paper: the baseline's level, and every scheme's difference to the baseline (μ and τ²)."
     c = compare_with_paper(rows, n_datasets)
     return dict(baseline=agreement([c[0]['z_mu'], c[0]['z_tau2']], threshold),
                 differences=agreement([r[k] for r in c[1:] for k in ('z_mu_diff', 'z_tau2_diff')], threshold))

@@ -26,12 +26,15 @@ __all__ = ['DATA_DIR', 'ADULT_RAW_COLUMNS', 'ADULT_FEATURES', 'OCCUPATION_GROUPS
 # %% ../../nbs/experiments/04_classification.ipynb #9a531d1e
 DATA_DIR = (Path(__file__).resolve().parents[1] / 'data' if '__file__' in globals()    # must_nbdev/data, shipped
             else Path('../../must_nbdev/data').resolve())
-ADULT_RAW_COLUMNS = ('age', 'workclass', 'fnlwgt', 'education', 'education-num', 'marital-status', 'occupation', 'relationship',
-                     'race', 'sex', 'capital-gain', 'capital-loss', 'hours-per-week', 'native-country', 'income')
-ADULT_FEATURES = ('age', 'workclass_private', 'fnlwgt', 'education_num', 'married', 'race_white', 'male', 'capital_gain',
-                  'capital_loss', 'hours_per_week', 'occ_professional', 'occ_office', 'occ_worker')
-OCCUPATION_GROUPS = {'professional': ('Exec-managerial', 'Prof-specialty', 'Tech-support'), 'office': ('Adm-clerical', 'Sales'),
-                     'worker': ('Craft-repair', 'Handlers-cleaners', 'Machine-op-inspct', 'Farming-fishing', 'Transport-moving'),
+ADULT_RAW_COLUMNS = ('age', 'workclass', 'fnlwgt', 'education', 'education-num', 'marital-status', 'occupation',
+                     'relationship', 'race', 'sex', 'capital-gain', 'capital-loss', 'hours-per-week', 'native-country',
+                     'income')
+ADULT_FEATURES = ('age', 'workclass_private', 'fnlwgt', 'education_num', 'married', 'race_white', 'male',
+                  'capital_gain', 'capital_loss', 'hours_per_week', 'occ_professional', 'occ_office', 'occ_worker')
+OCCUPATION_GROUPS = {'professional': ('Exec-managerial', 'Prof-specialty', 'Tech-support'),
+                     'office': ('Adm-clerical', 'Sales'),
+                     'worker': ('Craft-repair', 'Handlers-cleaners', 'Machine-op-inspct', 'Farming-fishing',
+                                'Transport-moving'),
                      'other': ('Other-service', 'Priv-house-serv', 'Protective-serv', 'Armed-Forces')}
 MARRIED = ('Married-civ-spouse', 'Married-AF-spouse', 'Married-spouse-absent')
 ADULT_HOW_TO_GET = "download adult.data and adult.test from https://archive.ics.uci.edu/dataset/2/adult (CC BY 4.0)"
@@ -47,7 +50,8 @@ def read_adult_raw(raw_dir,  # folder holding adult.data and adult.test (UCI)
             line = line.strip()
             if not line or line.startswith('|'): continue
             parts = [p.strip() for p in line.split(',')]
-            if len(parts) != 15: raise ValueError(f"{path} line {i + 1}: expected 15 comma-separated fields, got {len(parts)}; {ADULT_HOW_TO_GET}")
+            if len(parts) != 15: raise ValueError(f"{path} line {i + 1}: expected 15 comma-separated fields, got "
+                                                  f"{len(parts)}; {ADULT_HOW_TO_GET}")
             if '?' not in parts and parts[13] == 'United-States': rows.append(parts)
     return rows
 
@@ -60,9 +64,10 @@ def process_adult(rows,  # rows from `read_adult_raw`
     if not set(occ) <= known: raise ValueError(f"unknown occupation categories {sorted(set(occ) - known)}")
     num = lambda k: np.array(c[k], dtype=np.int64)
     X = np.column_stack([num('age'), np.array(c['workclass']) == 'Private', num('fnlwgt'), num('education-num'),
-                         np.isin(c['marital-status'], MARRIED), np.array(c['race']) == 'White', np.array(c['sex']) == 'Male',
-                         num('capital-gain'), num('capital-loss'), num('hours-per-week'),
-                         *[np.isin(occ, OCCUPATION_GROUPS[g]) for g in ('professional', 'office', 'worker')]]).astype(np.int64)
+                         np.isin(c['marital-status'], MARRIED), np.array(c['race']) == 'White',
+                         np.array(c['sex']) == 'Male', num('capital-gain'), num('capital-loss'), num('hours-per-week'),
+                         *[np.isin(occ, OCCUPATION_GROUPS[g])
+                           for g in ('professional', 'office', 'worker')]]).astype(np.int64)
     y = np.array([s.rstrip('.') == '>50K' for s in c['income']], dtype=np.int8)
     return X, y
 
@@ -84,11 +89,14 @@ def load_adult(path=None,           # the .npz file (None: the shipped one)
               ) -> dict:
     "The paper's Adult set: features scaled to [0, 1] by their maxima, seeded split 30,969 / 10,323."
     path = Path(path) if path is not None else DATA_DIR / 'adult_us.npz'
-    if not path.is_file(): raise FileNotFoundError(f"processed Adult file {path} not found; rebuild it with build_adult_npz(raw_dir) ({ADULT_HOW_TO_GET})")
+    if not path.is_file(): raise FileNotFoundError(f"processed Adult file {path} not found; rebuild it with "
+                                                   f"build_adult_npz(raw_dir) ({ADULT_HOW_TO_GET})")
     try:
         with np.load(path) as z: X, y = z['X'].astype(float), z['y'].astype(float)
-    except Exception as e: raise ValueError(f"{path} is not a valid processed Adult file ({e}); rebuild it with build_adult_npz") from None
-    if X.shape[1] != len(ADULT_FEATURES) or len(y) != len(X): raise ValueError(f"{path} has shape {X.shape}, expected (n, {len(ADULT_FEATURES)})")
+    except Exception as e:
+        raise ValueError(f"{path} is not a valid processed Adult file ({e}); rebuild it with build_adult_npz") from None
+    if X.shape[1] != len(ADULT_FEATURES) or len(y) != len(X):
+        raise ValueError(f"{path} has shape {X.shape}, expected (n, {len(ADULT_FEATURES)})")
     X = X / X.max(0)
     tr, te = _split(len(X), check_int(n_train, 'n_train', 1, len(X) - 1), seed)
     return dict(X_train=X[tr], y_train=y[tr], X_test=X[te], y_test=y[te], features=ADULT_FEATURES, name='adult')
@@ -109,20 +117,23 @@ def read_idx(path,  # IDX file, optionally .gz
         raise ValueError(f"{path} is not an unsigned-byte IDX file (bad magic number)")
     nd = data[3]; dims = struct.unpack(f'>{nd}I', data[4:4 + 4 * nd])
     body = np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * nd)
-    if body.size != int(np.prod(dims)): raise ValueError(f"{path}: header says {dims} = {int(np.prod(dims))} bytes, file has {body.size}")
+    if body.size != int(np.prod(dims)):
+        raise ValueError(f"{path}: header says {dims} = {int(np.prod(dims))} bytes, file has {body.size}")
     return body.reshape(dims)
 
 def load_mnist(path=None,  # folder of the IDX files (None: $MUST_MNIST_DIR)
               ) -> dict:
     "MNIST from the standard IDX files in `path` or $MUST_MNIST_DIR: flattened images in [0, 1] and labels."
     path = path or os.environ.get('MUST_MNIST_DIR')
-    if not path: raise FileNotFoundError("MNIST directory not given: pass path= or set MUST_MNIST_DIR to a folder with the four IDX files "
-                                         "(train-images-idx3-ubyte[.gz], ... from http://yann.lecun.com/exdb/mnist/)")
+    if not path: raise FileNotFoundError("MNIST directory not given: pass path= or set MUST_MNIST_DIR to a folder with "
+                                         "the four IDX files (train-images-idx3-ubyte[.gz], ... from "
+                                         "http://yann.lecun.com/exdb/mnist/)")
     out = {}
     for key, stem in MNIST_FILES.items():
         cands = [Path(path) / stem, Path(path) / (stem + '.gz')]
         f = next((c for c in cands if c.is_file()), None)
-        if f is None: raise FileNotFoundError(f"MNIST file {cands[0]}[.gz] not found (set MUST_MNIST_DIR to the folder holding the IDX files)")
+        if f is None: raise FileNotFoundError(f"MNIST file {cands[0]}[.gz] not found (set MUST_MNIST_DIR to the folder "
+                                              "holding the IDX files)")
         a = read_idx(f); out[key] = a.reshape(len(a), -1) / 255.0 if key.startswith('X') else a.astype(np.int64)
     for s in ('train', 'test'):
         if len(out[f'X_{s}']) != len(out[f'y_{s}']): raise ValueError(f"MNIST {s} images and labels differ in count")
@@ -133,7 +144,8 @@ def load_digits(seed:int=0,                # seed of the train/test split
                ) -> dict:
     "The 8×8 handwritten digits (1,797 images, pixels scaled to [0, 1]) with a seeded train/test split."
     path = DATA_DIR / 'digits.csv.gz'
-    if not path.is_file(): raise FileNotFoundError(f"{path} missing: reinstall must_nbdev (the digits table ships with the package)")
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} missing: reinstall must_nbdev (the digits table ships with the package)")
     a = np.loadtxt(path, delimiter=',')
     X, y = a[:, :64] / 16.0, a[:, 64].astype(np.int64)
     n_test = int(round(check_real(test_fraction, 'test_fraction', 0, 1, lo_open=True, hi_open=True) * len(y)))
@@ -164,11 +176,12 @@ def binary_metrics(y_true,  # 0/1 labels
                   ) -> dict:
     "Accuracy, sensitivity, specificity, PPV, NPV and F1 (in %) of 0/1 predictions; NaN where undefined."
     y_true, y_pred = np.asarray(y_true).astype(bool), np.asarray(y_pred).astype(bool)
-    tp, tn = np.sum(y_true & y_pred), np.sum(~y_true & ~y_pred); fp, fn = np.sum(~y_true & y_pred), np.sum(y_true & ~y_pred)
+    tp, tn = np.sum(y_true & y_pred), np.sum(~y_true & ~y_pred)
+    fp, fn = np.sum(~y_true & y_pred), np.sum(y_true & ~y_pred)
     r = lambda a, b: 100 * a / b if b else math.nan
     sens, ppv = r(tp, tp + fn), r(tp, tp + fp)
-    return dict(accuracy=r(tp + tn, len(y_true)), sensitivity=sens, specificity=r(tn, tn + fp), ppv=ppv, npv=r(tn, tn + fn),
-                f1=2 * sens * ppv / (sens + ppv) if sens + ppv > 0 else math.nan)
+    return dict(accuracy=r(tp + tn, len(y_true)), sensitivity=sens, specificity=r(tn, tn + fp), ppv=ppv,
+                npv=r(tn, tn + fn), f1=2 * sens * ppv / (sens + ppv) if sens + ppv > 0 else math.nan)
 
 # %% ../../nbs/experiments/04_classification.ipynb #fc47f8f9
 CLASSIFICATION_SCHEMES = ('poisson', 'wor', 'wr', 'must-ow', 'must-ww', 'must-wo')
@@ -322,7 +335,7 @@ def comparison_z(ours:float,     # our mean of the metric (%): accuracy, sensiti
                  n_paper:float,  # the paper's denominator of the metric
                  paper:float,    # the paper's value of the metric (%)
                 ) -> float:
-    "z of our mean over k seeds minus the paper's one run (in % points): seed spread plus both test sets' binomial error."
+    "z of our mean over k seeds minus the paper's one run (% points): seed spread plus both test sets' binomial error."
     if not all(map(math.isfinite, (ours, paper))) or k < 1 or not (n_ours > 0 and n_paper > 0): return math.nan
     if k > 1 and not math.isfinite(sd): return math.nan
     a = min(max((ours + paper) / 200, 1 / n_ours), 1 - 1 / n_ours)      # pooled proportion (two-proportion z-test)

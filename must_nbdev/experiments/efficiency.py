@@ -14,7 +14,8 @@ __all__ = ['TABLE7_SETTINGS', 'TABLE7_SCHEMES', 'TABLE7_REFERENCE', 'TABLE7_COLU
            'expected_distinct', 'distinct_counts', 'sampling_times', 'efficiency_table']
 
 # %% ../../nbs/experiments/03_efficiency.ipynb #535cd5a6
-TABLE7_SETTINGS = {'1': (300, 50, 30), '2': (1000, 200, 100), '3 (adult)': (30969, 500, 300), '3 (MNIST)': (60000, 3000, 2000)}
+TABLE7_SETTINGS = {'1': (300, 50, 30), '2': (1000, 200, 100), '3 (adult)': (30969, 500, 300),
+                   '3 (MNIST)': (60000, 3000, 2000)}
 TABLE7_SCHEMES = ('wor', 'poisson', 'wr', 'must-wo', 'must-ow', 'must-ww')
 TABLE7_REFERENCE = 'wr'   # the paper's Table 7 states sampling-time increases relative to WR
 
@@ -68,20 +69,28 @@ def efficiency_table(settings:dict=TABLE7_SETTINGS,  # experiment name → (n, b
         n, b, m = settings[key]; sc = _scheme(name, n, b, m)
         d = distinct_counts(sc, draws, rng); t_one, t_block = sampling_times(sc, repeats, rng)
         rows.append(dict(experiment=key, n=n, b=b, m=m, scheme=name, m0_min=int(d.min()), m0_mean=float(d.mean()),
-                         m0_max=int(d.max()), m0_se=float(d.std(ddof=1) / math.sqrt(draws)), m0_expected=expected_distinct(sc),
-                         gradient_saving_pct=round(100 * (1 - expected_distinct(sc) / m), 9) + 0.0, time_one_us=1e6 * t_one, time_block_us=1e6 * t_block))
+                         m0_max=int(d.max()), m0_se=float(d.std(ddof=1) / math.sqrt(draws)),
+                         m0_expected=expected_distinct(sc),
+                         gradient_saving_pct=round(100 * (1 - expected_distinct(sc) / m), 9) + 0.0,
+                         time_one_us=1e6 * t_one, time_block_us=1e6 * t_block))
     for r in rows:                                   # relative to WR in the same setting, same run
         wr = next(x for x in rows if x['experiment'] == r['experiment'] and x['scheme'] == TABLE7_REFERENCE)
         r['time_increase_pct'] = 100 * (r['time_one_us'] / wr['time_one_us'] - 1)
         r['time_increase_block_pct'] = 100 * (r['time_block_us'] / wr['time_block_us'] - 1)
     return rows
 
-TABLE7_COLUMNS = ('experiment', 'scheme', 'm0_min', 'm0_mean', 'm0_max', 'm0_expected', 'gradient_saving_pct', 'time_one_us', 'time_increase_pct', 'time_increase_block_pct')
-TABLE7_FORMATS = {'m0_mean': '.1f', 'm0_expected': '.1f', 'gradient_saving_pct': '.1f', 'time_one_us': '.0f', 'time_increase_pct': '+.0f', 'time_increase_block_pct': '+.0f'}
+TABLE7_COLUMNS = ('experiment', 'scheme', 'm0_min', 'm0_mean', 'm0_max', 'm0_expected', 'gradient_saving_pct',
+                  'time_one_us', 'time_increase_pct', 'time_increase_block_pct')
+TABLE7_FORMATS = {'m0_mean': '.1f', 'm0_expected': '.1f', 'gradient_saving_pct': '.1f', 'time_one_us': '.0f',
+                  'time_increase_pct': '+.0f', 'time_increase_block_pct': '+.0f'}
 
 PAPER_TABLE7 = {  # experiment: {scheme: (min, mean, max)} of m0 as printed in seed 003, Table 7 (MUST.wo from seed 000)
-    '1': {'wor': (30, 30, 30), 'poisson': (14, 30, 52), 'wr': (22, 29, 30), 'must-ow': (15, 23, 29), 'must-ww': (15, 22, 29)},
-    '2': {'wor': (100, 100, 100), 'poisson': (61, 100, 138), 'wr': (87, 95, 100), 'must-ow': (67, 79, 90), 'must-ww': (64, 76, 87)},
-    '3 (adult)': {'wor': (300, 300, 300), 'poisson': (241, 300, 373), 'wr': (292, 299, 300), 'must-ow': (204, 226, 246), 'must-ww': (205, 225, 250)},
-    '3 (MNIST)': {'wor': (2000, 2000, 2000), 'poisson': (1839, 2000, 2174), 'wr': (1945, 1967, 1986), 'must-ow': (1409, 1460, 1513), 'must-ww': (1378, 1442, 1501)},
+    '1': {'wor': (30, 30, 30), 'poisson': (14, 30, 52), 'wr': (22, 29, 30), 'must-ow': (15, 23, 29),
+          'must-ww': (15, 22, 29)},
+    '2': {'wor': (100, 100, 100), 'poisson': (61, 100, 138), 'wr': (87, 95, 100), 'must-ow': (67, 79, 90),
+          'must-ww': (64, 76, 87)},
+    '3 (adult)': {'wor': (300, 300, 300), 'poisson': (241, 300, 373), 'wr': (292, 299, 300), 'must-ow': (204, 226, 246),
+                  'must-ww': (205, 225, 250)},
+    '3 (MNIST)': {'wor': (2000, 2000, 2000), 'poisson': (1839, 2000, 2174), 'wr': (1945, 1967, 1986),
+                  'must-ow': (1409, 1460, 1513), 'must-ww': (1378, 1442, 1501)},
 }

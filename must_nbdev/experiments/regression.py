@@ -60,13 +60,16 @@ def regression_experiment(n_datasets:int=200,             # simulated datasets (
     "Run utility experiment 2; returns Table 5 rows, Table S2 rows and the training-loss curves of dataset 0."
     if quick: n_datasets = 20
     n_datasets, n, T = check_int(n_datasets, 'n_datasets', 2), check_int(n, 'n', 2), check_int(T, 'T', 1)
-    if clip is not None: clip = check_real(clip, 'clip', 0, lo_open=True, hi_open=True)   # None: no clipping (a reading)
+    # None: no clipping (a reading)
+    if clip is not None: clip = check_real(clip, 'clip', 0, lo_open=True, hi_open=True)
     lr = check_real(lr, 'lr', 0, lo_open=True, hi_open=True)
-    check_choice(sensitivity_basis, 'sensitivity_basis', SENSITIVITY_BASES); check_choice(loss, 'loss', REGRESSION_LOSSES)
+    check_choice(sensitivity_basis, 'sensitivity_basis', SENSITIVITY_BASES)
+    check_choice(loss, 'loss', REGRESSION_LOSSES)
     rng = as_generator(seed)
     X, y = regression_datasets(n_datasets, n, rng)
     model = SquaredErrorRegression(2) if loss == 'squared' else LinearRegression(2)
-    cal = table5_calibration(n, m, b, 3.0 if clip is None else clip, eps_primes, None, method, sensitivity_basis, schemes)
+    cal = table5_calibration(n, m, b, 3.0 if clip is None else clip, eps_primes, None, method, sensitivity_basis,
+                             schemes)
     cal = {(r['eps_prime'], r['scheme']): r for r in cal}
     plan = [(None, 'poisson')] + [(ep, name) for ep in eps_primes for name in schemes]
     t5, s2, curves = [], [], {}
@@ -78,9 +81,10 @@ def regression_experiment(n_datasets:int=200,             # simulated datasets (
         rmse = np.sqrt(((model.predict(fit.params, X) - y) ** 2).mean(1))
         err = fit.params - TRUE_BETA
         label = name if private else 'poisson (non-private)'
-        t5.append(dict(eps_prime=ep, scheme=label, sigma=sigma, delta_prime=cal[ep, name]['delta_prime'] if private else None,
-                       delta_prime_actual=cal[ep, name]['delta_prime_actual'] if private else None,
-                       rmse=rmse.mean(), rmse_sd=rmse.std(ddof=1), rmse_se=rmse.std(ddof=1) / math.sqrt(n_datasets)))
+        t5.append(dict(eps_prime=ep, scheme=label, sigma=sigma,
+                       delta_prime=cal[ep, name]['delta_prime'] if private else None,
+                       delta_prime_actual=cal[ep, name]['delta_prime_actual'] if private else None, rmse=rmse.mean(),
+                       rmse_sd=rmse.std(ddof=1), rmse_se=rmse.std(ddof=1) / math.sqrt(n_datasets)))
         s2.append(dict(eps_prime=ep, scheme=label, **{f'bias{j}': err[:, j].mean() for j in range(3)},
                        **{f'rmse{j}': math.sqrt((err[:, j] ** 2).mean()) for j in range(3)},
                        **{f'bias{j}_se': err[:, j].std(ddof=1) / math.sqrt(n_datasets) for j in range(3)},
@@ -89,7 +93,8 @@ def regression_experiment(n_datasets:int=200,             # simulated datasets (
     return dict(table5=t5, tableS2=s2, loss=curves, seconds=None)
 
 TABLE5_COLUMNS = ('eps_prime', 'scheme', 'sigma', 'delta_prime', 'delta_prime_actual', 'rmse', 'rmse_sd', 'rmse_se')
-TABLE5_FORMATS = {'sigma': '.3f', 'delta_prime': '.2e', 'delta_prime_actual': '.2e', 'rmse': '.3f', 'rmse_sd': '.3f', 'rmse_se': '.4f'}
+TABLE5_FORMATS = {'sigma': '.3f', 'delta_prime': '.2e', 'delta_prime_actual': '.2e', 'rmse': '.3f', 'rmse_sd': '.3f',
+                  'rmse_se': '.4f'}
 TABLES2_COLUMNS = ('eps_prime', 'scheme', 'bias0', 'bias1', 'bias2', 'rmse0', 'rmse1', 'rmse2')
 TABLES2_FORMATS = {**{f'bias{j}': '+.4f' for j in range(3)}, **{f'rmse{j}': '.3f' for j in range(3)}}
 
@@ -104,14 +109,16 @@ PAPER_TABLE_S2_RMSE = {  # (ε', scheme): RMSE of (β0, β1, β2) as printed in 
     (None, 'poisson (non-private)'): (0.037, 0.034, 0.038),
     (0.01, 'poisson'): (0.044, 0.044, 0.042), (0.01, 'wor'): (0.040, 0.043, 0.041), (0.01, 'wr'): (0.039, 0.042, 0.043),
     (0.01, 'must-ow'): (0.038, 0.043, 0.042), (0.01, 'must-ww'): (0.041, 0.042, 0.044),
-    (0.001, 'poisson'): (0.152, 0.174, 0.168), (0.001, 'wor'): (0.150, 0.164, 0.159), (0.001, 'wr'): (0.142, 0.164, 0.156),
-    (0.001, 'must-ow'): (0.107, 0.125, 0.125), (0.001, 'must-ww'): (0.106, 0.125, 0.120)}
-PAPER_TABLE_S2_BIAS = {  # (ε', scheme): bias of (β0, β1, β2) as printed in seed 003, Table S2 (non-private: its footnote)
+    (0.001, 'poisson'): (0.152, 0.174, 0.168), (0.001, 'wor'): (0.150, 0.164, 0.159),
+    (0.001, 'wr'): (0.142, 0.164, 0.156), (0.001, 'must-ow'): (0.107, 0.125, 0.125),
+    (0.001, 'must-ww'): (0.106, 0.125, 0.120)}
+# (ε', scheme): bias of (β0, β1, β2) as printed in seed 003, Table S2 (non-private: its footnote)
+PAPER_TABLE_S2_BIAS = {
     (None, 'poisson (non-private)'): (0.006, 0.001, 0.001),
-    (0.01, 'poisson'): (-0.0024, 0.0029, 0.0004), (0.01, 'wor'): (0.0002, 0.0023, -0.0001), (0.01, 'wr'): (0.0011, -0.0001, 0.0043),
-    (0.01, 'must-ow'): (0.0008, 0.0046, -0.0036), (0.01, 'must-ww'): (0.0035, 0.0012, -0.0006),
-    (0.001, 'poisson'): (-0.0038, -0.0055, -0.0122), (0.001, 'wor'): (-0.0059, 0.0028, -0.0068),
-    (0.001, 'wr'): (0.0061, -0.0082, -0.0200),
+    (0.01, 'poisson'): (-0.0024, 0.0029, 0.0004), (0.01, 'wor'): (0.0002, 0.0023, -0.0001),
+    (0.01, 'wr'): (0.0011, -0.0001, 0.0043), (0.01, 'must-ow'): (0.0008, 0.0046, -0.0036),
+    (0.01, 'must-ww'): (0.0035, 0.0012, -0.0006), (0.001, 'poisson'): (-0.0038, -0.0055, -0.0122),
+    (0.001, 'wor'): (-0.0059, 0.0028, -0.0068), (0.001, 'wr'): (0.0061, -0.0082, -0.0200),
     (0.001, 'must-ow'): (0.0010, -0.0078, -0.0023), (0.001, 'must-ww'): (0.0175, -0.0144, 0.0018)}
 
 def compare_regression_with_paper(res:dict,            # the dict returned by `regression_experiment`
@@ -131,8 +138,8 @@ def compare_regression_with_paper(res:dict,            # the dict returned by `r
         for kind, paper in (('bias', PAPER_TABLE_S2_BIAS[key]), ('rmse', PAPER_TABLE_S2_RMSE[key])):
             for j in range(3):
                 v, se = r[f'{kind}{j}'], r[f'{kind}{j}_se']
-                out.append(dict(table='Table S2', eps_prime=r['eps_prime'], scheme=r['scheme'], cell=f'{kind.upper()} β{j}',
-                                ours=v,
+                out.append(dict(table='Table S2', eps_prime=r['eps_prime'], scheme=r['scheme'],
+                                cell=f'{kind.upper()} β{j}', ours=v,
                                 paper=paper[j], z=(v - paper[j]) / (se * scale)))
     return out
 
@@ -147,7 +154,7 @@ def predicted_beta_rmse(sigma:float,           # std of the noise on the mean gr
                         n:int=1000,            # records
                         grad_scale:float=2.0,  # scale of the per-example gradient (> 0)
                        ) -> float:
-    "Stationary RMSE of one unclipped DP-SGD coefficient: sampling error of the full-data fit plus SGD and noise fluctuations."
+    "Stationary RMSE of an unclipped DP-SGD coefficient: full-data fit's sampling error + SGD and noise fluctuations."
     g = check_real(grad_scale, 'grad_scale', 0, lo_open=True)
     return math.sqrt(1 / n + lr * (sigma ** 2 + g ** 2 / m) / (g * (2 - g * lr)))
 

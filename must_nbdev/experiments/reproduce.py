@@ -39,7 +39,7 @@ def _regression(quick:bool, seed:int, show_progress:bool):
 
 @lru_cache(maxsize=4)
 def _classification_runs(quick:bool, seed:int, show_progress:bool) -> dict:
-    "Experiment 3 (Adult as run, trained and optimum; digits; 10,000 MNIST digits; full MNIST when MUST_MNIST_DIR is set)."
+    "Experiment 3 (Adult as run, trained and optimum; digits; 10,000 MNIST digits; full MNIST if MUST_MNIST_DIR set)."
     from must_nbdev.experiments.classification import classification_experiment
     return classification_experiment(quick=quick, seed=seed, show_progress=show_progress)
 
@@ -49,7 +49,8 @@ def _classification(quick:bool, seed:int, show_progress:bool) -> list:
 def _table_s1_rows(quick, seed, show_progress) -> list:
     "Table S1 as one row per (Δ/σ, mechanism, scheme, base ε)."
     from must_nbdev.core.amplification import table_s1, TABLE_S1_EPS
-    return [dict(theta=r['theta'], mechanism=r['mechanism'], scheme=r['scheme'], eps=e, eps_prime=float(ep), delta_prime=float(dp))
+    return [dict(theta=r['theta'], mechanism=r['mechanism'], scheme=r['scheme'], eps=e, eps_prime=float(ep),
+                 delta_prime=float(dp))
             for r in table_s1() for e, ep, dp in zip(TABLE_S1_EPS, r['eps_prime'], r['delta_prime'])]
 
 def _figure(fn):
@@ -65,38 +66,51 @@ def _artefacts() -> dict:
     from must_nbdev.accounting import base_calibration as cal
     from must_nbdev.experiments import bootstrap as bs, regression as rg, efficiency as ef, classification as cl
     t3cols = ('scheme', 'b', 'sigma_mean', 'sigma_var', 'delta_prime', 'delta_prime_actual', 'certified')
-    loss = lambda key, title: _figure(lambda q, s, p: cl.plot_classification_loss(_classification_runs(q, s, p)[key]['loss'], title))
+    loss = lambda key, title: _figure(
+        lambda q, s, p: cl.plot_classification_loss(_classification_runs(q, s, p)[key]['loss'], title))
     return {
-        'tableS1': Artefact('Table S1', 'core/02_amplification', _table_s1_rows, ('theta', 'mechanism', 'scheme', 'eps', 'eps_prime', 'delta_prime'),
+        'tableS1': Artefact('Table S1', 'core/02_amplification', _table_s1_rows,
+                            ('theta', 'mechanism', 'scheme', 'eps', 'eps_prime', 'delta_prime'),
                             {'eps_prime': '.3f', 'delta_prime': '.3e'}),
         'table3': Artefact('Table 3', 'accounting/09_base_calibration', lambda q, s, p: cal.table3(), t3cols,
-                           {'sigma_mean': '.4f', 'sigma_var': '.3f', 'delta_prime': '.3e', 'delta_prime_actual': '.3e'}),
-        'table4': Artefact('Table 4', 'experiments/01_bootstrap', lambda q, s, p: bs.bootstrap_experiment(quick=q, seed=s, show_progress=p),
-                           bs.TABLE4_COLUMNS, bs.TABLE4_FORMATS),
-        'table5': Artefact('Table 5', 'experiments/02_regression', lambda q, s, p: _regression(q, s, p)['table5'], rg.TABLE5_COLUMNS, rg.TABLE5_FORMATS),
-        'tableS2': Artefact('Table S2', 'experiments/02_regression', lambda q, s, p: _regression(q, s, p)['tableS2'], rg.TABLES2_COLUMNS, rg.TABLES2_FORMATS),
-        'table6': Artefact('Table 6', 'experiments/04_classification', _classification, cl.TABLE6_COLUMNS + ('sensitivity', 'specificity', 'ppv', 'npv', 'f1'),
+                           {'sigma_mean': '.4f', 'sigma_var': '.3f', 'delta_prime': '.3e',
+                            'delta_prime_actual': '.3e'}),
+        'table4': Artefact('Table 4', 'experiments/01_bootstrap',
+                           lambda q, s, p: bs.bootstrap_experiment(quick=q, seed=s, show_progress=p), bs.TABLE4_COLUMNS,
+                           bs.TABLE4_FORMATS),
+        'table5': Artefact('Table 5', 'experiments/02_regression', lambda q, s, p: _regression(q, s, p)['table5'],
+                           rg.TABLE5_COLUMNS, rg.TABLE5_FORMATS),
+        'tableS2': Artefact('Table S2', 'experiments/02_regression', lambda q, s, p: _regression(q, s, p)['tableS2'],
+                            rg.TABLES2_COLUMNS, rg.TABLES2_FORMATS),
+        'table6': Artefact('Table 6', 'experiments/04_classification', _classification,
+                           cl.TABLE6_COLUMNS + ('sensitivity', 'specificity', 'ppv', 'npv', 'f1'),
                            cl.CLASSIFICATION_FORMATS),
         'adult000': Artefact("Seed 000's Table 8 (Adult metrics)", 'experiments/04_classification',
-                             lambda q, s, p: cl.seed000_comparison(_classification(q, s, p)), cl.SEED000_COLUMNS, cl.CLASSIFICATION_FORMATS),
-        'table7': Artefact('Table 7', 'experiments/03_efficiency', lambda q, s, p: ef.efficiency_table(quick=q, seed=s, show_progress=p),
-                           ef.TABLE7_COLUMNS, ef.TABLE7_FORMATS),
-        'table8': Artefact('Table 8', 'experiments/04_classification', _classification, cl.TABLE8_COLUMNS, cl.CLASSIFICATION_FORMATS),
+                             lambda q, s, p: cl.seed000_comparison(_classification(q, s, p)), cl.SEED000_COLUMNS,
+                             cl.CLASSIFICATION_FORMATS),
+        'table7': Artefact('Table 7', 'experiments/03_efficiency',
+                           lambda q, s, p: ef.efficiency_table(quick=q, seed=s, show_progress=p), ef.TABLE7_COLUMNS,
+                           ef.TABLE7_FORMATS),
+        'table8': Artefact('Table 8', 'experiments/04_classification', _classification, cl.TABLE8_COLUMNS,
+                           cl.CLASSIFICATION_FORMATS),
         'fig4': Artefact('Figure 4', 'core/02_amplification', _figure(lambda q, s, p: am.plot_aligned_profiles())),
         'fig5': Artefact('Figure 5', 'core/02_amplification',
                          _figure(lambda q, s, p: am.plot_hyperparameter_contours(_hyperparameter_grid(q)))),
         'figS3': Artefact('Figure S3', 'core/02_amplification', _figure(lambda q, s, p: am.plot_profile_relations())),
-        'figS4': Artefact('Figure S4', 'experiments/02_regression', _figure(lambda q, s, p: rg.plot_training_loss(_regression(q, s, p)['loss']))),
-        'figS5': Artefact('Figure S5', 'experiments/04_classification', loss('adult', 'Adult, logistic regression (Fig S5)')),
+        'figS4': Artefact('Figure S4', 'experiments/02_regression',
+                          _figure(lambda q, s, p: rg.plot_training_loss(_regression(q, s, p)['loss']))),
+        'figS5': Artefact('Figure S5', 'experiments/04_classification',
+                          loss('adult', 'Adult, logistic regression (Fig S5)')),
         'fig6': Artefact('Figure 6 (MNIST, 10,000 real digits)', 'experiments/04_classification',
                          loss('mnist-10k', 'MNIST, 8,000 real digits, scaled setting, 784-128-128-10 (Fig 6)')),
         **_extra_artefacts(),
     }
 SUMMARY_COLUMNS = ('key', 'paper', 'notebook', 'files', 'seconds', 'compared', 'matching', 'beyond_3se', 'chi2_p')
-SUMMARY_NOTE = ("`compared`/`matching`: cells of `key`_vs_paper.md, each our value beside the paper's printed one; a simulated cell "
-                "matches when |z| ≤ 3 (`beyond_3se` counts the others; `chi2_p` is the χ² p-value over them), a deterministic cell "
-                "when it reproduces the printed digits (mismatches carry their reason).")
-REPRODUCIBLE = ('tableS1', 'table3', 'table4', 'table5', 'tableS2', 'table6', 'adult000', 'table7', 'table8', 'fig4', 'fig5', 'figS3', 'figS4', 'figS5', 'fig6')
+SUMMARY_NOTE = ("`compared`/`matching`: cells of `key`_vs_paper.md, each our value beside the paper's printed one; a "
+                "simulated cell matches when |z| ≤ 3 (`beyond_3se` counts the others; `chi2_p` is the χ² p-value over "
+                "them), a deterministic cell when it reproduces the printed digits (mismatches carry their reason).")
+REPRODUCIBLE = ('tableS1', 'table3', 'table4', 'table5', 'tableS2', 'table6', 'adult000', 'table7', 'table8', 'fig4',
+                'fig5', 'figS3', 'figS4', 'figS5', 'fig6')
 
 def write_artefact(key:str,       # artefact key, e.g. 'table3'
                    art:Artefact,  # its `Artefact` (table or figure)
@@ -112,7 +126,8 @@ def write_artefact(key:str,       # artefact key, e.g. 'table3'
         path = out / f'{key}.png'; result.savefig(path, dpi=110, bbox_inches='tight'); plt.close(result)
         return [path]
     md, cs = out / f'{key}.md', out / f'{key}.csv'
-    md.write_text(f"# {art.paper}\n\nNotebook `{art.notebook}`.\n\n{markdown_table(result, art.columns, art.formats)}\n", encoding='utf-8')
+    md.write_text(f"# {art.paper}\n\nNotebook "
+                  f"`{art.notebook}`.\n\n{markdown_table(result, art.columns, art.formats)}\n", encoding='utf-8')
     with cs.open('w', newline='', encoding='utf-8') as f:
         w = csv.DictWriter(f, fieldnames=list(art.columns), extrasaction='ignore')
         w.writeheader(); w.writerows({k: jsonable(r.get(k)) for k in art.columns} for r in result)
@@ -124,7 +139,7 @@ def reproduce_all(out,                      # output folder (created if missing)
                   show_progress:bool=True,  # progress bars on stderr
                   keys=None,                # artefact keys to run (None: every one)
                  ) -> list:
-    "Regenerate every table (markdown + CSV) and figure (PNG) into `out`; returns (key, paper, notebook, paths, seconds) rows."
+    "Regenerate every table (markdown + CSV) and figure (PNG) into `out`: (key, paper, notebook, paths, seconds) rows."
     import time, matplotlib
     from must_nbdev.core.definitions import progress
     matplotlib.use('Agg')
@@ -136,12 +151,14 @@ def reproduce_all(out,                      # output folder (created if missing)
         paths = write_artefact(key, arts[key], result, out)
         cmp = PAPER_COMPARISONS[key](result, quick) if key in PAPER_COMPARISONS else None
         if cmp is not None: paths += write_comparison(key, arts[key], cmp, out)
-        done.append(dict(key=key, paper=arts[key].paper, notebook=arts[key].notebook, files=', '.join(p.name for p in paths),
-                         seconds=time.perf_counter() - t0, **(comparison_summary(cmp) if cmp is not None else {})))
+        done.append(dict(key=key, paper=arts[key].paper, notebook=arts[key].notebook,
+                         files=', '.join(p.name for p in paths), seconds=time.perf_counter() - t0,
+                         **(comparison_summary(cmp) if cmp is not None else {})))
     from must_nbdev.core.definitions import markdown_table
     summary = markdown_table(done, SUMMARY_COLUMNS, {'seconds': '.1f', 'chi2_p': '.3g'})
-    (out / 'SUMMARY.md').write_text(f"# Reproduction ({'quick' if quick else 'full'} size, seed {seed})\n\n{SUMMARY_NOTE}\n\n{summary}\n"
-                                    f"\nTotal {sum(r['seconds'] for r in done):.0f} s.\n", encoding='utf-8')
+    (out / 'SUMMARY.md').write_text(f"# Reproduction ({'quick' if quick else 'full'} size, seed "
+                                    f"{seed})\n\n{SUMMARY_NOTE}\n\n{summary}\n\nTotal "
+                                    f"{sum(r['seconds'] for r in done):.0f} s.\n", encoding='utf-8')
     return done
 
 
@@ -149,11 +166,11 @@ def reproduce_all(out,                      # output folder (created if missing)
 PAPER_TABLE3_ERRATA = {'wr': 'the exact δ′ is 10× smaller: exponent slip'}   # per-row notes on printed δ′
 
 def _cell(cell:str, ours, paper, z=None, match=None, note:str='') -> dict:
-    "One compared cell: our value beside the paper's printed one, with a z-score (simulated) or a deterministic verdict."
+    "One compared cell: our value beside the paper's printed one, with a z-score (simulated) or deterministic verdict."
     if z is not None and not np.isfinite(z): z = None
     if match is None: match = z is not None and abs(z) <= 3
-    return dict(cell=cell, ours=ours, paper=paper, z=z, match=bool(match), kind='z-score' if z is not None else 'deterministic',
-                note=note)
+    return dict(cell=cell, ours=ours, paper=paper, z=z, match=bool(match),
+                kind='z-score' if z is not None else 'deterministic', note=note)
 
 def _label(scheme:str, b) -> str: return scheme if b is None else f"{scheme} b={b}"
 
@@ -167,7 +184,7 @@ def _vs_table_s1(rows, quick):
             for c in compare_table_s1(table_s1())]
 
 def _vs_table3(rows, quick):
-    "Table 3: σ at two decimals, and δ′ in the paper's conventions (nominal ηδ for Poisson/WOR, exact for WR/MUST) at its digits."
+    "Table 3: σ to 2 decimals, δ′ in the paper's convention (nominal ηδ: Poisson/WOR, exact: WR/MUST) at its digits."
     from must_nbdev.accounting.base_calibration import PAPER_TABLE3
     from must_nbdev.experiments.paper import matches_printed
     out = []
@@ -180,7 +197,8 @@ def _vs_table3(rows, quick):
         ok = matches_printed(conv, f"{pd}")
         note = ('' if ok else 'nominal ηδ = 3.33e-4, printed rounded down to 3.0' if nominal else
                 PAPER_TABLE3_ERRATA.get(r['scheme'], f"exact {conv:.2f}, printed {pd}"))
-        out.append(_cell(f"{name} δ′ ×1e-4 ({'nominal ηδ' if nominal else 'exact'}; exact {r['delta_prime'] * 1e4:.3g})",
+        out.append(_cell(f"{name} δ′ ×1e-4 ({'nominal ηδ' if nominal else 'exact'}; exact "
+                         f"{r['delta_prime'] * 1e4:.3g})",
                          round(conv, 3), pd, match=ok, note=note))
     return out
 
@@ -193,7 +211,8 @@ def _vs_table4(rows, quick):
         base = c['z_mu_diff'] is None
         note = 'level' if base else 'difference to the non-private baseline (shared datasets)'
         out += [_cell(f"{name} μ", round(c['mu'], 4), c['paper_mu'], c['z_mu'] if base else c['z_mu_diff'], note=note),
-                _cell(f"{name} τ²", round(c['tau2'], 4), c['paper_tau2'], c['z_tau2'] if base else c['z_tau2_diff'], note=note)]
+                _cell(f"{name} τ²", round(c['tau2'], 4), c['paper_tau2'], c['z_tau2'] if base else c['z_tau2_diff'],
+                      note=note)]
     return out
 
 def _vs_regression(table):
@@ -209,8 +228,10 @@ def _vs_regression(table):
                 fmt = (lambda v: f"{v:.3f}") if pd >= 1e-3 else (lambda v: f"{v:.0e}")
                 out += [_cell(f"ε′={r['eps_prime']} {r['scheme']} σ", round(r['sigma'], 4), ps,
                               match=f"{r['sigma']:.3f}" == f"{ps:.3f}"),
-                        _cell(f"ε′={r['eps_prime']} {r['scheme']} δ′ (paper's convention; exact {r['delta_prime']:.2e})",
-                              float(f"{r['delta_prime_paper_formula']:.3g}"), pd, match=fmt(r['delta_prime_paper_formula']) == fmt(pd),
+                        _cell(f"ε′={r['eps_prime']} {r['scheme']} δ′ (paper's convention; exact "
+                              f"{r['delta_prime']:.2e})",
+                              float(f"{r['delta_prime_paper_formula']:.3g}"), pd,
+                              match=fmt(r['delta_prime_paper_formula']) == fmt(pd),
                               note='nominal ηδ' if SCHEMES[r['scheme']].distinct else 'exact δ′ at sensitivity C')]
         out += [_cell(f"ε′={c['eps_prime']} {c['scheme']} {c['cell']}", round(c['ours'], 4), c['paper'], c['z'])
                 for c in compare_regression_with_paper(res, 20 if quick else 200)]
@@ -218,15 +239,15 @@ def _vs_regression(table):
     return run
 
 PAPER_TABLE9 = {  # seed 000, Table 9: experiment -> scheme -> (min, mean, max) of m₀ over 10,000 draws (with MUST.wo)
-    '1': {'poisson': (14, 30, 50), 'wor': (30, 30, 30), 'wr': (22, 29, 30), 'must-wo': (23, 29, 30), 'must-ow': (15, 23, 30),
-          'must-ww': (14, 22, 28)},
-    '2': {'poisson': (66, 100, 137), 'wor': (100, 100, 100), 'wr': (87, 95, 100), 'must-wo': (86, 95, 100), 'must-ow': (79, 65, 92),
-          'must-ww': (76, 63, 87)},
+    '1': {'poisson': (14, 30, 50), 'wor': (30, 30, 30), 'wr': (22, 29, 30), 'must-wo': (23, 29, 30),
+          'must-ow': (15, 23, 30), 'must-ww': (14, 22, 28)},
+    '2': {'poisson': (66, 100, 137), 'wor': (100, 100, 100), 'wr': (87, 95, 100), 'must-wo': (86, 95, 100),
+          'must-ow': (79, 65, 92), 'must-ww': (76, 63, 87)},
     '3 (adult)': {'poisson': (235, 300, 367), 'wor': (300, 300, 300), 'wr': (292, 299, 300), 'must-wo': (292, 299, 300),
                   'must-ow': (204, 226, 246), 'must-ww': (203, 225, 247)}}
 
 def _vs_table7(rows, quick):
-    "Table 7 (seed 003) and Table 9 (seed 000, with MUST.wo): the exact E[m₀] against each printed mean; extremes in the note."
+    "Table 7 (seed 003) and Table 9 (seed 000, with MUST.wo): exact E[m₀] vs each printed mean; extremes in the note."
     from must_nbdev.experiments.efficiency import PAPER_TABLE7
     out = []
     for source, table in (('Table 7', PAPER_TABLE7), ('seed 000 Table 9', PAPER_TABLE9)):
@@ -234,17 +255,19 @@ def _vs_table7(rows, quick):
             want = table.get(r['experiment'], {}).get(r['scheme'])
             if want is None: continue
             ok = abs(r['m0_expected'] - want[1]) <= 0.5 + 1e-9
-            why = (f"printed mean {want[1]} lies below its own printed min {want[0]}: min and mean swapped (read as min {want[1]}, "
-                   f"mean {want[0]} they fit; seed 003 prints mean {PAPER_TABLE7[r['experiment']][r['scheme']][1]})"
+            why = (f"printed mean {want[1]} lies below its own printed min {want[0]}: min and mean swapped (read as "
+                   f"min {want[1]}, mean {want[0]} they fit; seed 003 prints mean "
+                   f"{PAPER_TABLE7[r['experiment']][r['scheme']][1]})"
                    if want[1] < want[0] else
                    f"exact E[m₀] = {r['m0_expected']:.2f} does not round to the printed {want[1]}")
-            out.append(_cell(f"{source}: experiment {r['experiment']} {r['scheme']} mean m₀", round(r['m0_expected'], 2), want[1],
-                             match=ok,
-                             note=f"min/max ours {r['m0_min']}/{r['m0_max']}, printed {want[0]}/{want[2]}" + ('' if ok else '; ' + why)))
+            out.append(_cell(f"{source}: experiment {r['experiment']} {r['scheme']} mean m₀",
+                             round(r['m0_expected'], 2), want[1], match=ok,
+                             note=f"min/max ours {r['m0_min']}/{r['m0_max']}, printed {want[0]}/{want[2]}"
+                             + ('' if ok else '; ' + why)))
     return out
 
-PAPER_COMPARISONS = {'tableS1': _vs_table_s1, 'table3': _vs_table3, 'table4': _vs_table4, 'table5': _vs_regression('Table 5'),
-                     'tableS2': _vs_regression('Table S2'), 'table7': _vs_table7}
+PAPER_COMPARISONS = {'tableS1': _vs_table_s1, 'table3': _vs_table3, 'table4': _vs_table4,
+                     'table5': _vs_regression('Table 5'), 'tableS2': _vs_regression('Table S2'), 'table7': _vs_table7}
 COMPARISON_COLUMNS = ('cell', 'ours', 'paper', 'z', 'match', 'kind', 'note')
 
 def comparison_summary(cells:list,  # compared cells (dicts with z or a deterministic match)
@@ -252,8 +275,8 @@ def comparison_summary(cells:list,  # compared cells (dicts with z or a determin
     "Cells compared, how many match (|z| ≤ 3 or deterministic match), and χ² with its p-value over the z-scored cells."
     from must_nbdev.experiments.bootstrap import agreement
     a = agreement([c['z'] for c in cells if c['z'] is not None])
-    return dict(compared=len(cells), matching=sum(c['match'] for c in cells), z_cells=a['cells'], beyond_3se=a['exceed'],
-                chi2_p=a['p'] if a['cells'] else None)
+    return dict(compared=len(cells), matching=sum(c['match'] for c in cells), z_cells=a['cells'],
+                beyond_3se=a['exceed'], chi2_p=a['p'] if a['cells'] else None)
 
 def write_comparison(key:str,     # artefact key
                      art,         # its `Artefact`
@@ -267,7 +290,8 @@ def write_comparison(key:str,     # artefact key
     md, cs = out / f'{key}_vs_paper.md', out / f'{key}_vs_paper.csv'
     head = (f"# {art.paper}: ours against the paper\n\n{s['matching']} of {s['compared']} cells match "
             f"(simulated cells: |z| ≤ 3, {s['beyond_3se']} of {s['z_cells']} beyond"
-            f"{'' if s['chi2_p'] is None else ', χ² p = ' + format(s['chi2_p'], '.3g')}; deterministic cells: the printed digits).\n\n")
+            f"{'' if s['chi2_p'] is None else ', χ² p = ' + format(s['chi2_p'], '.3g')}; deterministic cells: the "
+            "printed digits).\n\n")
     md.write_text(head + markdown_table(cells, COMPARISON_COLUMNS, {'z': '+.2f'}) + '\n', encoding='utf-8')
     with cs.open('w', newline='', encoding='utf-8') as f:
         w = csv.DictWriter(f, fieldnames=list(COMPARISON_COLUMNS), extrasaction='ignore')
@@ -278,7 +302,7 @@ def write_comparison(key:str,     # artefact key
 # %% ../../nbs/experiments/06_reproduce.ipynb #88e8bd1a
 @lru_cache(maxsize=2)
 def _fig_s2_rows(quick:bool) -> tuple:
-    "Fig S2 for every scheme: δ(ε=1) over k with the paper's pair, the best attack (lower) and the certified worst case (upper)."
+    "Fig S2 for every scheme: δ(ε=1) over k, paper's pair, best attack (lower) and certified worst case (upper)."
     from must_nbdev.core.sampling import make_scheme
     from must_nbdev.accounting.account import delta_over_k
     ks = FIG_S2['ks'][::2] if quick else FIG_S2['ks']
@@ -288,7 +312,8 @@ def _fig_s2_rows(quick:bool) -> tuple:
         args = dict(sigma=FIG_S2['sigma'], steps=ks, eps=FIG_S2['eps'])
         paper = delta_over_k(sc, **args, relation='substitute', pair='paper')
         worst = delta_over_k(sc, **args, relation='substitute')
-        rows += [dict(scheme=name, k=k, paper_pair=p.upper, attack_lower=w.lower, certified_upper=w.upper, ratio=w.ratio)
+        rows += [dict(scheme=name, k=k, paper_pair=p.upper, attack_lower=w.lower, certified_upper=w.upper,
+                      ratio=w.ratio)
                  for k, p, w in zip(ks, paper, worst)]
     return tuple(rows)
 
@@ -315,7 +340,8 @@ def _table_s13(quick, seed, show_progress) -> list:
     from must_nbdev.experiments.accounting_figures import adult_delta_c
     paper = {r['scheme']: r for r in adult_delta_c(pair='paper')}
     return [dict(scheme=r['scheme'], eps=r['eps'], sigma=r['sigma'], paper_pair_upper=paper[r['scheme']]['delta_upper'],
-                 worst_lower=r['delta_lower'], worst_upper=r['delta_upper'], paper_printed_upper=PAPER_S13.get(r['scheme']))
+                 worst_lower=r['delta_lower'], worst_upper=r['delta_upper'],
+                 paper_printed_upper=PAPER_S13.get(r['scheme']))
             for r in adult_delta_c()]
 
 def _vs_table_s13(rows, quick):
@@ -324,10 +350,11 @@ def _vs_table_s13(rows, quick):
     for r in rows:
         if r['paper_printed_upper'] is None: continue
         ok = r['worst_upper'] <= r['paper_printed_upper']
-        out.append(_cell(f"{r['scheme']} δ_c(2) upper", float(f"{r['worst_upper']:.3g}"), r['paper_printed_upper'], match=ok,
-                         note=("the paper's (0, U) contains our certified bracket; its U is the FFA's error bound, ours is "
-                               f"{r['paper_printed_upper'] / max(r['worst_upper'], 1e-300):.1e}× tighter") if ok else
-                              'our certified upper bound exceeds the printed one'))
+        out.append(_cell(f"{r['scheme']} δ_c(2) upper", float(f"{r['worst_upper']:.3g}"), r['paper_printed_upper'],
+                         match=ok,
+                         note=("the paper's (0, U) contains our certified bracket; its U is the FFA's error bound, "
+                               f"ours is {r['paper_printed_upper'] / max(r['worst_upper'], 1e-300):.1e}× tighter")
+                         if ok else 'our certified upper bound exceeds the printed one'))
     return out
 
 @lru_cache(maxsize=2)
@@ -337,10 +364,11 @@ def _hyperparameter_grid(quick:bool) -> dict:
     return hyperparameter_grid(step=5 if quick else 1)
 
 def _vs_sec34(rows, quick):
-    "Sec 3.4's claim (a third stage weakens the PA) per setting: δ' of 3 stages over δ' of 2 at equal ε'; consistent if > 1."
+    "Sec 3.4 claim (a third stage weakens the PA) per setting: δ' of 3 stages / δ' of 2 at equal ε'; consistent if > 1."
     by = {(r['scheme'], r['mechanism'], r['theta']): r for r in rows}
     out = []
-    for (three, two) in (('MUST[wr500->wr450->wr400]', 'MUST[wr500->wr400]'), ('MUST[wor500->wr450->wr400]', 'MUST[wor500->wr400]'),
+    for (three, two) in (('MUST[wr500->wr450->wr400]', 'MUST[wr500->wr400]'),
+                         ('MUST[wor500->wr450->wr400]', 'MUST[wor500->wr400]'),
                          ('MUST[wor500->wor450->wr400]', 'MUST[wor500->wr400]')):
         for (name, mech, theta), r in by.items():
             if name != three: continue
@@ -356,23 +384,28 @@ def _sec34(quick, seed, show_progress) -> list:
     return stage_comparison()
 
 def _extra_artefacts() -> dict:
-    "Figures and tables added for issue 16: Fig 3, Fig S1, Fig S2 for every scheme (and its values), S13's δ_c, the Sec 3.4 check."
+    "Added for issue 16: Fig 3, Fig S1, Fig S2 for every scheme (and its values), S13's δ_c, the Sec 3.4 check."
     from must_nbdev.core import amplification as am
-    sec34_cols = ('scheme', 'stages', 'm0', 'eta', 'mechanism', 'theta') + tuple(f'delta_at_{e}' for e in (0.1, 0.3, 1.0, 2.0))
+    sec34_cols = (('scheme', 'stages', 'm0', 'eta', 'mechanism', 'theta')
+                  + tuple(f'delta_at_{e}' for e in (0.1, 0.3, 1.0, 2.0)))
     return {
         'fig3': Artefact('Figure 3 (PA types, Table S1 settings as points)', 'core/02_amplification',
                          _figure(lambda q, s, p: am.plot_pa_quadrants())),
         'figS1': Artefact('Figure S1', 'core/02_amplification',
                           _figure(lambda q, s, p: am.plot_hyperparameter_surfaces(_hyperparameter_grid(q)))),
-        'figS2': Artefact('Figure S2 (every scheme)', 'experiments/05_accounting_figures', _figure(lambda q, s, p: _plot_fig_s2(_fig_s2_rows(q)))),
-        'figS2data': Artefact('Figure S2 values', 'experiments/05_accounting_figures', lambda q, s, p: list(_fig_s2_rows(q)),
+        'figS2': Artefact('Figure S2 (every scheme)', 'experiments/05_accounting_figures',
+                          _figure(lambda q, s, p: _plot_fig_s2(_fig_s2_rows(q)))),
+        'figS2data': Artefact('Figure S2 values', 'experiments/05_accounting_figures',
+                              lambda q, s, p: list(_fig_s2_rows(q)),
                               ('scheme', 'k', 'paper_pair', 'attack_lower', 'certified_upper', 'ratio'),
                               {'paper_pair': '.4g', 'attack_lower': '.4g', 'certified_upper': '.4g', 'ratio': '.4f'}),
         'tableS13': Artefact('S13 Adult δ_c(ε_c = 2), k = 1000', 'experiments/05_accounting_figures', _table_s13,
-                             ('scheme', 'eps', 'sigma', 'paper_pair_upper', 'worst_lower', 'worst_upper', 'paper_printed_upper'),
-                             {'eps': '.5f', 'sigma': '.2f', 'paper_pair_upper': '.3g', 'worst_lower': '.3g', 'worst_upper': '.3g',
-                              'paper_printed_upper': '.3g'}),
-        'sec34': Artefact('Sec 3.4 claim: 3-stage vs 2-stage MUST at equal m', 'core/02_amplification', _sec34, sec34_cols,
+                             ('scheme', 'eps', 'sigma', 'paper_pair_upper', 'worst_lower', 'worst_upper',
+                              'paper_printed_upper'),
+                             {'eps': '.5f', 'sigma': '.2f', 'paper_pair_upper': '.3g', 'worst_lower': '.3g',
+                              'worst_upper': '.3g', 'paper_printed_upper': '.3g'}),
+        'sec34': Artefact('Sec 3.4 claim: 3-stage vs 2-stage MUST at equal m', 'core/02_amplification', _sec34,
+                          sec34_cols,
                           {'m0': '.1f', 'eta': '.4f', **{f'delta_at_{e}': '.3g' for e in (0.1, 0.3, 1.0, 2.0)}}),
     }
 EXTRA_REPRODUCIBLE = ('fig3', 'figS1', 'figS2', 'figS2data', 'tableS13', 'sec34')
@@ -381,8 +414,8 @@ PAPER_COMPARISONS['tableS13'] = _vs_table_s13; PAPER_COMPARISONS['sec34'] = _vs_
 
 def _vs_table6(rows, quick):
     "Table 6: every accuracy with a printed value, as a z-score (seed spread and both test sets' binomial error)."
-    return [_cell(f"{r['dataset']} {r.get('setting') or ''} {r['scheme']} accuracy".replace('  ', ' '), round(r['accuracy'], 2),
-                  r['paper'], r['z'], note=r.get('paper_ref') or '')
+    return [_cell(f"{r['dataset']} {r.get('setting') or ''} {r['scheme']} accuracy".replace('  ', ' '),
+                  round(r['accuracy'], 2), r['paper'], r['z'], note=r.get('paper_ref') or '')
             for r in rows if r.get('paper') is not None and np.isfinite(r['paper'])]
 
 def _vs_adult000(rows, quick):
@@ -391,11 +424,12 @@ def _vs_adult000(rows, quick):
             for r in rows if r.get('seed000') is not None and np.isfinite(r['seed000'])]
 
 def _vs_table8(rows, quick):
-    "Table 8: seconds depend on the hardware, so the paper's claim is compared: is each scheme faster than WOR, as printed?"
+    "Table 8: seconds depend on hardware, so the paper's claim is compared: is each scheme faster than WOR, as printed?"
     out = []
     for r in rows:
         ours, paper = r.get('time_vs_wor'), r.get('paper_time_vs_wor')
-        if r['scheme'] == TABLE8_REFERENCE or not all(isinstance(v, (int, float)) and np.isfinite(v) for v in (ours or np.nan, paper or np.nan)):
+        if (r['scheme'] == TABLE8_REFERENCE
+            or not all(isinstance(v, (int, float)) and np.isfinite(v) for v in (ours or np.nan, paper or np.nan))):
             continue
         out.append(_cell(f"{r['dataset']} {r['setting']} {r['scheme']} time / WOR's", round(ours, 3), round(paper, 3),
                          match=(ours < 1) == (paper < 1),
@@ -403,5 +437,6 @@ def _vs_table8(rows, quick):
                               f"gradients evaluated per step {r['grad_evals']:.1f} of {r['copies']:.1f} drawn"))
     return out
 
-PAPER_COMPARISONS['table6'] = _vs_table6; PAPER_COMPARISONS['adult000'] = _vs_adult000; PAPER_COMPARISONS['table8'] = _vs_table8
+PAPER_COMPARISONS['table6'] = _vs_table6; PAPER_COMPARISONS['adult000'] = _vs_adult000
+PAPER_COMPARISONS['table8'] = _vs_table8
 

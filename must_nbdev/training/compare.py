@@ -62,7 +62,8 @@ def compare_schemes(n:int,                   # records in the dataset
                     progress=None,           # callable(done, total, label) after each row (e.g. a progress bar)
                    ) -> list:
     "One `ComparisonRow` per scheme at equal batch size and steps: σ calibrated for (eps, delta), or ε at `sigma`."
-    if (eps is None) == (sigma is None): raise ValueError("give exactly one of eps (a target: calibrate sigma) or sigma")
+    if (eps is None) == (sigma is None):
+        raise ValueError("give exactly one of eps (a target: calibrate sigma) or sigma")
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     if eps is not None: eps = check_real(eps, 'eps', 0, lo_open=True)
     if sigma is not None: sigma = check_real(sigma, 'sigma', 0, lo_open=True)
@@ -105,17 +106,18 @@ def reading(rows:list,            # `compare_schemes` rows
         text += (f" The best MUST scheme, {short_label(m0)}, has {key(m0) / key(wor) - 1:+.0%} {more} relative to WOR "
                  f"and touches {m0.distinct:.0f} distinct records per step against {wor.distinct:.0f}.")
     worst_gap = max(sub, key=lambda r: r.theory_gap)
-    text += (f" Theory gaps are at most {worst_gap.theory_gap:.2f} ({short_label(worst_gap)}): a difference between two "
-             f"schemes larger than their gaps is a fact about the schemes, not about the proofs.")
+    text += (f" Theory gaps are at most {worst_gap.theory_gap:.2f} ({short_label(worst_gap)}): a difference between "
+             f"two schemes larger than their gaps is a fact about the schemes, not about the proofs.")
     return text
 
 # %% ../../nbs/training/03_compare.ipynb #34ebf67a
 def comparison_table(rows:list,  # `compare_schemes` rows
                     ) -> str:
     "The rows as a markdown table."
-    head = '| scheme | σ | certified ε | attack ε | gap | certificate | distinct records / step |\n|---|---|---|---|---|---|---|\n'
-    return head + '\n'.join(f"| {short_label(r)} | {r.sigma:.4g} | {r.eps:.4g} | {r.eps_attack:.4g} | {r.theory_gap:.3f} | "
-                            f"{r.certificate} | {r.distinct:.1f} |" for r in rows)
+    head = ('| scheme | σ | certified ε | attack ε | gap | certificate | distinct records / step '
+            '|\n|---|---|---|---|---|---|---|\n')
+    return head + '\n'.join(f"| {short_label(r)} | {r.sigma:.4g} | {r.eps:.4g} | {r.eps_attack:.4g} | "
+                            f"{r.theory_gap:.3f} | {r.certificate} | {r.distinct:.1f} |" for r in rows)
 
 def plot_comparison(rows:list,            # `compare_schemes` rows
                     calibrated:bool=True, # True: plot σ; False: plot ε at the given σ
@@ -127,7 +129,8 @@ def plot_comparison(rows:list,            # `compare_schemes` rows
     fig, ax = plt.subplots(figsize=(6.5, 0.35 * len(rows) + 1.2), layout='constrained')
     y = range(len(rows))
     if calibrated:
-        ax.barh(y, [r.sigma for r in rows], color='#4c72b0'); ax.set_xlabel(f"noise multiplier σ certified for the target")
+        ax.barh(y, [r.sigma for r in rows], color='#4c72b0')
+        ax.set_xlabel(f"noise multiplier σ certified for the target")
     else:
         ax.barh(y, [r.eps for r in rows], color='#4c72b0', label='certified ε')
         ax.plot([r.eps_attack for r in rows], list(y), 'k|', markersize=14, label='attack ε (lower bound)')

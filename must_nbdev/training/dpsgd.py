@@ -25,7 +25,8 @@ class PerExample:
 def _group_sum(rows, vals, R:int) -> np.ndarray:
     "Sum the rows of `vals` (N, P) into R groups given by `rows`."
     out = np.zeros((R, vals.shape[1]))
-    np.add.at(out, rows, vals) if vals.shape[1] > 64 else [out.__setitem__((slice(None), j), np.bincount(rows, vals[:, j], R)) for j in range(vals.shape[1])]
+    (np.add.at(out, rows, vals) if vals.shape[1] > 64
+     else [out.__setitem__((slice(None), j), np.bincount(rows, vals[:, j], R)) for j in range(vals.shape[1])])
     return out
 
 class GLM:
@@ -126,7 +127,8 @@ class MLP:
         "Mean cross-entropy per run (on the shared X, y, or on each run's own dataset)."
         P = np.atleast_2d(params)
         Xs, ys = (X, y) if np.ndim(X) == 3 else ([X] * len(P), [y] * len(P))
-        return np.array([-log_softmax(self._forward(p, x)[0][-1], 1)[np.arange(len(t)), t].mean() for p, x, t in zip(P, Xs, ys)])
+        return np.array([-log_softmax(self._forward(p, x)[0][-1], 1)[np.arange(len(t)), t].mean()
+                         for p, x, t in zip(P, Xs, ys)])
     def per_example(self,
                     params,  # (R, P) one row per run
                     rows,    # (N,) run of each pair, integers in [0, R)
@@ -149,7 +151,8 @@ class MLP:
         def weighted_sum(w):
             out = np.zeros((R, self.n_params))
             for r, (sel, acts, errs) in enumerate(caches):
-                out[r] = np.concatenate([g for a, e in zip(acts, errs) for g in ((a.T @ (w[sel, None] * e)).ravel(), w[sel] @ e)])
+                out[r] = np.concatenate([g for a, e in zip(acts, errs)
+                                         for g in ((a.T @ (w[sel, None] * e)).ravel(), w[sel] @ e)])
             return out
         return PerExample(loss, np.sqrt(sq), weighted_sum)
 
@@ -165,7 +168,7 @@ class DPSGDResult:
     seconds: float            # wall time of the loop
 
 def _check_data(X, y, model=None):
-    "X, y as arrays, checked against each other and against `model` (features, label range): ValueError, never a late IndexError."
+    "X, y as arrays, checked together and against `model` (features, label range): ValueError, never a late IndexError."
     X, y = np.asarray(X, float), np.asarray(y)
     if X.ndim not in (2, 3) or y.shape != X.shape[:-1]:
         raise ValueError(f"X must be (n, d) or (R, n, d) with y of shape X.shape[:-1], got X {X.shape}, y {y.shape}")

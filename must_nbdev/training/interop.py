@@ -27,16 +27,19 @@ class MustBatchSampler:
                  chunk:int|None=None,      # steps drawn per `sample_many` call (default: from SAMPLER_BUDGET)
                  dataset_size:int|None=None):  # if given, must equal scheme.n (a sampler built for another dataset)
         if not isinstance(scheme, Scheme):
-            raise ValueError(f"scheme must be a Scheme (make_scheme, scheme_at, multistage), got {type(scheme).__name__}")
+            raise ValueError("scheme must be a Scheme (make_scheme, scheme_at, multistage), got "
+                             f"{type(scheme).__name__}")
         if dataset_size is not None and check_int(dataset_size, 'dataset_size', 1) != scheme.n:
-            raise ValueError(f"dataset_size={dataset_size} differs from the scheme's n={scheme.n}: the sampler would draw "
-                             f"indices of another dataset (out of range, or records never drawn); use n=len(dataset)")
+            raise ValueError(f"dataset_size={dataset_size} differs from the scheme's n={scheme.n}: the sampler would "
+                             "draw indices of another dataset (out of range, or records never drawn); use "
+                             "n=len(dataset)")
         self.scheme, self.steps, self.distinct = scheme, check_int(steps, 'steps', 1), bool(distinct)
         if isinstance(seed, np.random.Generator): self.seed = seed
         elif seed is None: self.seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
         else:
             try: self.seed = check_int(seed, 'seed', 0)
-            except ValueError: raise ValueError(f"seed must be None, an integer >= 0 or a numpy Generator, got {seed!r}") from None
+            except ValueError:
+                raise ValueError(f"seed must be None, an integer >= 0 or a numpy Generator, got {seed!r}") from None
         self.chunk = (check_int(chunk, 'chunk', 1) if chunk is not None
                       else max(1, min(self.steps, SAMPLER_BUDGET // _row_cost(scheme))))
         check_memory(SAMPLE_BYTES * self.chunk * _row_cost(scheme), f"chunk={self.chunk} batches of {scheme.label}",
@@ -44,7 +47,7 @@ class MustBatchSampler:
 
     @classmethod
     def from_name(cls, name:str, dataset_size:int, batch:int, steps:int, b:int|None=None, seed=None, **kw):
-        "Sampler of registry scheme `name` on `dataset_size` records, (expected) batch size `batch`, MUST stage-I size `b`."
+        "Sampler of registry scheme `name` on `dataset_size` records, (expected) batch `batch`, MUST stage-I size `b`."
         n, batch = check_int(dataset_size, 'dataset_size', 1), check_int(batch, 'batch', 1)
         stages = SCHEMES[check_choice(name, 'scheme', SCHEMES)].stages(batch, b, 1.0)
         pop, pop_name = (n, 'dataset_size') if len(stages) == 1 else (b, 'b')
@@ -110,7 +113,8 @@ def to_dp_accounting(mechanism_pld:MechanismPLD,  # from `scheme_gaussian_pld` /
 
 def must_dp_accounting_pld(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                            sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
-                           h:float=1e-4,            # loss grid step = dp_accounting's value_discretization_interval (its default)
+                           h:float=1e-4,            # loss grid step (dp_accounting: value_discretization_interval)
+                                                    # (1e-4 is dp_accounting's default too)
                            relation:str|None=None,  # default: the scheme's own relation
                            pair:str='worst',        # 'worst' (certified for all datasets) or the paper's pair
                            max_bins:int=MAX_BINS,   # cap on the loss grid (>= 16)
@@ -134,7 +138,8 @@ class OpacusStyleAccountant:
         check_choice(scheme, 'scheme', SCHEMES)
         self.scheme, self.b, self.b_per_m, self.relation = scheme, b, b_per_m, relation
         self.n = None if n is None else check_int(n, 'n', 1)
-        if SCHEMES[scheme].fixed_size and self.n is None: raise ValueError(f"n is required for the fixed-size scheme {scheme!r}")
+        if SCHEMES[scheme].fixed_size and self.n is None:
+            raise ValueError(f"n is required for the fixed-size scheme {scheme!r}")
         self.history = []          # [(noise_multiplier, sample_rate, num_steps)], as Opacus keeps it
 
     def mechanism(self) -> str: return f"must-{self.scheme}"
@@ -180,7 +185,8 @@ class OpacusStyleAccountant:
     def load_state_dict(self, state_dict:dict):
         "Restore a history saved by `state_dict`."
         if state_dict.get('mechanism') != self.mechanism():
-            raise ValueError(f"state_dict is for {state_dict.get('mechanism')!r}, this accountant is {self.mechanism()!r}")
+            raise ValueError(f"state_dict is for {state_dict.get('mechanism')!r}, this accountant is "
+                             f"{self.mechanism()!r}")
         self.history = [tuple(h) for h in state_dict['history']]
 
     def get_optimizer_hook_fn(self, sample_rate:float):

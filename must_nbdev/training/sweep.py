@@ -98,7 +98,8 @@ def _need(module:str, extra:str='sweep'):
     "Import an optional dependency, or say how to install it."
     import importlib
     try: return importlib.import_module(module)
-    except ImportError: raise ImportError(f"{module} is needed for this backend: pip install \"must_nbdev[{extra}]\"") from None
+    except ImportError:
+        raise ImportError(f"{module} is needed for this backend: pip install \"must_nbdev[{extra}]\"") from None
 
 def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
               *,
@@ -132,7 +133,8 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
     if client is None:
         if address is not None:
             try: client = own = distributed.Client(address, timeout=f'{connect_timeout}s')
-            except OSError as e: raise ValueError(f"cannot connect to the Dask scheduler at address={address!r}: {e}") from None
+            except OSError as e:
+                raise ValueError(f"cannot connect to the Dask scheduler at address={address!r}: {e}") from None
         else:
             try: client = distributed.get_client()
             except ValueError: raise ValueError("backend='dask' needs a cluster: pass client= or address=, or create "
@@ -166,7 +168,8 @@ def plot_sweep(rows:list,            # `SweepRow`s
         sub = [r for r in rows if (r.batch_size, r.epochs) == (m, e)]
         for i, key in enumerate(dict.fromkeys((r.label, r.b, r.relation) for r in sub)):
             line = sorted((r for r in sub if (r.label, r.b, r.relation) == key), key=lambda r: r.sigma)
-            name = key[0] + ('' if key[1] is None else f' b={key[1]}') + (' (add/remove)' if key[2] == 'add_remove' else '')
+            name = (key[0] + ('' if key[1] is None else f' b={key[1]}')
+                    + (' (add/remove)' if key[2] == 'add_remove' else ''))
             c = f'C{i % 10}'
             ax.plot([r.sigma for r in line], [r.eps for r in line], '-o', color=c, ms=3, label=name)
             if any(math.isfinite(r.eps_attack) for r in line):
