@@ -50,7 +50,8 @@ class _Enumerated:
         mP, mQ = self.C @ np.r_[v[0], v[2:]], self.C @ np.r_[v[1], v[2:]]
         g = lambda t: self.p @ (norm.pdf(t, mP, self.sigma) - alpha * norm.pdf(t, mQ, self.sigma))
         grid = np.linspace(self.t[0] - 30, self.t[-1] + 30, 20001)
-        d = self.p @ (norm.pdf(grid[None, :], mP[:, None], self.sigma) - alpha * norm.pdf(grid[None, :], mQ[:, None], self.sigma))
+        d = self.p @ (norm.pdf(grid[None, :], mP[:, None], self.sigma)
+                      - alpha * norm.pdf(grid[None, :], mQ[:, None], self.sigma))
         cut = [optimize.brentq(g, grid[i], grid[i + 1], xtol=1e-15) for i in np.flatnonzero(np.diff(np.sign(d)) != 0)]
         edges = np.r_[-np.inf, cut, np.inf]
         mass = lambda mu, a, b: self.p @ (norm.cdf(b, mu, self.sigma) - norm.cdf(a, mu, self.sigma))
@@ -64,14 +65,16 @@ def test_no_real_pair_beats_the_certificate_exhaustive(name, n, m, b):
     sc = make_scheme(name, n, m=m, b=b)
     occ = occurrence_pmf(sc).pmf
     C, p = _samples(name, n, m, b)
-    assert np.allclose(np.bincount(C[:, 0].astype(int), p, minlength=len(occ))[:len(occ)], occ)   # enumeration = registry
+    # the enumeration agrees with the registry
+    assert np.allclose(np.bincount(C[:, 0].astype(int), p, minlength=len(occ))[:len(occ)], occ)
     rng = np.random.default_rng(0)
     for sigma in (1.0, 2.62):
         ck = _Enumerated(name, n, m, b, sigma)
         for eps in (0.1, 1.0, 2.0):
             alpha = math.exp(eps)
             U = float(unlabelled_profile(sc, sigma, alpha)[0])
-            starts = [np.r_[1, -1, -np.ones(n - 1)], np.r_[-1, 1, np.ones(n - 1)]] + [rng.uniform(-1, 1, n + 1) for _ in range(3)]
+            starts = ([np.r_[1, -1, -np.ones(n - 1)], np.r_[-1, 1, np.ones(n - 1)]]
+                      + [rng.uniform(-1, 1, n + 1) for _ in range(3)])
             best = 0.0
             for s0 in starts:             # searched on Simpson's H, judged on the exact one: the bound can be tight
                 x0 = np.arctanh(np.clip(s0, -0.999, 0.999))
@@ -116,7 +119,7 @@ def test_regression_issue23_must_needs_no_more_noise_than_wor():
 
 
 def test_regression_issue23_fig_s2_must_gap_below_two():
-    "Fig S2 (σ=4, k=1000, δ(ε=1)): feeding short labels from above took MUST.ow's gap from 2.78 (0.1115) to 1.60 (0.0640)."
+    "Fig S2 (σ=4, k=1000, δ(ε=1)): feeding short labels from above took MUST.ow's gap from 2.78 (0.1115) to 1.60."
     from must_nbdev.accounting.adaptive import ADAPTIVE_WORK_BUDGET
     r = account(make_scheme('must-ow', 10_000, m=200, b=118), sigma=4.0, steps=1000, eps=1.0,
                 attack_budget=10 * ADAPTIVE_WORK_BUDGET)                 # as benchmarks/theory_gap.py
@@ -179,14 +182,14 @@ def test_round_off_is_charged_upwards():
     for g in (0.3, 1.0, 25.0):
         for row, got in zip(W, _hs_mixture(np.full(2, g), W, th)):
             lr = lambda x: sum(mp.mpf(wi) * mp.exp(ti * x - mp.mpf(ti) ** 2 / 2) for wi, ti in zip(row, th)) - g
-            lo, hi = mp.mpf(-30), mp.mpf(30)                   # the ratio increases: bisect to its root (the optimal set)
+            lo, hi = mp.mpf(-30), mp.mpf(30)               # the ratio increases: bisect to its root (the optimal set)
             for _ in range(150): lo, hi = (lo, (lo + hi) / 2) if lr((lo + hi) / 2) > 0 else ((lo + hi) / 2, hi)
             root = hi
             exact = sum(mp.mpf(wi) * mp.ncdf(ti - root) for wi, ti in zip(row, th)) - g * mp.ncdf(-root)
             assert got >= exact * (1 - 1e-12) and got <= exact * (1 + 1e-6) + 1e-15, (g, got, exact)
 
 def test_regression_far_tail_of_the_mixture_is_not_swamped_by_the_root_charge():
-    "Out to γ = e^150 the mixture bound keeps 1e-9 of the exact value (the charge for Newton's root used q <= 0.4: 400x)."
+    "Out to γ = e^150 the mixture bound keeps 1e-9 of the exact value (Newton's root was charged with q <= 0.4: 400x)."
     import mpmath as mp
     mp.mp.dps = 50
     W = np.array([[0.3, 0.2, 1e-3], [1e-6, 0.5, 0.0]])          # equal θ: the mixture is one Gaussian of mass Σ w
@@ -250,7 +253,7 @@ def test_labelled_profile_is_the_public_label_pair_of_03_dominating():
 
 
 def test_regression_issue23_one_step_gap_within_one_percent():
-    "Issue 23's k = 1 target (certified / attack <= 1.01) at the DP-SGD size: the matched split made it (was up to 1.046)."
+    "Issue 23's k = 1 target (certified / attack <= 1.01) at the DP-SGD size: met by the matched split (was 1.046)."
     for name in ('wr', 'must-ow', 'must-ww'):
         sc = make_scheme(name, 60_000, m=256, b=6000 if name.startswith('must') else None)
         for eps in (0.5, 2.0):
@@ -276,7 +279,7 @@ def test_matched_plan_and_shares_are_a_valid_instance():
             if fed is not None:
                 i, l, k, frac = fed                                # row, fed label l', Q|Z, fractions of the sources
                 assert np.all(frac >= 0) and np.all(frac.any(axis=1))
-                below = np.arange(len(g.pi)) < l[:, None]          # a source below the piece it feeds (radius too small)
+                below = np.arange(len(g.pi)) < l[:, None]      # a source below the piece it feeds (radius too small)
                 assert not np.any(frac[below]), "only labels at or below the source may be fed (radius 2l)"
                 assert not np.any(frac[np.arange(len(i)), l]), "a short label has no surplus to feed itself"
                 np.add.at(spent, i, frac)
