@@ -261,6 +261,7 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, 
 def group_bound(group:LabelGroup,      # one group of Lemma B
                 sigma:float,           # noise multiplier (> 0)
                 alpha:np.ndarray,      # α >= 1
+                *,                     # the rest by name only
                 search:bool=True,      # False: the matched plan's diagonal part only (cheaper)
                 r:np.ndarray|None=None,  # the group's r per α (a re-shared pool); None: group.r
                 z:np.ndarray|None=None,  # the group's z per α; None: group.z
@@ -293,6 +294,7 @@ def group_bound(group:LabelGroup,      # one group of Lemma B
 def labelled_profile(scheme:Scheme,  # a fixed-size scheme
                      sigma:float,    # noise multiplier (> 0)
                      alpha,          # α >= 1 (array)
+                     *,              # `cap` by name only
                      cap=None,       # None, or an array like alpha: then min(cap, the profile) is returned
                     ) -> np.ndarray:
     "The public-label pair's one-step profile (03_dominating, substitution) at α >= 1, round-off included."
@@ -340,8 +342,9 @@ def unlabelled_profile(scheme:Scheme,  # WR, MUST.wo, MUST.ow or MUST.ww (see `l
     tot, cut = np.full(alpha.shape, lost), SEARCH_SHARE * sum(g.e for g in groups)   # groups below cut: no search
     shares = _matched_pool(groups, sigma, alpha) if any(g.pool > 0 for g in groups) else [(None, None)] * len(groups)
     gauss = np.full((len(alpha), max(len(g.pi) for g in groups)), np.nan)   # δ_G(α_i; θ_l), shared by the groups
-    for g, (r, z) in zip(groups, shares): tot = tot + group_bound(g, sigma, alpha, g.e >= cut, r, z, gauss)
-    return labelled_profile(scheme, sigma, alpha, tot * (1 + 1e-12))   # the smaller bound; sums rounded up
+    for g, (r, z) in zip(groups, shares):
+        tot = tot + group_bound(g, sigma, alpha, search=g.e >= cut, r=r, z=z, gauss=gauss)
+    return labelled_profile(scheme, sigma, alpha, cap=tot * (1 + 1e-12))   # the smaller bound; sums rounded up
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #4038d279
 KNOTS_DENSE, KNOTS_RATIO = 64, 1 / 64     # every grid point up to 64 steps, then spacing = 1/64 of the knot's loss
