@@ -52,6 +52,7 @@ if __name__ == '__main__':
             v = _dp(tuple(base + [o]), k, e0, 0, h, MAX_BINS)['values'][0] / v0; tests += 1
             if best is None or v < best[1]: best = (o, v, G)
         if best is None: continue
+        if tests % 40 < 2: print(f'  tests {tests}, queue {len(cells)}, leaves {len(leaves)}, {time.time() - t0:.0f}s', flush=True)
         if best[1] <= 1 + tol or d >= depth:
             leaves.append(best[0]); grams.append(best[2]); worst = max(worst, best[1])
         else:
