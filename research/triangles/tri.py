@@ -1,10 +1,13 @@
 """Triangle options for the adaptive DP (WOR, substitution): the pair P = (1-q)N(y) + qN(x), Q = (1-q)N(y) + qN(x')
-in the plane, sigma^2 I.  Exploration code (NOT certified): o1 by a fine midpoint rule, o2 exactly (the loss is
-monotone in o2 once b lies on the first axis).  Losses rounded down to the grid h (a lower PLD of the quadrature)."""
-import math, sys
+in the plane, sigma^2 I. The plane is cut into o1-cells times o2-intervals between loss levels (the loss is monotone in
+o2 once b lies on the first axis); the cell masses are exact Gaussian products, so the quantised pair is a
+post-processing of the triangle (a dominated pair, right for attacks), merged onto the grid by the library's
+`_lower_pld`. Exploration code, not certified round-off."""
+import math
+from types import SimpleNamespace
 import numpy as np
-from scipy.special import ndtr, log_ndtr
-from must_nbdev.accounting.pld import DiscretePLD
+from scipy.special import ndtr
+from must_nbdev.accounting.pld import _lower_pld
 
 def _frame(a, b):
     "Rotate/reflect so that b = (|b|, 0) and a = (a1, a2) with a2 >= 0."
@@ -14,9 +17,6 @@ def _frame(a, b):
     e1 = b / nb; e2 = np.array([-e1[1], e1[0]])
     a1, a2 = float(a @ e1), float(a @ e2)
     return a1, abs(a2), nb
-
-from types import SimpleNamespace
-from must_nbdev.accounting.pld import _lower_pld
 
 def tri_cells(a, b, q, sigma, hp, n1=3000, width=11.0):
     "Regions (o1-cell x o2-interval between loss levels j*hp at the cell's midpoint): log P- and Q-masses."
