@@ -9,6 +9,7 @@ from pathlib import Path
 from .core.definitions import MECHANISMS
 from .core.sampling import SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
+from .accounting.triangles import NET_TOL
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
 from .accounting.pld import MAX_BINS
@@ -136,6 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument('--attack-budget', dest='attack_budget', type=_number, default=10 * ADAPTIVE_WORK_BUDGET,
                    help=f'work units for the adaptive-orientation attack (default {10 * ADAPTIVE_WORK_BUDGET:.2g}, '
                         f'about 20 s; 0: fixed orientation mixes only)')
+    c.add_argument('--net', action='store_true',
+                   help='also the triangle-net certificate (WOR, substitution; one k and one query; minutes)')
+    c.add_argument('--net-tol', dest='net_tol', type=_number, default=NET_TOL,
+                   help=f'refinement tolerance of the triangle net (default {NET_TOL:g}; smaller: tighter, slower)')
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)

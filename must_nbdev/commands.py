@@ -9,6 +9,7 @@ from .core.definitions import MECHANISMS, jsonable, check_int
 from .core.sampling import SCHEMES, make_scheme, MAX_N
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
+from .accounting.triangles import NET_TOL
 from .training.compare import compare_schemes, comparison_table, plot_comparison, reading
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, _need
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
@@ -115,6 +116,7 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
     sc = _scheme_from(args); ks = _steps_from(args, sc)
     queries = [('eps', e) for e in args.eps or []] + [('delta', d) for d in args.delta or []]
     if len(ks) == 1 and len(queries) == 1 and not args.plot: return _account_one(args, sc, ks[0], *queries[0])
+    if getattr(args, 'net', False): raise ValueError("--net takes one number of steps and one --eps or --delta")
     rows = []
     for name, x in queries:                       # one grid per query for all k (epsilon_over_steps / delta_over_k)
         curve, given = (delta_over_k, dict(eps=x)) if name == 'eps' else (epsilon_over_steps, dict(delta=x))
@@ -160,7 +162,8 @@ def _account_one(args, sc, k, name, x) -> int:
     "One query at one k: the detailed report."
     eps, delta = (x, None) if name == 'eps' else (None, x)
     res = account(sc, sigma=args.sigma, steps=k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy,
-                  pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget)
+                  pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget,
+                  net=getattr(args, 'net', False), net_tol=getattr(args, 'net_tol', NET_TOL))
     if args.json: print(_dumps(res.to_dict())); return 0
     print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
     print(f"guarantee: {res.guarantee}")

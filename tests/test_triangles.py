@@ -1,0 +1,147 @@
+"""The triangle-net certificate (accounting.triangles): the net covers every triangle in the unit disc, a member's
+discrete PLD dominates it (checked against 2-D quadrature), the upper DP is above the lower one, and the composed
+certificate sits between the best real attack and the public-label certificate (Fig S2: far closer to the attack)."""
+import json, math, subprocess, sys
+import numpy as np
+import pytest
+from scipy import integrate
+from must_nbdev.core.sampling import make_scheme, multistage
+from must_nbdev.accounting.account import account
+from must_nbdev.accounting.adaptive import adaptive_delta, adaptive_epsilon
+from must_nbdev.accounting.triangles import (FAMILIES, NET_TOL, TriangleCertificate, gram_box, member_gram,
+                                             planar_upper_pld, triangle_delta, triangle_epsilon, triangle_net)
+
+WOR = make_scheme('wor', 10_000, m=200)
+Q4, S4, H4 = 0.02, 4.0, 6.238e-4            # Figure S2's rate and noise, on the grid `account` picks there
+
+def _gram(y, x, xp):
+    a, b = np.asarray(x) - y, np.asarray(xp) - y
+    return np.array([[a @ a, a @ b], [a @ b, b @ b]])
+
+def _covered(net, G):
+    D = net - G
+    return bool(np.any((D[:, 0, 0] >= 0) & (D[:, 1, 1] >= 0) & (D[:, 0, 0] * D[:, 1, 1] >= D[:, 0, 1] ** 2)))
+
+def _circle(t): return np.array([math.cos(t), math.sin(t)])
+
+def _hard_triangles(rng, n):
+    "Triangles on the families' boundaries, where a wrong cell bound would leave a hole: inscribed, or with a diameter."
+    out = []
+    for _ in range(n):
+        t = rng.uniform(-math.pi, math.pi, 3)
+        out.append([_circle(t[0]), _circle(t[1]), _circle(t[2])])                    # all three on the circle
+        d, p = _circle(t[0]), rng.normal(size=2); p = p / max(1.0, np.hypot(*p))
+        tri = [d, -d, p]; rng.shuffle(tri); out.append(tri)                         # a diameter, the third free
+        out.append([d, -d, d])                                                      # the displacing pair itself
+    return out
+
+@pytest.mark.parametrize('sigma,tol', [(4.0, NET_TOL), (1.1, 0.1), (2.62, 0.05)])
+def test_the_net_covers_every_triangle_in_the_disc(sigma, tol):
+    rng, net = np.random.default_rng(int(sigma * 100)), triangle_net(sigma, tol=tol)
+    tris = _hard_triangles(rng, 300)
+    for _ in range(900):
+        pts = [rng.normal(size=2) * rng.uniform(0.2, 2) for _ in range(3)]
+        tris.append([p / max(1.0, np.hypot(*p)) for p in pts])
+    holes = [t for t in tris if not _covered(net, _gram(*t))]
+    assert not holes, f"{len(holes)} of {len(tris)} triangles have no member above them, e.g. {holes[0]}"
+
+def test_members_dominate_their_cells():
+    rng = np.random.default_rng(3)
+    e1 = np.array([1.0, 0.0])
+    where = {'I': lambda p: (-e1, _circle(p[0]), _circle(p[1])), 'xp': lambda p: (-e1, e1, p),
+             'x': lambda p: (-e1, p, e1), 'y': lambda p: (p, e1, -e1)}
+    for fam, (lo, hi) in FAMILIES.items():
+        for _ in range(300):
+            c, w = rng.uniform(lo, hi), rng.uniform(0, 0.2, 2) * (np.array(hi) - lo)
+            a, b = np.maximum(c - w, lo), np.minimum(c + w, hi)
+            box = gram_box(fam, tuple(a), tuple(b))
+            if box is None:
+                assert min(np.hypot(*p) for p in rng.uniform(a, b, (50, 2))) > 1 - 1e-12; continue
+            G = member_gram(box, 4.0)
+            for p in rng.uniform(a, b, (10, 2)):
+                if fam != 'I' and p @ p > 1: continue
+                assert np.linalg.eigvalsh(G - _gram(*where[fam](p))).min() >= -1e-12
+
+def _exact_hs(G, eps, q=Q4, s=S4):
+    b1 = math.sqrt(G[1][1]); a1 = G[0][1] / b1; a2 = math.sqrt(max(G[0][0] - a1 * a1, 0.0))
+    phi = lambda o1, o2, m1, m2: math.exp(-((o1 - m1) ** 2 + (o2 - m2) ** 2) / (2 * s * s)) / (2 * math.pi * s * s)
+    f = lambda o2, o1: max((1 - q) * phi(o1, o2, 0, 0) + q * phi(o1, o2, a1, a2)
+                           - math.exp(eps) * ((1 - q) * phi(o1, o2, 0, 0) + q * phi(o1, o2, b1, 0)), 0.0)
+    return integrate.dblquad(f, -9 * s, 9 * s + 2, -9 * s, 9 * s + 2, epsabs=1e-11)[0]
+
+@pytest.mark.parametrize('G', [[[3.1, -0.4], [-0.4, 1.7]], [[0.5, 0.2], [0.2, 3.9]], [[4.0, 1.9], [1.9, 1.0]]])
+def test_planar_upper_pld_dominates_the_member(G):
+    G = np.array(G); p = planar_upper_pld(G, q=Q4, sigma=S4, h=H4)
+    assert abs(p.masses.sum() + p.inf_mass - 1) < 1e-9 and p.inf_mass < 1e-20
+    assert p.masses @ np.exp(-p.losses) <= 1 + 1e-9                       # the Q-mass is not inflated past 1
+    for j in (0, 8, 16):
+        ex, up = _exact_hs(G, j * H4), p.delta(j * H4)
+        assert ex * (1 - 1e-6) <= up <= ex * 1.01 + 1e-12, (j, ex, up)
+
+def test_collinear_member_matches_the_one_dimensional_pair():
+    # b → 0: the member is the displacing pair, whose δ has a 1-D quadrature
+    from scipy.stats import norm
+    p = planar_upper_pld(np.array([[4.0, 0.0], [0.0, 0.0]]), q=Q4, sigma=S4, h=H4)
+    for eps in (0.0, 10 * H4):
+        L = lambda o: np.log1p(-Q4 + Q4 * np.exp((2 * o - 2) / S4 ** 2))
+        f = lambda o: ((1 - Q4) * norm.pdf(o, 0, S4) + Q4 * norm.pdf(o, 2, S4)) * max(0, -math.expm1(eps - L(o)))
+        ex = integrate.quad(f, -40, 45, limit=400, epsabs=1e-15)[0]
+        assert ex * (1 - 1e-6) <= p.delta(eps) <= ex * 1.005, (eps, ex, p.delta(eps))
+
+@pytest.mark.parametrize('k,eps', [(1, 0.02), (50, 0.3)])
+def test_certificate_between_the_attack_and_public_labels_few_steps(k, eps):
+    r = account(WOR, sigma=S4, steps=k, eps=eps, h=H4)
+    c = triangle_delta(WOR, sigma=S4, steps=k, eps=eps, h=H4, tol=0.2)
+    assert isinstance(c, TriangleCertificate) and c.members > 20 and c.err_charged < 1e-4 * c.value
+    assert r.lower <= c.value, (r.lower, c.value)                          # soundness against the best real attack
+    assert c.value <= 1.25 * r.upper                                       # a tol = 0.2 net: within its tolerance
+
+def test_fig_s2_wor_gap_closes_to_a_few_percent():
+    # Figure S2, WOR: the public-label certificate is 3.8 times the adaptive attack; the net (default tol) is ≤ 1.15
+    att = adaptive_delta(WOR, sigma=S4, steps=1000, eps=1.0, h=H4)
+    pub = account(WOR, sigma=S4, steps=1000, eps=1.0, h=H4, attack=False)
+    c = triangle_delta(WOR, sigma=S4, steps=1000, eps=1.0, h=H4)
+    assert att.value <= c.value <= 1.15 * att.value, (att.value, c.value)
+    assert pub.upper > 3 * c.value
+
+def test_epsilon_query_is_consistent_with_delta():
+    k, delta = 300, 1e-4
+    r = account(WOR, sigma=S4, steps=k, delta=delta, h=H4)
+    c = triangle_epsilon(WOR, sigma=S4, steps=k, delta=delta, h=H4, eps_lo=r.lower, eps_hi=r.upper, tol=0.2)
+    assert r.lower <= c.value <= r.upper * 1.25 + H4
+    assert triangle_delta(WOR, sigma=S4, steps=k, eps=c.value, h=H4, tol=0.2).value <= delta * (1 + 1e-9)
+    if c.value - H4 >= r.lower:                                            # one grid step below: not yet certified
+        assert triangle_delta(WOR, sigma=S4, steps=k, eps=c.value - H4, h=H4, tol=0.2).value > delta
+
+def test_pipeline_of_wor_stages_is_accepted_and_equal():
+    two = multistage(10_000, [('wor', 2000), ('wor', 200)])
+    a = triangle_delta(two, sigma=S4, steps=20, eps=0.2, h=H4, tol=0.2)
+    b = triangle_delta(WOR, sigma=S4, steps=20, eps=0.2, h=H4, tol=0.2)
+    assert a.value == b.value
+
+def test_account_with_net_reports_the_winner():
+    r = account(WOR, sigma=S4, steps=200, eps=0.5, h=2e-3, net=True, net_tol=1.0)
+    assert 'triangle net' in r.certificates and 'public labels' in r.certificates
+    assert r.upper == min(r.certificates.values())
+    assert r.certificate == min(r.certificates, key=r.certificates.get)
+    assert r.lower <= r.upper and r.theory_gap >= 1
+    off = account(WOR, sigma=S4, steps=200, eps=0.5, h=2e-3)
+    assert 'triangle net' not in off.certificates and off.lower == r.lower
+
+@pytest.mark.parametrize('kw,match', [(dict(scheme=make_scheme('wr', 1000, m=10)), 'WOR'),
+                                      (dict(relation='add_remove'), 'substitute'),
+                                      (dict(net_tol=0.0), 'net_tol')])
+def test_account_net_refuses_what_it_does_not_cover(kw, match):
+    sc = kw.pop('scheme', WOR)
+    with pytest.raises(ValueError, match=match):
+        account(sc, sigma=S4, steps=10, eps=0.5, net=True, **kw)
+
+def test_cli_net_json_and_bad_scheme():
+    base = [sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'account', '--n', '10000', '--m', '200', '--sigma', '4',
+            '--k', '100', '--eps', '0.5', '--net', '--net-tol', '1', '--accuracy', '1.2']
+    out = subprocess.run(base + ['--scheme', 'wor', '--json'], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert 'triangle net' in d['certificates'] and d['delta_upper'] == min(d['certificates'].values())
+    bad = subprocess.run(base + ['--scheme', 'wr'], capture_output=True, text=True)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and 'Traceback' not in bad.stderr
