@@ -88,11 +88,12 @@ def main(argv=None):
               'segment between the two differing records (a Gaussian kernel maps a member onto the step); open off '
               'the segment. The exact worst case of WOR is the adaptive DP over *triangles* of gradients, and a '
               'step\'s value is monotone in the triangle\'s Gram matrix (Loewner order), so a finite net of '
-              'triangles covering the feasible ones from above is a certificate that needs no conjecture '
-              '(accounting/06_adaptive); an estimate over two of its four families (research/triangles, 454 '
-              'members) stays within 0.6% of the attack at Fig S2. If that second conjecture were proved, the '
-              'certified bound '
-              'would be the adaptive DP: 3.05e-4 instead of 1.148e-3 at Fig S2 WOR.', '',
+              'triangles covering the feasible ones from above is a certificate that needs no conjecture: '
+              'accounting/07_triangles builds it (`account(net=True)`, minutes per query; '
+              'benchmarks/TRIANGLE_NET.md): at Fig S2 WOR it gives 3.39e-4 against the attack\'s 3.05e-4 (gap 1.11, '
+              '1.035 with a finer net) instead of 1.148e-3, and at the DP-SGD size with σ = 2.62 ε 0.702 against '
+              '0.692 (gap 1.015) instead of 0.847. WR and MUST draw a record several times, so their steps are not '
+              'triangles; their multi-copy game is open.', '',
               'One step (k = 1): at the DP-SGD size every scheme is within 0.1 % of the displacing attack. At Fig '
               'S2\'s sizes (b = 118: another record takes the slot in 82 % of the reference) the matched plan feeds '
               'the short low labels from the labels above, which makes σ = 4 exact too; at σ = 1.1 high labels are '
