@@ -145,3 +145,11 @@ def test_cli_net_json_and_bad_scheme():
     assert 'triangle net' in d['certificates'] and d['delta_upper'] == min(d['certificates'].values())
     bad = subprocess.run(base + ['--scheme', 'wr'], capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and 'Traceback' not in bad.stderr
+
+def test_small_sigma_fails_closed_and_cache_is_read_only():
+    # review 2026-11-25: σ ≤ 0.7 overflowed in the χ² proxy; the cached arrays could be modified by a caller
+    assert len(triangle_net(0.7, tol=0.2)) > 0
+    with pytest.raises(ValueError, match='tol'):
+        triangle_net(0.3)
+    with pytest.raises(ValueError):
+        triangle_net(4.0)[0, 0, 0] = 1.0
