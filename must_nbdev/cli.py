@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f'work units for the adaptive-orientation attack (default {10 * ADAPTIVE_WORK_BUDGET:.2g}, '
                         f'about 20 s; 0: fixed orientation mixes only)')
     c.add_argument('--net', action='store_true',
-                   help='also the triangle-net certificate (WOR, substitution; one k and one query; minutes)')
+                   help='also the triangle-net certificate (fixed size, substitution; one k and one query; minutes)')
     c.add_argument('--net-tol', dest='net_tol', type=_number, default=NET_TOL,
                    help=f'refinement tolerance of the triangle net (default {NET_TOL:g}; smaller: tighter, slower)')
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')

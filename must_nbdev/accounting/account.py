@@ -12,7 +12,7 @@ from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
 from .dominating import GUARANTEES, PAIRS, _loss_std, _pair_is_worst_case, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
-from .triangles import NET_TOL, _uniform_subset, triangle_delta, triangle_epsilon
+from .triangles import NET_TOL, triangle_delta, triangle_epsilon
 from .accountant import (AttackAccountant, Bounds, CERTIFICATES, PrivacyAccountant,
                                               _best_certificate,
                                              _finer_step)
@@ -137,7 +137,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             max_bins:int=MAX_BINS,     # cap on FFT bins (>= 16): bounds time and memory
             attack:bool=True,          # also run the attacks (certified lower bound); False: faster
             attack_budget:float=ADAPTIVE_WORK_BUDGET,  # work units for the adaptive attack (0: fixed mixes only)
-            net:bool=False,            # also the triangle-net certificate (WOR, substitution; minutes, not seconds)
+            net:bool=False,            # also the triangle-net certificate (fixed size, substitution; minutes)
             net_tol:float=NET_TOL,     # its refinement tolerance (> 0): smaller is tighter and slower
            ) -> AccountResult:
     "Certified δ(ε) (or ε(δ)) after `steps` of `scheme`∘Gaussian(σ), worst case by default, next to the best attack."
@@ -153,8 +153,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     if h is not None: h = check_real(h, 'h', 0, 1, lo_open=True)
     max_bins = check_max_bins(max_bins)                     # against the memory budget, before any allocation
     attack_budget = check_real(attack_budget, 'attack_budget', 0)
-    if net and not (pair == 'worst' and relation == 'substitute' and _uniform_subset(scheme)):
-        raise ValueError(f"net=True needs a WOR scheme (every stage without replacement), relation 'substitute' and "
+    if net and not (pair == 'worst' and relation == 'substitute' and scheme.fixed_size):
+        raise ValueError(f"net=True needs a fixed-size scheme (not Poisson), relation 'substitute' and "
                          f"pair 'worst'; got {scheme}, relation {relation!r}, pair {pair!r}")
     net_tol = check_real(net_tol, 'net_tol', 0, lo_open=True)
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
