@@ -10,28 +10,14 @@ import math, sys, time
 import numpy as np
 from scipy import fft as sfft
 from must_nbdev.core.sampling import make_scheme
-from must_nbdev.accounting.dominating import dominating_labels, _add_symmetric_label, _label_top
-from must_nbdev.accounting.pld import DiscretePLD, CAP_MASS
+from must_nbdev.accounting.dominating import dominating_labels
+from must_nbdev.accounting.pld import CAP_MASS
 from must_nbdev.accounting.adaptive import _plan, _runs, _UNIT
-from must_nbdev.accounting.triangles import triangle_net, planar_upper_pld, _upper_kernels
-
-def sym_pld(eta, theta, h):
-    "Upper PLD of one symmetrised label (weight 1)."
-    lc = math.log(CAP_MASS)
-    J = math.ceil(_label_top(eta, theta, lc) / h) + 1
-    up = np.zeros(2 * J + 1)
-    tail, _, _ = _add_symmetric_label(up, 1.0, eta, theta, h, lc, 1)
-    return DiscretePLD(h, -J, up, tail)
+from must_nbdev.accounting.triangles import triangle_net, planar_upper_pld, _label_pld, _on_grid, _upper_kernels
 
 COARSE = {}   # label -> grid factor of its members' PLDs
 
 def coarse(l): return COARSE.get(l, 1)
-
-def regrid(p, c):
-    "An upper PLD on grid c·h is one on grid h: its atoms sit on every c-th point."
-    if c == 1: return p
-    m = np.zeros((len(p.masses) - 1) * c + 1); m[::c] = p.masses
-    return DiscretePLD(p.h / c, p.j0 * c, m, p.inf_mass)
 
 def groups_for(scheme, sigma, h, tols, verbose=True):
     "[(π_l, net plds or (), symmetrised pld)], null weight, mass left out."
@@ -45,9 +31,9 @@ def groups_for(scheme, sigma, h, tols, verbose=True):
         tol = tols.get(l)
         t0 = time.perf_counter()
         c = coarse(l)
-        net = tuple(regrid(planar_upper_pld(G, q=eta_t, sigma=sigma / l, h=c * h), c)
+        net = tuple(_on_grid(planar_upper_pld(G, q=eta_t, sigma=sigma / l, h=c * h), c)
                     for G in triangle_net(sigma / l, tol=tol)) if tol is not None else ()
-        groups.append((p, net, sym_pld(eta_t, th, h)))
+        groups.append((p, net, _label_pld(eta_t, th, h)))
         if verbose and tol is not None:
             print(f"  label {l}: π={p:.4g}, {len(net)} members at σ/l={sigma / l:.3g}, {time.perf_counter() - t0:.0f} s",
                   flush=True)
