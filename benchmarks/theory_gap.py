@@ -92,11 +92,13 @@ def main(argv=None):
               'accounting/07_triangles builds it (`account(net=True)`, minutes per query; '
               'benchmarks/TRIANGLE_NET.md): at Fig S2 WOR it gives 3.39e-4 against the attack\'s 3.05e-4 (gap 1.11, '
               '1.035 with a finer net) instead of 1.148e-3, and at the DP-SGD size with σ = 2.62 ε 0.702 against '
-              '0.692 (gap 1.015) instead of 0.847. WR and MUST draw a record several times, but a step is a public '
-              'mixture over the copy count l of triangles scaled by l (Lemma 5 there), so one net per count certifies '
-              'them: at Fig S2 WR gives 4.57e-4 (gap 1.44) instead of 1.206e-3; for MUST.ow, and for WR at '
-              'σ = 2.62, the public count costs more than symmetrising (0.122 against the partially unlabelled 0.064; '
-              'WR: no ε certified below 0.849). The multi-copy game with the count hidden is open.', '',
+              '0.692 (gap 1.015) instead of 0.847, and with σ = 1.1 ε 6.88 against 6.76 (gap 1.018; members on a '
+              '4 times coarser grid, `net_coarsen=4`) instead of 7.49. WR and MUST draw a record several times, but a '
+              'step is a public mixture over the copy count l of triangles scaled by l (Lemma 5 there), so one net '
+              'per count certifies them: at Fig S2 WR gives 4.57e-4 (gap 1.44) instead of 1.206e-3; for MUST.ow, '
+              'and for WR at σ = 2.62, the public count costs more than symmetrising (0.122 against the partially '
+              'unlabelled 0.064; WR: no ε certified below 0.849). The multi-copy game with the count hidden is open.',
+              '',
               'One step (k = 1): at the DP-SGD size every scheme is within 0.1 % of the displacing attack. At Fig '
               'S2\'s sizes (b = 118: another record takes the slot in 82 % of the reference) the matched plan feeds '
               'the short low labels from the labels above, which makes σ = 4 exact too; at σ = 1.1 high labels are '

@@ -141,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help='also the triangle-net certificate (fixed size, substitution; one k and one query; minutes)')
     c.add_argument('--net-tol', dest='net_tol', type=_number, default=NET_TOL,
                    help=f'refinement tolerance of the triangle net (default {NET_TOL:g}; smaller: tighter, slower)')
+    c.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=1,
+                   help="the net's members on the grid coarsen·h (1..64; 2-4 near σ = 1: faster, a little looser)")
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)

@@ -163,7 +163,8 @@ def _account_one(args, sc, k, name, x) -> int:
     eps, delta = (x, None) if name == 'eps' else (None, x)
     res = account(sc, sigma=args.sigma, steps=k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy,
                   pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget,
-                  net=getattr(args, 'net', False), net_tol=getattr(args, 'net_tol', NET_TOL))
+                  net=getattr(args, 'net', False), net_tol=getattr(args, 'net_tol', NET_TOL),
+                  net_coarsen=getattr(args, 'net_coarsen', 1))
     if args.json: print(_dumps(res.to_dict())); return 0
     print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
     print(f"guarantee: {res.guarantee}")

@@ -134,7 +134,8 @@ def test_account_with_net_reports_the_winner():
 
 @pytest.mark.parametrize('kw,match', [(dict(scheme=make_scheme('poisson', 1000, m=10)), 'fixed-size'),
                                       (dict(relation='add_remove'), 'substitute'),
-                                      (dict(net_tol=0.0), 'net_tol')])
+                                      (dict(net_tol=0.0), 'net_tol'), (dict(net_coarsen=0), 'net_coarsen'),
+                                      (dict(net_coarsen=1.5), 'net_coarsen')])
 def test_account_net_refuses_what_it_does_not_cover(kw, match):
     sc = kw.pop('scheme', WOR)
     with pytest.raises(ValueError, match=match):
@@ -142,13 +143,14 @@ def test_account_net_refuses_what_it_does_not_cover(kw, match):
 
 def test_cli_net_json_and_bad_scheme():
     base = [sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'account', '--n', '10000', '--m', '200', '--sigma', '4',
-            '--k', '100', '--eps', '0.5', '--net', '--net-tol', '1', '--accuracy', '1.2']
+            '--k', '100', '--eps', '0.5', '--net', '--net-tol', '1', '--net-coarsen', '2', '--accuracy', '1.2']
     out = subprocess.run(base + ['--scheme', 'wor', '--json'], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert 'triangle net' in d['certificates'] and d['delta_upper'] == min(d['certificates'].values())
-    bad = subprocess.run(base + ['--scheme', 'poisson'], capture_output=True, text=True)
-    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and 'Traceback' not in bad.stderr
+    for wrong in (['--scheme', 'poisson'], ['--scheme', 'wor', '--net-coarsen', '0']):
+        bad = subprocess.run(base + wrong, capture_output=True, text=True)
+        assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and 'Traceback' not in bad.stderr
 
 def test_small_sigma_fails_closed_and_cache_is_read_only():
     # review 2026-11-25: σ ≤ 0.7 overflowed in the χ² proxy; the cached arrays could be modified by a caller
@@ -169,6 +171,25 @@ def test_labelled_game_is_above_the_exact_two_step_optimum_at_tiny_n(name):
     c = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0)
     assert c.members > 0 and brute <= c.value, (brute, c.value)
     assert c.value <= 1.1 * brute                                          # a coarse net, still near the truth
+
+@pytest.mark.parametrize('name', list(TINY))
+def test_coarser_member_grid_stays_above_the_exact_two_step_optimum(name):
+    # coarsen=2 builds every member's upper PLD on the grid 2h: still an upper PLD on the grid h, so still sound
+    _, n, m, b, sigma, eps = TINY[name]
+    sc = make_scheme(name, n, m=m, b=b)
+    fine = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0)
+    coarse = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0, coarsen=2)
+    assert coarse.coarsen == 2 and _brute(name)[1] <= coarse.value <= 1.05 * fine.value, (coarse.value, fine.value)
+
+def test_coarser_member_grid_is_a_little_looser_and_validated():
+    # 40 steps of Fig S2 WOR: the chord split to a coarser grid can only add spread (to within the cells' layout)
+    att = adaptive_delta(WOR, sigma=S4, steps=40, eps=0.3, h=H4).value
+    fine = triangle_delta(WOR, sigma=S4, steps=40, eps=0.3, h=H4, tol=0.2).value
+    coarse = triangle_delta(WOR, sigma=S4, steps=40, eps=0.3, h=H4, tol=0.2, coarsen=4).value
+    assert att <= fine and 0.999 * fine <= coarse <= 1.05 * fine, (att, fine, coarse)
+    for bad in (0, 65, 2.5):
+        with pytest.raises(ValueError, match='coarsen'):
+            triangle_delta(WOR, sigma=S4, steps=2, eps=0.3, h=H4, coarsen=bad)
 
 def test_fig_s2_wr_labelled_game_beats_every_earlier_certificate():
     # Figure S2, WR: the partially unlabelled certificate is 3.8 times the adaptive attack; even a coarse labelled game

@@ -139,6 +139,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             attack_budget:float=ADAPTIVE_WORK_BUDGET,  # work units for the adaptive attack (0: fixed mixes only)
             net:bool=False,            # also the triangle-net certificate (fixed size, substitution; minutes)
             net_tol:float=NET_TOL,     # its refinement tolerance (> 0): smaller is tighter and slower
+            net_coarsen:int=1,         # its members on the grid coarsen·h (1..64): faster, a little looser
            ) -> AccountResult:
     "Certified δ(ε) (or ε(δ)) after `steps` of `scheme`∘Gaussian(σ), worst case by default, next to the best attack."
     if not isinstance(scheme, Scheme):
@@ -157,6 +158,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         raise ValueError(f"net=True needs a fixed-size scheme (not Poisson), relation 'substitute' and "
                          f"pair 'worst'; got {scheme}, relation {relation!r}, pair {pair!r}")
     net_tol = check_real(net_tol, 'net_tol', 0, lo_open=True)
+    net_coarsen = check_int(net_coarsen, 'net_coarsen', 1, 64)
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
     t0, step, best, widened = time.perf_counter(), (h if h is not None else 2e-3), None, 0
     scaled = h is not None
@@ -200,7 +202,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         if att is not None and att is not acc:
             a, how = _adaptive_attack(scheme, sigma, relation, k, h_att, eps, delta, a, res, max_bins, attack_budget)
         if net:      # the triangle net (accounting/07_triangles): one upper bound, no bracket
-            kw = dict(sigma=sigma, steps=k, h=step, relation=relation, tol=net_tol, max_bins=max_bins)
+            kw = dict(sigma=sigma, steps=k, h=step, relation=relation, tol=net_tol, coarsen=net_coarsen,
+                      max_bins=max_bins)
             tn = (triangle_delta(scheme, eps=eps, **kw) if eps is not None else
                   triangle_epsilon(scheme, delta=delta, eps_lo=a.lower, eps_hi=max(a.lower, res.upper), **kw)).value
             certs['triangle net'] = tn

@@ -85,6 +85,10 @@ def _work(plan:dict, precision:str='double') -> float:
     return float((len(plan['K']) + 1) * np.sum(r * np.log2(r))) * (EXTENDED_COST if precision == 'extended' else 1)
 
 # %% ../../nbs/accounting/06_adaptive.ipynb #f72c2c26
+def _fft_round_off(u:float, r:int, norm:float, l1):
+    "Round-off bound of one FFT correlation of length r: data of 2-norm `norm`, kernel of mass `l1`, unit round-off u."
+    return 8 * (10 * u * math.log2(r)) * norm * l1 + 4 * u * l1
+
 def _dp(opts:tuple, k:int, e0:float, span:int, h:float, max_bins:int, precision:str='double') -> dict:
     "Backward DP V_t(s) = max_o Σ_j p_o(j) V_{t+1}(s + jh), V_k(s) = (1 − e^{e0−s})_+: V_0 at −span..0, from below."
     P = _plan(opts, k, e0, span, h)
@@ -109,7 +113,7 @@ def _dp(opts:tuple, k:int, e0:float, span:int, h:float, max_bins:int, precision:
             conv = sfft.irfft(F * S, r, overwrite_x=True)
             y[o] = conv[n0:n1 + 1] if n0 >= 0 else conv[np.arange(n0, n1 + 1) % r]
         # FFT round-off per entry and option (see the proof); einsum, not V @ V: BLAS threads are slow on busy cores
-        err = (8 * (10 * u * math.log2(r)) * math.sqrt(float(np.einsum('i,i->', V, V))) * l1 + 4 * u * l1).astype(dt)
+        err = _fft_round_off(u, r, math.sqrt(float(np.einsum('i,i->', V, V))), l1).astype(dt)
         y -= err[:, None]
         best = y.max(axis=0)
         err_total += float(err.max())

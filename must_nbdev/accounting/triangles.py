@@ -16,7 +16,7 @@ from ..core.sampling import Scheme
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins
 from .dominating import _add_symmetric_label, _label_top, dominating_labels
 from .compose import _UNIT
-from .adaptive import _plan, _runs
+from .adaptive import _fft_round_off, _plan, _runs
 
 # %% auto #0
 __all__ = ['FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'NET_TRIM',
@@ -281,7 +281,7 @@ def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, ma
                     np.maximum(best, sfft.irfft(FE * spectra[g][1][i], r)[w - 1:w - 1 + n_out] + infs[i], out=best)
                 np.minimum(value, best, out=value)
             total += pi * value
-            err += pi * (8 * (10 * u * math.log2(r)) * math.sqrt(float(E @ E)) * l1 + 4 * u * l1)
+            err += pi * _fft_round_off(u, r, math.sqrt(float(E @ E)), l1)
         err_total += err
         V = np.minimum(total + err, 1.0)
     j = -np.arange(span + 1) - lo[0]
@@ -296,12 +296,13 @@ class TriangleCertificate:
     members: int          # net members, summed over the labels that have a net
     tol: float            # the net's refinement tolerance
     h: float              # loss grid step
+    coarsen: int          # label l's members were built on the grid coarsen·l²·h
     bins: int             # largest FFT length of the DP
     err_charged: float    # FFT round-off added, summed over the steps (absolute, in δ)
     seconds: float        # wall time
 
-def _checked(scheme, sigma, steps, h, relation, tol, max_bins) -> tuple:
-    "Validated (sigma, steps, h, tol, max_bins); the errors name the argument."
+def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins) -> tuple:
+    "Validated (sigma, steps, h, tol, coarsen, max_bins); the errors name the argument."
     if not isinstance(scheme, Scheme):
         raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
     if not scheme.fixed_size:
@@ -310,7 +311,7 @@ def _checked(scheme, sigma, steps, h, relation, tol, max_bins) -> tuple:
         raise ValueError(f"relation must be 'substitute' for the triangle net, got {relation!r}")
     return (check_real(sigma, 'sigma', 0, lo_open=True), check_int(steps, 'steps', 1),
             check_real(h, 'h', 0, 1, lo_open=True), check_real(tol, 'tol', 0, lo_open=True),
-            check_max_bins(max_bins))
+            check_int(coarsen, 'coarsen', 1, 64), check_max_bins(max_bins))
 
 LABEL_NET_MASS = 1e-3   # a label lighter than this keeps only its symmetrised pair (no net)
 LABEL_NET_SIGMA = 1.0   # so does a label l with σ/l below this (its net would need too many members)
@@ -330,7 +331,7 @@ def _on_grid(p:DiscretePLD, c:int) -> DiscretePLD:
     return DiscretePLD(p.h / c, p.j0 * c, m, p.inf_mass)
 
 @lru_cache(maxsize=2)
-def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float) -> tuple:
+def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1) -> tuple:
     "The labelled game's steps: (groups for `_upper_dp`, null weight, mass at +∞, members) (cached: the costly part)."
     eta, labels, left = dominating_labels(scheme, sigma, 'substitute')
     groups, null, members = [], 0.0, 0
@@ -339,9 +340,10 @@ def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float) -> tuple:
         if theta == 0: null += pi; continue                    # the record cannot appear: V itself
         if pi < CAP_MASS: left += pi; continue                 # negligible label: at +∞
         l = round(theta * sigma / 2)                           # copies of the record (θ = 2l/σ)
+        c = coarsen * l * l                                    # label l's members: on the grid c·h
         alts = [(_label_pld(eta, theta, h),)]
         if pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA:   # l copies: the disc scaled by l, i.e. noise σ/l
-            alts.append(tuple(_on_grid(planar_upper_pld(G, q=eta, sigma=sigma / l, h=l * l * h), l * l)
+            alts.append(tuple(_on_grid(planar_upper_pld(G, q=eta, sigma=sigma / l, h=c * h), c)
                               for G in triangle_net(sigma / l, tol=tol)))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
@@ -349,9 +351,9 @@ def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float) -> tuple:
         for p in (p for alt in alts for p in alt): p.masses.setflags(write=False)   # cached: shared by every caller
     return tuple(groups), null, left, members
 
-def _net_dp(scheme, sigma, steps, e0, span, h, tol, max_bins) -> tuple:
+def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins) -> tuple:
     "The upper DP of the labelled game: (dp dict, members)."
-    groups, null, left, members = _label_groups(scheme, sigma, h, tol)
+    groups, null, left, members = _label_groups(scheme, sigma, h, tol, coarsen)
     window = _runs(scheme, sigma, 'substitute', h, max_bins)[0]
     return _upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left), members
 
@@ -365,14 +367,16 @@ def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`
                    h:float,                 # loss grid step, in (0, 1] (e.g. `account(...).h`)
                    relation:str|None=None,  # must be 'substitute' (None: the scheme's own)
                    tol:float=NET_TOL,       # net refinement tolerance (> 0): smaller is tighter and slower
+                   coarsen:int=1,           # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
                    max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
                   ) -> TriangleCertificate:
     "Certified upper bound on the worst-case δ(ε) after `steps` adaptive steps: the labelled game over Loewner nets."
     t0 = time.perf_counter()
-    sigma, steps, h, tol, max_bins = _checked(scheme, sigma, steps, h, relation, tol, max_bins)
+    sigma, steps, h, tol, coarsen, max_bins = _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins)
     eps = check_real(eps, 'eps', 0)
-    d, n = _net_dp(scheme, sigma, steps, eps, 0, h, tol, max_bins)
-    return TriangleCertificate(float(d['values'][0]), n, tol, h, d['bins'], d['err'], time.perf_counter() - t0)
+    d, n = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins)
+    return TriangleCertificate(float(d['values'][0]), n, tol, h, coarsen, d['bins'], d['err'],
+                               time.perf_counter() - t0)
 
 def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)
                      *,
@@ -384,14 +388,16 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
                      eps_hi:float,            # where it ends (>= eps_lo), e.g. another certificate's ε
                      relation:str|None=None,  # must be 'substitute' (None: the scheme's own)
                      tol:float=NET_TOL,       # net refinement tolerance (> 0): smaller is tighter and slower
+                     coarsen:int=1,           # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
                      max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
                     ) -> TriangleCertificate:
     "Certified upper bound on the worst-case ε(δ): the first ε on eps_lo + jh with net δ(ε) ≤ `delta` (∞ if none)."
     t0 = time.perf_counter()
-    sigma, steps, h, tol, max_bins = _checked(scheme, sigma, steps, h, relation, tol, max_bins)
+    sigma, steps, h, tol, coarsen, max_bins = _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
-    d, n = _net_dp(scheme, sigma, steps, eps_lo, math.ceil((eps_hi - eps_lo) / h), h, tol, max_bins)
+    d, n = _net_dp(scheme, sigma, steps, eps_lo, math.ceil((eps_hi - eps_lo) / h), h, tol, coarsen,
+                   max_bins)
     ok = np.flatnonzero(d['values'] <= delta)
-    return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, d['bins'], d['err'],
-                               time.perf_counter() - t0)
+    return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
+                               d['err'], time.perf_counter() - t0)
