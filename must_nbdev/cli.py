@@ -205,6 +205,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help='--solve batch-size for two-stage MUST: stage I size b = ceil(b_per_m * m)')
     cal.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
     cal.add_argument('--tol', type=_number, default=0.005, help='relative search tolerance (default 0.005)')
+    cal.add_argument('--net', action='store_true',
+                     help='--solve sigma: then search lower with the triangle-net certificate (fixed size, '
+                          'substitution; minutes per call)')
+    cal.add_argument('--net-tol', dest='net_tol', type=_number, default=NET_TOL,
+                     help=f'refinement tolerance of the triangle net (default {NET_TOL:g})')
+    cal.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=1,
+                     help="the net's members on the grid coarsen·h (1..64; 2-4 near σ = 1: faster, a little looser)")
     cal.add_argument('--json', action='store_true', help='print one JSON object')
     cal.add_argument('--quiet', action='store_true', help='no progress on stderr')
     cal.set_defaults(func=cmd_calibrate)

@@ -81,3 +81,28 @@ def test_schedule_of_one_phase_is_calibrate_sigma():
     assert abs(one.sigma / ref.sigma - 1) <= 2 * one.tol and one.eps_upper <= 2.0 and one.steps == 400
     two = calibrate_schedule([(sc, 200), (make_scheme('wr', 20_000, m=200), 200)], eps=2.0, delta=1e-5)
     assert two.sigma > one.sigma          # the second phase samples at twice the rate: more noise for the same target
+
+# --- calibrate_sigma(net=True): the triangle net below the standard answer (issue 23) ---------------------------------
+
+def test_calibrate_sigma_with_the_net_is_lower_and_still_certified():
+    from must_nbdev.accounting.triangles import triangle_epsilon
+    sc = make_scheme('wor', 10_000, m=200)
+    # 200 steps of Fig S2's WOR for (1, 1e-5): the public labels need σ = 2.968, the net (tol 0.2) about 2.4% less
+    target = dict(steps=200, eps=1.0, delta=1e-5)
+    pub = calibrate_sigma(sc, **target, tol=0.01)
+    cal = calibrate_sigma(sc, **target, tol=0.01, net=True, net_tol=0.2)
+    assert cal.sigma * 1.01 < pub.sigma and cal.sigma / cal.sigma_infeasible <= 1.01 + 1e-12
+    assert cal.result.certificate == 'triangle net' and cal.eps_lower <= cal.eps_upper <= 1.0
+    # at the infeasible end, neither the net nor the other certificates reach the target (independent calls)
+    bad = account(sc, sigma=cal.sigma_infeasible, steps=200, delta=1e-5)
+    net_bad = triangle_epsilon(sc, sigma=cal.sigma_infeasible, steps=200, delta=1e-5, h=bad.h, eps_lo=bad.lower,
+                               eps_hi=bad.upper, tol=0.2).value
+    assert min(bad.upper, net_bad) > 1.0
+
+@pytest.mark.parametrize('kw,match', [(dict(scheme=make_scheme('poisson', 1000, m=10)), 'fixed-size'),
+                                      (dict(relation='add_remove'), 'substitute'), (dict(net_coarsen=0), 'net_coarsen'),
+                                      (dict(net_tol=-1.0), 'net_tol')])
+def test_calibrate_sigma_net_refuses_what_the_net_does_not_cover(kw, match):
+    sc = kw.pop('scheme', make_scheme('wor', 1000, m=10))
+    with pytest.raises(ValueError, match=match):
+        calibrate_sigma(sc, steps=10, eps=1.0, delta=1e-5, net=True, **kw)

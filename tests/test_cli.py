@@ -194,6 +194,10 @@ def test_regression_head_never_prints_a_broken_pipe_traceback():
      '--b-per-m is only used'),
     (['calibrate', '--scheme', 'must-ow', '--n', '1000', '--solve', 'batch-size', '--b-per-m', '3', '--sigma', '2',
       '--k', '10', '--epochs', '2', '--eps', '1', '--delta', '1e-5'], 'drop --epochs'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--solve', 'steps', '--sigma', '2', '--eps', '1',
+      '--delta', '1e-5', '--net'], '--net is used by --solve sigma only'),
+    (['calibrate', '--scheme', 'poisson', '--n', '1000', '--m', '10', '--k', '10', '--eps', '1', '--delta', '1e-5',
+      '--net'], 'fixed-size'),
 ])
 def test_new_bad_input_exits_2_with_one_line(argv, msg):
     rc, out, err = run(argv)

@@ -12,6 +12,7 @@ from .pld import MAX_BINS, GridTooLarge
 from .account import account
 from .pairs import RELATIONS
 from .accountant import PrivacyAccountant
+from .triangles import NET_TOL, triangle_epsilon
 
 
 # %% auto #0
@@ -117,12 +118,20 @@ def _smallest_sigma(eps_at,         # σ -> certified ε (∞ where it cannot be
                    eps:float,      # the target ε
                    sigma_max:float, tol:float, progress,
                    fail,           # (σ, ε) -> the message when even sigma_max misses the target
+                   start:float=1.0,   # the first σ tried
                   ) -> tuple:
     "The σ search of `calibrate_sigma` and `calibrate_schedule`, over x = 1/σ (ε grows with x): (σ, ε, σ_bad, calls)."
     x, e, x_bad, calls = _largest_feasible(_reported(lambda x: eps_at(1 / x), progress, 'sigma', lambda x: 1 / x), eps,
-                                           lo=1 / sigma_max, hi=1e4, start=1.0, tol=tol, integer=False, power=0.5,
-                                           steps=(1.5, 16.0, 1.05), fail=lambda x, e: fail(1 / x, e))
+                                           lo=1 / sigma_max, hi=1e4, start=min(1 / start, 1e4), tol=tol, integer=False,
+                                           power=0.5, steps=(1.5, 16.0, 1.05), fail=lambda x, e: fail(1 / x, e))
     return 1 / x, e, (0.0 if x_bad is None else 1 / x_bad), calls
+
+def _net_eps(scheme, sigma:float, eps:float, kw:dict, net_kw:dict) -> float:
+    "Certified ε(δ), with the triangle net (`accounting/07_triangles`) where it decides `eps`."
+    r = account(scheme, sigma=sigma, **kw)
+    if r.upper <= eps or r.lower > eps: return r.upper      # met without the net, or missed by a real attack
+    return min(r.upper, triangle_epsilon(scheme, sigma=sigma, steps=kw['steps'], delta=kw['delta'], h=r.h,
+                                         eps_lo=r.lower, eps_hi=r.upper, **net_kw).value)
 
 def _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, last:dict) -> float:
     "The certified upper ε(δ) of one configuration; ∞ when no grid within `max_bins` can certify it (infeasible)."
@@ -145,12 +154,20 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                     progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
+                    net:bool=False,          # then search lower with the triangle net (fixed size, substitution; slow)
+                    net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
+                    net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
                    ) -> Calibration:
     "The smallest σ (to relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
     _check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last = time.perf_counter(), {}
+    if net and not (scheme.fixed_size and (scheme.relation if relation is None else relation) == 'substitute'):
+        raise ValueError(f"net=True needs a fixed-size scheme (not Poisson) and relation 'substitute'; got {scheme}, "
+                         f"relation {relation!r}")
+    net_tol = check_real(net_tol, 'net_tol', 0, lo_open=True)
+    net_coarsen = check_int(net_coarsen, 'net_coarsen', 1, 64)
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "
@@ -158,7 +175,13 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     sigma, _, sigma_bad, calls = _smallest_sigma(
         lambda s: _certified_eps(scheme, s, k, delta, relation, accuracy, max_bins, last), eps, sigma_max, tol,
         progress, fail)
-    r = account(scheme, sigma=sigma, steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
+    kw = dict(steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
+    if net:      # below that answer: the same search on the net's ε (minutes per call where the net is needed)
+        net_kw = dict(tol=net_tol, coarsen=net_coarsen, max_bins=max_bins, relation=relation)
+        sigma, _, bad, more = _smallest_sigma(lambda s: _net_eps(scheme, s, eps, kw, net_kw), eps, sigma, tol,
+                                              progress, fail, start=sigma / 1.02)
+        sigma_bad, calls = bad, calls + more                  # now the σ that the net misses
+    r = account(scheme, sigma=sigma, **kw, net=net, net_tol=net_tol, net_coarsen=net_coarsen)
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls + 1, time.perf_counter() - t0, tol, r)
 

@@ -14,7 +14,9 @@ from ..core import definitions as _defs
 from ..core.definitions import check_int, check_real
 from ..core.sampling import Scheme
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins
-from .dominating import _add_symmetric_label, _label_top, dominating_labels
+from must_nbdev.accounting.dominating import (_add_symmetric_label, _label_top, dominating_labels,
+    scheme_gaussian_pld)
+from .unlabelled import unlabelled_pld
 from .compose import _UNIT
 from .adaptive import _fft_round_off, _plan, _runs
 
@@ -242,16 +244,21 @@ def _upper_kernels(plds:tuple, k:int) -> tuple:
     return K * (1 + _MASS_SLACK), np.array(infs) * (1 + _MASS_SLACK), a, b
 
 def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, max_bins:int, *,
-              null:float=0.0, left:float=0.0) -> dict:
+              null:float=0.0, left:float=0.0, whole:tuple=()) -> dict:
     "Upper bound on the labelled game: δ(e0 + jh) for j = 0..span (V_0 read at −span..0), from above."
     # groups: ((π, alternatives), ...), each alternative a tuple of members' upper PLDs: a label's value is the least
-    # over its alternatives of the largest over their members. `null` weighs V itself, `left` is P-mass at +∞
+    # over its alternatives of the largest over their members. `null` weighs V itself, `left` is P-mass at +∞.
+    # whole: upper PLDs of pairs that each dominate a whole step (both orientations): a step is also at most theirs
     P = _plan(window, k, e0, span, h)
     lo, hi = P['lo'], P['hi']
     G = []
     for pi, alts in groups:
         K, infs, a, b = _upper_kernels(tuple(p for alt in alts for p in alt), k)
-        G.append((pi, K, infs, a, b, np.cumsum([0] + [len(alt) for alt in alts]), float(np.max(K.sum(axis=1) + infs))))
+        G.append((pi, K, infs, a, b, np.cumsum([0] + [len(alt) for alt in alts]), float(np.max(K.sum(axis=1) + infs)),
+                  False))
+    for p in whole:
+        K, infs, a, b = _upper_kernels((p,), k)
+        G.append((1.0, K, infs, a, b, np.array([0, 1]), float(K.sum() + infs[0]), True))
     r_need = [int(np.max(hi[:-1] - lo[:-1])) + b - a + 1 for _, _, _, a, b, *_ in G]
     spectra_bytes = sum(len(g[1]) * (r // 2 + 1) * 16 for g, r in zip(G, r_need))   # a spectrum per member
     if max(r_need) > max_bins or spectra_bytes > _defs.MEMORY_BUDGET:   # before any array of that size exists
@@ -267,9 +274,9 @@ def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, ma
     for t in range(k - 1, -1, -1):
         # V_{t+1} where step t reads it: 1 above its window, its lowest value below
         read = lambda idx: np.where(idx > hi[t + 1], 1.0, V[np.clip(idx - lo[t + 1], 0, len(V) - 1)])
-        n_out, err = hi[t] - lo[t] + 1, 0.0
+        n_out, err, steps = hi[t] - lo[t] + 1, 0.0, []
         total = null * read(np.arange(lo[t], hi[t] + 1)) + left
-        for g, (pi, K, infs, a, b, cuts, l1) in enumerate(G):
+        for g, (pi, K, infs, a, b, cuts, l1, is_whole) in enumerate(G):
             E = read(np.arange(lo[t] + a, hi[t] + b + 1))
             r = sfft.next_fast_len(len(E), real=True); bins = max(bins, r)
             if spectra.get(g, (0,))[0] != r: spectra[g] = (r, [sfft.rfft(row[::-1], r) for row in K])
@@ -280,10 +287,13 @@ def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, ma
                     # circular length r >= len(E): outputs from w − 1 on are the linear correlation's
                     np.maximum(best, sfft.irfft(FE * spectra[g][1][i], r)[w - 1:w - 1 + n_out] + infs[i], out=best)
                 np.minimum(value, best, out=value)
-            total += pi * value
-            err += pi * _fft_round_off(u, r, math.sqrt(float(E @ E)), l1)
-        err_total += err
-        V = np.minimum(total + err, 1.0)
+            e = _fft_round_off(u, r, math.sqrt(float(E @ E)), l1)
+            if is_whole: steps.append((value + e, e)); continue
+            total += pi * value; err += pi * e
+        err_total += max([err] + [e for _, e in steps])
+        V = total + err if groups else np.full(n_out, np.inf)        # no labels: the whole-step pairs alone
+        for value, _ in steps: np.minimum(V, value, out=V)
+        V = np.minimum(V, 1.0)
     j = -np.arange(span + 1) - lo[0]
     return dict(values=np.where(j >= len(V), 1.0, V[np.clip(j, 0, len(V) - 1)]), err=err_total, bins=bins)
 
@@ -351,11 +361,21 @@ def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1)
         for p in (p for alt in alts for p in alt): p.masses.setflags(write=False)   # cached: shared by every caller
     return tuple(groups), null, left, members
 
+@lru_cache(maxsize=2)
+def _whole_steps(scheme:Scheme, sigma:float, h:float, max_bins:int) -> tuple:
+    "Upper PLDs of pairs dominating a whole step, both ways: the partially unlabelled pair where the scheme has one."
+    mech = scheme_gaussian_pld(scheme, sigma, 'substitute', h, max_bins, 'worst')
+    alt = unlabelled_pld(scheme, sigma, 'substitute', h, -mech.upper[0].j0)
+    if alt is None: return ()
+    for p in alt.upper: p.masses.setflags(write=False)                   # cached: shared by every caller
+    return tuple(alt.upper)
+
 def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins) -> tuple:
-    "The upper DP of the labelled game: (dp dict, members)."
+    "The upper DP of the labelled game, each step also at most the partially unlabelled pair's: (dp dict, members)."
     groups, null, left, members = _label_groups(scheme, sigma, h, tol, coarsen)
     window = _runs(scheme, sigma, 'substitute', h, max_bins)[0]
-    return _upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left), members
+    return _upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left,
+                     whole=_whole_steps(scheme, sigma, h, max_bins)), members
 
 
 # %% ../../nbs/accounting/07_triangles.ipynb #c743f5bd

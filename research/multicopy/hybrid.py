@@ -1,0 +1,40 @@
+"""The hybrid game: at every step and state the smaller of the labelled game's value (Lemma 5, count public, no
+symmetrisation) and the partially unlabelled pair's (count hidden, symmetrised). Both bound the real step, so their
+minimum does too. argv: scheme size tol coarsen, e.g. `must-ow s2 0.2 1`."""
+import sys, time, math
+from must_nbdev.core.sampling import make_scheme
+from must_nbdev.accounting.account import account
+from must_nbdev.accounting.dominating import scheme_gaussian_pld
+from must_nbdev.accounting.unlabelled import unlabelled_pld
+from must_nbdev.accounting.pld import MAX_BINS
+from must_nbdev.accounting.adaptive import _runs
+from must_nbdev.accounting.triangles import _label_groups, _upper_dp
+
+name, size, tol, coarsen = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+n, m, b, sigma, k, q = {'s2': (10_000, 200, 118, 4.0, 1000, ('eps', 1.0)),
+                        '2.62': (60_000, 256, 6000, 2.62, 2350, ('delta', 1e-5)),
+                        '1.1': (60_000, 256, 6000, 1.1, 2350, ('delta', 1e-5))}[size]
+sc = make_scheme(name, n, m=m, b=b) if name.startswith('must') else make_scheme(name, n, m=m)
+t0 = time.perf_counter()
+r = account(sc, sigma=sigma, steps=k, **{q[0]: q[1]})
+h = r.h
+mech = scheme_gaussian_pld(sc, sigma, 'substitute', h, MAX_BINS, 'worst')
+pu = unlabelled_pld(sc, sigma, 'substitute', h, -mech.upper[0].j0).upper[0]
+groups, null, left, members = _label_groups(sc, sigma, h, tol, coarsen)
+window = _runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
+print(f"{name} {size}: h={h:.4g}, {r}; {members} members; {time.perf_counter() - t0:.0f} s", flush=True)
+if q[0] == 'eps': e0, span = q[1], 0
+else: e0, span = r.lower, math.ceil((r.upper - r.lower) / h)
+for label, kw in (('partially unlabelled alone', dict(groups=(), whole=(pu,))),
+                  ('labelled game alone', dict(groups=groups, null=null, left=left)),
+                  ('hybrid', dict(groups=groups, null=null, left=left, whole=(pu,)))):
+    t1 = time.perf_counter()
+    g = kw.pop('groups')
+    d = _upper_dp(g, k, e0, span, h, window, MAX_BINS, **kw)
+    v = d['values']
+    if q[0] == 'eps': out = f"δ({e0:g}) = {v[0]:.5g} (gap {v[0] / r.lower:.4f})"
+    else:
+        ok = [j for j in range(len(v)) if v[j] <= q[1]]
+        e = e0 + ok[0] * h if ok else math.inf
+        out = f"ε({q[1]:g}) = {e:.5g} (gap {e / r.lower:.4f})"
+    print(f"  {label}: {out}; {time.perf_counter() - t1:.0f} s", flush=True)
