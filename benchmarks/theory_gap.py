@@ -97,9 +97,9 @@ def main(argv=None):
               'step is a public mixture over the copy count l of triangles scaled by l (Lemma 5 there), so one net '
               'per count certifies them, and each step may also take the partially unlabelled pair\'s value where it '
               'is smaller: at Fig S2 WR gives 4.49e-4 (gap 1.41) instead of 1.206e-3, and at σ = 2.62 ε 0.773 (gap '
-              '1.12) instead of 0.849; for MUST.ow at Fig S2 the public count costs more than symmetrising in every '
-              'state (0.122 against the partially unlabelled 0.064). The multi-copy game with the count hidden is '
-              'open.',
+              '1.12) instead of 0.849 (WR at σ = 1.1: 8.75, gap 1.055; MUST.ow at σ = 2.62: 0.854, gap 1.20); for '
+              'MUST.ow at Fig S2 the public count costs more than symmetrising in every state (0.122 against the '
+              'partially unlabelled 0.064). The multi-copy game with the count hidden is open.',
               '',
               'One step (k = 1): at the DP-SGD size every scheme is within 0.1 % of the displacing attack. At Fig '
               'S2\'s sizes (b = 118: another record takes the slot in 82 % of the reference) the matched plan feeds '
