@@ -96,6 +96,13 @@ def _add_noise_and_steps(p, sigma_required:bool):
     p.add_argument('--steps', help='several numbers of steps, comma separated (one row each), e.g. 100,1000,10000')
     p.add_argument('--epochs', type=_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
 
+def _add_net_args(p):
+    "--net-tol and --net-coarsen: how the triangle net of `accounting/07_triangles` is built (with --net)."
+    p.add_argument('--net-tol', dest='net_tol', type=_number, default=NET_TOL,
+                   help=f'refinement tolerance of the triangle net (default {NET_TOL:g}; smaller: tighter, slower)')
+    p.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=1,
+                   help="the net's members on the grid coarsen·h (1..64; 2-4 near σ = 1: faster, a little looser)")
+
 def build_parser() -> argparse.ArgumentParser:
     "The `must` argument parser."
     from importlib.metadata import version, PackageNotFoundError
@@ -139,10 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                         f'about 20 s; 0: fixed orientation mixes only)')
     c.add_argument('--net', action='store_true',
                    help='also the triangle-net certificate (fixed size, substitution; one k and one query; minutes)')
-    c.add_argument('--net-tol', dest='net_tol', type=_number, default=NET_TOL,
-                   help=f'refinement tolerance of the triangle net (default {NET_TOL:g}; smaller: tighter, slower)')
-    c.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=1,
-                   help="the net's members on the grid coarsen·h (1..64; 2-4 near σ = 1: faster, a little looser)")
+    _add_net_args(c)
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)
@@ -208,10 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument('--net', action='store_true',
                      help='--solve sigma: then search lower with the triangle-net certificate (fixed size, '
                           'substitution; minutes per call)')
-    cal.add_argument('--net-tol', dest='net_tol', type=_number, default=NET_TOL,
-                     help=f'refinement tolerance of the triangle net (default {NET_TOL:g})')
-    cal.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=1,
-                     help="the net's members on the grid coarsen·h (1..64; 2-4 near σ = 1: faster, a little looser)")
+    _add_net_args(cal)
     cal.add_argument('--json', action='store_true', help='print one JSON object')
     cal.add_argument('--quiet', action='store_true', help='no progress on stderr')
     cal.set_defaults(func=cmd_calibrate)

@@ -90,8 +90,11 @@ def test_calibrate_sigma_with_the_net_is_lower_and_still_certified():
     # 200 steps of Fig S2's WOR for (1, 1e-5): the public labels need σ = 2.968, the net (tol 0.2) about 2.4% less
     target = dict(steps=200, eps=1.0, delta=1e-5)
     pub = calibrate_sigma(sc, **target, tol=0.01)
-    cal = calibrate_sigma(sc, **target, tol=0.01, net=True, net_tol=0.2)
+    seen = []
+    cal = calibrate_sigma(sc, **target, tol=0.01, net=True, net_tol=0.2, progress=lambda *a: seen.append(a))
     assert cal.sigma * 1.01 < pub.sigma and cal.sigma / cal.sigma_infeasible <= 1.01 + 1e-12
+    # one numbering across both searches: the net phase continues it (it restarted at 1 before)
+    assert [a[0] for a in seen] == list(range(1, len(seen) + 1)) and len(seen) == cal.calls - 1
     assert cal.result.certificate == 'triangle net' and cal.eps_lower <= cal.eps_upper <= 1.0
     # at the infeasible end, neither the net nor the other certificates reach the target (independent calls)
     bad = account(sc, sigma=cal.sigma_infeasible, steps=200, delta=1e-5)

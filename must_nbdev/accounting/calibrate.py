@@ -106,10 +106,11 @@ def _check_scheme(scheme):
 def _reported(f,             # x -> certified ε
               progress,      # callable(calls, knob, value, certified ε) after each evaluation, or None
               knob:str,      # 'sigma', 'steps' or 'batch_size'
-              user=None):    # x -> the knob's value (σ = 1/x for calibrate_sigma); None: x itself
+              user=None,     # x -> the knob's value (σ = 1/x for calibrate_sigma); None: x itself
+              done:int=0):   # evaluations reported before these: the numbering continues from there
     "`f`, reporting each evaluation to `progress` (a progress line on stderr in the CLI)."
     if progress is None: return f
-    calls = [0]
+    calls = [done]
     def g(x):
         e = f(x); calls[0] += 1; progress(calls[0], knob, x if user is None else user(x), e); return e
     return g
@@ -119,9 +120,11 @@ def _smallest_sigma(eps_at,         # σ -> certified ε (∞ where it cannot be
                    sigma_max:float, tol:float, progress,
                    fail,           # (σ, ε) -> the message when even sigma_max misses the target
                    start:float=1.0,   # the first σ tried
+                   done:int=0,        # evaluations already reported (progress numbering continues)
                   ) -> tuple:
     "The σ search of `calibrate_sigma` and `calibrate_schedule`, over x = 1/σ (ε grows with x): (σ, ε, σ_bad, calls)."
-    x, e, x_bad, calls = _largest_feasible(_reported(lambda x: eps_at(1 / x), progress, 'sigma', lambda x: 1 / x), eps,
+    f = _reported(lambda x: eps_at(1 / x), progress, 'sigma', lambda x: 1 / x, done)
+    x, e, x_bad, calls = _largest_feasible(f, eps,
                                            lo=1 / sigma_max, hi=1e4, start=min(1 / start, 1e4), tol=tol, integer=False,
                                            power=0.5, steps=(1.5, 16.0, 1.05), fail=lambda x, e: fail(1 / x, e))
     return 1 / x, e, (0.0 if x_bad is None else 1 / x_bad), calls
@@ -179,7 +182,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     if net:      # below that answer: the same search on the net's ε (minutes per call where the net is needed)
         net_kw = dict(tol=net_tol, coarsen=net_coarsen, max_bins=max_bins, relation=relation)
         sigma, _, bad, more = _smallest_sigma(lambda s: _net_eps(scheme, s, eps, kw, net_kw), eps, sigma, tol,
-                                              progress, fail, start=sigma / 1.02)
+                                              progress, fail, start=sigma / 1.02, done=calls)
         sigma_bad, calls = bad, calls + more                  # now the σ that the net misses
     r = account(scheme, sigma=sigma, **kw, net=net, net_tol=net_tol, net_coarsen=net_coarsen)
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,

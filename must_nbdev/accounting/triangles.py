@@ -14,8 +14,7 @@ from ..core import definitions as _defs
 from ..core.definitions import check_int, check_real
 from ..core.sampling import Scheme
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins
-from must_nbdev.accounting.dominating import (_add_symmetric_label, _label_top, dominating_labels,
-    scheme_gaussian_pld)
+from .dominating import _add_symmetric_label, _label_top, dominating_labels, scheme_gaussian_pld
 from .unlabelled import unlabelled_pld
 from .compose import _UNIT
 from .adaptive import _fft_round_off, _plan, _runs

@@ -1,6 +1,7 @@
 """The hybrid game: at every step and state the smaller of the labelled game's value (Lemma 5, count public, no
 symmetrisation) and the partially unlabelled pair's (count hidden, symmetrised). Both bound the real step, so their
-minimum does too. argv: scheme size tol coarsen, e.g. `must-ow s2 0.2 1`."""
+minimum does too. argv: scheme size tol coarsen [only], e.g. `must-ow s2 0.2 1` or `must-ww 2.62 0.05 2 hybrid`
+(`only`: run that variant alone)."""
 import sys, time, math
 from must_nbdev.core.sampling import make_scheme
 from must_nbdev.accounting.account import account
@@ -11,6 +12,7 @@ from must_nbdev.accounting.adaptive import _runs
 from must_nbdev.accounting.triangles import _label_groups, _upper_dp
 
 name, size, tol, coarsen = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+only = sys.argv[5] if len(sys.argv) > 5 else None
 n, m, b, sigma, k, q = {'s2': (10_000, 200, 118, 4.0, 1000, ('eps', 1.0)),
                         '2.62': (60_000, 256, 6000, 2.62, 2350, ('delta', 1e-5)),
                         '1.1': (60_000, 256, 6000, 1.1, 2350, ('delta', 1e-5))}[size]
@@ -28,6 +30,7 @@ else: e0, span = r.lower, math.ceil((r.upper - r.lower) / h)
 for label, kw in (('partially unlabelled alone', dict(groups=(), whole=(pu,))),
                   ('labelled game alone', dict(groups=groups, null=null, left=left)),
                   ('hybrid', dict(groups=groups, null=null, left=left, whole=(pu,)))):
+    if only and only not in label: continue
     t1 = time.perf_counter()
     g = kw.pop('groups')
     d = _upper_dp(g, k, e0, span, h, window, MAX_BINS, **kw)
