@@ -29,15 +29,15 @@ def rows():
     for size, g, sigma, k, query in SIZES:
         for name in SCHEMES:
             if name == 'must-wo' and g['m'] > g['b']: continue               # WOR m of b needs m <= b
-            t0 = time.perf_counter()
-            r = account(scheme_at(name, g['n'], g['m'], b=g['b']), sigma=sigma, steps=k,
+            sc, t0 = scheme_at(name, g['n'], g['m'], b=g['b']), time.perf_counter()
+            r = account(sc, sigma=sigma, steps=k,
                         attack_budget=10 * ADAPTIVE_WORK_BUDGET, **query)
             t_all = time.perf_counter() - t0
             t0 = time.perf_counter()
-            account(scheme_at(name, g['n'], g['m'], b=g['b']), sigma=sigma, steps=k, attack=False, **query)
+            account(sc, sigma=sigma, steps=k, attack=False, **query)
             bound_s, fine = time.perf_counter() - t0, None
             if 'delta' in query and k > 1:       # the attack rounds down on r.h: on h/2 it finds more (converged there)
-                fine = max(r.lower, adaptive_epsilon(scheme_at(name, g['n'], g['m'], b=g['b']), sigma=sigma, steps=k,
+                fine = max(r.lower, adaptive_epsilon(sc, sigma=sigma, steps=k,
                                                      delta=query['delta'], h=r.h / 2, eps_lo=r.lower * 0.995,
                                                      eps_hi=r.upper, rtol=1e-4).value)
             yield dict(size=size, scheme=name,

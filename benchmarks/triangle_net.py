@@ -10,9 +10,9 @@ in the same run, never asserted.
     python benchmarks/triangle_net.py --sizes 1.1 --coarsen 4   # DP-SGD σ = 1.1: members on the grid 4h (minutes;
                                                                 # on the grid h they take hours: their losses are wide)
 """
-import argparse, re, time
+import argparse, time
 from pathlib import Path
-from must_nbdev.core.sampling import make_scheme
+from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import ADAPTIVE_WORK_BUDGET
 from must_nbdev.accounting.triangles import NET_TOL, _label_groups
@@ -52,7 +52,7 @@ def main(argv=None):
         for key in args.sizes.split(','):
             size, n, m, b, sigma, k, query = SIZES[key]
             t0 = time.perf_counter()
-            sc = make_scheme(name, n, m=m, b=b) if name.startswith('must') else make_scheme(name, n, m=m)
+            sc = scheme_at(name, n, m, b=b)
             r = account(sc, sigma=sigma, steps=k, attack_budget=10 * ADAPTIVE_WORK_BUDGET, net=True, net_tol=args.tol,
                         net_coarsen=args.coarsen, **query)
             q = f"ε(δ={query['delta']:g})" if 'delta' in query else f"δ(ε={query['eps']:g})"

@@ -3,25 +3,22 @@ symmetrisation) and the partially unlabelled pair's (count hidden, symmetrised).
 minimum does too. argv: scheme size tol coarsen [only], e.g. `must-ow s2 0.2 1` or `must-ww 2.62 0.05 2 hybrid`
 (`only`: run that variant alone)."""
 import sys, time, math
-from must_nbdev.core.sampling import make_scheme
+from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.dominating import scheme_gaussian_pld
-from must_nbdev.accounting.unlabelled import unlabelled_pld
 from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.adaptive import _runs
-from must_nbdev.accounting.triangles import _label_groups, _upper_dp
+from must_nbdev.accounting.triangles import _label_groups, _upper_dp, _whole_steps
 
 name, size, tol, coarsen = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 only = sys.argv[5] if len(sys.argv) > 5 else None
 n, m, b, sigma, k, q = {'s2': (10_000, 200, 118, 4.0, 1000, ('eps', 1.0)),
                         '2.62': (60_000, 256, 6000, 2.62, 2350, ('delta', 1e-5)),
                         '1.1': (60_000, 256, 6000, 1.1, 2350, ('delta', 1e-5))}[size]
-sc = make_scheme(name, n, m=m, b=b) if name.startswith('must') else make_scheme(name, n, m=m)
+sc = scheme_at(name, n, m, b=b)
 t0 = time.perf_counter()
 r = account(sc, sigma=sigma, steps=k, **{q[0]: q[1]})
 h = r.h
-mech = scheme_gaussian_pld(sc, sigma, 'substitute', h, MAX_BINS, 'worst')
-pu = unlabelled_pld(sc, sigma, 'substitute', h, -mech.upper[0].j0).upper[0]
+pu = _whole_steps(sc, sigma, h, MAX_BINS)[0]                 # the partially unlabelled pair, as the library
 groups, null, left, members = _label_groups(sc, sigma, h, tol, coarsen)
 window = _runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
 print(f"{name} {size}: h={h:.4g}, {r}; {members} members; {time.perf_counter() - t0:.0f} s", flush=True)

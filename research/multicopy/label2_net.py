@@ -3,7 +3,7 @@ at σ = 1.1 label 2 (noise 0.55) keeps its symmetrised pair. Here label 2 also g
 argv: scheme size tol1 tol2 coarsen, e.g. `wr 1.1 0.05 0.5 4`. Sound: it is the library's game with one more
 alternative for label 2 (a label's value is the smaller over its alternatives)."""
 import sys, time, math
-from must_nbdev.core.sampling import make_scheme
+from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.dominating import dominating_labels
 from must_nbdev.accounting.pld import MAX_BINS, CAP_MASS
@@ -13,7 +13,7 @@ from must_nbdev.accounting.triangles import (_label_pld, _on_grid, _upper_dp, _w
 
 name, size, tol1, tol2, coarsen = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 n, m, b, sigma, k = {'2.62': (60_000, 256, 6000, 2.62, 2350), '1.1': (60_000, 256, 6000, 1.1, 2350)}[size]
-sc = make_scheme(name, n, m=m, b=b) if name.startswith('must') else make_scheme(name, n, m=m)
+sc = scheme_at(name, n, m, b=b)
 t0 = time.perf_counter()
 r = account(sc, sigma=sigma, steps=k, delta=1e-5)
 h = r.h
