@@ -2,13 +2,13 @@
 import json, sys, time
 sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 import must_nbdev
-from must_nbdev.core.sampling import make_scheme
+from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from adaptive_attack import adaptive_orientation_delta, adaptive_orientation_epsilon
 which = sys.argv[1] if len(sys.argv) > 1 else 'S2'
 if which == 'S2':
-    for name, b in [('wor', None), ('wr', None), ('must-ow', 118), ('must-ww', 118)]:
-        sc = make_scheme(name, 10_000, m=200, b=b)
+    for name in ('wor', 'wr', 'must-ow', 'must-ww'):
+        sc = scheme_at(name, 10_000, 200, b=118)
         t = time.time(); r = account(sc, sigma=4.0, steps=1000, eps=1.0, relation='substitute'); ta = time.time() - t
         v, info = adaptive_orientation_delta(sc, 4.0, 1000, 1.0, h=r['h'], return_info=True)
         print(json.dumps(dict(scheme=name, case='FigS2 delta(eps=1)', fixed_mix=r['delta_lower'], adaptive=v,
@@ -19,7 +19,7 @@ else:
     names = sys.argv[2:] or ['wor']
     for name in names:
         for s in (1.1, 2.62):
-            sc = make_scheme(name, 60_000, m=256, b=6000 if name.startswith('must') else None)
+            sc = scheme_at(name, 60_000, 256, b=6000)
             e, info = adaptive_orientation_epsilon(sc, s, 2350, 1e-5, return_info=True)
             print(json.dumps(dict(scheme=name, case=f'DP-SGD n=60000 m=256 sigma={s} k=2350 eps(1e-5)', adaptive=e,
                                   **{k: v for k, v in info.items()}), default=float), flush=True)

@@ -158,7 +158,7 @@ def test_one_call_per_training_step_coalesces(monkeypatch):
 def test_attack_composes_only_the_winning_runs_upper_end(name, relation):
     "The attack's upper end comes from the run with the largest lower end, as if every run's upper end were composed."
     from must_nbdev.accounting.accountant import AttackAccountant
-    scheme = make_scheme(name, 2000, m=40, b=400 if name.startswith('must') else None)
+    scheme = scheme_at(name, 2000, 40, b=400)
     att = AttackAccountant(scheme, 1.0, relation, 300, 2e-3)
     for eps in (0.5, 2.0):
         got = att.delta(eps)

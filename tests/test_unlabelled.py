@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import integrate, optimize
 from scipy.stats import norm
-from must_nbdev.core.sampling import make_scheme, multistage, occurrence_pmf
+from must_nbdev.core.sampling import make_scheme, multistage, occurrence_pmf, scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import adaptive_delta
 from must_nbdev.accounting.unlabelled import (_hs_gauss, _hs_mixture, label_groups, labelled_profile, profile_knots,
@@ -255,7 +255,7 @@ def test_labelled_profile_is_the_public_label_pair_of_03_dominating():
 def test_regression_issue23_one_step_gap_within_one_percent():
     "Issue 23's k = 1 target (certified / attack <= 1.01) at the DP-SGD size: met by the matched split (was 1.046)."
     for name in ('wr', 'must-ow', 'must-ww'):
-        sc = make_scheme(name, 60_000, m=256, b=6000 if name.startswith('must') else None)
+        sc = scheme_at(name, 60_000, 256, b=6000)
         for eps in (0.5, 2.0):
             r = account(sc, sigma=1.1, steps=1, eps=eps, attack_budget=0)
             assert r.certificate == 'partially unlabelled'

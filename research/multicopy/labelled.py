@@ -9,7 +9,7 @@ with S_l the symmetrised label pair of 03_dominating (it dominates every scaled 
 import math, sys, time
 import numpy as np
 from scipy import fft as sfft
-from must_nbdev.core.sampling import make_scheme
+from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.dominating import dominating_labels
 from must_nbdev.accounting.pld import CAP_MASS
 from must_nbdev.accounting.adaptive import _plan, _runs, _UNIT
@@ -75,7 +75,7 @@ if __name__ == '__main__':
     name = sys.argv[1]; tols = eval(sys.argv[2]) if len(sys.argv) > 2 else {1: 0.02}
     COARSE.update(eval(sys.argv[3]) if len(sys.argv) > 3 else {})
     n, m, b, sigma, k, eps = 10_000, 200, 118, 4.0, 1000, 1.0
-    sch = make_scheme(name, n, m=m, b=b) if name.startswith('must') else make_scheme(name, n, m=m)
+    sch = scheme_at(name, n, m, b=b)
     from must_nbdev.accounting.account import account
     r = account(sch, sigma=sigma, steps=k, eps=eps); h = r.h
     print(r, 'h', h)

@@ -1,17 +1,17 @@
 """Library runs of the labelled game (accounting/07_triangles) at Fig S2 and the DP-SGD sizes: net vs attack."""
 import sys, time
-from must_nbdev.core.sampling import make_scheme
+from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.triangles import triangle_delta, triangle_epsilon
 name, size, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
 if size == 's2':
-    sc = make_scheme(name, 10_000, m=200, b=118) if name.startswith('must') else make_scheme(name, 10_000, m=200)
+    sc = scheme_at(name, 10_000, 200, b=118)
     r = account(sc, sigma=4.0, steps=1000, eps=1.0, attack_budget=1.4e10)
     t = time.perf_counter()
     c = triangle_delta(sc, sigma=4.0, steps=1000, eps=1.0, h=r.h, tol=tol)
 else:
     sigma = float(size)
-    sc = make_scheme(name, 60_000, m=256, b=6000) if name.startswith('must') else make_scheme(name, 60_000, m=256)
+    sc = scheme_at(name, 60_000, 256, b=6000)
     r = account(sc, sigma=sigma, steps=2350, delta=1e-5, attack_budget=1.4e10)
     t = time.perf_counter()
     c = triangle_epsilon(sc, sigma=sigma, steps=2350, delta=1e-5, h=r.h, eps_lo=r.lower, eps_hi=r.upper, tol=tol)
