@@ -226,3 +226,41 @@ def test_upper_pld_on_a_coarser_grid_is_one_on_the_fine_grid():
     assert f.h == pytest.approx(H4) and f.masses.sum() == pytest.approx(p.masses.sum(), rel=1e-15)
     for eps in (0.0, 0.1, 0.5):
         assert f.delta(eps) == pytest.approx(p.delta(eps), rel=1e-12)
+
+# --- rates per label (WR, MUST.wo: a batch's slots hold i.i.d. records) ----------------------------------------------
+
+def test_label_rates_stay_above_the_exact_two_step_optimum_at_tiny_n(monkeypatch):
+    # WR n=3, m=2: label 2 at rate η/2 (π_2 = 0.4), label 1 at the rest (η_1 = 0.74 > η = 5/9): still above the truth
+    from must_nbdev.accounting import triangles
+    _, n, m, b, sigma, eps = TINY['wr']
+    sc = make_scheme('wr', n, m=m)
+    labels, null, left = triangles._rated_labels(sc, sigma, 2)
+    eta = 1 - (1 - 1 / n) ** m
+    assert [l for *_, l in labels] == [1, 2] and null == 0 and left == 0
+    assert labels[1][1] == pytest.approx(eta / 2) and labels[0][1] > eta
+    assert sum(pi * rate for pi, rate, _ in labels) == pytest.approx(eta, rel=1e-12)   # P(the record is drawn)
+    assert sum(pi for pi, *_ in labels) == pytest.approx(1, rel=1e-12)
+    assert triangles._rated_labels(sc, sigma, 4) is None             # label 1 would need a rate above 1
+    monkeypatch.setattr(triangles, '_best_ratio', lambda *a: 2)
+    c = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0)
+    assert c.label_rate_ratio == 2 and _brute('wr')[1] <= c.value, (c.value, _brute('wr')[1])
+
+def test_label_rates_only_where_proved_and_never_worse_than_one_rate(monkeypatch):
+    # MUST.ow/ww share stage-I records between slots: one rate (ratio 1), and asking for another is refused. For WR
+    # the ratio is the one whose stand-in game is smallest, and the game takes the smaller of both splits at every
+    # state, so it is never above the single rate's game
+    from must_nbdev.accounting import triangles
+    ow, wr = make_scheme('must-ow', 10_000, m=200, b=118), make_scheme('wr', 10_000, m=200)
+    assert triangles._best_ratio(ow, S4, 100, 0.5, H4, 2**20) == 1 and triangles._best_ratio(WOR, S4, 100, 0.5, H4,
+                                                                                                2**20) == 1
+    with pytest.raises(ValueError, match='i.i.d. slots'):
+        triangles._rated_labels(ow, S4, 2)
+    r = triangles._best_ratio(wr, S4, 100, 0.5, H4, 2**20)
+    ds = {q: triangles._proxy_delta(wr, S4, 100, 0.5, H4, q, 2**20) for q in triangles.LABEL_RATE_RATIOS}
+    assert r > 1 and ds[r] == min(ds.values()) and ds[r] < ds[1]
+    both = triangle_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4, tol=1.0)
+    monkeypatch.setattr(triangles, '_best_ratio', lambda *a: 1)
+    one = triangle_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4, tol=1.0)
+    att = adaptive_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4).value
+    assert both.label_rate_ratio == r and one.label_rate_ratio == 1 and att <= both.value < one.value, (
+        att, both.value, one.value)

@@ -13,16 +13,21 @@ from scipy.special import ndtr
 from ..core import definitions as _defs
 from ..core.definitions import check_int, check_real
 from ..core.sampling import Scheme
-from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins
-from .dominating import _add_symmetric_label, _label_top, dominating_labels, scheme_gaussian_pld
+from .pld import (CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, _cells,
+                                     _upper_pld)
+from .pairs import GaussianMixture
+from .dominating import (MechanismPLD, _add_symmetric_label, _label_top, dominating_labels,
+                                            scheme_gaussian_pld)
 from .unlabelled import unlabelled_pld
+from .accountant import PrivacyAccountant
 from .compose import _UNIT
 from .adaptive import _fft_round_off, _plan, _runs
 
 # %% auto #0
 __all__ = ['FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'NET_TRIM',
-           'LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net',
-           'planar_upper_pld', 'TriangleCertificate', 'triangle_delta', 'triangle_epsilon']
+           'LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LABEL_RATE_RATIOS', 'PROXY_COARSEN', 'gram_box', 'chi2_proxy',
+           'member_gram', 'triangle_net', 'planar_upper_pld', 'TriangleCertificate', 'triangle_delta',
+           'triangle_epsilon']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -243,21 +248,23 @@ def _upper_kernels(plds:tuple, k:int) -> tuple:
     return K * (1 + _MASS_SLACK), np.array(infs) * (1 + _MASS_SLACK), a, b
 
 def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, max_bins:int, *,
-              null:float=0.0, left:float=0.0, whole:tuple=()) -> dict:
+              null:float=0.0, left:float=0.0, whole:tuple=(), more:tuple=()) -> dict:
     "Upper bound on the labelled game: δ(e0 + jh) for j = 0..span (V_0 read at −span..0), from above."
     # groups: ((π, alternatives), ...), each alternative a tuple of members' upper PLDs: a label's value is the least
     # over its alternatives of the largest over their members. `null` weighs V itself, `left` is P-mass at +∞.
     # whole: upper PLDs of pairs that each dominate a whole step (both orientations): a step is also at most theirs
+    # more: other label splits (groups, null, left) of the same step: a step is also at most each one's sum
     P = _plan(window, k, e0, span, h)
     lo, hi = P['lo'], P['hi']
-    G = []
-    for pi, alts in groups:
-        K, infs, a, b = _upper_kernels(tuple(p for alt in alts for p in alt), k)
-        G.append((pi, K, infs, a, b, np.cumsum([0] + [len(alt) for alt in alts]), float(np.max(K.sum(axis=1) + infs)),
-                  False))
+    G, splits = [], ((groups, null, left),) + tuple(more)
+    for d, (grs, _, _) in enumerate(splits):
+        for pi, alts in grs:
+            K, infs, a, b = _upper_kernels(tuple(p for alt in alts for p in alt), k)
+            G.append((pi, K, infs, a, b, np.cumsum([0] + [len(alt) for alt in alts]),
+                      float(np.max(K.sum(axis=1) + infs)), d))
     for p in whole:
         K, infs, a, b = _upper_kernels((p,), k)
-        G.append((1.0, K, infs, a, b, np.array([0, 1]), float(K.sum() + infs[0]), True))
+        G.append((1.0, K, infs, a, b, np.array([0, 1]), float(K.sum() + infs[0]), -1))
     r_need = [int(np.max(hi[:-1] - lo[:-1])) + b - a + 1 for _, _, _, a, b, *_ in G]
     spectra_bytes = sum(len(g[1]) * (r // 2 + 1) * 16 for g, r in zip(G, r_need))   # a spectrum per member
     if max(r_need) > max_bins or spectra_bytes > _defs.MEMORY_BUDGET:   # before any array of that size exists
@@ -273,9 +280,10 @@ def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, ma
     for t in range(k - 1, -1, -1):
         # V_{t+1} where step t reads it: 1 above its window, its lowest value below
         read = lambda idx: np.where(idx > hi[t + 1], 1.0, V[np.clip(idx - lo[t + 1], 0, len(V) - 1)])
-        n_out, err, steps = hi[t] - lo[t] + 1, 0.0, []
-        total = null * read(np.arange(lo[t], hi[t] + 1)) + left
-        for g, (pi, K, infs, a, b, cuts, l1, is_whole) in enumerate(G):
+        n_out, steps = hi[t] - lo[t] + 1, []
+        here = read(np.arange(lo[t], hi[t] + 1))
+        total, err = [nu * here + lf for _, nu, lf in splits], [0.0] * len(splits)
+        for g, (pi, K, infs, a, b, cuts, l1, d) in enumerate(G):
             E = read(np.arange(lo[t] + a, hi[t] + b + 1))
             r = sfft.next_fast_len(len(E), real=True); bins = max(bins, r)
             if spectra.get(g, (0,))[0] != r: spectra[g] = (r, [sfft.rfft(row[::-1], r) for row in K])
@@ -287,10 +295,11 @@ def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, ma
                     np.maximum(best, sfft.irfft(FE * spectra[g][1][i], r)[w - 1:w - 1 + n_out] + infs[i], out=best)
                 np.minimum(value, best, out=value)
             e = _fft_round_off(u, r, math.sqrt(float(E @ E)), l1)
-            if is_whole: steps.append((value + e, e)); continue
-            total += pi * value; err += pi * e
-        err_total += max([err] + [e for _, e in steps])
-        V = total + err if groups else np.full(n_out, np.inf)        # no labels: the whole-step pairs alone
+            if d < 0: steps.append((value + e, e)); continue
+            total[d] += pi * value; err[d] += pi * e
+        err_total += max(err + [e for _, e in steps])
+        V = (np.min([tt + ee for tt, ee in zip(total, err)], axis=0) if groups
+             else np.full(n_out, np.inf))                            # no labels: the whole-step pairs alone
         for value, _ in steps: np.minimum(V, value, out=V)
         V = np.minimum(V, 1.0)
     j = -np.arange(span + 1) - lo[0]
@@ -309,6 +318,7 @@ class TriangleCertificate:
     bins: int             # largest FFT length of the DP
     err_charged: float    # FFT round-off added, summed over the steps (absolute, in δ)
     seconds: float        # wall time
+    label_rate_ratio: int = 1   # η/η_l of the labels l ≥ 2 (1: Lemma 5's single rate; see "Rates per label")
 
 def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins) -> tuple:
     "Validated (sigma, steps, h, tol, coarsen, max_bins); the errors name the argument."
@@ -339,18 +349,59 @@ def _on_grid(p:DiscretePLD, c:int) -> DiscretePLD:
     m = np.zeros((len(p.masses) - 1) * c + 1); m[::c] = p.masses
     return DiscretePLD(p.h / c, p.j0 * c, m, p.inf_mass)
 
-@lru_cache(maxsize=2)
-def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1) -> tuple:
-    "The labelled game's steps: (groups for `_upper_dp`, null weight, mass at +∞, members) (cached: the costly part)."
+LABEL_RATE_RATIOS = (1, 2, 4, 8, 16, 32, 64, 128)   # η/η_l tried for the labels l ≥ 2 (i.i.d. slots only)
+
+def _iid_slots(scheme:Scheme) -> bool:
+    "True if a batch's slots hold i.i.d. uniform records (a first WR stage, then only WOR stages): rates per label."
+    methods = tuple(s.method for s in scheme.stages)
+    return methods[0] == 'wr' and all(m == 'wor' for m in methods[1:])
+
+def _rated_labels(scheme:Scheme, sigma:float, ratio:int=1):
+    "([(π_l, η_l, l)], null weight, mass at +∞): one rate η (ratio 1), or η/ratio for l ≥ 2; None if infeasible."
     eta, labels, left = dominating_labels(scheme, sigma, 'substitute')
-    groups, null, members = [], 0.0, 0
-    for pi, theta in labels:
-        if pi <= 0: continue
-        if theta == 0: null += pi; continue                    # the record cannot appear: V itself
+    null = sum(pi for pi, th in labels if th == 0 and pi > 0)
+    rated = [(pi, eta, round(th * sigma / 2)) for pi, th in labels if th > 0 and pi > 0]
+    if ratio == 1: return rated, null, left
+    if not _iid_slots(scheme): raise ValueError(f"label rates need i.i.d. slots (a first WR stage, then WOR): {scheme}")
+    w, rate = {l: pi * eta for pi, _, l in rated}, eta / ratio        # w: P(l copies)
+    rest, left = [(w[l] / rate, rate, l) for l in w if l >= 2], left * ratio   # the pmf's omitted tail: at +∞
+    pi1 = 1 - sum(p for p, *_ in rest) - left
+    if 1 not in w or pi1 <= w[1]: return None                            # label 1 would need a rate ≥ 1
+    return [(pi1, w[1] / pi1, 1)] + rest, 0.0, left
+
+PROXY_COARSEN = 4   # the stand-in game runs on the grid PROXY_COARSEN·h: it only ranks the ratios
+
+def _proxy_delta(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, ratio:int, max_bins:int) -> float:
+    "δ(eps) of a stand-in game split at `ratio`: label 1 the displacing pair, labels ≥ 2 symmetrised, the whole-step min."
+    rated = _rated_labels(scheme, sigma, ratio)
+    if rated is None: return math.inf
+    (labels, null, left), h = rated, PROXY_COARSEN * h
+    one = lambda eta: GaussianMixture(np.log([1 - eta, eta]), np.array([0.0, 2 / sigma]), 1.0)   # label 1: nearly
+    zero = GaussianMixture(np.zeros(1), np.zeros(1), 1.0)                                  # tight in the game
+    groups = tuple((pi, ((_upper_pld(_cells(one(eta), zero, h, max_cells=4 * max_bins, width=1.0), h) if l == 1 else
+                          _label_pld(eta, 2 * l / sigma, h),),)) for pi, eta, l in labels if pi >= CAP_MASS)
+    left += sum(pi for pi, *_ in labels if pi < CAP_MASS)
+    try:
+        window = _runs(scheme, sigma, 'substitute', h, max_bins)[0]
+        return float(_upper_dp(groups, steps, eps, 0, h, window, max_bins, null=null, left=left,
+                               whole=_whole_steps(scheme, sigma, h, max_bins))['values'][0])
+    except GridTooLarge: return math.inf
+
+def _best_ratio(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, max_bins:int) -> int:
+    "The label-rate ratio whose stand-in game has the smallest δ(eps) (1 where rates per label are not proved)."
+    if not _iid_slots(scheme) or len(_rated_labels(scheme, sigma)[0]) < 2: return 1
+    d = {r: _proxy_delta(scheme, sigma, steps, eps, h, r, max_bins) for r in LABEL_RATE_RATIOS}
+    return min(d, key=lambda r: (d[r], r))
+
+@lru_cache(maxsize=4)
+def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int=1) -> tuple:
+    "The labelled game's steps: (groups for `_upper_dp`, null weight, mass at +∞, members) (cached: the costly part)."
+    labels, null, left = _rated_labels(scheme, sigma, ratio)
+    groups, members = [], 0
+    for pi, eta, l in labels:
         if pi < CAP_MASS: left += pi; continue                 # negligible label: at +∞
-        l = round(theta * sigma / 2)                           # copies of the record (θ = 2l/σ)
         c = coarsen * l * l                                    # label l's members: on the grid c·h
-        alts = [(_label_pld(eta, theta, h),)]
+        alts = [(_label_pld(eta, 2 * l / sigma, h),)]
         if pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA:   # l copies: the disc scaled by l, i.e. noise σ/l
             alts.append(tuple(_on_grid(planar_upper_pld(G, q=eta, sigma=sigma / l, h=c * h), c)
                               for G in triangle_net(sigma / l, tol=tol)))
@@ -370,11 +421,15 @@ def _whole_steps(scheme:Scheme, sigma:float, h:float, max_bins:int) -> tuple:
     return tuple(alt.upper)
 
 def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins) -> tuple:
-    "The upper DP of the labelled game, each step also at most the partially unlabelled pair's: (dp dict, members)."
+    "The upper DP of the labelled game, each step also at most the partially unlabelled pair's: (dp, members, ratio)."
+    ratio = _best_ratio(scheme, sigma, steps, e0, h, max_bins)
     groups, null, left, members = _label_groups(scheme, sigma, h, tol, coarsen)
+    more = ()
+    if ratio > 1:                        # both splits, the smaller sum at every state: a stand-in may choose badly
+        *split, extra = _label_groups(scheme, sigma, h, tol, coarsen, ratio); more, members = (split,), members + extra
     window = _runs(scheme, sigma, 'substitute', h, max_bins)[0]
-    return _upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left,
-                     whole=_whole_steps(scheme, sigma, h, max_bins)), members
+    return _upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left, more=more,
+                     whole=_whole_steps(scheme, sigma, h, max_bins)), members, ratio
 
 
 # %% ../../nbs/accounting/07_triangles.ipynb #c743f5bd
@@ -393,9 +448,9 @@ def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`
     t0 = time.perf_counter()
     sigma, steps, h, tol, coarsen, max_bins = _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins)
     eps = check_real(eps, 'eps', 0)
-    d, n = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins)
+    d, n, ratio = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins)
     return TriangleCertificate(float(d['values'][0]), n, tol, h, coarsen, d['bins'], d['err'],
-                               time.perf_counter() - t0)
+                               time.perf_counter() - t0, ratio)
 
 def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)
                      *,
@@ -415,8 +470,8 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
     sigma, steps, h, tol, coarsen, max_bins = _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
-    d, n = _net_dp(scheme, sigma, steps, eps_lo, math.ceil((eps_hi - eps_lo) / h), h, tol, coarsen,
-                   max_bins)
+    d, n, ratio = _net_dp(scheme, sigma, steps, eps_lo, math.ceil((eps_hi - eps_lo) / h), h, tol, coarsen,
+                          max_bins)
     ok = np.flatnonzero(d['values'] <= delta)
     return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
-                               d['err'], time.perf_counter() - t0)
+                               d['err'], time.perf_counter() - t0, ratio)
