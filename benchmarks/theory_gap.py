@@ -105,9 +105,9 @@ def main(argv=None):
               '4 times coarser grid, `net_coarsen=4`) instead of 7.49. WR and MUST draw a record several times, but a '
               'step is a public mixture over the copy count l of triangles scaled by l (Lemma 5 there), so one net '
               'per count certifies them, and each step may also take the partially unlabelled pair\'s value where it '
-              'is smaller: at Fig S2 WR gives 4.49e-4 (gap 1.41) instead of 1.206e-3, and at σ = 2.62 ε 0.773 (gap '
-              '1.12) instead of 0.849 (WR at σ = 1.1: 8.735, gap 1.053; MUST.ow and MUST.ww at σ = 2.62: 0.854 and '
-              '0.861, gap 1.20); for '
+              'is smaller; for WR, whose slots hold i.i.d. records, each count may also carry its own rate: at Fig '
+              'S2 WR gives 3.73e-4 (gap 1.17) instead of 1.206e-3, and at σ = 2.62 ε 0.723 (gap 1.04) instead of '
+              '0.849 (MUST.ow and MUST.ww at σ = 2.62, without rates per label: 0.854 and 0.861, gap 1.20); for '
               'MUST.ow at Fig S2 the public count costs more than symmetrising in every state (0.122 against the '
               'partially unlabelled 0.064). The multi-copy game with the count hidden is open.',
               '',
