@@ -1,5 +1,5 @@
 """Triangle-net benchmark (issue 23): the third certificate, the exact adaptive game over Loewner nets of triangles
-(accounting/07_triangles, `account(net=True)`; for WR and MUST the game with the copy count public), next to the best
+(accounting/08_triangle_certificate, `account(net=True)`; for WR and MUST the game with the copy count public), next to the best
 earlier certificate and the best real attack, with the time of the whole `account` call. Writes a markdown table
 (default benchmarks/TRIANGLE_NET.md); a run replaces the rows it measures and keeps the others. Ratios are measured
 in the same run, never asserted.
@@ -15,7 +15,8 @@ from pathlib import Path
 from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from must_nbdev.accounting.triangles import NET_TOL, _label_groups
+from must_nbdev.accounting.triangles import NET_TOL
+from must_nbdev.accounting.triangle_certificate import _label_groups
 
 SIZES = {'s2': ('Fig S2 σ=4, k=1000', 10_000, 200, 118, 4.0, 1000, dict(eps=1.0)),
          '2.62': ('DP-SGD σ=2.62, k=2350', 60_000, 256, 6000, 2.62, 2350, dict(delta=1e-5)),

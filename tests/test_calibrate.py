@@ -85,7 +85,7 @@ def test_schedule_of_one_phase_is_calibrate_sigma():
 # --- calibrate_sigma(net=True): the triangle net below the standard answer (issue 23) ---------------------------------
 
 def test_calibrate_sigma_with_the_net_is_lower_and_still_certified():
-    from must_nbdev.accounting.triangles import triangle_epsilon
+    from must_nbdev.accounting.triangle_certificate import triangle_epsilon
     sc = make_scheme('wor', 10_000, m=200)
     # 200 steps of Fig S2's WOR for (1, 1e-5): the public labels need σ = 2.968, the net (tol 0.2) about 2.4% less
     target = dict(steps=200, eps=1.0, delta=1e-5)

@@ -4,30 +4,20 @@
 
 # %% ../../nbs/accounting/07_triangles.ipynb #626a101f
 from __future__ import annotations
-import math, time
-from dataclasses import dataclass
+import math
 from functools import lru_cache
 import numpy as np
 from scipy import fft as sfft
 from scipy.special import ndtr
 from ..core import definitions as _defs
 from ..core.definitions import check_int, check_real
-from ..core.sampling import Scheme
-from .pld import (CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, _cells,
-                                     _upper_pld)
-from .pairs import GaussianMixture
-from .dominating import (MechanismPLD, _add_symmetric_label, _label_top, dominating_labels,
-                                            scheme_gaussian_pld)
-from .unlabelled import unlabelled_pld
-from .accountant import PrivacyAccountant
+from .pld import DiscretePLD, GridTooLarge
 from .compose import _UNIT
-from .adaptive import _fft_round_off, _plan, _runs
+from .adaptive import _fft_round_off, _plan
 
 # %% auto #0
-__all__ = ['FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'NET_TRIM',
-           'LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LABEL_RATE_RATIOS', 'PROXY_COARSEN', 'gram_box', 'chi2_proxy',
-           'member_gram', 'triangle_net', 'planar_upper_pld', 'TriangleCertificate', 'triangle_delta',
-           'triangle_epsilon']
+__all__ = ['FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'NET_TRIM', 'gram_box',
+           'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -305,173 +295,3 @@ def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, ma
     j = -np.arange(span + 1) - lo[0]
     return dict(values=np.where(j >= len(V), 1.0, V[np.clip(j, 0, len(V) - 1)]), err=err_total, bins=bins)
 
-
-# %% ../../nbs/accounting/07_triangles.ipynb #70819d29
-@dataclass(frozen=True)
-class TriangleCertificate:
-    "What the triangle-net certificate bounds from above, and how it was computed."
-    value: float          # certified upper bound on the worst-case δ(ε) (triangle_delta) or ε(δ) (triangle_epsilon)
-    members: int          # net members, summed over the labels that have a net
-    tol: float            # the net's refinement tolerance
-    h: float              # loss grid step
-    coarsen: int          # label l's members were built on the grid coarsen·l²·h
-    bins: int             # largest FFT length of the DP
-    err_charged: float    # FFT round-off added, summed over the steps (absolute, in δ)
-    seconds: float        # wall time
-    label_rate_ratio: int = 1   # η/η_l of the labels l ≥ 2 (1: Lemma 5's single rate; see "Rates per label")
-
-def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins) -> tuple:
-    "Validated (sigma, steps, h, tol, coarsen, max_bins); the errors name the argument."
-    if not isinstance(scheme, Scheme):
-        raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
-    if not scheme.fixed_size:
-        raise ValueError(f"scheme must have a fixed batch size (not Poisson) for the triangle net; got {scheme}")
-    if (scheme.relation if relation is None else relation) != 'substitute':
-        raise ValueError(f"relation must be 'substitute' for the triangle net, got {relation!r}")
-    return (check_real(sigma, 'sigma', 0, lo_open=True), check_int(steps, 'steps', 1),
-            check_real(h, 'h', 0, 1, lo_open=True), check_real(tol, 'tol', 0, lo_open=True),
-            check_int(coarsen, 'coarsen', 1, 64), check_max_bins(max_bins))
-
-LABEL_NET_MASS = 1e-3   # a label lighter than this keeps only its symmetrised pair (no net)
-LABEL_NET_SIGMA = 1.0   # so does a label l with σ/l below this (its net would need too many members)
-
-def _label_pld(eta:float, theta:float, h:float) -> DiscretePLD:
-    "Upper PLD of one symmetrised public label of `03_dominating`: above every triangle of that label, both ways."
-    log_cap = math.log(CAP_MASS)
-    J = math.ceil(_label_top(eta, theta, log_cap) / h) + 1
-    up = np.zeros(2 * J + 1)
-    tail = _add_symmetric_label(up, 1.0, eta, theta, h, log_cap)[0]
-    return DiscretePLD(h, -J, up, tail)
-
-def _on_grid(p:DiscretePLD, c:int) -> DiscretePLD:
-    "An upper PLD on the grid c·h is one on the grid h: its atoms sit on every c-th point."
-    if c == 1: return p
-    m = np.zeros((len(p.masses) - 1) * c + 1); m[::c] = p.masses
-    return DiscretePLD(p.h / c, p.j0 * c, m, p.inf_mass)
-
-LABEL_RATE_RATIOS = (1, 2, 4, 8, 16, 32, 64, 128)   # η/η_l tried for the labels l ≥ 2 (i.i.d. slots only)
-
-def _iid_slots(scheme:Scheme) -> bool:
-    "True if a batch's slots hold i.i.d. uniform records (a first WR stage, then only WOR stages): rates per label."
-    methods = tuple(s.method for s in scheme.stages)
-    return methods[0] == 'wr' and all(m == 'wor' for m in methods[1:])
-
-def _rated_labels(scheme:Scheme, sigma:float, ratio:int=1):
-    "([(π_l, η_l, l)], null weight, mass at +∞): one rate η (ratio 1), or η/ratio for l ≥ 2; None if infeasible."
-    eta, labels, left = dominating_labels(scheme, sigma, 'substitute')
-    null = sum(pi for pi, th in labels if th == 0 and pi > 0)
-    rated = [(pi, eta, round(th * sigma / 2)) for pi, th in labels if th > 0 and pi > 0]
-    if ratio == 1: return rated, null, left
-    if not _iid_slots(scheme): raise ValueError(f"label rates need i.i.d. slots (a first WR stage, then WOR): {scheme}")
-    w, rate = {l: pi * eta for pi, _, l in rated}, eta / ratio        # w: P(l copies)
-    rest, left = [(w[l] / rate, rate, l) for l in w if l >= 2], left * ratio   # the pmf's omitted tail: at +∞
-    pi1 = 1 - sum(p for p, *_ in rest) - left
-    if 1 not in w or pi1 <= w[1]: return None                            # label 1 would need a rate ≥ 1
-    return [(pi1, w[1] / pi1, 1)] + rest, 0.0, left
-
-PROXY_COARSEN = 4   # the stand-in game runs on the grid PROXY_COARSEN·h: it only ranks the ratios
-
-def _proxy_delta(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, ratio:int, max_bins:int) -> float:
-    "δ(eps) of a stand-in game split at `ratio`: label 1 the displacing pair, labels ≥ 2 symmetrised, the whole-step min."
-    rated = _rated_labels(scheme, sigma, ratio)
-    if rated is None: return math.inf
-    (labels, null, left), h = rated, PROXY_COARSEN * h
-    one = lambda eta: GaussianMixture(np.log([1 - eta, eta]), np.array([0.0, 2 / sigma]), 1.0)   # label 1: nearly
-    zero = GaussianMixture(np.zeros(1), np.zeros(1), 1.0)                                  # tight in the game
-    groups = tuple((pi, ((_upper_pld(_cells(one(eta), zero, h, max_cells=4 * max_bins, width=1.0), h) if l == 1 else
-                          _label_pld(eta, 2 * l / sigma, h),),)) for pi, eta, l in labels if pi >= CAP_MASS)
-    left += sum(pi for pi, *_ in labels if pi < CAP_MASS)
-    try:
-        window = _runs(scheme, sigma, 'substitute', h, max_bins)[0]
-        return float(_upper_dp(groups, steps, eps, 0, h, window, max_bins, null=null, left=left,
-                               whole=_whole_steps(scheme, sigma, h, max_bins))['values'][0])
-    except GridTooLarge: return math.inf
-
-def _best_ratio(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, max_bins:int) -> int:
-    "The label-rate ratio whose stand-in game has the smallest δ(eps) (1 where rates per label are not proved)."
-    if not _iid_slots(scheme) or len(_rated_labels(scheme, sigma)[0]) < 2: return 1
-    d = {r: _proxy_delta(scheme, sigma, steps, eps, h, r, max_bins) for r in LABEL_RATE_RATIOS}
-    return min(d, key=lambda r: (d[r], r))
-
-@lru_cache(maxsize=4)
-def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int=1) -> tuple:
-    "The labelled game's steps: (groups for `_upper_dp`, null weight, mass at +∞, members) (cached: the costly part)."
-    labels, null, left = _rated_labels(scheme, sigma, ratio)
-    groups, members = [], 0
-    for pi, eta, l in labels:
-        if pi < CAP_MASS: left += pi; continue                 # negligible label: at +∞
-        c = coarsen * l * l                                    # label l's members: on the grid c·h
-        alts = [(_label_pld(eta, 2 * l / sigma, h),)]
-        if pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA:   # l copies: the disc scaled by l, i.e. noise σ/l
-            alts.append(tuple(_on_grid(planar_upper_pld(G, q=eta, sigma=sigma / l, h=c * h), c)
-                              for G in triangle_net(sigma / l, tol=tol)))
-            members += len(alts[-1])
-        groups.append((pi, tuple(alts)))
-    for _, alts in groups:
-        for p in (p for alt in alts for p in alt): p.masses.setflags(write=False)   # cached: shared by every caller
-    return tuple(groups), null, left, members
-
-@lru_cache(maxsize=2)
-def _whole_steps(scheme:Scheme, sigma:float, h:float, max_bins:int) -> tuple:
-    "Upper PLDs of pairs dominating a whole step, both ways: the partially unlabelled pair where the scheme has one."
-    mech = scheme_gaussian_pld(scheme, sigma, 'substitute', h, max_bins, 'worst')
-    alt = unlabelled_pld(scheme, sigma, 'substitute', h, -mech.upper[0].j0)
-    if alt is None: return ()
-    for p in alt.upper: p.masses.setflags(write=False)                   # cached: shared by every caller
-    return tuple(alt.upper)
-
-def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins) -> tuple:
-    "The upper DP of the labelled game, each step also at most the partially unlabelled pair's: (dp, members, ratio)."
-    ratio = _best_ratio(scheme, sigma, steps, e0, h, max_bins)
-    groups, null, left, members = _label_groups(scheme, sigma, h, tol, coarsen)
-    more = ()
-    if ratio > 1:                        # both splits, the smaller sum at every state: a stand-in may choose badly
-        *split, extra = _label_groups(scheme, sigma, h, tol, coarsen, ratio); more, members = (split,), members + extra
-    window = _runs(scheme, sigma, 'substitute', h, max_bins)[0]
-    return _upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left, more=more,
-                     whole=_whole_steps(scheme, sigma, h, max_bins)), members, ratio
-
-
-# %% ../../nbs/accounting/07_triangles.ipynb #c743f5bd
-def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)
-                   *,
-                   sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
-                   steps:int,               # number of adaptive steps (>= 1)
-                   eps:float,               # ε ≥ 0 at which δ is bounded from above
-                   h:float,                 # loss grid step, in (0, 1] (e.g. `account(...).h`)
-                   relation:str|None=None,  # must be 'substitute' (None: the scheme's own)
-                   tol:float=NET_TOL,       # net refinement tolerance (> 0): smaller is tighter and slower
-                   coarsen:int=1,           # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
-                   max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
-                  ) -> TriangleCertificate:
-    "Certified upper bound on the worst-case δ(ε) after `steps` adaptive steps: the labelled game over Loewner nets."
-    t0 = time.perf_counter()
-    sigma, steps, h, tol, coarsen, max_bins = _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins)
-    eps = check_real(eps, 'eps', 0)
-    d, n, ratio = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins)
-    return TriangleCertificate(float(d['values'][0]), n, tol, h, coarsen, d['bins'], d['err'],
-                               time.perf_counter() - t0, ratio)
-
-def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)
-                     *,
-                     sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
-                     steps:int,               # number of adaptive steps (>= 1)
-                     delta:float,             # δ in (0, 1) at which ε is bounded from above
-                     h:float,                 # loss grid step, in (0, 1] (e.g. `account(...).h`)
-                     eps_lo:float,            # where the search starts (>= 0), e.g. the attack's ε
-                     eps_hi:float,            # where it ends (>= eps_lo), e.g. another certificate's ε
-                     relation:str|None=None,  # must be 'substitute' (None: the scheme's own)
-                     tol:float=NET_TOL,       # net refinement tolerance (> 0): smaller is tighter and slower
-                     coarsen:int=1,           # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
-                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
-                    ) -> TriangleCertificate:
-    "Certified upper bound on the worst-case ε(δ): the first ε on eps_lo + jh with net δ(ε) ≤ `delta` (∞ if none)."
-    t0 = time.perf_counter()
-    sigma, steps, h, tol, coarsen, max_bins = _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins)
-    delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
-    eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
-    d, n, ratio = _net_dp(scheme, sigma, steps, eps_lo, math.ceil((eps_hi - eps_lo) / h), h, tol, coarsen,
-                          max_bins)
-    ok = np.flatnonzero(d['values'] <= delta)
-    return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
-                               d['err'], time.perf_counter() - t0, ratio)

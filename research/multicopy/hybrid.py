@@ -7,7 +7,8 @@ from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.adaptive import _runs
-from must_nbdev.accounting.triangles import _label_groups, _upper_dp, _whole_steps
+from must_nbdev.accounting.triangles import _upper_dp
+from must_nbdev.accounting.triangle_certificate import _label_groups, _whole_steps
 
 name, size, tol, coarsen = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 only = sys.argv[5] if len(sys.argv) > 5 else None

@@ -8,8 +8,8 @@ from must_nbdev.accounting.account import account
 from must_nbdev.accounting.dominating import dominating_labels
 from must_nbdev.accounting.pld import MAX_BINS, CAP_MASS
 from must_nbdev.accounting.adaptive import _runs
-from must_nbdev.accounting.triangles import (_label_pld, _on_grid, _upper_dp, _whole_steps, planar_upper_pld,
-                                             triangle_net, LABEL_NET_MASS)
+from must_nbdev.accounting.triangles import _upper_dp, planar_upper_pld, triangle_net
+from must_nbdev.accounting.triangle_certificate import _label_pld, _on_grid, _whole_steps, LABEL_NET_MASS
 
 name, size, tol1, tol2, coarsen = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 n, m, b, sigma, k = {'2.62': (60_000, 256, 6000, 2.62, 2350), '1.1': (60_000, 256, 6000, 1.1, 2350)}[size]

@@ -13,7 +13,8 @@ from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.dominating import dominating_labels
 from must_nbdev.accounting.pld import CAP_MASS
 from must_nbdev.accounting.adaptive import _plan, _runs, _UNIT
-from must_nbdev.accounting.triangles import triangle_net, planar_upper_pld, _label_pld, _on_grid, _upper_kernels
+from must_nbdev.accounting.triangles import triangle_net, planar_upper_pld, _upper_kernels
+from must_nbdev.accounting.triangle_certificate import _label_pld, _on_grid
 
 COARSE = {}   # label -> grid factor of its members' PLDs
 

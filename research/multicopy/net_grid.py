@@ -3,7 +3,7 @@ h = 0.002 with coarsen 2), to separate the DP grid's share of the gap. argv: sch
 import sys, time
 from must_nbdev import account
 from must_nbdev.core.sampling import scheme_at
-from must_nbdev.accounting.triangles import triangle_epsilon
+from must_nbdev.accounting.triangle_certificate import triangle_epsilon
 
 name, sigma, h, tol, coarsen = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 sc = scheme_at(name, 60_000, 256, b=6000)

@@ -3,7 +3,7 @@ ratio `_best_ratio` picks from the public labels. argv: scheme size tol coarsen 
 import sys, time
 from must_nbdev import account
 from must_nbdev.core.sampling import scheme_at
-from must_nbdev.accounting import triangles
+from must_nbdev.accounting import triangle_certificate as triangles
 
 SIZES = {'s2': (10_000, 200, 118, 4.0, 1000, dict(eps=1.0)), '2.62': (60_000, 256, 6000, 2.62, 2350, dict(delta=1e-5)),
          '1.1': (60_000, 256, 6000, 1.1, 2350, dict(delta=1e-5))}

@@ -1,8 +1,8 @@
-"""Library runs of the labelled game (accounting/07_triangles) at Fig S2 and the DP-SGD sizes: net vs attack."""
+"""Library runs of the labelled game (accounting/08_triangle_certificate) at Fig S2 and the DP-SGD sizes: net vs attack."""
 import sys, time
 from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.triangles import triangle_delta, triangle_epsilon
+from must_nbdev.accounting.triangle_certificate import triangle_delta, triangle_epsilon
 name, size, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
 if size == 's2':
     sc = scheme_at(name, 10_000, 200, b=118)

@@ -4,7 +4,7 @@ Bisection on σ: a σ is feasible when the net's δ(3) ≤ 1e-5 (each check is o
 import math, sys, time
 from must_nbdev.core.sampling import make_scheme
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.triangles import triangle_delta
+from must_nbdev.accounting.triangle_certificate import triangle_delta
 
 sc, k, eps, delta = make_scheme('wor', 60_000, m=256), 2344, 3.0, 1e-5
 lo, hi = float(sys.argv[1]), float(sys.argv[2])      # lo infeasible (or unknown), hi feasible
