@@ -103,11 +103,13 @@ def main(argv=None):
               '1.035 with a finer net) instead of 1.148e-3, and at the DP-SGD size with σ = 2.62 ε 0.702 against '
               '0.692 (gap 1.015) instead of 0.847, and with σ = 1.1 ε 6.88 against 6.76 (gap 1.018; members on a '
               '4 times coarser grid, `net_coarsen=4`) instead of 7.49. WR and MUST draw a record several times, but a '
-              'step is a public mixture over the copy count l of triangles scaled by l (Lemma 5 of accounting/08_triangle_certificate), so one net '
-              'per count certifies them, and each step may also take the partially unlabelled pair\'s value where it '
+              'step is a public mixture over the copy count l of triangles scaled by l (Lemma 5 of '
+              'accounting/08_triangle_certificate), so one net per count certifies them, and each step may also '
+              'take the partially unlabelled pair\'s value where it '
               'is smaller; for WR, whose slots hold i.i.d. records, each count may also carry its own rate: at Fig '
               'S2 WR gives 3.73e-4 (gap 1.17) instead of 1.206e-3, and at σ = 2.62 ε 0.723 (gap 1.04) instead of '
-              '0.849 (MUST.ow and MUST.ww at σ = 2.62, without rates per label: 0.854 and 0.861, gap 1.20); for '
+              '0.849 (MUST.ow and MUST.ww at σ = 2.62, without rates per label: 0.854 and 0.861, gap 1.20; rates per '
+              'copy, which hold for every scheme, take 1.1% more off with a coarse net); for '
               'MUST.ow at Fig S2 the public count costs more than symmetrising in every state (0.122 against the '
               'partially unlabelled 0.064). The multi-copy game with the count hidden is open.',
               '',

@@ -18,8 +18,8 @@ from .adaptive import _runs
 from .triangles import NET_TOL, triangle_net, planar_upper_pld, _upper_dp
 
 # %% auto #0
-__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LABEL_RATE_RATIOS', 'PROXY_COARSEN', 'TriangleCertificate', 'triangle_delta',
-           'triangle_epsilon']
+__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'TriangleCertificate',
+           'triangle_delta', 'triangle_epsilon']
 
 # %% ../../nbs/accounting/08_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -33,7 +33,8 @@ class TriangleCertificate:
     bins: int             # largest FFT length of the DP
     err_charged: float    # FFT round-off added, summed over the steps (absolute, in δ)
     seconds: float        # wall time
-    label_rate_ratio: int = 1   # η/η_l of the labels l ≥ 2 (1: Lemma 5's single rate; see "Rates per label")
+    label_rate_ratio: int = 1   # η/η_l of the labels l ≥ 2 in a ratio split (1: none; see "Rates per label")
+    per_copy: bool = False      # True if the split with rate q/l for label l was played too (see "Rates per copy")
 
 def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins) -> tuple:
     "Validated (sigma, steps, h, tol, coarsen, max_bins); the errors name the argument."
@@ -65,18 +66,24 @@ def _on_grid(p:DiscretePLD, c:int) -> DiscretePLD:
     return DiscretePLD(p.h / c, p.j0 * c, m, p.inf_mass)
 
 LABEL_RATE_RATIOS = (1, 2, 4, 8, 16, 32, 64, 128)   # η/η_l tried for the labels l ≥ 2 (i.i.d. slots only)
+PER_COPY = 'per copy'   # the split with rate q/l and weight l·w_l/q for label l (q = m/n): every fixed-size scheme
 
 def _iid_slots(scheme:Scheme) -> bool:
     "True if a batch's slots hold i.i.d. uniform records (a first WR stage, then only WOR stages): rates per label."
     methods = tuple(s.method for s in scheme.stages)
     return methods[0] == 'wr' and all(m == 'wor' for m in methods[1:])
 
-def _rated_labels(scheme:Scheme, sigma:float, ratio:int=1):
-    "([(π_l, η_l, l)], null weight, mass at +∞): one rate η (ratio 1), or η/ratio for l ≥ 2; None if infeasible."
+def _rated_labels(scheme:Scheme, sigma:float, ratio:int|str=1):
+    "([(π_l, η_l, l)], null, mass at +∞): one rate η (ratio 1), η/ratio for l ≥ 2, or `PER_COPY`; None: no."
     eta, labels, left = dominating_labels(scheme, sigma, 'substitute')
     null = sum(pi for pi, th in labels if th == 0 and pi > 0)
     rated = [(pi, eta, round(th * sigma / 2)) for pi, th in labels if th > 0 and pi > 0]
     if ratio == 1: return rated, null, left
+    if ratio == PER_COPY:                    # label l at rate q/l, weight l·w_l/q: the weights sum to E[L]/q = 1
+        q = scheme.stages[-1].size / scheme.n
+        if q > 1: return None                                                # label 1 would need a rate above 1
+        copies = [(l * pi * eta / q, q / l, l) for pi, _, l in rated]
+        return copies, 0.0, max(0.0, 1.0 - sum(p for p, *_ in copies))     # the pmf's omitted tail: at +∞
     if not _iid_slots(scheme): raise ValueError(f"label rates need i.i.d. slots (a first WR stage, then WOR): {scheme}")
     w, rate = {l: pi * eta for pi, _, l in rated}, eta / ratio        # w: P(l copies)
     rest, left = [(w[l] / rate, rate, l) for l in w if l >= 2], left * ratio   # the pmf's omitted tail: at +∞
@@ -108,8 +115,14 @@ def _best_ratio(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, max_b
     d = {r: _proxy_delta(scheme, sigma, steps, eps, h, r, max_bins) for r in LABEL_RATE_RATIOS}
     return min(d, key=lambda r: (d[r], r))
 
-@lru_cache(maxsize=4)
-def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int=1) -> tuple:
+def _per_copy_pays(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, max_bins:int) -> bool:
+    "True if the rates-per-copy stand-in game is below the single rate's (schemes without i.i.d. slots, ≥ 2 labels)."
+    if _iid_slots(scheme) or len(_rated_labels(scheme, sigma)[0]) < 2: return False   # i.i.d.: the ratios are wider
+    return (_proxy_delta(scheme, sigma, steps, eps, h, PER_COPY, max_bins)
+            < _proxy_delta(scheme, sigma, steps, eps, h, 1, max_bins))
+
+@lru_cache(maxsize=6)
+def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1) -> tuple:
     "The labelled game's steps: (groups for `_upper_dp`, null weight, mass at +∞, members) (cached: the costly part)."
     labels, null, left = _rated_labels(scheme, sigma, ratio)
     groups, members = [], 0
@@ -136,15 +149,16 @@ def _whole_steps(scheme:Scheme, sigma:float, h:float, max_bins:int) -> tuple:
     return tuple(alt.upper)
 
 def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins) -> tuple:
-    "The upper DP of the labelled game, each step also at most the partially unlabelled pair's: (dp, members, ratio)."
+    "The labelled game's upper DP, each step at most the partially unlabelled pair's: (dp, members, ratio, per copy)."
     ratio = _best_ratio(scheme, sigma, steps, e0, h, max_bins)
+    per_copy = _per_copy_pays(scheme, sigma, steps, e0, h, max_bins)
     groups, null, left, members = _label_groups(scheme, sigma, h, tol, coarsen)
-    more = ()
-    if ratio > 1:                        # both splits, the smaller sum at every state: a stand-in may choose badly
-        *split, extra = _label_groups(scheme, sigma, h, tol, coarsen, ratio); more, members = (split,), members + extra
+    more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
+    for split in [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
+        *alt, extra = _label_groups(scheme, sigma, h, tol, coarsen, split); more.append(tuple(alt)); members += extra
     window = _runs(scheme, sigma, 'substitute', h, max_bins)[0]
-    return _upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left, more=more,
-                     whole=_whole_steps(scheme, sigma, h, max_bins)), members, ratio
+    return _upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left, more=tuple(more),
+                     whole=_whole_steps(scheme, sigma, h, max_bins)), members, ratio, per_copy
 
 
 # %% ../../nbs/accounting/08_triangle_certificate.ipynb #c743f5bd
@@ -163,9 +177,9 @@ def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`
     t0 = time.perf_counter()
     sigma, steps, h, tol, coarsen, max_bins = _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins)
     eps = check_real(eps, 'eps', 0)
-    d, n, ratio = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins)
+    d, n, ratio, per_copy = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins)
     return TriangleCertificate(float(d['values'][0]), n, tol, h, coarsen, d['bins'], d['err'],
-                               time.perf_counter() - t0, ratio)
+                               time.perf_counter() - t0, ratio, per_copy)
 
 def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)
                      *,
@@ -185,8 +199,8 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
     sigma, steps, h, tol, coarsen, max_bins = _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
-    d, n, ratio = _net_dp(scheme, sigma, steps, eps_lo, math.ceil((eps_hi - eps_lo) / h), h, tol, coarsen,
-                          max_bins)
+    span = math.ceil((eps_hi - eps_lo) / h)
+    d, n, ratio, per_copy = _net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins)
     ok = np.flatnonzero(d['values'] <= delta)
     return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
-                               d['err'], time.perf_counter() - t0, ratio)
+                               d['err'], time.perf_counter() - t0, ratio, per_copy)
