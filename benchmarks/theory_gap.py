@@ -104,14 +104,17 @@ def main(argv=None):
               '0.692 (gap 1.015) instead of 0.847, and with σ = 1.1 ε 6.88 against 6.76 (gap 1.018; members on a '
               '4 times coarser grid, `net_coarsen=4`) instead of 7.49. WR and MUST draw a record several times, but a '
               'step is a public mixture over the copy count l of triangles scaled by l (Lemma 5 of '
-              'accounting/08_triangle_certificate), so one net per count certifies them, and each step may also '
+              'accounting/09_triangle_certificate), so one net per count certifies them, and each step may also '
               'take the partially unlabelled pair\'s value where it '
               'is smaller; for WR, whose slots hold i.i.d. records, each count may also carry its own rate: at Fig '
               'S2 WR gives 3.73e-4 (gap 1.17) instead of 1.206e-3, and at σ = 2.62 ε 0.723 (gap 1.04) instead of '
-              '0.849 (MUST.ow and MUST.ww at σ = 2.62, without rates per label: 0.854 and 0.861, gap 1.20; rates per '
-              'copy, which hold for every scheme, take 1.1% more off with a coarse net); for '
+              '0.849 (MUST.ow and MUST.ww at σ = 2.62 with the labelled game alone: 0.854 and 0.861, gap 1.20); for '
               'MUST.ow at Fig S2 the public count costs more than symmetrising in every state (0.122 against the '
-              'partially unlabelled 0.064). The multi-copy game with the count hidden is open.',
+              'partially unlabelled 0.064). The unlabelled nets of accounting/08_unlabelled_net keep the count hidden '
+              'and do not symmetrise: the partially unlabelled theorem at the distances of one step\'s triangle (the '
+              'differing records and one other record), one asymmetric member per triangle. MUST.ow and MUST.ww then '
+              'certify 0.773 and 0.779 at σ = 2.62 (gap 1.08-1.09) and 0.0525 and 0.0564 at Fig S2 (gap 1.31-1.33). '
+              'The exact multi-copy game, with a free triangle per label, is open.',
               '',
               'One step (k = 1): at the DP-SGD size every scheme is within 0.1 % of the displacing attack. At Fig '
               'S2\'s sizes (b = 118: another record takes the slot in 82 % of the reference) the matched plan feeds '

@@ -37,7 +37,7 @@ needs_browser = pytest.mark.skipif(bool(_missing_tools()) and not os.environ.get
                                    reason=f"browser test needs {', '.join(_missing_tools())}")
 
 def page_name(path):
-    "nbdev's page for a notebook (nbdev.doclinks._nbpath2html): nbs/accounting/09_account.ipynb -> accounting/account."
+    "nbdev's page for a notebook (nbdev.doclinks._nbpath2html): nbs/accounting/10_account.ipynb -> accounting/account."
     rel = Path(path).relative_to(NBS).with_suffix('')
     return (rel.parent / re.sub(r'^\d+[a-zA-Z0-9]*_', '', rel.name.lower())).as_posix()
 

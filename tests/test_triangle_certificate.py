@@ -118,8 +118,8 @@ def test_fig_s2_wr_labelled_game_beats_every_earlier_certificate():
     assert att.value <= c.value <= 0.85 * r.upper, (att.value, c.value, r.upper)
 
 def test_the_game_is_never_above_the_partially_unlabelled_certificate():
-    # each step takes the smaller of the labelled game and the partially unlabelled pair (which dominates a whole step):
-    # for MUST.ow at Fig S2 the count is costly, so the pair wins, and the net certificate is that pair's value
+    # each step takes the smaller of the labelled game, the unlabelled nets and the partially unlabelled pair (which
+    # dominates a whole step): for MUST.ow at Fig S2 the labelled game loses, and the certificate is at most the pair's
     sc = make_scheme('must-ow', 10_000, m=200, b=118)
     r = account(sc, sigma=S4, steps=100, eps=0.5)
     c = triangle_delta(sc, sigma=S4, steps=100, eps=0.5, h=r.h, tol=1.0)

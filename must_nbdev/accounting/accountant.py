@@ -304,7 +304,7 @@ CERTIFICATES = {
     'public labels': "the public-label dominating pair (accounting/03_dominating): every scheme and relation",
     'partially unlabelled': "the partially unlabelled profile (accounting/04_unlabelled): WR and two-stage MUST, "
                             "substitution",
-    'triangle net': "the game over Loewner nets of triangles (accounting/08_triangle_certificate): fixed-size schemes, "
+    'triangle net': "the game over Loewner nets of triangles (accounting/09_triangle_certificate): fixed-size schemes, "
                     "substitution, on request (account(net=True), must account --net)",
     'exact pair': "Poisson: the pair is itself the dominating pair (Lemma 4), so the bound is tight",
 }

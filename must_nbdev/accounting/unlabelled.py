@@ -33,6 +33,7 @@ class LabelGroup:
     pi: np.ndarray    # label pmf over l = 1, 2, ... (index 0 <-> l = 1); sums to at most 1 after the floor
     pool: float = 0.0 # the part of r + z lent by a reference shared between groups (MUST.ww's J = 0), re-sharable
     rho: float = 1.0  # the fraction of that part that is in r (the rest is in z)
+    z_records: int = 1  # how many other records the Z part's copies come from (MUST.ww's group j: j slots, j records)
 
 def _positive_binomial(m:int, p:float) -> tuple:
     "Bin(m, p) conditioned on >= 1 over l = 1.. while the pmf is >= LABEL_FLOOR; (pi, P(>= 1), mass dropped)."
@@ -63,10 +64,10 @@ def label_groups(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (
             parts.append((float(stats.binom.pmf(j, b, 1 / n)), p_pos, pi, drop))
         eta = sum(pj * pp for pj, pp, _, _ in parts)
         groups = []
-        for pj, pp, pi, drop in parts:
+        for j, (pj, pp, pi, drop) in enumerate(parts, 1):
             if not pj * pp > 0: lost += pj; continue
             share = p0 * pj * pp / eta                            # the J = 0 part, shared in proportion to e_j
-            groups.append(LabelGroup(pj * pp, (share + pj) * (1 - pp), share * pp, pi, share, 1 - pp))
+            groups.append(LabelGroup(pj * pp, (share + pj) * (1 - pp), share * pp, pi, share, 1 - pp, j))
             lost += pj * pp * drop
         return groups, lost
     return None                                                   # WOR (one label: nothing hidden), Poisson, pipelines
@@ -369,12 +370,14 @@ def _lower_hull(x:np.ndarray, y:np.ndarray) -> np.ndarray:
 def profile_pld(js:np.ndarray,  # knot indices 0 = j_0 < j_1 < ... (grid steps)
                 U:np.ndarray,   # bounds on the sup profile S(e^{j h}) at the knots (α >= 1)
                 h:float,        # loss grid step
+                reverse:np.ndarray|None=None,  # the same bounds for the reverse orientation (None: U, a symmetric pair)
                ) -> DiscretePLD:
-    "The symmetric discrete pair whose hockey-stick curve is the lower convex hull of the knots (and their mirror)."
+    "The discrete pair whose hockey-stick curve is the lower convex hull of the knots (and the reverse's, mirrored)."
     U, J = np.minimum(np.asarray(U, float), 1.0), int(js[-1])
+    R = U if reverse is None else np.minimum(np.asarray(reverse, float), 1.0)
     jj = np.r_[-js[:0:-1], js]
     a = np.exp(jj * h)
-    x, y = np.r_[0.0, a], np.r_[1.0, 1 - a[:len(js) - 1] + a[:len(js) - 1] * U[:0:-1], U]
+    x, y = np.r_[0.0, a], np.r_[1.0, 1 - a[:len(js) - 1] + a[:len(js) - 1] * R[:0:-1], U]
     hull = _lower_hull(x, y)
     if hull[-1] != len(x) - 1: raise RuntimeError("the last knot is not on the hull")
     slopes = np.r_[np.diff(y[hull]) / np.diff(x[hull]), 0.0]

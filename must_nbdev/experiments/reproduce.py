@@ -72,7 +72,7 @@ def _artefacts() -> dict:
         'tableS1': Artefact('Table S1', 'core/02_amplification', _table_s1_rows,
                             ('theta', 'mechanism', 'scheme', 'eps', 'eps_prime', 'delta_prime'),
                             {'eps_prime': '.3f', 'delta_prime': '.3e'}),
-        'table3': Artefact('Table 3', 'accounting/11_base_calibration', lambda q, s, p: cal.table3(), t3cols,
+        'table3': Artefact('Table 3', 'accounting/12_base_calibration', lambda q, s, p: cal.table3(), t3cols,
                            {'sigma_mean': '.4f', 'sigma_var': '.3f', 'delta_prime': '.3e',
                             'delta_prime_actual': '.3e'}),
         'table4': Artefact('Table 4', 'experiments/01_bootstrap',

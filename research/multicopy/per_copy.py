@@ -1,4 +1,4 @@
-"""Rates per copy (08_triangle_certificate, "Rates per copy"): label l at rate q/l with weight l·w_l/q, q = m/n, played
+"""Rates per copy (09_triangle_certificate, "Rates per copy"): label l at rate q/l with weight l·w_l/q, q = m/n, played
 beside Lemma 5's single rate (the smaller sum at every state), against the single rate alone. The prototype ran with
 its own copy of the labels before the library had them; this version calls the library's `PER_COPY` split (the same
 formula). argv: scheme size tol coarsen, size in {s2, 2.62, 1.1}."""

@@ -1,4 +1,4 @@
-"""The triangle-net certificate (accounting/08_triangle_certificate) at the DP-SGD size: WOR n = 60,000, m = 256, k = 2350,
+"""The triangle-net certificate (accounting/09_triangle_certificate) at the DP-SGD size: WOR n = 60,000, m = 256, k = 2350,
 eps(delta = 1e-5). python dpsgd_net.py SIGMA [TOL] (about 15-30 min on one core)."""
 import sys, json, time
 from must_nbdev import make_scheme, account
