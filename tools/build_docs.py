@@ -8,7 +8,7 @@
     python tools/build_docs.py --only accounting/05   # force re-executing the notebooks whose path starts with this
 
 Layout: every notebook under nbs/ gets the page nbdev itself names it by (nbdev.doclinks._nbpath2html, the name
-_modidx and nbdev's links use): the folder kept, the number prefix dropped, so nbs/accounting/09_account.ipynb is
+_modidx and nbdev's links use): the folder kept, the number prefix dropped, so nbs/accounting/10_account.ipynb is
 docs/accounting/account.html. The folders drive the sidebar: one section per folder (title from the folder's name),
 in the dependency order of the library's subpackages of the same names, then the top-level notebooks, index first and
 the API reference (by subpackage and module) last. No list of notebooks is kept here.
@@ -57,7 +57,7 @@ def notebooks():
 
 def page_of(path):
     """A notebook's page, nbdev's own name for it (nbdev.doclinks._nbpath2html, what _modidx and nbdev's links use):
-    the folder kept, the number prefix dropped: nbs/accounting/09_account.ipynb -> 'accounting/account'."""
+    the folder kept, the number prefix dropped: nbs/accounting/10_account.ipynb -> 'accounting/account'."""
     rel = Path(path).resolve().relative_to(NBS.resolve()).with_suffix('')
     return (rel.parent / re.sub(r'^\d+[a-zA-Z0-9]*_', '', rel.name.lower())).as_posix()
 
