@@ -70,7 +70,9 @@ def member_profile(group:LabelGroup,         # one group of Lemma B (`label_grou
     return e * best
 
 # %% ../../nbs/accounting/08_unlabelled_net.ipynb #07108659
-def largest_side(s, t) -> np.ndarray:
+def largest_side(s,  # |x − z|, in [0, 2] (array-like)
+                 t,  # |x' − z|, in [0, 2] (array-like, broadcast with s)
+                ) -> np.ndarray:
     "Lemma T: the largest |x − x'| of points x, x', z in the unit disc with |x − z| = s, |x' − z| = t (elementwise)."
     s, t = np.asarray(s, float), np.asarray(t, float)
     beyond = s * s + t * t > 4
