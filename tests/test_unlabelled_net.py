@@ -97,6 +97,20 @@ def test_member_profile_at_full_radii_is_the_theorem_and_falls_with_the_radii():
         assert np.all(cur <= prev * (1 + 1e-9)); prev = cur
     assert np.all(member_profile(g, 4.0, al, a=1.0, u=2.0) <= full * (1 + 1e-9))
 
+def test_regression_overflowing_knots_are_charged_the_group_mass_not_a_crash():
+    "WR with r/e ~ 4e4 at knots up to e^700: (α − 1) r/e overflowed and unlabelled_members raised FloatingPointError."
+    (g,), _ = label_groups(make_scheme('wr', 2_000_000, m=50))
+    al = np.exp(np.array([1.0, 600.0, 700.0]))
+    with np.errstate(over='ignore'):
+        assert not np.isfinite((al[-1] - 1) * g.r / g.e)           # the case the fix is for
+    prof = member_profile(g, 0.2, al, a=2.0, v=0.5)
+    assert np.all(np.isfinite(prof)) and prof[-1] == g.e            # the P-mass bounds the group's share
+    np.testing.assert_allclose(prof[:2], member_profile(g, 0.2, al[:2], a=2.0, v=0.5))   # the other knots unchanged
+    assert largest_side(1.9, 1.9) <= 2.0 and np.all(largest_side(np.linspace(1.4, 2, 200), 1.5) <= 2.0)
+    cert = triangle_delta(make_scheme('wr', 2_000_000, m=50), sigma=0.2, steps=2, eps=1.0, h=0.05)
+    assert cert.unlabelled_members > 0 and 0 < cert.value <= 1
+
+
 def test_members_are_below_the_pair_and_only_where_they_help():
     s2 = scheme_at('must-ow', 10_000, 200, b=118)
     whole = _whole_steps(s2, 4.0, 0.002, MAX_BINS)[0]

@@ -45,7 +45,13 @@ def member_profile(group:LabelGroup,         # one group of Lemma B (`label_grou
     ls = np.arange(1, L + 1)
     r = np.broadcast_to(np.asarray(group.r if r is None else r, float), alpha.shape)
     z = np.broadcast_to(np.asarray(group.z if z is None else z, float), alpha.shape)
-    TR, TZ, full = (alpha - 1) * r / e, (alpha - 1) * z / e, 2 * ls / sigma
+    with np.errstate(over='ignore'): TR, TZ, full = (alpha - 1) * r / e, (alpha - 1) * z / e, 2 * ls / sigma
+    over = ~(np.isfinite(TR) & np.isfinite(TZ))                   # (α − 1) r / e overflows near α = e^700 if r/e > 1e4
+    if over.any():                                                # there: the group's P-mass e, which bounds its share
+        out = np.full(alpha.shape, e)
+        if not over.all():
+            out[~over] = member_profile(group, sigma, alpha[~over], a=a, u=u, v=v, r=r[~over], z=z[~over])
+        return out
     to_r = (v + 2 * (ls - 1)) / sigma                             # the R piece's radii: |x − y_1| + 2(l − 1)
     own, fed, rest = _matched_split(alpha, TR, TZ, pi, full)      # the matched plan (made for the full radii)
     rho, gam = np.array([a, u]), np.stack([alpha, TZ], axis=1)    # (Q|Z): the own-label radius per copy, reference
@@ -77,7 +83,7 @@ def largest_side(s,  # |x − z|, in [0, 2] (array-like)
     s, t = np.asarray(s, float), np.asarray(t, float)
     beyond = s * s + t * t > 4
     inscribed = s * np.sqrt(np.maximum(1 - t * t / 4, 0.0)) + t * np.sqrt(np.maximum(1 - s * s / 4, 0.0))
-    return np.where(beyond, inscribed, np.minimum(2.0, s + t))
+    return np.minimum(2.0, np.where(beyond, inscribed, s + t))     # (round-off beyond the arc stays <= 2)
 
 def _cell_side(s0:float, s1:float, t0:float, t1:float) -> float:
     "The largest `largest_side` over the cell [s0, s1] × [t0, t1]: it rises up to the arc s² + t² = 4, then falls."
