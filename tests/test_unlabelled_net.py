@@ -11,7 +11,7 @@ from must_nbdev.accounting.adaptive import _runs
 from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.triangles import _upper_dp
 from must_nbdev.accounting.triangle_certificate import triangle_delta, _whole_steps
-from must_nbdev.accounting.unlabelled import group_bound, label_groups, unlabelled_profile
+from must_nbdev.accounting.unlabelled import _hs_mixture, group_bound, label_groups, unlabelled_profile
 from must_nbdev.accounting.unlabelled_net import (CELL, largest_side, member_profile, triangle_cover,
                                                   unlabelled_members)
 from test_triangle_certificate import _batches, _hs, _mix
@@ -109,6 +109,19 @@ def test_regression_overflowing_knots_are_charged_the_group_mass_not_a_crash():
     assert largest_side(1.9, 1.9) <= 2.0 and np.all(largest_side(np.linspace(1.4, 2, 200), 1.5) <= 2.0)
     cert = triangle_delta(make_scheme('wr', 2_000_000, m=50), sigma=0.2, steps=2, eps=1.0, h=0.05)
     assert cert.unlabelled_members > 0 and 0 < cert.value <= 1
+
+
+def test_the_all_to_r_plan_caps_a_member_whose_displaced_record_sits_on_the_record():
+    "Every label against R alone is a valid plan: where y_1 sits on the record (v small) it is nearly free."
+    (g,), _ = label_groups(scheme_at('must-ow', 60_000, 256, b=6000))
+    al = np.exp(np.array([0.01, 0.05, 0.2, 1.0]))
+    ls = np.arange(1, len(g.pi) + 1)
+    for v in (0.1, 0.7, 1.5):
+        TR = (al - 1) * g.r / g.e
+        all_to_r = g.e * _hs_mixture(TR, np.tile(g.pi, (len(al), 1)), np.tile((v + 2 * (ls - 1)) / 2.62, (len(al), 1)))
+        assert np.all(member_profile(g, 2.62, al, a=2.0, v=v) <= all_to_r * (1 + 1e-9) + 1e-300)
+    small, full = member_profile(g, 2.62, al, a=2.0, v=0.1), member_profile(g, 2.62, al, a=2.0, v=2.0)
+    assert np.all(small[1:] < 1e-3 * full[1:])                      # before the plan: 8.5e-2 at ε = 0.05
 
 
 def test_members_are_below_the_pair_and_only_where_they_help():

@@ -22,6 +22,7 @@ def _diagonal_plans(alpha:np.ndarray, TZ:np.ndarray, T:np.ndarray):
     "Fractions (to Q, to Z) of every label's P-mass, the rest to R: a few valid plans (the least is taken)."
     one, zero = np.ones_like(alpha), np.zeros_like(alpha)
     yield zero, one                                   # all to Z: nearly free where Z sits on P (u small, T^Z >= 1)
+    yield zero, zero                                  # all to R: nearly free where R sits on P (v small)
     yield one, zero                                   # all to Q
     for t in (0.5, 1.0, 2.0, 4.0):                    # in proportion to the references' weights, scaled by t
         fq = np.minimum(1.0, t * alpha / T); yield fq, np.minimum(1 - fq, t * TZ / T)
