@@ -10,6 +10,7 @@ from .core.definitions import MECHANISMS
 from .core.sampling import SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
 from .accounting.triangles import NET_TOL
+from .accounting.unlabelled_net import CELLS, MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
 from .accounting.pld import MAX_BINS
@@ -97,11 +98,13 @@ def _add_noise_and_steps(p, sigma_required:bool):
     p.add_argument('--epochs', type=_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
 
 def _add_net_args(p):
-    "--net-tol and --net-coarsen: how the triangle net of `accounting/07_triangles` is built (with --net)."
+    "--net-tol, --net-coarsen and --net-cells: how the triangle nets (`accounting/07_triangles`, 08) are built (--net)."
     p.add_argument('--net-tol', dest='net_tol', type=_number, default=NET_TOL,
                    help=f'refinement tolerance of the triangle net (default {NET_TOL:g}; smaller: tighter, slower)')
     p.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=1,
                    help="the net's members on the grid coarsen·h (1..64; 2-4 near σ = 1: faster, a little looser)")
+    p.add_argument('--net-cells', dest='net_cells', type=int, default=CELLS,
+                   help=f"the unlabelled nets' cells per side (1..{MAX_CELLS}; default {CELLS}; more: tighter, slower)")
 
 def build_parser() -> argparse.ArgumentParser:
     "The `must` argument parser."

@@ -60,7 +60,8 @@ def test_account_with_net_reports_the_winner():
 @pytest.mark.parametrize('kw,match', [(dict(scheme=make_scheme('poisson', 1000, m=10)), 'fixed-size'),
                                       (dict(relation='add_remove'), 'substitute'),
                                       (dict(net_tol=0.0), 'net_tol'), (dict(net_coarsen=0), 'net_coarsen'),
-                                      (dict(net_coarsen=1.5), 'net_coarsen')])
+                                      (dict(net_coarsen=1.5), 'net_coarsen'), (dict(net_cells=0), 'net_cells'),
+                                      (dict(net_cells=1.5), 'net_cells'), (dict(net_cells=101), 'net_cells')])
 def test_account_net_refuses_what_it_does_not_cover(kw, match):
     sc = kw.pop('scheme', WOR)
     with pytest.raises(ValueError, match=match):
@@ -73,7 +74,8 @@ def test_cli_net_json_and_bad_scheme():
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert 'triangle net' in d['certificates'] and d['delta_upper'] == min(d['certificates'].values())
-    for wrong in (['--scheme', 'poisson'], ['--scheme', 'wor', '--net-coarsen', '0']):
+    for wrong in (['--scheme', 'poisson'], ['--scheme', 'wor', '--net-coarsen', '0'],
+                  ['--scheme', 'wor', '--net-cells', '0'], ['--scheme', 'wor', '--net-cells', '0.5']):
         bad = subprocess.run(base + wrong, capture_output=True, text=True)
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and 'Traceback' not in bad.stderr
 

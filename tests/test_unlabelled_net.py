@@ -12,8 +12,8 @@ from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.triangles import _upper_dp
 from must_nbdev.accounting.triangle_certificate import triangle_delta, _whole_steps
 from must_nbdev.accounting.unlabelled import _hs_mixture, group_bound, label_groups, unlabelled_profile
-from must_nbdev.accounting.unlabelled_net import (CELL, largest_side, member_profile, triangle_cover,
-                                                  unlabelled_members)
+from must_nbdev.accounting.unlabelled_net import (CELLS, MAX_CELLS, largest_side, member_profile, side_grid,
+                                                  triangle_cover, unlabelled_members)
 from test_triangle_certificate import _batches, _hs, _mix
 
 
@@ -77,12 +77,23 @@ def test_lemma_t_and_the_cover_on_random_triangles():
     assert largest_side(2.0, 0.0) == 2.0 and largest_side(2.0, 2.0) == pytest.approx(0.0, abs=1e-12)
     assert largest_side(math.sqrt(2), math.sqrt(2)) == pytest.approx(2.0)
     assert largest_side(0.3, 0.4) == pytest.approx(0.7)              # collinear, inside the disc
-    for cell in (0.25, CELL):
-        net = triangle_cover(cell)
+    for cells in (1, 5, 8, CELLS):
+        net = triangle_cover(cells)
         covered = np.zeros(N, bool)
         for mem in net: covered |= (sides <= mem).all(axis=1)
         assert covered.all() and (net > 0).all() and (net <= 2).all()
-    assert len(triangle_cover(0.25)) < len(triangle_cover(CELL))
+    assert len(triangle_cover(8)) < len(triangle_cover(CELLS))
+    assert triangle_cover(1).tolist() == [[2.0, 2.0, 2.0]]                    # one cell: the full radii
+
+def test_side_grid_is_the_chords_of_equal_central_angles():
+    for cells in (1, 2, 7, CELLS, MAX_CELLS):
+        g = side_grid(cells)
+        assert len(g) == cells + 1 and g[0] == 0.0 and g[-1] == 2.0 and np.all(np.diff(g) > 0)
+        np.testing.assert_allclose(np.diff(2 * np.arcsin(g / 2)), math.pi / cells, rtol=1e-9)   # equal angles
+    assert np.all(np.diff(side_grid(CELLS)[1:]) < np.diff(side_grid(CELLS)[:-1]))   # cells narrow towards 2
+    assert set(np.round(side_grid(4), 12)) <= set(np.round(side_grid(8), 12))       # 8 cells refine 4
+    for bad in (0, 1.5, MAX_CELLS + 1):
+        with pytest.raises(ValueError, match='cells'): side_grid(bad)
 
 def test_member_profile_at_full_radii_is_the_theorem_and_falls_with_the_radii():
     sc = scheme_at('must-ow', 10_000, 200, b=118)
@@ -127,16 +138,16 @@ def test_the_all_to_r_plan_caps_a_member_whose_displaced_record_sits_on_the_reco
 def test_members_are_below_the_pair_and_only_where_they_help():
     s2 = scheme_at('must-ow', 10_000, 200, b=118)
     whole = _whole_steps(s2, 4.0, 0.002, MAX_BINS)[0]
-    for mem in unlabelled_members(s2, 4.0, 0.002, 0.25):            # the z family, then the y family
-        assert len(mem) == len(triangle_cover(0.25))
+    for mem in unlabelled_members(s2, 4.0, 0.002, 4):            # the z family, then the y family
+        assert len(mem) == len(triangle_cover(4))
         for eps in (-1.0, -0.3, 0.0, 0.3, 1.0):
             assert all(p.delta(eps) <= whole.delta(eps) * (1 + 1e-9) + 1e-15 for p in mem)
         assert all(abs(p.masses.sum() + p.inf_mass - 1) < 1e-9 and not p.masses.flags.writeable for p in mem)
     for name in ('wr', 'must-wo'):                                  # no Z part: the y family only
-        z, y = unlabelled_members(scheme_at(name, 10_000, 200, b=400), 4.0, 0.002, 0.25)
-        assert z == () and len(y) == len(triangle_cover(0.25))
+        z, y = unlabelled_members(scheme_at(name, 10_000, 200, b=400), 4.0, 0.002, 4)
+        assert z == () and len(y) == len(triangle_cover(4))
     assert unlabelled_members(scheme_at('wor', 10_000, 200), 4.0, 0.002) == ((), ())   # one label: the net is exact
-    assert all(len(f) > 0 for f in unlabelled_members(scheme_at('must-ww', 10_000, 200, b=118), 4.0, 0.002, 0.25))
+    assert all(len(f) > 0 for f in unlabelled_members(scheme_at('must-ww', 10_000, 200, b=118), 4.0, 0.002, 4))
 
 @pytest.mark.parametrize('name,n,m,b', [('must-ow', 4, 3, 2), ('must-ww', 4, 2, 2), ('wr', 3, 2, None)])
 def test_unlabelled_net_alone_stays_above_the_exact_two_step_optimum_at_tiny_n(name, n, m, b):
@@ -153,6 +164,22 @@ def test_unlabelled_net_alone_stays_above_the_exact_two_step_optimum_at_tiny_n(n
     c = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=h, tol=1.0)
     assert c.unlabelled_members > 0 and brute <= c.value <= min(games) * (1 + 1e-9)
 
+@pytest.mark.parametrize('name,n,m,b', [('must-ow', 4, 3, 2), ('wr', 3, 2, None)])
+def test_a_finer_cover_is_never_looser_and_stays_above_the_exact_two_step_optimum(name, n, m, b):
+    # the cover with 8 cells per side refines that with 4 (each fine member lies below a coarse one in all three radii),
+    # so the certificate can only fall with more cells, and it stays above the best real two-step attack
+    from test_adaptive import _brute_delta
+    sigma, eps, h = 2.0, 0.5, 0.01
+    occ = np.zeros(m + 1)
+    for batch, p in (_wr_batches(n, m) if name == 'wr' else _batches(name, n, m, b)): occ[batch.count(0)] += p
+    brute = _brute_delta(occ, sigma, eps)
+    sc = make_scheme(name, n, m=m, b=b)
+    coarse, fine = (triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=h, tol=1.0, cells=c) for c in (4, 8))
+    assert (coarse.cells, fine.cells) == (4, 8) and fine.unlabelled_members > coarse.unlabelled_members
+    assert brute <= fine.value <= coarse.value * (1 + 1e-9), (brute, fine.value, coarse.value)
+    for bad in (0, 2.5, MAX_CELLS + 1):
+        with pytest.raises(ValueError, match='cells'): triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=h, cells=bad)
+
 def test_regression_issue23_fig_s2_must_ow_gap_below_one_and_a_half():
     # Figure S2 (n = 10,000, m = 200, b = 118, σ = 4, 1,000 steps, δ(ε = 1)): the partially unlabelled pair was 1.6
     # times the adaptive attack; the game over the unlabelled net (each step also at most that pair) is below 1.45
@@ -168,7 +195,7 @@ def test_bad_arguments_name_the_argument():
     (g,), _ = label_groups(sc)
     for kw, word in ((dict(a=0.0, u=1.0), 'a'), (dict(a=2.5, u=1.0), 'a'), (dict(a=1.0, u=-1.0), 'u')):
         with pytest.raises(ValueError, match=word): member_profile(g, 4.0, np.array([2.0]), **kw)
-    with pytest.raises(ValueError, match='cell'): triangle_cover(0.0)
+    with pytest.raises(ValueError, match='cells'): triangle_cover(0)
     with pytest.raises(ValueError, match='sigma'): unlabelled_members(sc, -1.0, 0.002)
     with pytest.raises(ValueError, match='h'): unlabelled_members(sc, 4.0, 2.0)
     assert unlabelled_members(scheme_at('poisson', 10_000, 200), 4.0, 0.002) == ((), ())

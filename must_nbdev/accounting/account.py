@@ -13,6 +13,7 @@ from .pld import GridTooLarge, MAX_BINS, check_max_bins
 from .dominating import GUARANTEES, PAIRS, _loss_std, _pair_is_worst_case, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
 from .triangles import NET_TOL
+from .unlabelled_net import CELLS, MAX_CELLS
 from .triangle_certificate import triangle_delta, triangle_epsilon
 from .accountant import (AttackAccountant, Bounds, CERTIFICATES, PrivacyAccountant,
                                               _best_certificate,
@@ -141,6 +142,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             net:bool=False,            # also the triangle-net certificate (fixed size, substitution; minutes)
             net_tol:float=NET_TOL,     # its refinement tolerance (> 0): smaller is tighter and slower
             net_coarsen:int=1,         # its members on the grid coarsen·h (1..64): faster, a little looser
+            net_cells:int=CELLS,       # its unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
            ) -> AccountResult:
     "Certified δ(ε) (or ε(δ)) after `steps` of `scheme`∘Gaussian(σ), worst case by default, next to the best attack."
     if not isinstance(scheme, Scheme):
@@ -160,6 +162,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                          f"pair 'worst'; got {scheme}, relation {relation!r}, pair {pair!r}")
     net_tol = check_real(net_tol, 'net_tol', 0, lo_open=True)
     net_coarsen = check_int(net_coarsen, 'net_coarsen', 1, 64)
+    net_cells = check_int(net_cells, 'net_cells', 1, MAX_CELLS)
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
     t0, step, best, widened = time.perf_counter(), (h if h is not None else 2e-3), None, 0
     scaled = h is not None
@@ -204,7 +207,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             a, how = _adaptive_attack(scheme, sigma, relation, k, h_att, eps, delta, a, res, max_bins, attack_budget)
         if net:      # the triangle net (accounting/09_triangle_certificate): one upper bound, no bracket
             kw = dict(sigma=sigma, steps=k, h=step, relation=relation, tol=net_tol, coarsen=net_coarsen,
-                      max_bins=max_bins)
+                      cells=net_cells, max_bins=max_bins)
             tn = (triangle_delta(scheme, eps=eps, **kw) if eps is not None else
                   triangle_epsilon(scheme, delta=delta, eps_lo=a.lower, eps_hi=max(a.lower, res.upper), **kw)).value
             certs['triangle net'] = tn

@@ -13,6 +13,7 @@ from .account import account
 from .pairs import RELATIONS
 from .accountant import PrivacyAccountant
 from .triangles import NET_TOL
+from .unlabelled_net import CELLS, MAX_CELLS
 from .triangle_certificate import triangle_epsilon
 
 
@@ -161,6 +162,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     net:bool=False,          # then search lower with the triangle net (fixed size, substitution; slow)
                     net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
                     net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
+                    net_cells:int=CELLS,      # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
                    ) -> Calibration:
     "The smallest σ (to relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
     _check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
@@ -172,6 +174,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                          f"relation {relation!r}")
     net_tol = check_real(net_tol, 'net_tol', 0, lo_open=True)
     net_coarsen = check_int(net_coarsen, 'net_coarsen', 1, 64)
+    net_cells = check_int(net_cells, 'net_cells', 1, MAX_CELLS)
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "
@@ -181,11 +184,11 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
         progress, fail)
     kw = dict(steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
     if net:      # below that answer: the same search on the net's ε (minutes per call where the net is needed)
-        net_kw = dict(tol=net_tol, coarsen=net_coarsen, max_bins=max_bins, relation=relation)
+        net_kw = dict(tol=net_tol, coarsen=net_coarsen, cells=net_cells, max_bins=max_bins, relation=relation)
         sigma, _, bad, more = _smallest_sigma(lambda s: _net_eps(scheme, s, eps, kw, net_kw), eps, sigma, tol,
                                               progress, fail, start=sigma / 1.02, done=calls)
         sigma_bad, calls = bad, calls + more                  # now the σ that the net misses
-    r = account(scheme, sigma=sigma, **kw, net=net, net_tol=net_tol, net_coarsen=net_coarsen)
+    r = account(scheme, sigma=sigma, **kw, net=net, net_tol=net_tol, net_coarsen=net_coarsen, net_cells=net_cells)
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls + 1, time.perf_counter() - t0, tol, r)
 

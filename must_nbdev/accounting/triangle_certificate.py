@@ -14,7 +14,7 @@ from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, 
 from .pairs import GaussianMixture
 from .dominating import _add_symmetric_label, _label_top, dominating_labels, scheme_gaussian_pld
 from .unlabelled import unlabelled_pld
-from .unlabelled_net import unlabelled_members
+from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import _runs
 from .triangles import NET_TOL, triangle_net, planar_upper_pld, _upper_dp
 
@@ -37,9 +37,10 @@ class TriangleCertificate:
     label_rate_ratio: int = 1   # η/η_l of the labels l ≥ 2 in a ratio split (1: none; see "Rates per label")
     per_copy: bool = False      # True if the split with rate q/l for label l was played too (see "Rates per copy")
     unlabelled_members: int = 0  # members of the unlabelled nets (`08_unlabelled_net`, both families) played too
+    cells: int = CELLS           # the unlabelled nets' cells per free side (`triangle_cover`)
 
-def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins) -> tuple:
-    "Validated (sigma, steps, h, tol, coarsen, max_bins); the errors name the argument."
+def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins, cells) -> tuple:
+    "Validated (sigma, steps, h, tol, coarsen, max_bins, cells); the errors name the argument."
     if not isinstance(scheme, Scheme):
         raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
     if not scheme.fixed_size:
@@ -48,7 +49,8 @@ def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins) -> tuple
         raise ValueError(f"relation must be 'substitute' for the triangle net, got {relation!r}")
     return (check_real(sigma, 'sigma', 0, lo_open=True), check_int(steps, 'steps', 1),
             check_real(h, 'h', 0, 1, lo_open=True), check_real(tol, 'tol', 0, lo_open=True),
-            check_int(coarsen, 'coarsen', 1, 64), check_max_bins(max_bins))
+            check_int(coarsen, 'coarsen', 1, 64), check_max_bins(max_bins),
+            check_int(cells, 'cells', 1, MAX_CELLS))
 
 LABEL_NET_MASS = 1e-3   # a label lighter than this keeps only its symmetrised pair (no net)
 LABEL_NET_SIGMA = 1.0   # so does a label l with σ/l below this (its net would need too many members)
@@ -150,7 +152,7 @@ def _whole_steps(scheme:Scheme, sigma:float, h:float, max_bins:int) -> tuple:
     for p in alt.upper: p.masses.setflags(write=False)                   # cached: shared by every caller
     return tuple(alt.upper)
 
-def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins) -> tuple:
+def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins, cells) -> tuple:
     "The labelled game's upper DP, each step at most the partially unlabelled pair's and the unlabelled net's."
     # returns (dp, members, ratio, per copy, unlabelled members)
     ratio = _best_ratio(scheme, sigma, steps, e0, h, max_bins)
@@ -159,7 +161,7 @@ def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins) -> tuple:
     more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
     for split in [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
         *alt, extra = _label_groups(scheme, sigma, h, tol, coarsen, split); more.append(tuple(alt)); members += extra
-    families = [f for f in unlabelled_members(scheme, sigma, h, max_bins=max_bins) if f]   # none for WOR
+    families = [f for f in unlabelled_members(scheme, sigma, h, cells, max_bins=max_bins) if f]   # none for WOR
     more += [(((1.0, (f,)),), 0.0, 0.0) for f in families]      # each family: its largest member, the count hidden
     window = _runs(scheme, sigma, 'substitute', h, max_bins)[0]
     return (_upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left, more=tuple(more),
@@ -177,15 +179,17 @@ def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`
                    relation:str|None=None,  # must be 'substitute' (None: the scheme's own)
                    tol:float=NET_TOL,       # net refinement tolerance (> 0): smaller is tighter and slower
                    coarsen:int=1,           # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
+                   cells:int=CELLS,         # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
                    max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
                   ) -> TriangleCertificate:
     "Certified upper bound on the worst-case δ(ε) after `steps` adaptive steps: the labelled game over Loewner nets."
     t0 = time.perf_counter()
-    sigma, steps, h, tol, coarsen, max_bins = _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins)
+    sigma, steps, h, tol, coarsen, max_bins, cells = _checked(scheme, sigma, steps, h, relation, tol, coarsen,
+                                                              max_bins, cells)
     eps = check_real(eps, 'eps', 0)
-    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins)
+    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins, cells)
     return TriangleCertificate(float(d['values'][0]), n, tol, h, coarsen, d['bins'], d['err'],
-                               time.perf_counter() - t0, ratio, per_copy, un)
+                               time.perf_counter() - t0, ratio, per_copy, un, cells)
 
 def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)
                      *,
@@ -198,15 +202,17 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
                      relation:str|None=None,  # must be 'substitute' (None: the scheme's own)
                      tol:float=NET_TOL,       # net refinement tolerance (> 0): smaller is tighter and slower
                      coarsen:int=1,           # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
+                     cells:int=CELLS,         # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
                      max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
                     ) -> TriangleCertificate:
     "Certified upper bound on the worst-case ε(δ): the first ε on eps_lo + jh with net δ(ε) ≤ `delta` (∞ if none)."
     t0 = time.perf_counter()
-    sigma, steps, h, tol, coarsen, max_bins = _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins)
+    sigma, steps, h, tol, coarsen, max_bins, cells = _checked(scheme, sigma, steps, h, relation, tol, coarsen,
+                                                              max_bins, cells)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
     span = math.ceil((eps_hi - eps_lo) / h)
-    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins)
+    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells)
     ok = np.flatnonzero(d['values'] <= delta)
     return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
-                               d['err'], time.perf_counter() - t0, ratio, per_copy, un)
+                               d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 import numpy as np
-from ..core.definitions import check_real
+from ..core.definitions import check_int, check_real
 from ..core.sampling import Scheme
 from .pld import MAX_BINS, check_max_bins
 from .dominating import scheme_gaussian_pld
@@ -15,7 +15,8 @@ from .unlabelled import (MAX_LOSS, LabelGroup, label_groups, profile_knots, prof
                                               _charged, _hs_mixture, _matched_split)
 
 # %% auto #0
-__all__ = ['CELL', 'FAMILIES', 'member_profile', 'largest_side', 'triangle_cover', 'unlabelled_members']
+__all__ = ['CELLS', 'MAX_CELLS', 'FAMILIES', 'member_profile', 'largest_side', 'side_grid', 'triangle_cover',
+           'unlabelled_members']
 
 # %% ../../nbs/accounting/08_unlabelled_net.ipynb #be2b0115
 def _diagonal_plans(alpha:np.ndarray, TZ:np.ndarray, T:np.ndarray):
@@ -92,17 +93,24 @@ def _cell_side(s0:float, s1:float, t0:float, t1:float) -> float:
     if s1 * s1 + t1 * t1 <= 4: return min(2.0, s1 + t1)
     return 2.0
 
-CELL = 0.1          # default: (u, u') rounded up to multiples of 0.1 (78 members)
+CELLS = 14          # default: 14 cells per side, uniform in the chord's central angle (91 members)
+MAX_CELLS = 100     # (about 5,000 members: each adds one FFT per step to the game)
+
+def side_grid(cells:int=CELLS,  # cells per side, in 1..MAX_CELLS
+             ) -> np.ndarray:
+    "Edges 0 = g_0 < ... < g_cells = 2 of the cells of one side: g_i = 2 sin(iπ / (2·cells)), a chord's length."
+    cells = check_int(cells, 'cells', 1, MAX_CELLS)
+    g = 2 * np.sin(np.arange(cells + 1) * (math.pi / (2 * cells)))
+    g[0], g[-1] = 0.0, 2.0
+    return g
 
 @lru_cache(maxsize=8)
-def triangle_cover(cell:float=CELL,  # grid spacing of (u, u'), in (0, 1]: smaller is tighter and slower
+def triangle_cover(cells:int=CELLS,  # cells per side (`side_grid`), in 1..MAX_CELLS: more is tighter and slower
                   ) -> np.ndarray:
     "Members (a, u, u'), one per row: every triangle in the unit disc is at most one of them in all three sides."
-    cell = check_real(cell, 'cell', 0, 1, lo_open=True)
-    g = np.arange(1, math.ceil(2 / cell - 1e-9) + 1) * cell
-    g[-1] = 2.0
-    rows = np.array([(min(2.0, _cell_side(max(U1 - cell, 0), U1, max(U2 - cell, 0), U2) + 1e-9), U1, U2)
-                     for U1 in g for U2 in g])
+    g = side_grid(cells)
+    rows = np.array([(min(2.0, _cell_side(s0, s1, t0, t1) + 1e-9), s1, t1)
+                     for s0, s1 in zip(g[:-1], g[1:]) for t0, t1 in zip(g[:-1], g[1:])])
     above = (rows[None, :, :] >= rows[:, None, :]).all(axis=2) & (rows[None, :, :] > rows[:, None, :]).any(axis=2)
     out = rows[~above.any(axis=1)]                      # drop every row another one lies above
     out.setflags(write=False)
@@ -115,12 +123,12 @@ FAMILIES = ('z', 'y')   # the other record whose triangle a member follows: z (t
 def unlabelled_members(scheme:Scheme,           # a scheme with a Lemma B representation (`label_groups`)
                        sigma:float,             # noise multiplier (> 0)
                        h:float,                 # loss grid step (> 0)
-                       cell:float=CELL,         # the net's spacing of the two free sides (`triangle_cover`)
+                       cells:int=CELLS,         # the net's cells per free side (`triangle_cover`)
                        max_bins:int=MAX_BINS,   # cap on FFT bins of the public-label pair that fixes the knots
                       ) -> tuple:
     "Upper PLDs of the members of each family in `FAMILIES` (asymmetric pairs on the grid h, read-only; () if none)."
     sigma, h = check_real(sigma, 'sigma', 0, lo_open=True), check_real(h, 'h', 0, 1, lo_open=True)
-    max_bins = check_max_bins(max_bins)
+    cells, max_bins = check_int(cells, 'cells', 1, MAX_CELLS), check_max_bins(max_bins)
     rep = label_groups(scheme) if scheme.fixed_size else None
     if rep is None: return ((),) * len(FAMILIES)
     groups, lost = rep
@@ -139,7 +147,7 @@ def unlabelled_members(scheme:Scheme,           # a scheme with a Lemma B repres
         for family in FAMILIES:
             useful = any((g.z if family == 'z' else g.r) > 0 and (family == 'y' or g.z_records == 1) for g in groups)
             bounds, members = {}, []
-            for a, s, t in (triangle_cover(cell) if useful else ()):
+            for a, s, t in (triangle_cover(cells) if useful else ()):
                 for key in ((a, s), (a, t)):
                     if key not in bounds: bounds[key] = bound(family, *key)
                 p = profile_pld(js, bounds[a, s], h, reverse=bounds[a, t])

@@ -2,7 +2,9 @@
 elsewhere: every coarse cell of side `coarse` that meets the band lo <= s² + t² <= hi is split into cells of side `fine`.
 Each cell gets the member (A_max, s1, t1) of accounting/08_unlabelled_net (Lemma T), dominated members dropped.
 `python arc_cover.py SCHEME SIZE COARSE FINE LO HI [FAMILY]` plays one family over it (as unlabelled_net.py does);
-`python arc_cover.py count COARSE FINE LO HI` only counts the members."""
+`python arc_cover.py count COARSE FINE LO HI` only counts the members.
+LO = HI = -1 selects the lens s + t >= 2, s² + t² <= 4 instead of the band (where the third side is 2 and rounding s, t
+up costs in u, u' alone); -2 the small triangles s + t < 2; -3 the cells beyond the band (s² + t² > 4.8)."""
 import math, sys, time
 import numpy as np
 import must_nbdev.accounting.unlabelled_net as un
@@ -14,7 +16,9 @@ def arc_cover(coarse, fine, lo, hi):
         for j in range(k):
             s0, t0 = i * coarse, j * coarse
             s1, t1 = min(2.0, s0 + coarse), min(2.0, t0 + coarse)
-            near = s1 * s1 + t1 * t1 >= lo and s0 * s0 + t0 * t0 <= hi        # the cell meets the band
+            near = (s1 * s1 + t1 * t1 >= lo and s0 * s0 + t0 * t0 <= hi if lo >= 0      # the cell meets the band
+                    else s1 + t1 >= 2 and s0 * s0 + t0 * t0 <= 4 if lo == -1               # ... or the lens
+                    else s0 + t0 < 2 if lo == -2 else s1 * s1 + t1 * t1 > 4.8)            # ... small, or beyond
             step = fine if near else coarse
             for a0 in np.arange(s0, s1 - 1e-12, step):
                 for b0 in np.arange(t0, t1 - 1e-12, step):
@@ -42,6 +46,6 @@ if __name__ == '__main__':
     cov = np.zeros(N, bool)
     for m in cover: cov |= (sides <= m).all(1)
     assert cov.all(), (~cov).sum()
-    un.triangle_cover = lambda cell=None: cover          # the module looks it up at call time
-    sys.argv = ['unlabelled_net.py', name, size, '0.0999', family]
+    un.triangle_cover = lambda cells=None: cover          # the module looks it up at call time
+    sys.argv = ['unlabelled_net.py', name, size, '99', family]   # (cells: a cache key only)
     exec(open('unlabelled_net.py').read())

@@ -1,5 +1,5 @@
 """The game over the unlabelled net alone (accounting/08_unlabelled_net), each step also at most the partially unlabelled
-pair, against the best attack: argv scheme size [cell [family]], size in {s2, 2.62, 1.1}. The library's triangle certificate
+pair, against the best attack: argv scheme size [cells [family]], size in {s2, 2.62, 1.1}. The library's triangle certificate
 also plays the labelled game beside it, so its value is at most this one."""
 import math, sys, time
 import numpy as np
@@ -9,9 +9,9 @@ from must_nbdev.accounting.adaptive import _runs
 from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.triangles import _upper_dp
 from must_nbdev.accounting.triangle_certificate import _whole_steps
-from must_nbdev.accounting.unlabelled_net import CELL, FAMILIES, unlabelled_members
+from must_nbdev.accounting.unlabelled_net import CELLS, FAMILIES, unlabelled_members
 name, size = sys.argv[1], sys.argv[2]
-cell = float(sys.argv[3]) if len(sys.argv) > 3 else CELL
+cells = int(sys.argv[3]) if len(sys.argv) > 3 else CELLS   # (the library's cover before 2026-11-27: a side spacing)
 family = sys.argv[4] if len(sys.argv) > 4 else 'z'       # which family of FAMILIES
 if size == 's2':
     sc, sigma, k = scheme_at(name, 10_000, 200, b=118), 4.0, 1000
@@ -21,8 +21,8 @@ else:
     r = account(sc, sigma=sigma, steps=k, delta=1e-5, attack_budget=1.4e10)
 print(r, flush=True)
 t = time.perf_counter()
-mem = unlabelled_members(sc, sigma, r.h, cell)[FAMILIES.index(family)]
-print(f'  {len(mem)} members (family {family}, cell {cell}), {time.perf_counter() - t:.0f} s', flush=True)
+mem = unlabelled_members(sc, sigma, r.h, cells)[FAMILIES.index(family)]
+print(f'  {len(mem)} members (family {family}, cells {cells}), {time.perf_counter() - t:.0f} s', flush=True)
 window = _runs(sc, sigma, 'substitute', r.h, MAX_BINS)[0]
 e0, span = (1.0, 0) if size == 's2' else (r.lower, math.ceil((r.upper - r.lower) / r.h))
 d = _upper_dp(((1.0, (mem,)),), k, e0, span, r.h, window, MAX_BINS, whole=_whole_steps(sc, sigma, r.h, MAX_BINS))
