@@ -2,7 +2,7 @@
 MUST.ww on real 1-D datasets (both orientations), Lemma T and the cover hold on random triangles, the game over the
 members stays above the exact two-step optimum at tiny n and above the attack at Figure S2 (gap below 1.5), and the
 triangle certificate plays the members where they exist."""
-import itertools, math
+import functools, itertools, math
 import numpy as np
 import pytest
 from must_nbdev.core.sampling import make_scheme, scheme_at
@@ -149,14 +149,20 @@ def test_members_are_below_the_pair_and_only_where_they_help():
     assert unlabelled_members(scheme_at('wor', 10_000, 200), 4.0, 0.002) == ((), ())   # one label: the net is exact
     assert all(len(f) > 0 for f in unlabelled_members(scheme_at('must-ww', 10_000, 200, b=118), 4.0, 0.002, 4))
 
-@pytest.mark.parametrize('name,n,m,b', [('must-ow', 4, 3, 2), ('must-ww', 4, 2, 2), ('wr', 3, 2, None)])
-def test_unlabelled_net_alone_stays_above_the_exact_two_step_optimum_at_tiny_n(name, n, m, b):
+TWO_STEPS = dict(sigma=2.0, eps=0.5, h=0.01)     # the tiny-n two-step games: noise, ε and grid
+
+@functools.lru_cache(maxsize=None)
+def _two_step_optimum(name, n, m, b) -> float:
+    "The exact δ(ε) of the best real two-step adaptive attack on a tiny scheme, every batch enumerated (`TWO_STEPS`)."
     from test_adaptive import _brute_delta
-    sigma, eps, h = 2.0, 0.5, 0.01
     occ = np.zeros(m + 1)
     for batch, p in (_wr_batches(n, m) if name == 'wr' else _batches(name, n, m, b)): occ[batch.count(0)] += p
-    brute = _brute_delta(occ, sigma, eps)
-    sc = make_scheme(name, n, m=m, b=b)
+    return _brute_delta(occ, TWO_STEPS['sigma'], TWO_STEPS['eps'])
+
+@pytest.mark.parametrize('name,n,m,b', [('must-ow', 4, 3, 2), ('must-ww', 4, 2, 2), ('wr', 3, 2, None)])
+def test_unlabelled_net_alone_stays_above_the_exact_two_step_optimum_at_tiny_n(name, n, m, b):
+    sigma, eps, h = TWO_STEPS.values()
+    brute, sc = _two_step_optimum(name, n, m, b), make_scheme(name, n, m=m, b=b)
     window = _runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
     games = [_upper_dp(((1.0, (fam,)),), 2, eps, 0, h, window, MAX_BINS)['values'][0]
              for fam in unlabelled_members(sc, sigma, h) if fam]
@@ -168,12 +174,8 @@ def test_unlabelled_net_alone_stays_above_the_exact_two_step_optimum_at_tiny_n(n
 def test_a_finer_cover_is_never_looser_and_stays_above_the_exact_two_step_optimum(name, n, m, b):
     # the cover with 8 cells per side refines that with 4 (each fine member lies below a coarse one in all three radii),
     # so the certificate can only fall with more cells, and it stays above the best real two-step attack
-    from test_adaptive import _brute_delta
-    sigma, eps, h = 2.0, 0.5, 0.01
-    occ = np.zeros(m + 1)
-    for batch, p in (_wr_batches(n, m) if name == 'wr' else _batches(name, n, m, b)): occ[batch.count(0)] += p
-    brute = _brute_delta(occ, sigma, eps)
-    sc = make_scheme(name, n, m=m, b=b)
+    sigma, eps, h = TWO_STEPS.values()
+    brute, sc = _two_step_optimum(name, n, m, b), make_scheme(name, n, m=m, b=b)
     coarse, fine = (triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=h, tol=1.0, cells=c) for c in (4, 8))
     assert (coarse.cells, fine.cells) == (4, 8) and fine.unlabelled_members > coarse.unlabelled_members
     assert brute <= fine.value <= coarse.value * (1 + 1e-9), (brute, fine.value, coarse.value)
