@@ -10,8 +10,7 @@ Usage: python merged_net.py SCHEME SIZE [CELL]   (SCHEME must-ow; SIZE 2.62, 1.1
 """
 import math, sys, time
 import numpy as np
-from must_nbdev.core.sampling import scheme_at
-from must_nbdev.accounting.account import account
+from sizes import reference
 from must_nbdev.accounting.adaptive import _runs
 from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.dominating import scheme_gaussian_pld
@@ -23,12 +22,7 @@ from must_nbdev.accounting.unlabelled_net import member_profile, _cell_side
 name, size = sys.argv[1], sys.argv[2]
 cell = float(sys.argv[3]) if len(sys.argv) > 3 else 0.1
 LAMS = (0.97, 0.99, 0.997)
-if size == 's2':
-    sc, sigma, k = scheme_at(name, 10_000, 200, b=118), 4.0, 1000
-    r = account(sc, sigma=sigma, steps=k, eps=1.0, attack_budget=1.4e10)
-else:
-    sc, sigma, k = scheme_at(name, 60_000, 256, b=6000), float(size), 2350
-    r = account(sc, sigma=sigma, steps=k, delta=1e-5, attack_budget=1.4e10)
+sc, sigma, k, r = reference(name, size)
 print(r, flush=True)
 h = r.h
 (g,), lost = label_groups(sc)

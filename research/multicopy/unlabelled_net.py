@@ -3,8 +3,7 @@ pair, against the best attack: argv scheme size [cells [family]], size in {s2, 2
 also plays the labelled game beside it, so its value is at most this one."""
 import math, sys, time
 import numpy as np
-from must_nbdev.core.sampling import scheme_at
-from must_nbdev.accounting.account import account
+from sizes import reference
 from must_nbdev.accounting.adaptive import _runs
 from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.triangles import _upper_dp
@@ -13,12 +12,7 @@ from must_nbdev.accounting.unlabelled_net import CELLS, FAMILIES, unlabelled_mem
 name, size = sys.argv[1], sys.argv[2]
 cells = int(sys.argv[3]) if len(sys.argv) > 3 else CELLS   # (the library's cover before 2026-11-27: a side spacing)
 family = sys.argv[4] if len(sys.argv) > 4 else 'z'       # which family of FAMILIES
-if size == 's2':
-    sc, sigma, k = scheme_at(name, 10_000, 200, b=118), 4.0, 1000
-    r = account(sc, sigma=sigma, steps=k, eps=1.0, attack_budget=1.4e10)
-else:
-    sc, sigma, k = scheme_at(name, 60_000, 256, b=6000), float(size), 2350
-    r = account(sc, sigma=sigma, steps=k, delta=1e-5, attack_budget=1.4e10)
+sc, sigma, k, r = reference(name, size)
 print(r, flush=True)
 t = time.perf_counter()
 mem = unlabelled_members(sc, sigma, r.h, cells)[FAMILIES.index(family)]
