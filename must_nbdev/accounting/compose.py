@@ -15,7 +15,7 @@ from .pld import DiscretePLD, GridTooLarge, budget_max_bins
 # %% auto #0
 __all__ = ['PRECISIONS', 'FFT_WORKERS', 'ComposedPLD', 'compose_many', 'compose_plds']
 
-# %% ../../nbs/accounting/02_compose.ipynb #869d9fb6
+# %% ../../nbs/accounting/02_compose.ipynb #fc74185b
 _LAMBDAS = np.geomspace(1e-2, 64, 40)
 PRECISIONS = ('double', 'extended')     # FFT arithmetic: float64, or np.longdouble (80-bit where the platform has it)
 _UNIT = {'double': np.finfo(np.float64).eps / 2, 'extended': np.finfo(np.longdouble).eps / 2}   # unit round-off u
@@ -35,6 +35,7 @@ def _gamma64(n):
     u = np.finfo(float).eps / 2
     return n * u / (1 - n * u)
 
+# %% ../../nbs/accounting/02_compose.ipynb #4ca760bc
 def _finite_part(pld:DiscretePLD) -> tuple:
     "(log mass, loss) of the bins of `pld` with positive mass (the part at +∞ is not in `masses`)."
     nz = pld.masses > 0
@@ -74,8 +75,11 @@ def _window(parts, mgfs:dict, tau:float):
     def chernoff(sign):
         at = lambda i: (sum(k * mgfs[id(p)](i, sign) for p, k in parts) - math.log(tau)) / _LAMBDAS[i]   # MGFs memoised
         return _grid_min(at, len(_LAMBDAS))
-    return math.floor(-chernoff(-1) / h), math.ceil(chernoff(1) / h)
+    lo, hi = math.floor(-chernoff(-1) / h), math.ceil(chernoff(1) / h)
+    # crossed (lo > hi): both tails of one point are <= tau, so the finite mass is <= 2 tau; any J in [hi, lo] serves
+    return (lo, hi) if lo <= hi else (hi, hi)
 
+# %% ../../nbs/accounting/02_compose.ipynb #3a966738
 @dataclass
 class ComposedPLD:
     "The FFT composition of discrete PLDs: total loss distribution `u` on grid indices `J`, and certified error terms."
@@ -116,7 +120,7 @@ class ComposedPLD:
         err = _gamma64(N + 4) * Aa + fft * self.fp_scale                         # summation round-off, FFT round-off
         err_c = 4 * np.finfo(float).eps / -math.expm1(-self.h) * Ca               # round-off of the float64 recursion
         if upper: return A + err + self.tail / 2 + self.inf_mass, C - err_c
-        return A - err - self.tail, C + err_c
+        return A - err - self.tail + self.inf_mass, C + err_c
 
     def delta_bounds(self, eps:float) -> tuple:
         "Certified (lower, upper) bounds on δ(ε) of the composed pair, in O(log r) after one O(r) pass."
@@ -172,6 +176,7 @@ class ComposedPLD:
             out.append((math.inf if upper else 0.0) if x is None else x)
         return tuple(out)
 
+# %% ../../nbs/accounting/02_compose.ipynb #8a3dcff2
 _MUL_ERR = 3.0   # a computed complex product is within √5 u of the exact one, relative (2u with an FMA): 3u charged
 
 def _power(x:np.ndarray, k:int) -> np.ndarray:
@@ -199,6 +204,7 @@ def _spectral_error(parts, spectra:dict, l1:dict, spec:np.ndarray, eta:float, u:
     tiny *= math.exp(sum(k * eta * l1[id(p)] for p, k in parts))
     return np.exp(log_b) * amp, np.abs(spec).astype(float) * rel + tiny
 
+# %% ../../nbs/accounting/02_compose.ipynb #a953eaf7
 def compose_many(variants,                # lists of (DiscretePLD, k) on one grid step h
                  tau:float=1e-15,         # mass allowed outside the window on each side (charged)
                  max_bins:int|None=None,  # refuse windows wider than this (None: what the memory budget allows)
