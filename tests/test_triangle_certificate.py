@@ -1,7 +1,8 @@
 """The triangle-net certificate (accounting.triangle_certificate): the composed certificate sits between the best real
 attack and the public-label certificate (Fig S2: far closer to the attack). For WR and MUST (the labelled game of
 Lemma 5): above the exact two-step adaptive optimum at tiny n (brute force), between the attack and the best earlier
-certificate at Figure S2, never above the partially unlabelled certificate; rates per label only where proved."""
+certificate at Figure S2 (full size: 09_triangle_certificate's slow cells), never above the partially unlabelled
+certificate; rates per label only where proved."""
 import itertools, json, math, subprocess, sys
 import numpy as np
 import pytest
@@ -25,13 +26,9 @@ def test_certificate_between_the_attack_and_public_labels_few_steps(k, eps):
     assert r.lower <= c.value, (r.lower, c.value)                          # soundness against the best real attack
     assert c.value <= 1.25 * r.upper                                       # a tol = 0.2 net: within its tolerance
 
-def test_fig_s2_wor_gap_closes_to_a_few_percent():
-    # Figure S2, WOR: the public-label certificate is 3.8 times the adaptive attack; the net (default tol) is ≤ 1.15
-    att = adaptive_delta(WOR, sigma=S4, steps=1000, eps=1.0, h=H4)
-    pub = account(WOR, sigma=S4, steps=1000, eps=1.0, h=H4, attack=False)
-    c = triangle_delta(WOR, sigma=S4, steps=1000, eps=1.0, h=H4)
-    assert att.value <= c.value <= 1.15 * att.value, (att.value, c.value)
-    assert pub.upper > 3 * c.value
+# Figure S2 at full size (WOR: net ≤ 1.15 × the attack, public labels > 3 × the net; WR: attack ≤ game ≤ 0.85 × the
+# partially unlabelled pair) is asserted in 09_triangle_certificate's `#| slow` cells, which the docs build executes:
+# 6 minutes of the default run. The few-step tests here check the same ordering.
 
 def test_epsilon_query_is_consistent_with_delta():
     k, delta = 300, 1e-4
@@ -109,16 +106,6 @@ def test_coarser_member_grid_is_a_little_looser_and_validated():
     for bad in (0, 65, 2.5):
         with pytest.raises(ValueError, match='coarsen'):
             triangle_delta(WOR, sigma=S4, steps=2, eps=0.3, h=H4, coarsen=bad)
-
-def test_fig_s2_wr_labelled_game_beats_every_earlier_certificate():
-    # Figure S2, WR: the partially unlabelled certificate is 3.8 times the adaptive attack; even a coarse game (tol 0.2,
-    # members on the grid 4h: about 1.9 times, the unlabelled net's y family winning) is sound and below it. The default
-    # tol and grid (1.17 times) are the notebook's slow cell; coarsen=4 keeps this test at about 2 minutes
-    wr = make_scheme('wr', 10_000, m=200)
-    r = account(wr, sigma=S4, steps=1000, eps=1.0, attack=False)
-    att = adaptive_delta(wr, sigma=S4, steps=1000, eps=1.0, h=r.h)
-    c = triangle_delta(wr, sigma=S4, steps=1000, eps=1.0, h=r.h, tol=0.2, coarsen=4)
-    assert att.value <= c.value <= 0.85 * r.upper, (att.value, c.value, r.upper)
 
 def test_the_game_is_never_above_the_partially_unlabelled_certificate():
     # each step takes the smaller of the labelled game, the unlabelled nets and the partially unlabelled pair (which

@@ -1,17 +1,16 @@
 """The unlabelled net (accounting.unlabelled_net): Lemma G's radii are sound against every batch of tiny MUST.ow and
 MUST.ww on real 1-D datasets (both orientations), Lemma T and the cover hold on random triangles, the game over the
-members stays above the exact two-step optimum at tiny n and above the attack at Figure S2 (gap below 1.5), and the
+members stays above the exact two-step optimum at tiny n (Figure S2 at full size: 09_triangle_certificate), and the
 triangle certificate plays the members where they exist."""
 import functools, itertools, math
 import numpy as np
 import pytest
 from must_nbdev.core.sampling import make_scheme, scheme_at
-from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import _runs
 from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.triangles import _upper_dp
 from must_nbdev.accounting.triangle_certificate import triangle_delta, _whole_steps
-from must_nbdev.accounting.unlabelled import _hs_mixture, group_bound, label_groups, unlabelled_profile
+from must_nbdev.accounting.unlabelled import _hs_mixture, group_bound, label_groups
 from must_nbdev.accounting.unlabelled_net import (CELLS, MAX_CELLS, largest_side, member_profile, side_grid,
                                                   triangle_cover, unlabelled_members)
 from test_triangle_certificate import _batches, _hs, _mix
@@ -182,15 +181,8 @@ def test_a_finer_cover_is_never_looser_and_stays_above_the_exact_two_step_optimu
     for bad in (0, 2.5, MAX_CELLS + 1):
         with pytest.raises(ValueError, match='cells'): triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=h, cells=bad)
 
-def test_regression_issue23_fig_s2_must_ow_gap_below_one_and_a_half():
-    # Figure S2 (n = 10,000, m = 200, b = 118, σ = 4, 1,000 steps, δ(ε = 1)): the partially unlabelled pair was 1.6
-    # times the adaptive attack; the game over the unlabelled net (each step also at most that pair) is below 1.45
-    s2 = scheme_at('must-ow', 10_000, 200, b=118)
-    ref = account(s2, sigma=4.0, steps=1000, eps=1.0)
-    window = _runs(s2, 4.0, 'substitute', ref.h, MAX_BINS)[0]
-    game = _upper_dp(((1.0, (unlabelled_members(s2, 4.0, ref.h)[0],)),), 1000, 1.0, 0, ref.h, window, MAX_BINS,
-                     whole=_whole_steps(s2, 4.0, ref.h, MAX_BINS))['values'][0]
-    assert ref.lower <= game <= 1.45 * ref.lower and game < 0.85 * ref.upper, (ref.lower, game, ref.upper)
+# issue 23's Fig S2 MUST.ow target (attack ≤ certificate ≤ 1.45 × attack, below 0.9 × the partially unlabelled pair)
+# is asserted at full size in 09_triangle_certificate's `#| slow` cell, which the docs build executes
 
 def test_bad_arguments_name_the_argument():
     sc = scheme_at('must-ow', 10_000, 200, b=118)

@@ -162,7 +162,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     net:bool=False,          # then search lower with the triangle net (fixed size, substitution; slow)
                     net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
                     net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
-                    net_cells:int=CELLS,      # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
+                    net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
                    ) -> Calibration:
     "The smallest σ (to relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
     _check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
