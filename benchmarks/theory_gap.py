@@ -113,8 +113,10 @@ def main(argv=None):
               'partially unlabelled 0.064). The unlabelled nets of accounting/08_unlabelled_net keep the count hidden '
               'and do not symmetrise: the partially unlabelled theorem at the distances of one step\'s triangle (the '
               'differing records and one other record), one asymmetric member per triangle. MUST.ow and MUST.ww then '
-              'certify 0.773 and 0.779 at σ = 2.62 (gap 1.08-1.09) and 0.0525 and 0.0564 at Fig S2 (gap 1.31-1.33). '
-              'The exact multi-copy game, with a free triangle per label, is open.',
+              'certify 0.768 and 0.773 at σ = 2.62 (gap 1.08 with the default 14 cells per side; with 60 cells 0.748 '
+              'and 0.753, gap 1.047 and 1.0499 against the attack on a grid twice as fine: research/multicopy) and '
+              '0.0506 and 0.0546 at Fig S2 (gap 1.26-1.29). The exact multi-copy game, with a free triangle per '
+              'label, is open.',
               '',
               'One step (k = 1): at the DP-SGD size every scheme is within 0.1 % of the displacing attack. At Fig '
               'S2\'s sizes (b = 118: another record takes the slot in 82 % of the reference) the matched plan feeds '
