@@ -106,16 +106,9 @@ def _add_net_args(p):
     p.add_argument('--net-cells', dest='net_cells', type=int, default=CELLS,
                    help=f"the unlabelled nets' cells per side (1..{MAX_CELLS}; default {CELLS}; more: tighter, slower)")
 
-def build_parser() -> argparse.ArgumentParser:
-    "The `must` argument parser."
-    from importlib.metadata import version, PackageNotFoundError
-    try: ver = version('must_nbdev')
-    except PackageNotFoundError: ver = 'unknown (not installed)'
-    raw = argparse.RawDescriptionHelpFormatter
-    p = _Parser(prog='must', description='MUST: multistage sampling for privacy amplification.', formatter_class=raw,
-                epilog=EXAMPLES['must'])
-    p.add_argument('--version', action='version', version=f'must_nbdev {ver}')
-    sub = p.add_subparsers(dest='command', parser_class=_Parser)
+# %% ../nbs/90_cli.ipynb #e492c7a2
+def _add_amplify(sub, raw):
+    "Add the subcommand `must amplify`: the amplified (ε′, δ′) of scheme∘mechanism."
     a = sub.add_parser('amplify', help="amplified (eps', delta') of scheme∘mechanism", formatter_class=raw,
                        epilog=EXAMPLES['amplify'],
                        description="Amplified (eps', delta') of a subsampled Laplace or Gaussian mechanism (Theorem 4, "
@@ -128,6 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help='group privacy analysis (default white-box)')
     a.add_argument('--json', action='store_true', help='print a JSON list of objects')
     a.set_defaults(func=cmd_amplify)
+
+# %% ../nbs/90_cli.ipynb #0fde4ef6
+def _add_account(sub, raw):
+    "Add the subcommand `must account`: certified δ(ε) or ε(δ) after k steps, next to the best attack."
     c = sub.add_parser('account', help='certified delta(eps) or eps(delta) after k compositions', formatter_class=raw,
                        epilog=EXAMPLES['account'],
                        description='Certified k-fold composition of scheme∘Gaussian(sigma) by the Fourier accountant '
@@ -153,6 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)
+
+# %% ../nbs/90_cli.ipynb #9ef637e1
+def _add_compare(sub, raw):
+    "Add the subcommand `must compare`: every scheme side by side at one batch size and budget."
     cmp_ = sub.add_parser('compare', help='every scheme side by side: sigma for a target, or eps at a sigma',
                           formatter_class=raw, epilog=EXAMPLES['compare'],
                           description='Compare the sampling schemes at one batch size and number of steps: the noise '
@@ -173,6 +174,10 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument('--json', action='store_true', help='print a JSON list, one object per scheme')
     cmp_.add_argument('--quiet', action='store_true', help='no progress on stderr')
     cmp_.set_defaults(func=cmd_compare)
+
+# %% ../nbs/90_cli.ipynb #59ae9d38
+def _add_sweep(sub, raw):
+    "Add the subcommand `must sweep`: a grid of schemes × batch sizes × σ × epochs, in parallel."
     sw = sub.add_parser('sweep', help='a grid of schemes x batch sizes x sigma x epochs, in parallel (joblib or Dask)',
                         formatter_class=raw, epilog=EXAMPLES['sweep'],
                         description='Certified eps(delta) (worst case) and the best attack at every point of the grid. '
@@ -197,6 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument('--json', action='store_true', help='print a JSON list, one object per point')
     sw.add_argument('--quiet', action='store_true', help='no progress on stderr')
     sw.set_defaults(func=cmd_sweep)
+
+# %% ../nbs/90_cli.ipynb #5f97a7b9
+def _add_calibrate(sub, raw):
+    "Add the subcommand `must calibrate`: the smallest σ (or largest k or batch size) certified (ε, δ)-DP."
     cal = sub.add_parser('calibrate', help='smallest sigma (or largest k or batch size) certified (eps, delta)-DP',
                          formatter_class=raw, epilog=EXAMPLES['calibrate'],
                          description='Calibrate a DP-SGD knob on the certified worst-case bound: the smallest noise '
@@ -219,6 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument('--json', action='store_true', help='print one JSON object')
     cal.add_argument('--quiet', action='store_true', help='no progress on stderr')
     cal.set_defaults(func=cmd_calibrate)
+
+# %% ../nbs/90_cli.ipynb #0d9427ad
+def _add_reproduce(sub, raw):
+    "Add the subcommand `must reproduce`: the paper's tables and figures."
     r = sub.add_parser('reproduce', help="regenerate the paper's tables and figures", formatter_class=raw,
                        epilog=EXAMPLES['reproduce'],
                        description="Regenerate a table (markdown, or --json rows) or figure (PNG) of the paper; "
@@ -230,6 +243,24 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument('--json', action='store_true', help='print a JSON list of row objects')
     r.add_argument('--seed', type=_seed, default=0, help='random seed, an integer >= 0 (default 0)')
     r.set_defaults(func=cmd_reproduce)
+
+# %% ../nbs/90_cli.ipynb #1118387e
+def build_parser() -> argparse.ArgumentParser:
+    "The `must` argument parser."
+    from importlib.metadata import version, PackageNotFoundError
+    try: ver = version('must_nbdev')
+    except PackageNotFoundError: ver = 'unknown (not installed)'
+    raw = argparse.RawDescriptionHelpFormatter
+    p = _Parser(prog='must', description='MUST: multistage sampling for privacy amplification.', formatter_class=raw,
+                epilog=EXAMPLES['must'])
+    p.add_argument('--version', action='version', version=f'must_nbdev {ver}')
+    sub = p.add_subparsers(dest='command', parser_class=_Parser)
+    _add_amplify(sub, raw)
+    _add_account(sub, raw)
+    _add_compare(sub, raw)
+    _add_sweep(sub, raw)
+    _add_calibrate(sub, raw)
+    _add_reproduce(sub, raw)
     return p
 
 def main(argv=None,  # arguments without the program name (None: sys.argv[1:])

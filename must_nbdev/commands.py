@@ -111,6 +111,7 @@ def _steps_from(args, sc) -> list:
         raise ValueError(f"--epochs must be > 0, got {e}")
     return [sc.steps_for_epochs(e)]                                       # ceil(epochs / rate): the registry's rule
 
+# %% ../nbs/89_commands.ipynb #c3e7627a
 def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
                ) -> int:
     "`must account`: certified worst-case δ(ε) or ε(δ) of k steps of scheme∘Gaussian(σ) (or the labelled paper's pair)."
@@ -159,6 +160,7 @@ def _plot_over_steps(rows, sc, args):
     if any(q.startswith('delta') for q in (r['query'] for r in rows)): ax.set_yscale('log')
     ax.legend(fontsize=8); fig.savefig(args.plot, dpi=150); plt.close(fig)
 
+# %% ../nbs/89_commands.ipynb #e7ac6f77
 def _account_one(args, sc, k, name, x) -> int:
     "One query at one k: the detailed report."
     eps, delta = (x, None) if name == 'eps' else (None, x)
@@ -192,6 +194,7 @@ def _account_one(args, sc, k, name, x) -> int:
     if not res.certified_accuracy: print(f"NOT certified: {res.reason}")
     return 0
 
+# %% ../nbs/89_commands.ipynb #c12821c8
 def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
                ) -> int:
     "`must compare`: every scheme at one batch size and budget, σ calibrated for (eps, delta) or ε at --sigma."
@@ -213,6 +216,7 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     if args.plot: print(f"plot written to {args.plot}")
     return 0
 
+# %% ../nbs/89_commands.ipynb #254c0d0b
 def _calibration_progress(args):
     "A one-line progress report on stderr after each accountant call of a calibrator (None with --quiet or --json)."
     if args.quiet or args.json: return None

@@ -254,6 +254,7 @@ class WorstCaseBounds:
         if self.attack is self.bound: return 1.0                # the dominating pair is itself an attack
         return max(1.0, self.bound.lower / self.attack.upper) if self.attack.upper > 0 else math.inf
 
+# %% ../../nbs/accounting/10_account.ipynb #8f6c94bd
 def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                  *,
                  sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from ..core.definitions import check_choice, check_int, check_real, progress
+from ..core.definitions import check_choice, check_int, check_real, patch_to, progress
 from ..core.sampling import Scheme, resolve_steps, occurrence_pmf
 from .pairs import COMPONENT_FLOOR, GaussianMixture, RELATIONS
 from .pld import (GridTooLarge, MAX_BINS, _cells, _lower_pld, _upper_pld, budget_max_bins,
@@ -63,6 +63,7 @@ class _Compositions:
             self.used = 'extended'; res = f(self.get())
         return res
 
+# %% ../../nbs/accounting/05_accountant.ipynb #ad4f6cad
 def _finer_step(h:float, ratio:float, accuracy:float, span:float, max_bins:int|None) -> float|None:
     "The grid step after a bracket `ratio` at step `h` (FFT window `span` in loss units); None if no finer grid fits."
     # the discretisation error is second order: aim at 0.7 of the target, then take the finest grid of the same FFT size
@@ -72,6 +73,7 @@ def _finer_step(h:float, ratio:float, accuracy:float, span:float, max_bins:int|N
     if max_bins is not None: r_new = min(r_new, max_bins)
     return span / (0.97 * r_new) if span / (0.97 * r_new) <= 0.95 * h else None
 
+# %% ../../nbs/accounting/05_accountant.ipynb #7e1d0efa
 MAX_HISTORY_ROWS = 1000   # history rows per call: each is one accountant query (seconds for MUST)
 
 @dataclass(frozen=True)
@@ -120,184 +122,198 @@ class PrivacyAccountant:
         "Steps composed so far."
         return sum(k for _, k in self.parts) if self.phases is None else sum(p.steps for p in self.phases)
 
-    def step(self,
-             scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
-             *,
-             sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
-             steps:int|None=None,     # number of steps (>= 1; default 1) ...
-             epochs:float|None=None,  # ... or passes over the data (> 0): steps = ceil(epochs / scheme.rate)
-             relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own; fixed per run
-            ) -> 'PrivacyAccountant':
-        "Record more steps of `scheme`∘Gaussian(`sigma`), worst-case pair; returns the accountant, so calls chain."
-        if self.phases is None: raise ValueError("this accountant composes the fixed parts it was built with; "
-                                                 "record steps on PrivacyAccountant() built without parts")
-        last = self.phases[-1] if self.phases else None
-        if (steps is None and epochs is None and relation in (None, self.relation) and last is not None
-                # per-training-step fast path: 1e5 calls 0.14 s, 2.5 s below
-                and scheme is last.scheme and sigma == last.sigma):
-            self.phases[-1] = Phase(scheme, last.sigma, last.steps + 1); self.call_ends.append(self.call_ends[-1] + 1)
-            return self
-        if not isinstance(scheme, Scheme):
-            raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
-        sigma = check_real(sigma, 'sigma', 0, lo_open=True)
-        n = resolve_steps(scheme, 1 if steps is None and epochs is None else steps, epochs)
-        relation = check_choice(scheme.relation if relation is None else relation, 'relation', RELATIONS)
-        if self.relation not in (None, relation):
-            raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring "
-                             f"relation is one for the whole run")
-        self.relation = relation
-        if last is not None and last.scheme == scheme and last.sigma == float(sigma):   # one step per training step:
-            self.phases[-1] = Phase(scheme, last.sigma, last.steps + n)                  # equal steps coalesce
-        else: self.phases.append(Phase(scheme, float(sigma), n))
-        self.call_ends.append(self.steps)
+# %% ../../nbs/accounting/05_accountant.ipynb #9b51b43b
+@patch_to(PrivacyAccountant)
+def step(self,
+         scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
+         *,
+         sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
+         steps:int|None=None,     # number of steps (>= 1; default 1) ...
+         epochs:float|None=None,  # ... or passes over the data (> 0): steps = ceil(epochs / scheme.rate)
+         relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own; fixed per run
+        ) -> 'PrivacyAccountant':
+    "Record more steps of `scheme`∘Gaussian(`sigma`), worst-case pair; returns the accountant, so calls chain."
+    if self.phases is None: raise ValueError("this accountant composes the fixed parts it was built with; "
+                                             "record steps on PrivacyAccountant() built without parts")
+    last = self.phases[-1] if self.phases else None
+    if (steps is None and epochs is None and relation in (None, self.relation) and last is not None
+            # per-training-step fast path: 1e5 calls 0.14 s, 2.5 s below
+            and scheme is last.scheme and sigma == last.sigma):
+        self.phases[-1] = Phase(scheme, last.sigma, last.steps + 1); self.call_ends.append(self.call_ends[-1] + 1)
         return self
+    if not isinstance(scheme, Scheme):
+        raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
+    sigma = check_real(sigma, 'sigma', 0, lo_open=True)
+    n = resolve_steps(scheme, 1 if steps is None and epochs is None else steps, epochs)
+    relation = check_choice(scheme.relation if relation is None else relation, 'relation', RELATIONS)
+    if self.relation not in (None, relation):
+        raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring "
+                         f"relation is one for the whole run")
+    self.relation = relation
+    if last is not None and last.scheme == scheme and last.sigma == float(sigma):   # one step per training step:
+        self.phases[-1] = Phase(scheme, last.sigma, last.steps + n)                  # equal steps coalesce
+    else: self.phases.append(Phase(scheme, float(sigma), n))
+    self.call_ends.append(self.steps)
+    return self
 
-    def _steps_by_mechanism(self) -> dict:
-        "Steps per distinct (scheme, σ) of the run, in order of first use."
-        counts = {}
-        for p in self.phases:
-            counts[(p.scheme, p.sigma)] = counts.get((p.scheme, p.sigma), 0) + p.steps
-        return counts
+@patch_to(PrivacyAccountant)
+def _steps_by_mechanism(self) -> dict:
+    "Steps per distinct (scheme, σ) of the run, in order of first use."
+    counts = {}
+    for p in self.phases:
+        counts[(p.scheme, p.sigma)] = counts.get((p.scheme, p.sigma), 0) + p.steps
+    return counts
 
-    @staticmethod
-    def _prefix(phases:list, steps:int) -> list:
-        "`phases` cut after the first `steps` steps."
-        out, done = [], 0
-        for p in phases:
-            if done >= steps: break
-            out.append(Phase(p.scheme, p.sigma, min(p.steps, steps - done))); done += out[-1].steps
-        return out
+@patch_to(PrivacyAccountant)
+@staticmethod
+def _prefix(phases:list, steps:int) -> list:
+    "`phases` cut after the first `steps` steps."
+    out, done = [], 0
+    for p in phases:
+        if done >= steps: break
+        out.append(Phase(p.scheme, p.sigma, min(p.steps, steps - done))); done += out[-1].steps
+    return out
 
-    def delta(self,
-              eps:float,  # ε ≥ 0
-             ) -> Bounds:
-        "Certified bounds on δ(ε) (maximum over the directions)."
-        eps = check_real(eps, 'eps', 0)
-        def f(comp):
-            lo = max(cl.delta_bounds(eps)[0] for cl in comp[self.n_dir:])
-            up = max(cu.delta_bounds(eps)[1] for cu in comp[:self.n_dir])
-            return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 and up > 0 else up)   # (up < 0 only in the diagnostic
-        return self._answer(f, eps is not None)                                         #  pass without round-off terms)
+# %% ../../nbs/accounting/05_accountant.ipynb #9c807e76
+@patch_to(PrivacyAccountant)
+def delta(self,
+          eps:float,  # ε ≥ 0
+         ) -> Bounds:
+    "Certified bounds on δ(ε) (maximum over the directions)."
+    eps = check_real(eps, 'eps', 0)
+    def f(comp):
+        lo = max(cl.delta_bounds(eps)[0] for cl in comp[self.n_dir:])
+        up = max(cu.delta_bounds(eps)[1] for cu in comp[:self.n_dir])
+        return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 and up > 0 else up)   # (up < 0 only in the diagnostic
+    return self._answer(f, eps is not None)                                         #  pass without round-off terms)
 
-    def epsilon(self,
-                delta:float,  # δ in (0, 1)
-               ) -> Bounds:
-        "ε(`delta`) of the composed pair(s): ε ≥ upper is certified; lower: bracket end (an attack only for Poisson)."
-        delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
-        def f(comp):
-            e_lo = max(cl.eps_bounds(delta)[0] for cl in comp[self.n_dir:])
-            e_up = max(cu.eps_bounds(delta)[1] for cu in comp[:self.n_dir])
-            return Bounds(e_lo, e_up, (e_lo + e_up) / 2 if math.isfinite(e_up) else e_up)
-        return self._answer(f, False)
+@patch_to(PrivacyAccountant)
+def epsilon(self,
+            delta:float,  # δ in (0, 1)
+           ) -> Bounds:
+    "ε(`delta`) of the composed pair(s): ε ≥ upper is certified; lower: bracket end (an attack only for Poisson)."
+    delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    def f(comp):
+        e_lo = max(cl.eps_bounds(delta)[0] for cl in comp[self.n_dir:])
+        e_up = max(cu.eps_bounds(delta)[1] for cu in comp[:self.n_dir])
+        return Bounds(e_lo, e_up, (e_lo + e_up) / 2 if math.isfinite(e_up) else e_up)
+    return self._answer(f, False)
 
-    def delta_floor(self,
-                    eps:float,  # ε ≥ 0
-                   ) -> float:
-        "Charged part (truncation, +∞ mass, round-off) of the last query's certified δ(ε): no lower δ is certifiable."
-        eps = check_real(eps, 'eps', 0)
-        if self._comps is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
-        return max(c.delta_floor(eps) for c in self.upper)
+@patch_to(PrivacyAccountant)
+def delta_floor(self,
+                eps:float,  # ε ≥ 0
+               ) -> float:
+    "Charged part (truncation, +∞ mass, round-off) of the last query's certified δ(ε): no lower δ is certifiable."
+    eps = check_real(eps, 'eps', 0)
+    if self._comps is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
+    return max(c.delta_floor(eps) for c in self.upper)
 
-    def history(self,
-                delta:float|None=None,     # report ε(delta), δ in (0, 1) ...
-                eps:float|None=None,       # ... or δ(eps), ε ≥ 0 (give one)
-                *,
-                every:int|None=None,       # a row every `every` steps (and at the end); None: one per `step` call
-                show_progress:bool=False,  # progress bar on stderr
-               ) -> list:
-        "Certified ε(`delta`) or δ(`eps`) along the run: `upper`, `bracket_lower` per `step` call or per `every` steps."
-        if (eps is None) == (delta is None): raise ValueError("give exactly one of delta (in (0, 1)) or eps (>= 0)")
-        if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
-        if every is None: ends = self.call_ends
-        else: every = check_int(every, 'every', 1); ends = list(range(every, self.steps, every)) + [self.steps]
-        if len(ends) > MAX_HISTORY_ROWS:
-            raise ValueError(f"history would have {len(ends)} rows (one accountant query each), more than "
-                             f"MAX_HISTORY_ROWS = {MAX_HISTORY_ROWS}: give every= (e.g. the steps of an epoch)")
-        query = (lambda: self.delta(eps)) if eps is not None else (lambda: self.epsilon(delta))
-        full, rows = self.phases, []
-        query()                                         # the whole run's grid is where every prefix's search starts
+@patch_to(PrivacyAccountant)
+def history(self,
+            delta:float|None=None,     # report ε(delta), δ in (0, 1) ...
+            eps:float|None=None,       # ... or δ(eps), ε ≥ 0 (give one)
+            *,
+            every:int|None=None,       # a row every `every` steps (and at the end); None: one per `step` call
+            show_progress:bool=False,  # progress bar on stderr
+           ) -> list:
+    "Certified ε(`delta`) or δ(`eps`) along the run: `upper`, `bracket_lower` per `step` call or per `every` steps."
+    if (eps is None) == (delta is None): raise ValueError("give exactly one of delta (in (0, 1)) or eps (>= 0)")
+    if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
+    if every is None: ends = self.call_ends
+    else: every = check_int(every, 'every', 1); ends = list(range(every, self.steps, every)) + [self.steps]
+    if len(ends) > MAX_HISTORY_ROWS:
+        raise ValueError(f"history would have {len(ends)} rows (one accountant query each), more than "
+                         f"MAX_HISTORY_ROWS = {MAX_HISTORY_ROWS}: give every= (e.g. the steps of an epoch)")
+    query = (lambda: self.delta(eps)) if eps is not None else (lambda: self.epsilon(delta))
+    full, rows = self.phases, []
+    query()                                         # the whole run's grid is where every prefix's search starts
+    try:
+        for s in progress(ends, 'history', show_progress):
+            self.phases = self._prefix(full, s); b = query(); ph = self.phases[-1]
+            rows.append(dict(phase=len(self.phases), steps=s, scheme=str(ph.scheme), sigma=ph.sigma, upper=b.upper,
+                             bracket_lower=b.lower))
+    finally: self.phases = full
+    return rows
+
+# %% ../../nbs/accounting/05_accountant.ipynb #43ae7ab9
+@patch_to(PrivacyAccountant)
+def _answer(self, f, is_delta:bool) -> Bounds:
+    "f(composed) on the fixed parts, or on the recorded run at a grid refined until the bracket meets `accuracy`."
+    if self.phases is None: return self._comps.answer(f)
+    if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
+    h, best, widened, tries = self.h or 2e-3, None, 0, 0
+    while True:
         try:
-            for s in progress(ends, 'history', show_progress):
-                self.phases = self._prefix(full, s); b = query(); ph = self.phases[-1]
-                rows.append(dict(phase=len(self.phases), steps=s, scheme=str(ph.scheme), sigma=ph.sigma, upper=b.upper,
-                                 bracket_lower=b.lower))
-        finally: self.phases = full
-        return rows
+            mechs = self._mechanisms(h)
+            # first query: start well below the loss spread of an average step
+            if self.h is None:
+                self.h, var = h, self._steps_by_mechanism()
+                spread = math.sqrt(sum(n * max(_loss_std(q) for q in mechs[key].upper) ** 2
+                                       for key, n in var.items())
+                                   / self.steps)
+                if 0 < spread < 20 * h: h = spread / 20; continue
+            acc = PrivacyAccountant([(mechs[key], k) for key, k in self._steps_by_mechanism().items()],
+                                    self.max_bins, self.requested)
+            self.n_dir = acc.n_dir; res = acc._comps.answer(f)
+        except GridTooLarge as e:
+            if best is not None: break             # the finest grid that fits: bounds valid, maybe wider than asked
+            if widened >= 4 or h * e.factor * 1.25 > 1: raise
+            h *= e.factor * 1.25; widened += 1; continue
+        best, tries = (h, acc, res), tries + 1
+        if res.ratio <= self.accuracy or math.isinf(res.upper) or (is_delta and res.upper < 1e-8) or tries >= 6:
+            break
+        h = _finer_step(h, res.ratio, self.accuracy, max(c.width for c in acc._comps.get()) * h, self.max_bins)
+        if h is None: break                        # no finer grid fits max_bins: keep the last one
+    self.h, acc, res = best
+    acc, res, self.certificate = self._unlabelled(f, acc, res)
+    self._comps, self.n_dir = acc._comps, acc.n_dir
+    return res
 
-    def _answer(self, f, is_delta:bool) -> Bounds:
-        "f(composed) on the fixed parts, or on the recorded run at a grid refined until the bracket meets `accuracy`."
-        if self.phases is None: return self._comps.answer(f)
-        if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
-        h, best, widened, tries = self.h or 2e-3, None, 0, 0
-        while True:
-            try:
-                mechs = self._mechanisms(h)
-                # first query: start well below the loss spread of an average step
-                if self.h is None:
-                    self.h, var = h, self._steps_by_mechanism()
-                    spread = math.sqrt(sum(n * max(_loss_std(q) for q in mechs[key].upper) ** 2
-                                           for key, n in var.items())
-                                       / self.steps)
-                    if 0 < spread < 20 * h: h = spread / 20; continue
-                acc = PrivacyAccountant([(mechs[key], k) for key, k in self._steps_by_mechanism().items()],
-                                        self.max_bins, self.requested)
-                self.n_dir = acc.n_dir; res = acc._comps.answer(f)
-            except GridTooLarge as e:
-                if best is not None: break             # the finest grid that fits: bounds valid, maybe wider than asked
-                if widened >= 4 or h * e.factor * 1.25 > 1: raise
-                h *= e.factor * 1.25; widened += 1; continue
-            best, tries = (h, acc, res), tries + 1
-            if res.ratio <= self.accuracy or math.isinf(res.upper) or (is_delta and res.upper < 1e-8) or tries >= 6:
-                break
-            h = _finer_step(h, res.ratio, self.accuracy, max(c.width for c in acc._comps.get()) * h, self.max_bins)
-            if h is None: break                        # no finer grid fits max_bins: keep the last one
-        self.h, acc, res = best
-        acc, res, self.certificate = self._unlabelled(f, acc, res)
-        self._comps, self.n_dir = acc._comps, acc.n_dir
-        return res
+@patch_to(PrivacyAccountant)
+def _unlabelled(self, f, acc, res) -> tuple:
+    "The run with every step whose scheme has one on the partially unlabelled certificate, if that answers lower."
+    mechs = self._mechanisms(self.h)
+    parts = [(key, mechs[key], k) for key, k in self._steps_by_mechanism().items()]
+    def query(alt):                                # f reads self.n_dir: the alternative's, during its answer
+        n_dir, self.n_dir = self.n_dir, alt.n_dir
+        try: return alt._comps.answer(f)
+        finally: self.n_dir = n_dir
+    found = self._with_unlabelled(parts, self.relation, self.max_bins, self.requested, query, self._mechs)
+    if found is None or not found[1].upper < res.upper: return acc, res, 'public labels'
+    return (*found, 'partially unlabelled')
 
-    def _unlabelled(self, f, acc, res) -> tuple:
-        "The run with every step whose scheme has one on the partially unlabelled certificate, if that answers lower."
-        mechs = self._mechanisms(self.h)
-        parts = [(key, mechs[key], k) for key, k in self._steps_by_mechanism().items()]
-        def query(alt):                                # f reads self.n_dir: the alternative's, during its answer
-            n_dir, self.n_dir = self.n_dir, alt.n_dir
-            try: return alt._comps.answer(f)
-            finally: self.n_dir = n_dir
-        found = self._with_unlabelled(parts, self.relation, self.max_bins, self.requested, query, self._mechs)
-        if found is None or not found[1].upper < res.upper: return acc, res, 'public labels'
-        return (*found, 'partially unlabelled')
+# %% ../../nbs/accounting/05_accountant.ipynb #93b401c6
+@patch_to(PrivacyAccountant)
+@staticmethod
+def _with_unlabelled(parts:list,            # [((scheme, σ), MechanismPLD, steps)] of a run, on one grid
+                     relation:str,           # the run's neighbouring relation
+                     max_bins:int,           # cap on FFT bins
+                     precision:str,          # 'double', 'extended' or 'auto'
+                     query,                  # PrivacyAccountant -> Bounds
+                     cache:dict|None=None):  # keeps each (scheme, σ, h)'s unlabelled PLD between queries
+    "`parts` recomposed with the partially unlabelled PLD of each scheme having one: (accountant, Bounds), or None."
+    alts = []
+    for (sc, sigma), mech, _ in parts:
+        h, key = mech.upper[0].h, ((sc, sigma), mech.upper[0].h, 'unlabelled')
+        if cache is None or key not in cache:
+            alt = None if _pair_is_worst_case(sc) else unlabelled_pld(sc, sigma, relation, h, -mech.upper[0].j0)
+            if cache is not None: cache[key] = alt
+        alts.append(alt if cache is None else cache[key])
+    if all(a is None for a in alts): return None       # no scheme of the run has the certificate
+    try:
+        acc = PrivacyAccountant([(a or m, k) for a, (_, m, k) in zip(alts, parts)], max_bins, precision)
+        return acc, query(acc)
+    except GridTooLarge: return None                   # no grid fits: the public-label pair answers alone
 
-    @staticmethod
-    def _with_unlabelled(parts:list,            # [((scheme, σ), MechanismPLD, steps)] of a run, on one grid
-                         relation:str,           # the run's neighbouring relation
-                         max_bins:int,           # cap on FFT bins
-                         precision:str,          # 'double', 'extended' or 'auto'
-                         query,                  # PrivacyAccountant -> Bounds
-                         cache:dict|None=None):  # keeps each (scheme, σ, h)'s unlabelled PLD between queries
-        "`parts` recomposed with the partially unlabelled PLD of each scheme having one: (accountant, Bounds), or None."
-        alts = []
-        for (sc, sigma), mech, _ in parts:
-            h, key = mech.upper[0].h, ((sc, sigma), mech.upper[0].h, 'unlabelled')
-            if cache is None or key not in cache:
-                alt = None if _pair_is_worst_case(sc) else unlabelled_pld(sc, sigma, relation, h, -mech.upper[0].j0)
-                if cache is not None: cache[key] = alt
-            alts.append(alt if cache is None else cache[key])
-        if all(a is None for a in alts): return None       # no scheme of the run has the certificate
-        try:
-            acc = PrivacyAccountant([(a or m, k) for a, (_, m, k) in zip(alts, parts)], max_bins, precision)
-            return acc, query(acc)
-        except GridTooLarge: return None                   # no grid fits: the public-label pair answers alone
-
-    def _mechanisms(self, h:float) -> dict:
-        "The worst-case mechanism PLD of every distinct (scheme, σ) of the run at grid step `h` (kept while h stays)."
-        if any(key[1] != h for key in self._mechs): self._mechs = {}
-        for p in self.phases:
-            if ((p.scheme, p.sigma), h) not in self._mechs:
-                self._mechs[((p.scheme, p.sigma), h)] = scheme_gaussian_pld(p.scheme, p.sigma, self.relation, h,
-                                                                            self.max_bins)
-        return {key[0]: m for key, m in self._mechs.items() if len(key) == 2}
-
+@patch_to(PrivacyAccountant)
+def _mechanisms(self, h:float) -> dict:
+    "The worst-case mechanism PLD of every distinct (scheme, σ) of the run at grid step `h` (kept while h stays)."
+    if any(key[1] != h for key in self._mechs): self._mechs = {}
+    for p in self.phases:
+        if ((p.scheme, p.sigma), h) not in self._mechs:
+            self._mechs[((p.scheme, p.sigma), h)] = scheme_gaussian_pld(p.scheme, p.sigma, self.relation, h,
+                                                                        self.max_bins)
+    return {key[0]: m for key, m in self._mechs.items() if len(key) == 2}
 
 # %% ../../nbs/accounting/05_accountant.ipynb #447df01d
 CERTIFICATES = {

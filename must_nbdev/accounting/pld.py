@@ -38,6 +38,7 @@ CELLS_PER_WEIGHT = 1e-3
 MAX_BINS = 1 << 21   # default cap on FFT bins: keeps an `account` call under 2 GB (peak ≈ 1.2 GB measured at the cap)
 BYTES_PER_BIN = 640       # peak bytes per FFT bin of max_bins: 1.2 GB measured at 2^21 bins, rounded up
 
+# %% ../../nbs/accounting/01_pld.ipynb #793119cd
 def check_max_bins(max_bins:int,            # a caller's cap on FFT bins
                    budget:int|None=None,    # bytes allowed (None: the package's memory budget)
                   ) -> int:
@@ -60,6 +61,7 @@ class GridTooLarge(ValueError):
                  factor:float):   # how much coarser the grid step must be (> 1)
         super().__init__(message); self.factor = factor
 
+# %% ../../nbs/accounting/01_pld.ipynb #5d95df9b
 @dataclass(frozen=True)
 class Cells:
     "The output line of one direction P‖Q cut into cells: what both discrete PLDs are built from."

@@ -55,6 +55,7 @@ def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins, cells) -
 LABEL_NET_MASS = 1e-3   # a label lighter than this keeps only its symmetrised pair (no net)
 LABEL_NET_SIGMA = 1.0   # so does a label l with σ/l below this (its net would need too many members)
 
+# %% ../../nbs/accounting/09_triangle_certificate.ipynb #abe14b32
 def _label_pld(eta:float, theta:float, h:float) -> DiscretePLD:
     "Upper PLD of one symmetrised public label of `03_dominating`: above every triangle of that label, both ways."
     log_cap = math.log(CAP_MASS)
@@ -72,6 +73,7 @@ def _on_grid(p:DiscretePLD, c:int) -> DiscretePLD:
 LABEL_RATE_RATIOS = (1, 2, 4, 8, 16, 32, 64, 128)   # η/η_l tried for the labels l ≥ 2 (i.i.d. slots only)
 PER_COPY = 'per copy'   # the split with rate q/l and weight l·w_l/q for label l (q = m/n): every fixed-size scheme
 
+# %% ../../nbs/accounting/09_triangle_certificate.ipynb #2c4ca3f2
 def _iid_slots(scheme:Scheme) -> bool:
     "True if a batch's slots hold i.i.d. uniform records (a first WR stage, then only WOR stages): rates per label."
     methods = tuple(s.method for s in scheme.stages)
@@ -125,6 +127,7 @@ def _per_copy_pays(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, ma
     return (_proxy_delta(scheme, sigma, steps, eps, h, PER_COPY, max_bins)
             < _proxy_delta(scheme, sigma, steps, eps, h, 1, max_bins))
 
+# %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8a01c48
 @lru_cache(maxsize=6)
 def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1) -> tuple:
     "The labelled game's steps: (groups for `_upper_dp`, null weight, mass at +∞, members) (cached: the costly part)."
@@ -167,7 +170,6 @@ def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins, cells) ->
     return (_upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left, more=tuple(more),
                       whole=_whole_steps(scheme, sigma, h, max_bins)), members, ratio, per_copy,
             sum(map(len, families)))
-
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c743f5bd
 def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)

@@ -172,6 +172,7 @@ def _fed_pieces(v:np.ndarray,     # (α, l): π_l Λ_l(t*) / T, each label's P-m
     live = frac.any(axis=1)
     return (i[live], l[live], k[live], frac[live]) if live.any() else None   # (α index, fed l', Q|Z, fractions)
 
+# %% ../../nbs/accounting/04_unlabelled.ipynb #50b87962
 def _matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray,
                    feed:bool=True,  # False: the diagonal part alone (each label against its own Q and Z only)
                   ) -> tuple:
@@ -223,6 +224,7 @@ def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarr
             cost += np.bincount(i[r], _hs_mixture(gam[i[r], k[r]] * pi[l[r]], W, theta[cols]), minlength=len(cost))
     return cost
 
+# %% ../../nbs/accounting/04_unlabelled.ipynb #3d0e0f84
 def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, r:np.ndarray, z:np.ndarray,
                   gauss:np.ndarray|None=None, lazy:bool=False) -> tuple:
     "Every split at every α: (labelled costs (α, split), Lemma A weights (α, split, label), θ); lazy: (S, θ, split)."

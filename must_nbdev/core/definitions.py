@@ -12,7 +12,7 @@ from scipy import special
 __all__ = ['MEMORY_BUDGET', 'MECHANISMS', 'check_int', 'check_real', 'check_reals', 'check_choice', 'set_memory_budget',
            'check_memory', 'hockey_stick', 'laplace_profile', 'gaussian_profile', 'vadhan_group_factor',
            'group_profile', 'gaussian_privacy_loss', 'delta_from_pld', 'progress', 'markdown_table', 'jsonable',
-           'analytic_gaussian_theta']
+           'patch_to', 'analytic_gaussian_theta']
 
 # %% ../../nbs/core/00_definitions.ipynb #0d9ed4dd
 def check_int(value,             # an integer (or an integral float); bools are refused
@@ -217,6 +217,16 @@ def jsonable(v,  # a value: dicts, lists and tuples are converted recursively
     if isinstance(v, (float, np.floating)): return float(v) if math.isfinite(v) else None
     return v
 
+
+# %% ../../nbs/core/00_definitions.ipynb #459dbd17
+def patch_to(cls:type,  # the class that receives the decorated function as a method (or staticmethod)
+            ):
+    "Decorator: make the function a method of `cls` under its own name (a class written across notebook cells)."
+    def attach(f):
+        fn = getattr(f, '__func__', f)                              # a staticmethod keeps its wrapper on the class
+        fn.__qualname__, fn.__module__ = f"{cls.__name__}.{fn.__name__}", cls.__module__
+        setattr(cls, fn.__name__, f); return f
+    return attach
 
 # %% ../../nbs/core/00_definitions.ipynb #21e34680
 def analytic_gaussian_theta(eps:float,    # ε ≥ 0

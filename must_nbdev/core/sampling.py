@@ -136,6 +136,7 @@ class Scheme:
 
 MAX_N = 2 ** 53   # sizes above this are not exact in floating point (1/n, m/n), so the pmfs would be meaningless
 
+# %% ../../nbs/core/01_sampling.ipynb #de56356c
 def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'must-ow', 'must-wo', 'must-ww'
                 n:int,              # records in the dataset (1 to MAX_N)
                 m:int|None=None,    # (expected) batch size ≥ 1 (≤ n: wor, poisson; ≤ b: must-wo)

@@ -227,6 +227,7 @@ def scheme_sigma(scheme:str,                     # registry name
     sens = cfg['clip'] / (cn if sensitivity_basis == 'paper' else cfg['m'])
     return calibrate(sc, cfg['eps_prime'], 1 / cn, sens, 'analytic').sigma
 
+# %% ../../nbs/experiments/04_classification.ipynb #0a0a1f57
 def run_classification(data:dict,                      # dataset dict from a `load_*` function
                        schemes=CLASSIFICATION_SCHEMES, # registry names of the schemes to run
                        seeds:int=5,                    # training runs per scheme (≥ 1)
@@ -282,6 +283,7 @@ def run_classification(data:dict,                      # dataset dict from a `lo
         rows.append(with_paper(row)); curves[row['scheme']] = curve
     return dict(rows=with_paper_times(rows), loss=curves, settings=dict(cfg, T=T, n=n))
 
+# %% ../../nbs/experiments/04_classification.ipynb #4db02a26
 def adult_optimum(data:dict,        # the Adult dict from `load_adult`
                   tol:float=1e-10,  # Newton step size at which to stop
                  ) -> dict:
@@ -328,6 +330,7 @@ PAPER000_TABLE8 = _PAPER_ROW(   # seed 000's Table 8 (Adult, %): σ, then the si
     (2.654, 97.8, 92.0, 99.9, 99.7, 97.3, 95.7), (2.641, 97.9, 92.3, 99.9, 99.7, 97.4, 95.9),
     (2.013, 98.1, 93.1, 99.9, 99.7, 97.6, 96.3), (2.006, 97.7, 91.5, 99.9, 99.7, 97.1, 95.4))
 
+# %% ../../nbs/experiments/04_classification.ipynb #79c5be76
 def comparison_z(ours:float,     # our mean of the metric (%): accuracy, sensitivity, PPV, ...
                  sd:float,       # its SD over seeds
                  k:int,          # number of seeds

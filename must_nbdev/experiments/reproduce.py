@@ -60,6 +60,7 @@ def _figure(fn):
         return out if hasattr(out, 'savefig') else np.atleast_1d(out)[0].figure
     return run
 
+# %% ../../nbs/experiments/06_reproduce.ipynb #9984d0ac
 def _artefacts() -> dict:
     "The registry of reproducible tables and figures (imports the experiment modules lazily)."
     from must_nbdev.core import amplification as am
@@ -112,6 +113,7 @@ SUMMARY_NOTE = ("`compared`/`matching`: cells of `key`_vs_paper.md, each our val
 REPRODUCIBLE = ('tableS1', 'table3', 'table4', 'table5', 'tableS2', 'table6', 'adult000', 'table7', 'table8', 'fig4',
                 'fig5', 'figS3', 'figS4', 'figS5', 'fig6')
 
+# %% ../../nbs/experiments/06_reproduce.ipynb #81b98b9b
 def write_artefact(key:str,       # artefact key, e.g. 'table3'
                    art:Artefact,  # its `Artefact` (table or figure)
                    result,        # rows (table) or a matplotlib Figure
@@ -161,7 +163,6 @@ def reproduce_all(out,                      # output folder (created if missing)
                                     f"{sum(r['seconds'] for r in done):.0f} s.\n", encoding='utf-8')
     return done
 
-
 # %% ../../nbs/experiments/06_reproduce.ipynb #274a9db0
 PAPER_TABLE3_ERRATA = {'wr': 'the exact δ′ is 10× smaller: exponent slip'}   # per-row notes on printed δ′
 
@@ -174,6 +175,7 @@ def _cell(cell:str, ours, paper, z=None, match=None, note:str='') -> dict:
 
 def _label(scheme:str, b) -> str: return scheme if b is None else f"{scheme} b={b}"
 
+# %% ../../nbs/experiments/06_reproduce.ipynb #cb90ac82
 def _vs_table_s1(rows, quick):
     "Table S1: every (ε′, δ′) pair against the printed digits."
     from must_nbdev.core.amplification import table_s1
@@ -270,6 +272,7 @@ PAPER_COMPARISONS = {'tableS1': _vs_table_s1, 'table3': _vs_table3, 'table4': _v
                      'table5': _vs_regression('Table 5'), 'tableS2': _vs_regression('Table S2'), 'table7': _vs_table7}
 COMPARISON_COLUMNS = ('cell', 'ours', 'paper', 'z', 'match', 'kind', 'note')
 
+# %% ../../nbs/experiments/06_reproduce.ipynb #48d116bd
 def comparison_summary(cells:list,  # compared cells (dicts with z or a deterministic match)
                       ) -> dict:
     "Cells compared, how many match (|z| ≤ 3 or deterministic match), and χ² with its p-value over the z-scored cells."
@@ -297,7 +300,6 @@ def write_comparison(key:str,     # artefact key
         w = csv.DictWriter(f, fieldnames=list(COMPARISON_COLUMNS), extrasaction='ignore')
         w.writeheader(); w.writerows({k: jsonable(c.get(k)) for k in COMPARISON_COLUMNS} for c in cells)
     return [md, cs]
-
 
 # %% ../../nbs/experiments/06_reproduce.ipynb #88e8bd1a
 @lru_cache(maxsize=2)
@@ -335,6 +337,7 @@ def _plot_fig_s2(rows):
 # S13: the printed (0, upper) brackets of δ_c at ε_c = 2
 PAPER_S13 = {'poisson': 4.17e-6, 'wor': 3.79e-7, 'wr': 1.28e-6, 'must-ow': 8.49e-6, 'must-ww': 1.37e-5}
 
+# %% ../../nbs/experiments/06_reproduce.ipynb #f84b0fe4
 def _table_s13(quick, seed, show_progress) -> list:
     "S13 Adult δ_c(ε_c = 2) after 1,000 steps: the paper's pair and the certified worst case, per scheme."
     from must_nbdev.experiments.accounting_figures import adult_delta_c
@@ -383,6 +386,7 @@ def _sec34(quick, seed, show_progress) -> list:
     from must_nbdev.core.amplification import stage_comparison
     return stage_comparison()
 
+# %% ../../nbs/experiments/06_reproduce.ipynb #a3a9c98e
 def _extra_artefacts() -> dict:
     "Added for issue 16: Fig 3, Fig S1, Fig S2 for every scheme (and its values), S13's δ_c, the Sec 3.4 check."
     from must_nbdev.core import amplification as am
@@ -412,6 +416,7 @@ EXTRA_REPRODUCIBLE = ('fig3', 'figS1', 'figS2', 'figS2data', 'tableS13', 'sec34'
 REPRODUCIBLE += EXTRA_REPRODUCIBLE
 PAPER_COMPARISONS['tableS13'] = _vs_table_s13; PAPER_COMPARISONS['sec34'] = _vs_sec34
 
+# %% ../../nbs/experiments/06_reproduce.ipynb #f5e3072f
 def _vs_table6(rows, quick):
     "Table 6: every accuracy with a printed value, as a z-score (seed spread and both test sets' binomial error)."
     return [_cell(f"{r['dataset']} {r.get('setting') or ''} {r['scheme']} accuracy".replace('  ', ' '),
@@ -439,4 +444,3 @@ def _vs_table8(rows, quick):
 
 PAPER_COMPARISONS['table6'] = _vs_table6; PAPER_COMPARISONS['adult000'] = _vs_adult000
 PAPER_COMPARISONS['table8'] = _vs_table8
-
