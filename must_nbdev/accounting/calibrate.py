@@ -147,6 +147,7 @@ def _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, last:d
     last.update(certified_accuracy=r.certified_accuracy, reason=r.reason)
     return r.upper
 
+# %% ../../nbs/accounting/11_calibrate.ipynb #d2157d79
 def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                     *,
                     steps:int|None=None,     # number of steps (>= 1) ...
