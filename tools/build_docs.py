@@ -433,6 +433,8 @@ def method_entries(page, cls_name, shown):
             if not callable(fn): continue
             try: md = show_doc(fn, name=name)._repr_markdown_()
             except Exception as e: print(f'{page}: no entry for {name} ({e})', file=sys.stderr); continue
+            if not (getattr(fn, '__doc__', None) or '').strip():   # show_doc would print `object.__call__`'s docstring
+                md = md.replace('\n*Call self as a function.*', '')
             try: md = md.replace('#LNone)', f'#L{inspect.getsourcelines(inspect.unwrap(fn))[1]})')
             except (OSError, TypeError): pass
             out.append(NbdevLookup().linkify(md)); shown.add(name)
