@@ -31,7 +31,8 @@ def test_batches_are_well_formed(name, n, m, b, steps, chunk, seed):
         assert x.dtype == np.int64 and (x.size == 0 or (0 <= x.min() and x.max() < n))
         assert np.array_equal(np.repeat(idx, cnt), x) and (cnt >= 1).all() and (np.diff(idx) > 0).all()
         if s.m is not None: assert len(x) == s.m                       # fixed-size schemes: every copy is there
-    assert all(np.array_equal(a, c) for a, c in zip(xs, sm))            # an integer seed replays the same batches
+    again = MustBatchSampler(s, steps, seed=seed, chunk=chunk)          # the same integer seed: the same run
+    assert all(np.array_equal(a, c) for a, c in zip(xs, again))
 
 def test_chunk_respects_the_memory_budget():
     for s in (make_scheme('wr', 10_000, m=300_000), make_scheme('must-ow', 60_000, m=256, b=512),
@@ -86,9 +87,9 @@ def test_a_wrong_law_is_rejected():
 
 def test_stand_in_data_loader_sees_every_copy():
     X = np.arange(100) * 10
-    sm = MustBatchSampler(make_scheme('must-ow', 100, m=40, b=20), 25, seed=9)
-    loader = ([X[i] for i in batch] for batch in sm)           # the DataLoader fetch: dataset[i] for i in the batch
-    for got, ref in zip(loader, sm): assert got == list(X[ref]) and len(got) == 40
+    s = make_scheme('must-ow', 100, m=40, b=20)
+    loader = ([X[i] for i in batch] for batch in MustBatchSampler(s, 25, seed=9))   # the fetch: dataset[i] per index
+    for got, ref in zip(loader, MustBatchSampler(s, 25, seed=9)): assert got == list(X[ref]) and len(got) == 40
 
 def test_real_torch_data_loader_if_installed():
     torch = pytest.importorskip('torch')
@@ -105,7 +106,6 @@ def test_real_torch_data_loader_if_installed():
     (lambda: MustBatchSampler.from_name('must-ow', 100, 30, 5, b=101), 'b must be <= n'),
     (lambda: MustBatchSampler.from_name('must-ow', 100, 30, 5), 'must-ow needs b'),
     (lambda: MustBatchSampler(make_scheme('wr', 10, m=5), 5, dataset_size=11), 'dataset_size=11 differs'),
-    (lambda: MustBatchSampler(None, 5), 'scheme must be a Scheme'),
     (lambda: MustBatchSampler(make_scheme('wr', 10, m=5), -1), 'steps must be'),
     (lambda: MustBatchSampler(make_scheme('wr', 10, m=5), True), 'steps must be'),
     (lambda: MustBatchSampler(make_scheme('wr', 10, m=5), 5, chunk=0.5), 'chunk must be'),
@@ -113,6 +113,9 @@ def test_real_torch_data_loader_if_installed():
 ])
 def test_bad_input(call, msg):
     with pytest.raises(ValueError, match=msg): call()
+
+def test_a_non_scheme_is_a_type_error():
+    with pytest.raises(TypeError, match='scheme must be a Scheme'): MustBatchSampler(None, 5)
 
 def test_batch_above_n_allowed_with_replacement():
     assert [len(x) for x in MustBatchSampler.from_name('wr', 10, 25, 3, seed=0)] == [25] * 3
@@ -163,7 +166,7 @@ def test_compose_with_a_dp_accounting_gaussian():
     pytest.importorskip('dp_accounting')
     from dp_accounting.pld import privacy_loss_distribution as dpa
     s, h = make_scheme('must-ow', 500, m=10, b=20), 2e-3
-    pipe = must_dp_accounting_pld(s, 3.0, h=h).self_compose(40).compose(
+    pipe = to_dp_accounting(scheme_gaussian_pld(s, 3.0, h=h)).self_compose(40).compose(
         dpa.from_gaussian_mechanism(1.5, value_discretization_interval=h))
     acc = PrivacyAccountant([(scheme_gaussian_pld(s, 3.0, h=h), 40),
                              (scheme_gaussian_pld(make_scheme('poisson', 1, q=1.0), 1.5, 'add_remove', h=h), 1)])
@@ -198,24 +201,6 @@ def test_peak_memory_does_not_grow_with_steps():
     assert p4 <= 1.1 * p1 and p4 <= 12 * 8 * SAMPLER_BUDGET
 
 
-def test_opacus_style_accountant_follows_a_run_like_opacus():
-    "Issue 26: Opacus's accountant interface; one call per step at any length; equal to account for the same run."
-    from must_nbdev import OpacusStyleAccountant, account, make_scheme
-    acc = OpacusStyleAccountant('wr', n=20_000)
-    for _ in range(100_000): acc.step(noise_multiplier=3.0, sample_rate=0.005)
-    for _ in range(500): acc.step(noise_multiplier=2.0, sample_rate=0.01)
-    assert len(acc) == 2 and acc.history == [(3.0, 0.005, 100_000), (2.0, 0.01, 500)]
-    from must_nbdev import PrivacyAccountant
-    ref = (PrivacyAccountant().step(make_scheme('wr', 20_000, m=100), sigma=3.0, steps=100_000)
-           .step(make_scheme('wr', 20_000, m=200), sigma=2.0, steps=500).epsilon(1e-5).upper)
-    assert acc.get_epsilon(1e-5) == pytest.approx(ref, rel=1e-9)
-    class Optim: noise_multiplier, accumulated_iterations = 2.0, 2
-    acc.get_optimizer_hook_fn(0.005)(Optim())                  # gradient accumulation doubles the rate, as in Opacus
-    assert acc.history[-1] == (2.0, 0.01, 501)
-    with pytest.raises(ValueError, match='state_dict is for'):
-        OpacusStyleAccountant('wor', n=20_000).load_state_dict(acc.state_dict())
-
-
 def test_dp_accounting_export_composes_on_first_use():
     "Issue 26 item 4: the export's default grid is dp_accounting's, so compose works without matching grids by hand."
     dpa = pytest.importorskip('dp_accounting.pld.privacy_loss_distribution')
@@ -238,3 +223,90 @@ def test_export_max_bins_is_checked_against_the_memory_budget():
     "Issue 27: the dp_accounting export trusts no caller's max_bins either."
     with pytest.raises(ValueError, match='memory budget'):
         must_dp_accounting_pld(make_scheme('wor', 1000, m=10), 1.0, h=1e-9, max_bins=10**30)
+
+
+# ---- fresh batches on every pass (regressions: a default or integer-seeded sampler replayed every epoch) ----
+
+def test_two_passes_of_a_default_sampler_differ_and_a_seed_reproduces_the_run():
+    s = make_scheme('must-ow', 8000, m=200, b=800)
+    for seed in (None, 7):
+        sm = MustBatchSampler(s, seed=seed)
+        p0, p1 = np.concatenate(list(sm)), np.concatenate(list(sm))
+        assert not np.array_equal(p0, p1)
+        again = MustBatchSampler(s, seed=sm.seed)
+        assert np.array_equal(np.concatenate(list(again)), p0) and np.array_equal(np.concatenate(list(again)), p1)
+
+def test_passes_are_independent_draws():
+    "Across 400 passes of one step, record 0's inclusion frequency matches eta, and consecutive passes are uncorrelated."
+    s = make_scheme('wor', 50, m=10)
+    sm = MustBatchSampler(s, 1, seed=3)
+    inc = np.array([0 in next(iter(sm)) for _ in range(4000)], float)
+    eta = 10 / 50
+    assert abs(inc.mean() - eta) <= 4.5 * math.sqrt(eta * (1 - eta) / len(inc))
+    r = np.corrcoef(inc[:-1], inc[1:])[0, 1]
+    assert abs(r) <= 4.5 / math.sqrt(len(inc))                 # a replaying sampler gives r = 1 (or NaN: constant)
+
+def test_replay_only_on_request_and_set_epoch_resumes():
+    s = make_scheme('wr', 100, m=10)
+    rp = MustBatchSampler(s, 5, seed=1, replay=True)
+    assert np.array_equal(np.concatenate(list(rp)), np.concatenate(list(rp)))
+    sm = MustBatchSampler(s, 5, seed=1); passes = [np.concatenate(list(sm)) for _ in range(3)]
+    other = MustBatchSampler(s, 5, seed=1); other.set_epoch(2)
+    assert np.array_equal(np.concatenate(list(other)), passes[2]) and other.epoch == 3
+    with pytest.raises(ValueError, match='replay=True needs an integer seed'):
+        MustBatchSampler(s, 5, seed=np.random.default_rng(0), replay=True)
+    with pytest.raises(ValueError, match='epoch must be'): sm.set_epoch(-1)
+
+def test_one_epoch_per_pass_gives_opacus_the_scheme_rate():
+    for n, m, steps in ((8000, 200, 40), (50_000, 512, 98), (60_000, 256, 235)):
+        sm = MustBatchSampler(make_scheme('wor', n, m=m))
+        assert len(sm) == steps == math.ceil(n / m) and sm.per_epoch
+    sm = MustBatchSampler(make_scheme('wor', 8000, m=200))
+    assert 1 / len(sm) == 200 / 8000                            # what Opacus computes from a loader over it
+
+# ---- the best certificate, exported (regression: the export shipped the public-label pair, eps 9.43 vs 2.97) ----
+
+def test_export_of_must_ow_matches_account_in_the_readme_setting():
+    pytest.importorskip('dp_accounting')
+    from must_nbdev import account, MustDpEvent, MustPLDAccountant
+    from dp_accounting import dp_event
+    s = make_scheme('must-ow', 60_000, m=256, b=6000)
+    ref = account(s, sigma=1.774, steps=2344, delta=1e-5, attack=False)
+    assert ref.certificate == 'partially unlabelled'
+    eps = must_dp_accounting_pld(s, 1.774, h=1e-3).self_compose(2344).get_epsilon_for_delta(1e-5)
+    assert abs(eps - ref.upper) <= 0.02 * ref.upper
+    acc = MustPLDAccountant().compose(dp_event.SelfComposedDpEvent(MustDpEvent(s, 1.774), 2344))
+    assert abs(acc.get_epsilon(1e-5) - ref.upper) <= 0.02 * ref.upper
+    pub = must_dp_accounting_pld(s, 1.774, h=1e-3, certificate='public labels')
+    assert pub.self_compose(2344).get_epsilon_for_delta(1e-5) > 2 * ref.upper
+
+@pytest.mark.parametrize('name', ['wor', 'wr', 'must-ww', 'must-wo', 'poisson'])
+def test_must_pld_accountant_equals_account_for_each_scheme(name):
+    pytest.importorskip('dp_accounting')
+    from must_nbdev import account, MustDpEvent, MustPLDAccountant
+    from dp_accounting.privacy_accountant import NeighboringRelation as NR
+    s = _scheme(name, 5000, 50, 500)
+    ref = account(s, sigma=1.5, steps=300, delta=1e-5, attack=False)
+    rel = NR.ADD_OR_REMOVE_ONE if s.relation == 'add_remove' else NR.REPLACE_ONE
+    got = MustPLDAccountant(rel).compose(MustDpEvent(s, 1.5), 300).get_epsilon(1e-5)
+    assert abs(got - ref.upper) <= 0.02 * ref.upper, (name, got, ref)
+
+def test_must_pld_accountant_composes_with_other_events_and_refuses_bad_ones():
+    pytest.importorskip('dp_accounting')
+    from must_nbdev import MustDpEvent, MustPLDAccountant
+    from dp_accounting import dp_event
+    s = make_scheme('wor', 1000, m=20)
+    acc = MustPLDAccountant()
+    assert not acc.supports(MustDpEvent('wor', 1.0)) and not acc.supports(MustDpEvent(s, -1.0))
+    acc.compose(dp_event.ComposedDpEvent([MustDpEvent(s, 2.0), dp_event.GaussianDpEvent(3.0)]), 10)
+    alone = MustPLDAccountant().compose(MustDpEvent(s, 2.0), 10)
+    assert acc.get_delta(1.0) > alone.get_delta(1.0)
+    assert MustPLDAccountant().compose(dp_event.NonPrivateDpEvent()).get_epsilon(1e-5) == math.inf
+    with pytest.raises(ValueError, match='value_discretization_interval'): MustPLDAccountant(None, 2.0)
+
+def test_importing_the_package_does_not_load_dp_accounting_or_torch():
+    import subprocess, sys
+    code = ("import sys, must_nbdev; from must_nbdev.training import interop, opacus; "
+            "print(sorted(m for m in ('dp_accounting', 'torch', 'opacus') if m in sys.modules))")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == '[]'

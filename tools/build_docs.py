@@ -131,12 +131,86 @@ def source_hash(path):
              for c in nb['cells']]
     return hashlib.sha256(json.dumps(cells, ensure_ascii=False).encode('utf-8')).hexdigest()
 
-def library_hash():
-    "sha256 of the library's modules: a change to any exported code re-executes every notebook, not just its own."
+def library_hash(modules=None):
+    "sha256 of the library's modules (all of them, or the paths in `modules`): what a notebook's execution depends on."
     h = hashlib.sha256()
     for py in sorted((ROOT / 'must_nbdev').rglob('*.py')):
-        if py.name != '_modidx.py': h.update(py.relative_to(ROOT).as_posix().encode() + py.read_bytes())
+        if py.name == '_modidx.py' or (modules is not None and py not in modules): continue
+        h.update(py.relative_to(ROOT).as_posix().encode() + py.read_bytes())
     return h.hexdigest()
+
+_IMPORT = re.compile(r'^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[\w ,\t*]+)|import[ \t]+([\w., \t]+))', re.M)
+LIB = ROOT / 'must_nbdev'
+
+def _module_file(dotted):
+    "The file of library module `must_nbdev.a.b` (a package's __init__.py), or None."
+    parts = dotted.split('.')
+    if parts[0] != 'must_nbdev': return None
+    base = LIB.joinpath(*parts[1:])
+    for f in (base.with_suffix('.py'), base / '__init__.py'):
+        if f.is_file(): return f
+    return None
+
+def _lazy_names():
+    "must_nbdev's lazily exported names -> their modules (the _LAZY table of the hand-written __init__.py)."
+    m = re.search(r'^_LAZY = \{(.*?)^\}', (LIB / '__init__.py').read_text(encoding='utf-8'), re.M | re.S)
+    return dict(re.findall(r"'(\w+)': '([\w.]+)'", m.group(1))) if m else {}
+
+def _imported(text, package):
+    """Library modules a source text imports (at module level or inside functions: lazy imports run too), with
+    relative imports resolved against `package`; None when it imports the whole top-level package or a name dynamically
+    (then it may use anything)."""
+    out, lazy = set(), _lazy_names()
+    if re.search(r'import_module\([^)]*(?:must_nbdev|__name__|__package__)', text): return None   # by a computed name
+    for m in _IMPORT.finditer(text):
+        src, names, plain = m.group(1), m.group(2), m.group(3)
+        if plain is not None:
+            mods = [x.strip().split(' as ')[0] for x in plain.split(',')]
+            if 'must_nbdev' in mods: return None
+            out.update(x for x in mods if x.startswith('must_nbdev.'))
+            continue
+        if src.startswith('.'):
+            if package is None: continue
+            up = len(src) - len(src.lstrip('.'))
+            base = package.split('.')[:len(package.split('.')) - (up - 1)]
+            src = '.'.join(base + ([src.lstrip('.')] if src.lstrip('.') else []))
+        if not src.startswith('must_nbdev'): continue
+        names = [x.strip().split(' as ')[0] for x in names.strip('()').replace('\n', ',').split(',') if x.strip()]
+        if src == 'must_nbdev':
+            if '*' in names: return None
+            for x in names:
+                if x in lazy: out.add(f'must_nbdev.{lazy[x]}')
+                elif _module_file(f'must_nbdev.{x}'): out.add(f'must_nbdev.{x}')
+                else: return None
+            continue
+        out.add(src)
+        out.update(f'{src}.{x}' for x in names if _module_file(f'{src}.{x}'))   # `from pkg import module`
+    return out
+
+def notebook_modules(path):
+    """The library files a notebook's execution can run: the modules its code cells import, and what those import in
+    turn (module level and lazily), the notebook's own exported module, every package __init__ on the way and
+    _compat.py; every module when it imports the top-level package whole or by a dynamic name."""
+    nb = json.loads(Path(path).read_text(encoding='utf-8'))
+    code = '\n'.join(''.join(c['source']) if isinstance(c['source'], list) else c['source']
+                     for c in nb['cells'] if c['cell_type'] == 'code')
+    every = {p for p in LIB.rglob('*.py') if p.name != '_modidx.py'}
+    todo = _imported(code, None)
+    if todo is None: return every
+    exp = re.search(r'^#\|\s*default_exp\s+([\w.]+)', code, re.M)
+    if exp: todo.add(f'must_nbdev.{exp.group(1)}')
+    files, todo = {LIB / '__init__.py', LIB / '_compat.py'}, list(todo)
+    while todo:
+        f = _module_file(todo.pop())
+        if f is None or f in files: continue
+        files.add(f)
+        rel = f.relative_to(ROOT).with_suffix('').parts
+        pkg = '.'.join(rel[:-1]) if f.name != '__init__.py' else '.'.join(rel[:-1])
+        for i in range(2, len(rel)): files.add(ROOT.joinpath(*rel[:i], '__init__.py'))
+        more = _imported(f.read_text(encoding='utf-8'), pkg)
+        if more is None: return every
+        todo += sorted(more)
+    return {f for f in files if f.is_file()}
 
 # ---------------------------------------------------------------------------------------------------- execution
 
@@ -148,7 +222,7 @@ def prepared(path):
     import nbformat
     nb = nbformat.read(path, 4)
     rel = Path(path).resolve().relative_to(NBS.resolve()).as_posix()
-    nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP + f'# docs build of nbs/{rel}; library {library_hash()[:16]}\n'))
+    nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP + f'# docs build of nbs/{rel}; library {library_hash(notebook_modules(path))[:16]}\n'))
     nb.metadata['kernelspec'] = dict(KERNELSPEC)   # part of jupyter-cache's key: the same before and after execution
     return nb
 
