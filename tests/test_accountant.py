@@ -169,3 +169,14 @@ def test_attack_composes_only_the_winning_runs_upper_end(name, relation):
         assert got.lower == runs[best][1].delta_bounds(eps)[0] and got.upper == runs[best][2].delta_bounds(eps)[1]
         assert att.best_run == runs[best][0] and got.lower <= got.upper
         att._uppers.clear()
+
+
+def test_a_recorded_run_refuses_a_phase_on_a_dataset_of_another_size():
+    "A count that disagrees with the run raises: every phase of a recorded run has the run's n (also calibrate_schedule)."
+    from must_nbdev.accounting.calibrate import calibrate_schedule
+    run = PrivacyAccountant().step(make_scheme('wor', 60_000, m=256), sigma=1.0, steps=10)
+    with pytest.raises(ValueError, match="scheme.n=50000 differs from this run's n=60000"):
+        run.step(make_scheme('wor', 50_000, m=256), sigma=1.0)
+    with pytest.raises(ValueError, match="differs from this run's n"):
+        calibrate_schedule([(make_scheme('wor', 60_000, m=256), 100), (make_scheme('wor', 6_000, m=256), 100)],
+                           eps=3.0, delta=1e-5)

@@ -266,7 +266,7 @@ def execute_all(paths, jobs, timeout, force=(), cached_only=False, allow_errors=
     if todo:
         took = {r.uri: (r.data or {}).get('seconds', 0) for r in cache.list_cache_records()}
         rel = {p: p.resolve().relative_to(NBS.resolve()).as_posix() for p, _ in todo}
-        todo.sort(key=lambda t: -took.get(rel[t[0]], 0))
+        todo.sort(key=lambda t: -took.get(rel[t[0]], float('inf')))   # never timed first: it may be the longest
         os.environ['PYTHONPATH'] = os.pathsep.join([str(ROOT)]
                                                    + [q for q in os.environ.get('PYTHONPATH', '').split(os.pathsep)
                                                       if q])

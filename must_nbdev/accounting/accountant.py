@@ -114,7 +114,6 @@ class PrivacyAccountant:
     def lower(self) -> list:
         "The composed optimistic (lower) discrete PLDs, one `ComposedPLD` per direction."
         return self._comps.get()[self.n_dir:]
-    _up, _lo = upper, lower
     @property
     def precision(self) -> str: return self._comps.used if self._comps is not None else self.requested
     @property
@@ -149,6 +148,9 @@ def step(self,
     if self.relation not in (None, relation):
         raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring "
                          f"relation is one for the whole run")
+    if last is not None and scheme.n != self.phases[0].scheme.n:
+        raise ValueError(f"scheme.n={scheme.n} differs from this run's n={self.phases[0].scheme.n}: a run trains on one "
+                         f"dataset, so build every phase's scheme with that dataset's size")
     self.relation = relation
     if last is not None and last.scheme == scheme and last.sigma == float(sigma):   # one step per training step:
         self.phases[-1] = Phase(scheme, last.sigma, last.steps + n)                  # equal steps coalesce
@@ -184,8 +186,9 @@ def delta(self,
     def f(comp):
         lo = max(cl.delta_bounds(eps)[0] for cl in comp[self.n_dir:])
         up = max(cu.delta_bounds(eps)[1] for cu in comp[:self.n_dir])
-        return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 and up > 0 else up)   # (up < 0 only in the diagnostic
-    return self._answer(f, eps is not None)                                         #  pass without round-off terms)
+        # (up < 0 only in the diagnostic pass without round-off terms)
+        return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 and up > 0 else up)
+    return self._answer(f, True)
 
 @patch_to(PrivacyAccountant)
 def epsilon(self,
