@@ -258,9 +258,11 @@ def test_replay_only_on_request_and_set_epoch_resumes():
     with pytest.raises(ValueError, match='epoch must be'): sm.set_epoch(-1)
 
 def test_one_epoch_per_pass_gives_opacus_the_scheme_rate():
-    for n, m, steps in ((8000, 200, 40), (50_000, 512, 98), (60_000, 256, 235)):
-        sm = MustBatchSampler(make_scheme('wor', n, m=m))
-        assert len(sm) == steps == math.ceil(n / m) and sm.per_epoch
+    for n, m, steps in ((8000, 200, 40), (50_000, 512, 97), (60_000, 256, 234)):
+        s = make_scheme('wor', n, m=m)
+        sm = MustBatchSampler(s)
+        assert len(sm) == steps == n // m and sm.per_epoch
+        assert 20 * len(sm) <= s.steps_for_epochs(20)           # E passes never exceed what epochs=E charges
     sm = MustBatchSampler(make_scheme('wor', 8000, m=200))
     assert 1 / len(sm) == 200 / 8000                            # what Opacus computes from a loader over it
 
@@ -310,3 +312,16 @@ def test_importing_the_package_does_not_load_dp_accounting_or_torch():
             "print(sorted(m for m in ('dp_accounting', 'torch', 'opacus') if m in sys.modules))")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == '[]'
+
+def test_without_dp_accounting_a_star_import_works_and_use_names_the_package():
+    import subprocess, sys
+    code = ("import builtins; real = builtins.__import__\n"
+            "def fake(name, *a, **kw):\n"
+            "    if name.startswith('dp_accounting'): raise ImportError(name)\n"
+            "    return real(name, *a, **kw)\n"
+            "builtins.__import__ = fake\n"
+            "from must_nbdev import *\n"
+            "try: MustPLDAccountant()\n"
+            "except ImportError as e: print('refused:', e)\n")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout
+    assert out.startswith('refused:') and 'pip install dp-accounting' in out

@@ -23,7 +23,7 @@ class MustBatchSampler:
     "Index batches of `scheme`, fresh on every pass, for a numpy/JAX loop or as the `batch_sampler` of a `DataLoader`."
     def __init__(self,
                  scheme:Scheme,            # any registry scheme (`make_scheme`) or pipeline (`multistage`)
-                 steps:int|None=None,      # batches per pass; None: one epoch, ceil(n/m) (`scheme.steps_for_epochs(1)`)
+                 steps:int|None=None,      # batches per pass; None: one epoch, floor(n/m) (at least 1)
                  seed=None,                # int: a reproducible run, fresh batches on every pass; Generator: its
                                            # stream; None: a random int seed, kept in `.seed`
                  distinct:bool=False,      # yield (unique indices, counts) instead of indices with repeats expanded
@@ -38,7 +38,8 @@ class MustBatchSampler:
                              "draw indices of another dataset (out of range, or records never drawn); use "
                              "n=len(dataset)")
         self.scheme, self.distinct, self.replay = scheme, bool(distinct), bool(replay)
-        self.steps = scheme.steps_for_epochs(1) if steps is None else check_int(steps, 'steps', 1)
+        self.steps = (max(1, math.floor(1 / scheme.rate + 1e-9)) if steps is None   # drop_last's epoch
+                      else check_int(steps, 'steps', 1))
         self.per_epoch = steps is None
         if isinstance(seed, np.random.Generator):
             if self.replay: raise ValueError("replay=True needs an integer seed (a Generator's stream cannot replay)")
@@ -252,8 +253,14 @@ def dp_accounting_classes() -> tuple:
     _DPA_CLASSES.update(event=MustDpEvent, accountant=MustPLDAccountant)
     return MustDpEvent, MustPLDAccountant
 
+def _needs_dp_accounting(name:str, error:ImportError) -> type:
+    "A stand-in for `name` without dp_accounting: a star import still works, and using it raises `error`."
+    def refuse(*args, **kwargs): raise ImportError(str(error)) from error
+    return type(name, (), {'__init__': refuse, '__doc__': f"{name} needs dp_accounting: {error}"})
+
 def __getattr__(name:str):
     "`MustDpEvent` and `MustPLDAccountant` are built on first use, so that importing this module never loads dp_accounting."
-    if name == 'MustDpEvent': return dp_accounting_classes()[0]
-    if name == 'MustPLDAccountant': return dp_accounting_classes()[1]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in ('MustDpEvent', 'MustPLDAccountant'):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try: return dp_accounting_classes()[name == 'MustPLDAccountant']
+    except ImportError as e: return _needs_dp_accounting(name, e)
