@@ -325,3 +325,18 @@ def test_without_dp_accounting_a_star_import_works_and_use_names_the_package():
             "except ImportError as e: print('refused:', e)\n")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout
     assert out.startswith('refused:') and 'pip install dp-accounting' in out
+
+def test_a_failing_must_event_composes_nothing():
+    "A MustDpEvent that cannot be built is refused before anything is composed (the ledger and the PLDs agree)."
+    pytest.importorskip('dp_accounting')
+    from must_nbdev import MustDpEvent, MustPLDAccountant
+    from dp_accounting import dp_event
+    from dp_accounting.privacy_accountant import UnsupportedEventError
+    acc = MustPLDAccountant(value_discretization_interval=1e-4)
+    bad = dp_event.ComposedDpEvent([dp_event.GaussianDpEvent(1.0),
+                                    MustDpEvent(make_scheme('must-ow', 60_000, m=256, b=512), 0.3)])
+    assert not acc.supports(bad)
+    with pytest.raises(UnsupportedEventError): acc.compose(bad)
+    assert acc.get_epsilon(1e-5) == 0 and isinstance(acc.ledger, dp_event.NoOpDpEvent)
+    ok = MustPLDAccountant().compose(MustDpEvent(make_scheme('wor', 1000, m=20), np.float32(2.0)), 5)
+    assert 0 < ok.get_epsilon(1e-5) < math.inf

@@ -56,7 +56,7 @@ def test_poisson_through_opacus_equals_account_and_opacus_prv():
     eps = {}
     for which in ('ours', 'prv'):
         engine = PrivacyEngine(accountant='prv')
-        if which == 'ours': engine.accountant = OpacusStyleAccountant()
+        if which == 'ours': attach(engine, 'poisson')
         _, steps, _ = _train(engine, DataLoader(ds, batch_size=BATCH))
         assert steps == 40
         eps[which] = engine.get_epsilon(1e-5)
@@ -83,13 +83,65 @@ def test_registered_name_builds_a_bound_accountant_for_get_noise_multiplier():
 
 # ---- each misuse of the Opacus route raises, naming the fix (regressions of the silent under-reporting) ----
 
-def test_a_whole_run_sampler_is_refused_where_opacus_would_charge_half_the_batch():
+def test_a_whole_run_sampler_is_charged_its_own_batch():
     "Regression: one sampler for 2 epochs made Opacus pass sample_rate = 1/80 and charge a batch of 100, not 200."
     s = make_scheme('wor', N, m=BATCH)
-    whole = MustBatchSampler(s, steps=40, seed=0)
-    engine = PrivacyEngine(); engine.accountant = OpacusStyleAccountant(MustBatchSampler(s))
-    with pytest.raises(ValueError, match='disagrees with the sampler.*attach'):
-        _train(engine, DataLoader(_data(), batch_sampler=whole), poisson_sampling=False)
+    whole = MustBatchSampler(s, steps=40, seed=0)                 # the whole run in one pass
+    engine = PrivacyEngine(); attach(engine, whole)
+    opt, steps, seen = _train(engine, DataLoader(_data(), batch_sampler=whole), epochs=1, poisson_sampling=False)
+    assert steps == 40 and set(seen) == {BATCH} and opt.expected_batch_size == BATCH   # Opacus alone: int(1000/40)
+    assert engine.get_epsilon(1e-5) == account(s, sigma=SIGMA, steps=40, delta=1e-5, attack=False).upper
+
+def test_an_accountant_set_by_hand_or_by_name_is_refused_at_make_private():
+    s = make_scheme('wor', N, m=BATCH)
+    sampler = MustBatchSampler(s, seed=0)
+    engine = PrivacyEngine(); engine.accountant = OpacusStyleAccountant(sampler)
+    with pytest.raises(ValueError, match='only a run wired by must_nbdev.attach'):
+        _train(engine, DataLoader(_data(), batch_sampler=sampler), poisson_sampling=False)
+    engine = PrivacyEngine(); engine.accountant = OpacusStyleAccountant()      # 'poisson' over a WOR sampler
+    with pytest.raises(ValueError, match='only a run wired by'):
+        _train(engine, DataLoader(_data(), batch_sampler=sampler), poisson_sampling=False)
+    attach(PrivacyEngine(), MustBatchSampler(s))                               # registers 'wor'
+    with pytest.raises(ValueError, match='only a run wired by'):
+        _train(PrivacyEngine(accountant='wor'), DataLoader(_data(), batch_sampler=sampler), poisson_sampling=False)
+    with pytest.raises(ValueError, match='poisson_sampling=True'):
+        e = PrivacyEngine(); attach(e, 'poisson')
+        _train(e, DataLoader(_data(), batch_sampler=sampler), poisson_sampling=False)
+
+def test_two_batches_per_noisy_step_are_refused():
+    "Regression: signal_skip_step (and ghost clipping) made one noisy step of two sampler batches, charged as one."
+    sampler, engine, loader = _attached(make_scheme('must-ow', N, m=BATCH, b=250))
+    torch.manual_seed(0)
+    model = nn.Linear(20, 2); opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    model, opt, loader = engine.make_private(module=model, optimizer=opt, data_loader=loader, noise_multiplier=SIGMA,
+                                             max_grad_norm=1.0, poisson_sampling=False)
+    with pytest.raises(ValueError, match='exactly one batch'):
+        for i, (X, y) in enumerate(loader):
+            opt.signal_skip_step(i % 2 == 0); nn.functional.cross_entropy(model(X), y).backward(); opt.step()
+            opt.zero_grad()
+
+def test_distinct_samplers_secure_mode_and_data_parallel_are_refused(tmp_path):
+    s = make_scheme('wor', N, m=BATCH)
+    with pytest.raises(ValueError, match='distinct=False'): attach(PrivacyEngine(), MustBatchSampler(s, distinct=True))
+    secure = PrivacyEngine(); secure.secure_mode = True
+    with pytest.raises(ValueError, match='secure_mode'): attach(secure, MustBatchSampler(s))
+    import torch.distributed as dist
+    from opacus.distributed import DifferentiallyPrivateDistributedDataParallel as DPDDP
+    dist.init_process_group('gloo', init_method=f'file://{tmp_path}/pg', world_size=1, rank=0)
+    try:
+        sampler, engine, loader = _attached(s)
+        model = DPDDP(nn.Linear(20, 2))
+        with pytest.raises(ValueError, match='data-parallel'):
+            engine.make_private(module=model, optimizer=torch.optim.SGD(model.parameters(), lr=0.1),
+                                data_loader=loader, noise_multiplier=1.0, max_grad_norm=1.0, poisson_sampling=False)
+    finally: dist.destroy_process_group()
+
+def test_make_private_with_epsilon_uses_its_own_engines_sampler():
+    "Opacus's accountant registry is global: the last attach of 'must-ow' must not calibrate another engine's run."
+    sa, ea, la = _attached(make_scheme('must-ow', N, m=BATCH, b=250), seed=1)
+    _attached(make_scheme('must-ow', 4 * N, m=4 * BATCH, b=1000), seed=2)      # same name, same rate, other n
+    opt, steps, _ = _train(ea, la, target=4.0, poisson_sampling=False)
+    assert 3.9 <= ea.get_epsilon(1e-5) <= 4.0
 
 def test_poisson_sampling_over_a_fixed_size_sampler_is_refused():
     sampler, engine, loader = _attached(make_scheme('must-ow', N, m=BATCH, b=250))
@@ -126,12 +178,18 @@ def test_make_private_with_epsilon_by_name_used_to_fail():
     opt, _, _ = _train(engine, loader, target=5.0, poisson_sampling=False)
     assert engine.get_epsilon(1e-5) <= 5.0
 
-def test_checkpoint_round_trip():
+def test_checkpoint_round_trip_resumes_with_fresh_passes():
+    "Regression: a resumed run with the same integer seed drew the first run's batches again."
     s = make_scheme('wor', N, m=BATCH)
-    sampler, engine, loader = _attached(s)
+    sampler, engine, loader = _attached(s, seed=3)
     _train(engine, loader, poisson_sampling=False)
     state = engine.accountant.state_dict()
-    fresh = OpacusStyleAccountant(sampler); fresh.load_state_dict(state)
-    assert fresh.get_epsilon(1e-5) == engine.get_epsilon(1e-5)
+    resumed = MustBatchSampler(s, seed=3)
+    fresh = OpacusStyleAccountant(resumed); fresh.load_state_dict(state)
+    assert fresh.get_epsilon(1e-5) == engine.get_epsilon(1e-5) and resumed.epoch == sampler.epoch == EPOCHS
+    first_run = [np.concatenate(list(MustBatchSampler(s, seed=3))) for _ in range(1)][0]
+    assert not np.array_equal(np.concatenate(list(resumed)), first_run)
+    with pytest.raises(ValueError, match='resume with the same seed'):
+        OpacusStyleAccountant(MustBatchSampler(s, seed=4)).load_state_dict(state)
     with pytest.raises(ValueError, match='state_dict is for'):
         OpacusStyleAccountant(MustBatchSampler(make_scheme('wr', N, m=BATCH))).load_state_dict(state)

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/training/01_interop.ipynb #d8d68503
 from __future__ import annotations
-import math
+import math, numbers
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_memory, check_real
 from ..core.sampling import SAMPLE_BYTES, SCHEMES, Scheme, _row_cost, sample_many, scheme_at
@@ -50,6 +50,7 @@ class MustBatchSampler:
             except ValueError:
                 raise ValueError(f"seed must be None, an integer >= 0 or a numpy Generator, got {seed!r}") from None
         self.epoch = 0                    # the pass the next iteration draws (see `set_epoch`)
+        self.batches_drawn = 0            # batches yielded so far, all passes (Opacus's hook checks one per step)
         self.chunk = (check_int(chunk, 'chunk', 1) if chunk is not None
                       else max(1, min(self.steps, SAMPLER_BUDGET // _row_cost(scheme))))
         check_memory(SAMPLE_BYTES * self.chunk * _row_cost(scheme), f"chunk={self.chunk} batches of {scheme.label}",
@@ -90,6 +91,7 @@ class MustBatchSampler:
         while (ms := next(chunks, None)) is not None:
             for t in range(len(ms)):
                 idx, cnt = ms[t]
+                self.batches_drawn += 1
                 yield (idx, cnt) if self.distinct else np.repeat(idx, cnt)
             del ms, idx, cnt                  # release this chunk before the next one is drawn
 
@@ -223,12 +225,15 @@ def dp_accounting_classes() -> tuple:
             return self._steps[key]
         def _maybe_compose(self, event, count:int, do_compose:bool):
             if isinstance(event, MustDpEvent):
-                if not isinstance(event.scheme, Scheme):
-                    return ppa.CompositionErrorDetails(invalid_event=event, error_message="scheme must be a Scheme")
-                if not (isinstance(event.noise_multiplier, (int, float)) and event.noise_multiplier > 0):
-                    return ppa.CompositionErrorDetails(invalid_event=event, error_message="noise_multiplier must be > 0")
+                why = ("scheme must be a Scheme" if not isinstance(event.scheme, Scheme) else
+                       "noise_multiplier must be a real number > 0"
+                       if not (isinstance(event.noise_multiplier, numbers.Real) and event.noise_multiplier > 0) else None)
+                if why is None:                  # built in the check pass, so a failure composes nothing
+                    try: steps = self._step_plds(event)
+                    except (ValueError, GridTooLarge) as e: why = str(e)
+                if why is not None: return ppa.CompositionErrorDetails(invalid_event=event, error_message=why)
                 if do_compose:
-                    for name, step in self._step_plds(event).items():
+                    for name, step in steps.items():
                         self._plds[name] = self._plds[name].compose(step.self_compose(count))
                     self._pld = self._plds['partially unlabelled']
                 return None
