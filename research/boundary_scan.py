@@ -2,9 +2,8 @@
 triangle {y, a, b} towards y is a post-processing). ∂K = triangles whose minimal enclosing circle has radius exactly 1:
 (a) two points antipodal on the unit circle and the third anywhere in the disk (three role assignments), or
 (b) all three on the unit circle. Units: clip norm 1; noise σ. Also the K_2 (brief's domain) equilateral counterexample."""
-import json, math, sys, time
+import json, math, time
 import numpy as np
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 from rdp_wor import _psi_mean, nodes
 
 def G_batch(alpha, gamma, sigma, Y, A, B, Z, W):

@@ -1,10 +1,9 @@
 """Brute force for tiny n (NOT a proof): exhaustive enumeration of every WOR sample (m of n) on optimised datasets in
 1-D and 2-D (clip C = 1), exact output mixtures, D_α(P_D‖P_D') by quadrature, compared with the RDP certificate
 (sampled-Gaussian RDP at q = m/n, noise σ/2).  Datasets: x (in D), x' (in D'), others y_1..y_{n−1}, all in the unit ball."""
-import itertools, json, math, sys, time
+import itertools, json, math, time
 import numpy as np
 from scipy.optimize import minimize
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 from rdp_wor import wor_rdp_per_step
 
 def _sums(n, m, pts):

@@ -1,7 +1,6 @@
 "k-fold composition of the new one-step certificate (profile -> symmetric dominating PLD -> library FFT composition)."
 import json, math, sys, time
 import numpy as np
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 from labels_core import profile_new, profile_labelled, profile_attack, profile_to_pld
 from must_nbdev.accounting.compose import compose_plds
 

@@ -1,8 +1,7 @@
 """NOT a certificate: what the RDP route would give for WR / MUST IF the unlabelled displacing mixture
 P = Σ_l w_l N(2l/σ, 1) vs Q = N(0, 1) (w = occurrence pmf of the scheme) were the per-step Rényi maximiser (unproven)."""
-import json, math, sys
+import json, math
 import numpy as np
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 from must_nbdev.core.sampling import make_scheme, occurrence_pmf
 from dp_accounting.rdp import rdp_privacy_accountant as R
 from rdp_wor import ORDERS

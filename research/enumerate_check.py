@@ -8,7 +8,6 @@ H_alpha(P||Q); both orientations are covered because (x, x') is free.  Output: J
 import itertools, json, math, sys, time
 import numpy as np
 from scipy import optimize, stats
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 from labels_core import profile_new, profile_attack, profile_labelled
 
 def samples(name, n, m, b):

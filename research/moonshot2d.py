@@ -1,9 +1,8 @@
 """Moonshot test in the plane (NOT a proof): components (y, a, b) on the boundary ∂K (Blackwell domination is preserved
 by the contractions of Lemma A3b, so ∂K suffices), hockey-stick curves by a 2-D Riemann sum on one grid shared with
 the displacing family (discretisation biases cancel to first order)."""
-import json, math, sys, time
+import json, math, time
 import numpy as np
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 from moonshot import EPS, margin
 
 def run(gamma, sigma, n_ang=16, n_r=4, h=0.05):

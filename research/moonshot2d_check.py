@@ -1,7 +1,6 @@
 "Refinement check of the worst 2-D configuration found by moonshot2d.py at Fig S2 (grid step h halved twice)."
-import json, math, sys
+import json, math
 import numpy as np
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 from moonshot import EPS, margin
 def slack(gamma, sigma, y, a, b, h, L=None):
     L = L or 8 + 2 / sigma

@@ -1,6 +1,5 @@
 "The moonshot component test (research/moonshot.py) at the DP-SGD size: γ = 256/60000, σ ∈ {1.1, 2.62} (1-D, 9^3 grid)."
-import json, sys, time
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
+import json, time
 from moonshot import coupled
 for s in (1.1, 2.62):
     t = time.time(); r = coupled(256 / 60000, 2 / s, n=9)

@@ -1,7 +1,6 @@
 "One-step ratios of the new certificate, today's labelled bound and the displacing attack (delta at eps)."
-import json, math, sys, time
+import json, math, time
 import numpy as np
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 from labels_core import profile_new, profile_attack, profile_labelled
 rows = []
 import os

@@ -1,7 +1,6 @@
 "Task A numbers: RDP certificate (sampled-Gaussian RDP at q = m/n, noise σ/2) composed and converted, vs today's PLD."
-import json, sys, time
+import json, time
 import numpy as np
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 from rdp_wor import ORDERS, wor_rdp_per_step, optimal_conversion_delta, optimal_conversion_epsilon
 from dp_accounting.rdp import rdp_privacy_accountant as R
 base = {(10000, 200, 4.0, 1000): 1.148289e-3, (60000, 256, 1.1, 2350): 7.4887, (60000, 256, 2.62, 2350): 0.84658,

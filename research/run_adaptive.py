@@ -1,6 +1,5 @@
 "Task B numbers: adaptive-orientation attack vs today's fixed-mix attack and certified upper bound (account)."
 import json, sys, time
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 import must_nbdev
 from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account

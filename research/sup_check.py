@@ -1,9 +1,8 @@
 """Numerical search (NOT a certificate) for sup over |u|,|v|,|u−v| ≤ c of D_α(P_u‖Q_v), P_u = (1−γ)N(0,I)+γN(u,I).
 Plane reduction: v = (s, 0), u = r(cos θ, sin θ). Prints max over the domain of (F−1)/(F*−1), F* the displacing value."""
-import math, sys, time, json
+import math, time, json
 import numpy as np
 from scipy.optimize import minimize
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
 from rdp_wor import _psi_mean, nodes, mironov_F_minus_1
 
 def mec_radius(U, V):

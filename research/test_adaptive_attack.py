@@ -1,6 +1,5 @@
 "Run: python -m pytest -q research/test_adaptive_attack.py"
-import sys, math
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent))
+import math
 import pytest
 from must_nbdev.core.sampling import make_scheme
 from must_nbdev.accounting.account import account

@@ -18,7 +18,6 @@ import numpy as np
 from types import SimpleNamespace
 from scipy.special import ndtr, log_ndtr
 from scipy import fft as sfft
-sys.path.insert(0, __import__('os').path.dirname(__file__))
 from must_nbdev import make_scheme, account
 from must_nbdev.accounting.pairs import GaussianMixture
 from must_nbdev.accounting.pld import _cells, _upper_pld, _lower_pld, MAX_BINS

@@ -1,6 +1,5 @@
 import math, sys, time
 import numpy as np
-sys.path.insert(0, __import__('os').path.dirname(__file__))
 from must_nbdev import make_scheme, account
 from must_nbdev.accounting.pairs import GaussianMixture, COMPONENT_FLOOR
 from must_nbdev.accounting.pld import _cells, _lower_pld, MAX_BINS

@@ -1,6 +1,6 @@
 """Certified Loewner-net bound for WOR at Fig S2 (n = 10,000, m = 200, sigma = 4, k = 1000, delta(eps = 1)):
 python run_net.py TOL [K]."""
-import sys; sys.path.insert(0, __import__('os').path.dirname(__file__))
+import sys
 from certify import *
 from certify import _dp
 tol = float(sys.argv[1]); q, s, k, e0 = 0.02, 4.0, int(sys.argv[2]) if len(sys.argv) > 2 else 1000, 1.0
