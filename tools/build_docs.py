@@ -216,11 +216,27 @@ def notebook_modules(path):
 
 KERNELSPEC = {'name': 'python3', 'display_name': 'Python 3', 'language': 'python'}
 
-def prepared(path):
+def slow_cells():
+    "benchmarks/slow_cells.py, which stores the outputs of the cells flagged `#| slow` (loaded once)."
+    global _SLOW
+    if _SLOW is None:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location('slow_cells', ROOT / 'benchmarks' / 'slow_cells.py')
+        _SLOW = importlib.util.module_from_spec(spec); spec.loader.exec_module(_SLOW)
+    return _SLOW
+_SLOW = None
+
+def prepared(path, slow=()):
     """The notebook as it is executed: a hidden setup cell first, which names the notebook and the library's hash so
-    that jupyter-cache's key (the code cells' sources) changes with the setup, the notebook's code or the library."""
+    that jupyter-cache's key (the code cells' sources) changes with the setup, the notebook's code or the library.
+    Cells flagged `#| slow` are not executed (the page shows their stored outputs, see `with_stored_outputs`): each
+    becomes a comment naming its source's hash, except those whose indices are in `slow` (benchmarks/slow_cells.py)."""
     import nbformat
     nb = nbformat.read(path, 4)
+    sc = slow_cells()
+    for i, c in enumerate(nb.cells):
+        if sc.is_slow(c) and i not in slow:
+            c.source = f'# slow cell {sc.cell_sha(c)[:16]}: its stored output is shown (benchmarks/slow_cells.py)'
     rel = Path(path).resolve().relative_to(NBS.resolve()).as_posix()
     nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP + f'# docs build of nbs/{rel}; library {library_hash(notebook_modules(path))[:16]}\n'))
     nb.metadata['kernelspec'] = dict(KERNELSPEC)   # part of jupyter-cache's key: the same before and after execution
@@ -291,8 +307,26 @@ def execute_all(paths, jobs, timeout, force=(), cached_only=False, allow_errors=
     res = {}
     for p in paths:
         nb = out[p]; nb.cells.pop(0)
-        res[p] = json.loads(nbformat.writes(nb))
+        res[p] = with_stored_outputs(json.loads(nbformat.writes(nb)), p)
     return res, missing
+
+def with_stored_outputs(nb, path):
+    """The executed notebook `nb` (a dict) with each slow cell's source restored and its stored outputs filled in from
+    benchmarks/artefacts/, followed by a line naming the command, commit and date that made them; a notebook whose
+    artefact is missing or older than a slow cell's source stops the build with the command to run."""
+    src = json.loads(Path(path).read_text(encoding='utf-8'))['cells']
+    sc = slow_cells()
+    if not any(sc.is_slow(c) for c in src): return nb
+    key = sc.key_of(path)
+    art = sc.load_artefact(key)
+    cells = []
+    for c, orig in zip(nb['cells'], src):
+        if sc.is_slow(orig):
+            stored = sc.stored_outputs(orig, art, key)
+            c = {**c, 'source': orig['source'], 'outputs': stored['outputs'], 'execution_count': None}
+            cells += [c, {'cell_type': 'markdown', 'metadata': {}, 'source': sc.provenance_line(art, stored)}]
+        else: cells.append(c)
+    return {**nb, 'cells': cells}
 
 # ---------------------------------------------------------------------------------------------------- nbdev processing
 

@@ -388,7 +388,7 @@ def _sec34(quick, seed, show_progress) -> list:
 
 # %% ../../nbs/experiments/06_reproduce.ipynb #a3a9c98e
 def _extra_artefacts() -> dict:
-    "Added for issue 16: Fig 3, Fig S1, Fig S2 for every scheme (and its values), S13's δ_c, the Sec 3.4 check."
+    "The artefacts beyond the tables: Fig 3, Fig S1, Fig S2 for every scheme (and its values), S13's δ_c, the Sec 3.4 check."
     from must_nbdev.core import amplification as am
     sec34_cols = (('scheme', 'stages', 'm0', 'eta', 'mechanism', 'theta')
                   + tuple(f'delta_at_{e}' for e in (0.1, 0.3, 1.0, 2.0)))

@@ -1,0 +1,63 @@
+"""The stored outputs of the notebooks' slow cells (benchmarks/artefacts/) are current: every slow cell has an output
+made from its present source, on a clean committed tree, and the present library gives the witness values stored
+beside it (the same functions at a size of seconds, benchmarks/witnesses.py)."""
+import importlib.util, json, math, subprocess
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+    return mod
+
+sc = _load('slow_cells', ROOT / 'benchmarks' / 'slow_cells.py')
+NOTEBOOKS = sc.slow_notebooks()
+KEYS = [sc.key_of(p) for p in NOTEBOOKS]
+
+def test_slow_notebooks_found():
+    assert 'accounting/09_triangle_certificate' in KEYS and len(KEYS) >= 10
+
+@pytest.mark.parametrize('key', KEYS)
+def test_every_slow_cell_has_a_current_stored_output(key):
+    art = sc.load_artefact(key)
+    assert art is not None, f'no artefact for nbs/{key}.ipynb: run `{sc.COMMAND} {key}`'
+    cells = [c for c in json.loads((sc.NBS / f'{key}.ipynb').read_text(encoding='utf-8'))['cells'] if sc.is_slow(c)]
+    stored = [sc.stored_outputs(c, art, key) for c in cells]          # raises, naming the command, when stale
+    assert len(art['cells']) == len(cells), f'nbs/{key}.ipynb: the artefact holds cells the notebook no longer has'
+    for c in stored:
+        assert not any(o.get('output_type') == 'error' for o in c['outputs'])
+        assert c['seconds'] >= 0
+    assert art['command'] == f'{sc.COMMAND} {key}' and not art['dirty']
+    assert len(art['commit']) == 40 and art['date'] and art['machine']
+
+@pytest.mark.parametrize('key', KEYS)
+def test_artefact_commit_is_in_this_history(key):
+    commit = sc.load_artefact(key)['commit']
+    if subprocess.run(['git', 'cat-file', '-e', f'{commit}^{{commit}}'], cwd=ROOT, capture_output=True).returncode:
+        pytest.skip('the commit is not in this (shallow) clone')
+    assert subprocess.run(['git', 'merge-base', '--is-ancestor', commit, 'HEAD'], cwd=ROOT).returncode == 0
+
+def _same(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-300) or (math.isnan(a) and math.isnan(b))
+    return a == b
+
+@pytest.mark.parametrize('key', KEYS)
+def test_library_reproduces_the_witness(key):
+    "The present library gives the witness values stored with the artefact: a library edit moved no stored number."
+    stored = sc.load_artefact(key)['witness']
+    assert stored, f'nbs/{key}.ipynb has no witness in benchmarks/witnesses.py'
+    now = sc.witness(key)
+    moved = {k: (stored.get(k), now.get(k)) for k in set(stored) | set(now) if not _same(stored.get(k), now.get(k))}
+    assert not moved, (f'the library now gives other witness values for nbs/{key}.ipynb (stored, now): {moved}; '
+                       f'its stored outputs may be stale: run `{sc.COMMAND} {key}`')
+
+def test_slow_groups_follow_variables():
+    cells = [{'cell_type': 'code', 'source': s} for s in
+             ('#| slow\na = f(1)', 'x = 2', '#| slow\nb = g(x)', '#| slow\nprint(a)', '#| slow\nimport os\nc = os.sep')]
+    assert sorted(sc.slow_groups(cells)) == [[0, 3], [2], [4]]
+    assert not sc.is_slow({'cell_type': 'markdown', 'source': '#| slow'})
+    assert not sc.is_slow({'cell_type': 'code', 'source': 'x = 1\n#| slow'})
+    assert sc.is_slow({'cell_type': 'code', 'source': '#| export\n#| slow\nx = 1'})
