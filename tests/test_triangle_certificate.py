@@ -163,8 +163,8 @@ def test_label_rates_only_where_proved_and_never_worse_than_one_rate(monkeypatch
     with pytest.raises(ValueError, match='i.i.d. slots'):
         triangles._rated_labels(ow, S4, 2)
     wo, ww = make_scheme('must-wo', 10_000, m=200, b=400), make_scheme('must-ww', 10_000, m=200, b=118)
-    assert triangles._iid_slots(wr) and triangles._iid_slots(wo)      # MUST.wo's batch has WR's law
-    assert not any(triangles._iid_slots(s) for s in (ow, ww, WOR))
+    assert wr.iid_slots and wo.iid_slots      # MUST.wo's batch has WR's law
+    assert not any(s.iid_slots for s in (ow, ww, WOR))
     r = triangles._best_ratio(wr, S4, 100, 0.5, H4, 2**20)
     ds = {q: triangles._proxy_delta(wr, S4, 100, 0.5, H4, q, 2**20) for q in triangles.LABEL_RATE_RATIOS}
     assert r > 1 and ds[r] == min(ds.values()) and ds[r] < ds[1]

@@ -10,18 +10,18 @@ from ..core.definitions import check_choice, check_int, check_real
 from ..core.sampling import Scheme, resolve_steps
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
-from .dominating import GUARANTEES, PAIRS, _loss_std, _pair_is_worst_case, scheme_gaussian_pld
+from .dominating import GUARANTEES, PAIRS, _loss_std, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
 from .triangles import NET_TOL
 from .unlabelled_net import CELLS, MAX_CELLS
-from .triangle_certificate import triangle_delta, triangle_epsilon
-from .accountant import (AttackAccountant, Bounds, CERTIFICATES, PrivacyAccountant,
-                                              _best_certificate,
-                                             _finer_step)
+from .triangle_certificate import TightOptions
+from .certificates import CERTIFICATES, run_certificates
+from .accountant import AttackAccountant, Bounds, PrivacyAccountant, best_composition, refine_grid
 
 
 # %% auto #0
-__all__ = ['FIXED_MIX', 'ADAPTIVE', 'AccountResult', 'account', 'WorstCaseBounds', 'delta_over_k', 'epsilon_over_steps']
+__all__ = ['FIXED_MIX', 'ADAPTIVE', 'AccountResult', 'requested_run_certificates', 'account', 'delta_over_k',
+           'epsilon_over_steps']
 
 # %% ../../nbs/accounting/10_account.ipynb #db95b7cf
 def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
@@ -66,6 +66,11 @@ class AccountResult:
     delta_floor: float|None = None  # charged part of certified δ at the answer's ε (truncation, round-off): see below
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
+    @property
+    def ratio(self) -> float:
+        "Upper/lower ratio of the numerical bracket of the certified quantity (worst case: `bound_interval`)."
+        lo, up = self.bound_interval if self.bound_interval is not None else (self.lower, self.upper)
+        return 1.0 if up == lo else up / lo if lo > 0 else math.inf
     def __getitem__(self, key:str):  # the pre-0.2 dict keys, e.g. r['delta_upper']
         d = self.to_dict()
         if key not in d: raise KeyError(key)
@@ -124,6 +129,20 @@ def _adaptive_attack(scheme, sigma, relation, k, h, eps, delta, fixed:Bounds, bo
     if not ad.value > fixed.lower: return fixed, FIXED_MIX + ' (the adaptive DP found no more)'
     return Bounds(ad.value, max(ad.value, fixed.upper), ad.value), ADAPTIVE
 
+# %% ../../nbs/accounting/10_account.ipynb #95b0d089
+def requested_run_certificates(scheme:Scheme,  # the run's scheme
+                               relation:str,   # its neighbouring relation
+                               pair:str,       # 'worst' or 'paper'
+                               net:bool,       # whether the run certificates (the triangle net) were asked for
+                              ) -> list:
+    "The run certificates of `CERTIFICATES` a query asked for (`net=True`), checked to apply: [] when not asked."
+    if not net: return []
+    found = run_certificates(scheme, relation) if pair == 'worst' else []
+    if not found:
+        raise ValueError(f"net=True needs a fixed-size scheme (not Poisson), relation 'substitute' and "
+                         f"pair 'worst'; got {scheme}, relation {relation!r}, pair {pair!r}")
+    return found
+
 # %% ../../nbs/accounting/10_account.ipynb #e43b77d9
 def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipeline (`multistage`)
             *,
@@ -157,46 +176,27 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     if h is not None: h = check_real(h, 'h', 0, 1, lo_open=True)
     max_bins = check_max_bins(max_bins)                     # against the memory budget, before any allocation
     attack_budget = check_real(attack_budget, 'attack_budget', 0)
-    if net and not (pair == 'worst' and relation == 'substitute' and scheme.fixed_size):
-        raise ValueError(f"net=True needs a fixed-size scheme (not Poisson), relation 'substitute' and "
-                         f"pair 'worst'; got {scheme}, relation {relation!r}, pair {pair!r}")
-    net_tol = check_real(net_tol, 'net_tol', 0, lo_open=True)
-    net_coarsen = check_int(net_coarsen, 'net_coarsen', 1, 64)
-    net_cells = check_int(net_cells, 'net_cells', 1, MAX_CELLS)
+    tight = requested_run_certificates(scheme, relation, pair, net)
+    tight_names = {c.name for c in tight}
+    options = TightOptions(net_tol, net_coarsen, net_cells)
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
-    t0, step, best, widened = time.perf_counter(), (h if h is not None else 2e-3), None, 0
-    scaled = h is not None
-    while True:
-        try:
-            mech = scheme_gaussian_pld(scheme, sigma, relation, step, max_bins, pair)
-            # once: start from a grid step well below the spread of one step's loss (finer for δ, which is steeper
-            # in ε than ε's own accuracy)
-            if not scaled:
-                scaled, spread = True, min(_loss_std(p) for p in mech.upper)
-                per = 20 if eps is not None else 10
-                if 0 < spread < per * step: step = spread / per; continue
-            acc = PrivacyAccountant([(mech, k)], max_bins); res = query(acc)
-        except GridTooLarge as e:
-            if best is not None: break           # cannot refine further: keep the last grid, reported as not certified
-            if h is None and k > 1 and step * e.factor * 1.25 > 1:
-                return _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, str(e), t0)
-            if h is not None or widened >= 4 or step * e.factor * 1.25 > 1: raise
-            # the first grid does not fit: widen it (bounds stay valid)
-            step *= e.factor * 1.25; widened += 1; continue
-        bins = max(len(c.u) for c in acc.upper)
-        best = (step, acc, res, bins, mech)
-        if h is not None or res.ratio <= accuracy or (eps is not None and res.upper < 1e-8) or math.isinf(res.upper):
-            break
-        finer = _finer_step(step, res.ratio, accuracy, max(c.width for c in acc.upper + acc.lower) * step, max_bins)
-        if finer is None: break                  # cannot refine further: reported as not certified to `accuracy`
-        step = finer
-    step, acc, res, bins, mech = best
+    t0, mechs = time.perf_counter(), {}
+    def build(step):
+        mechs[step] = mech = scheme_gaussian_pld(scheme, sigma, relation, step, max_bins, pair)
+        return PrivacyAccountant([(mech, k)], max_bins), min(_loss_std(p) for p in mech.upper)
+    try: step, acc, res = refine_grid(build, query, eps is not None, accuracy, max_bins, h)
+    except GridTooLarge as e:
+        if h is None and k > 1 and e.too_coarse:
+            return _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, str(e), t0)
+        raise
+    mech, bins = mechs[step], max(len(c.u) for c in acc.upper)
     worst, bound_iv, attack_iv, gap, won, certs, how = pair == 'worst', None, None, None, None, None, None
     if worst:
-        res, acc, won, certs = _best_certificate(scheme, sigma, relation, k, mech, max_bins, query, res, acc)
+        acc, res, won, certs = best_composition([((scheme, sigma), mech, k)], relation, max_bins, 'auto', query, acc,
+                                                res)
         att, h_att = None, step
-        for _ in range(4 if attack or _pair_is_worst_case(scheme) else 0):   # attack=False: lower bound 0 (searches)
-            try: att = (acc if _pair_is_worst_case(scheme)
+        for _ in range(4 if attack or scheme.pair_is_exact else 0):   # attack=False: lower bound 0 (searches)
+            try: att = (acc if scheme.pair_is_exact
                         else AttackAccountant(scheme, sigma, relation, k, h_att, max_bins)); break
             except GridTooLarge as e:
                 if h_att * e.factor * 1.25 > 1: break
@@ -205,20 +205,18 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         how = 'the pair itself (exact)' if att is acc else FIXED_MIX if att is not None else 'none (attack=False)'
         if att is not None and att is not acc:
             a, how = _adaptive_attack(scheme, sigma, relation, k, h_att, eps, delta, a, res, max_bins, attack_budget)
-        if net:      # the triangle net (accounting/09_triangle_certificate): one upper bound, no bracket
-            kw = dict(sigma=sigma, steps=k, h=step, relation=relation, tol=net_tol, coarsen=net_coarsen,
-                      cells=net_cells, max_bins=max_bins)
-            tn = (triangle_delta(scheme, eps=eps, **kw) if eps is not None else
-                  triangle_epsilon(scheme, delta=delta, eps_lo=a.lower, eps_hi=max(a.lower, res.upper), **kw)).value
-            certs['triangle net'] = tn
-            if tn < res.upper: res, won = Bounds(tn, tn, tn), 'triangle net'
+        for cert in tight:  # run certificates on request (the triangle net): one upper bound each, no bracket
+            v = cert.bound(scheme, sigma=sigma, steps=k, h=step, relation=relation, eps=eps, delta=delta,
+                           bracket=(a.lower, max(a.lower, res.upper)), max_bins=max_bins, options=options)
+            certs[cert.name] = v
+            if v < res.upper: res, won = Bounds(v, v, v), cert.name
         lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf
                                else math.inf)
         bound_iv, attack_iv = (res.lower, res.upper), (a.lower, a.upper)
     else: lower = res.lower
     answer = res.upper if worst else res.estimate
     at = eps if eps is not None else res.upper
-    floor = (max(cu.delta_floor(at) for cu in acc.upper) if worst and math.isfinite(at) and won != 'triangle net'
+    floor = (max(cu.delta_floor(at) for cu in acc.upper) if worst and math.isfinite(at) and won not in tight_names
              else None)
     certified = bool(res.ratio <= accuracy)
     return AccountResult(
@@ -231,29 +229,6 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
         certificate=won, certificates=certs, attack=how if worst else None, delta_floor=floor)
 
-# %% ../../nbs/accounting/10_account.ipynb #10682cd5
-@dataclass(frozen=True)
-class WorstCaseBounds:
-    "Worst-case δ (or ε): dominating pair's bracket `bound`, best attack's `attack`; the truth lies in [lower, upper]."
-    bound: Bounds     # the winning certificate's bracket: `upper` is the certified bound
-    attack: Bounds    # the best attack's bracket: `lower` is a certified lower bound on the truth
-    certificate: str = 'public labels'   # which certificate gave `bound` (see CERTIFICATES)
-    @property
-    def lower(self) -> float: return self.attack.lower
-    @property
-    def upper(self) -> float: return self.bound.upper
-    @property
-    def ratio(self) -> float: return self.bound.ratio          # numerical accuracy of the certified upper bound
-    def __float__(self) -> float: return float(self.upper)
-    def __repr__(self) -> str:
-        return (f"WorstCaseBounds(certified <= {self.upper:.6g} ({self.certificate}), attack >= {self.lower:.6g}, "
-                f"theory gap {self.theory_gap:.3g})")
-    @property
-    def theory_gap(self) -> float:
-        "At least this factor separates the proven bound from the best attack (1: none detectable)."
-        if self.attack is self.bound: return 1.0                # the dominating pair is itself an attack
-        return max(1.0, self.bound.lower / self.attack.upper) if self.attack.upper > 0 else math.inf
-
 # %% ../../nbs/accounting/10_account.ipynb #8f6c94bd
 def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                  *,
@@ -265,7 +240,7 @@ def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or p
                  accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                  max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                 ) -> list:
-    "δ(ε) after each number of steps in `ks`, on one grid refined until every k meets `accuracy` (where δ ≥ 1e-8)."
+    "δ(ε) after each number of steps in `steps`: one `AccountResult` per k, as `account` gives for that run."
     return _over_steps(scheme, sigma, steps, relation, pair, accuracy, max_bins, eps=check_real(eps, 'eps', 0))
 
 def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
@@ -278,42 +253,17 @@ def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`
                        accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                        max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                       ) -> list:
-    "ε(δ) after each number of steps in `ks` (certified upper and attack lower bounds per k), on one grid."
+    "ε(δ) after each number of steps in `steps`: one `AccountResult` per k, as `account` gives for that run."
     return _over_steps(scheme, sigma, steps, relation, pair, accuracy, max_bins,
                        delta=check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True))
 
 def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, eps=None, delta=None) -> list:
-    "δ(eps) or ε(delta) for every k in `ks` on one grid: `WorstCaseBounds` per k (`Bounds` for the paper's pair)."
+    "`account` for every k in `ks`, one at a time (memory: one composition, whatever len(ks))."
     if not isinstance(scheme, Scheme):
         raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
     try: ks = [check_int(k, 'steps', 1) for k in ks]
     except TypeError: raise ValueError(f"steps must be a list of integers >= 1, got {ks!r}") from None
     if not ks: raise ValueError("steps must hold at least one number of steps (integers >= 1)")
-    relation = scheme.relation if relation is None else relation
-    query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
-    h = account(scheme, sigma=sigma, steps=max(ks), eps=eps, delta=delta, relation=relation, pair=pair,
-                accuracy=accuracy, max_bins=max_bins, attack=False).h
-    best = None
-    while True:                                  # one k at a time: memory is that of one composition, whatever len(ks)
-        try:
-            mech = scheme_gaussian_pld(scheme, sigma, relation, h, max_bins, pair)
-            out, width = [], 0.0
-            for k in ks:
-                acc = PrivacyAccountant([(mech, k)], max_bins); out.append(query(acc))
-                width = max([width] + [c.width for c in acc.upper + acc.lower]); del acc
-        except GridTooLarge:
-            if best is None: raise
-            h, out, mech = best; break           # the finest grid that fitted
-        best = (h, out, mech)
-        worst = max((b.ratio for b in out if delta is not None or b.upper >= 1e-8), default=1.0)
-        if worst <= accuracy: break
-        finer = _finer_step(h, worst, accuracy, width * h, max_bins)
-        if finer is None: break                  # no finer grid fits max_bins: this one, not certified to `accuracy`
-        h = finer
-    if pair == 'paper': return out
-    if _pair_is_worst_case(scheme): return [WorstCaseBounds(b, b, 'exact pair') for b in out]   # the pair is an attack
-    rows = []
-    for b, k in zip(out, ks):                    # the smaller certificate per k, on the final grid
-        b, _, won, _ = _best_certificate(scheme, sigma, relation, k, mech, max_bins, query, b, None)
-        rows.append(WorstCaseBounds(b, query(AttackAccountant(scheme, sigma, relation, k, h, max_bins)), won))
-    return rows
+    return [account(scheme, sigma=sigma, steps=k, eps=eps, delta=delta, relation=relation, pair=pair,
+                    accuracy=accuracy, max_bins=max_bins) for k in ks]
+

@@ -13,12 +13,13 @@ from .pairs import COMPONENT_FLOOR, GaussianMixture, RELATIONS
 from .pld import (GridTooLarge, MAX_BINS, _cells, _lower_pld, _upper_pld, budget_max_bins,
                                       check_max_bins)
 from .compose import PRECISIONS, _DTYPE, compose_many
-from .dominating import _loss_std, _pair_is_worst_case, scheme_gaussian_pld
-from .unlabelled import unlabelled_pld
+from .dominating import _loss_std, scheme_gaussian_pld
+from .certificates import CERTIFICATES, per_step_certificates
 
 
 # %% auto #0
-__all__ = ['MAX_HISTORY_ROWS', 'CERTIFICATES', 'Bounds', 'Phase', 'PrivacyAccountant', 'attack_pairs', 'AttackAccountant']
+__all__ = ['MAX_HISTORY_ROWS', 'Bounds', 'finer_step', 'Phase', 'PrivacyAccountant', 'refine_grid', 'best_composition',
+           'attack_pairs', 'AttackAccountant']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #13bbf464
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class _Compositions:
         return res
 
 # %% ../../nbs/accounting/05_accountant.ipynb #ad4f6cad
-def _finer_step(h:float, ratio:float, accuracy:float, span:float, max_bins:int|None) -> float|None:
+def finer_step(h:float, ratio:float, accuracy:float, span:float, max_bins:int|None) -> float|None:
     "The grid step after a bracket `ratio` at step `h` (FFT window `span` in loss units); None if no finer grid fits."
     # the discretisation error is second order: aim at 0.7 of the target, then take the finest grid of the same FFT size
     target = h * (0.5 if math.isinf(ratio) else min(0.9, 0.85 * math.sqrt((accuracy - 1) / (ratio - 1))))
@@ -96,7 +97,8 @@ class PrivacyAccountant:
         self.requested = check_choice(precision, 'precision', PRECISIONS + ('auto',))
         self.phases, self.relation, self.h, self._mechs, self._comps = None, None, None, {}, None
         self.call_ends = []                     # steps recorded after each `step` call (history's default rows)
-        self.certificate = 'public labels'      # which certificate answered the last query of a recorded run
+        self.certificate = None                 # which certificate answered the last query of a recorded run
+        self.certificates = {}                  # and every certificate it compared: name -> certified upper bound
         if parts is None: self.phases = []; return     # a recorded run: the grid is chosen at each query
         self.parts = [(m, check_int(k, 'k', 1)) for m, k in parts]     # list of (MechanismPLD, k)
         if not self.parts: raise ValueError("parts must hold at least one (MechanismPLD, k); build PrivacyAccountant() "
@@ -229,7 +231,6 @@ def history(self,
                          f"MAX_HISTORY_ROWS = {MAX_HISTORY_ROWS}: give every= (e.g. the steps of an epoch)")
     query = (lambda: self.delta(eps)) if eps is not None else (lambda: self.epsilon(delta))
     full, rows = self.phases, []
-    query()                                         # the whole run's grid is where every prefix's search starts
     try:
         for s in progress(ends, 'history', show_progress):
             self.phases = self._prefix(full, s); b = query(); ph = self.phases[-1]
@@ -239,104 +240,114 @@ def history(self,
     return rows
 
 # %% ../../nbs/accounting/05_accountant.ipynb #43ae7ab9
-@patch_to(PrivacyAccountant)
-def _answer(self, f, is_delta:bool) -> Bounds:
-    "f(composed) on the fixed parts, or on the recorded run at a grid refined until the bracket meets `accuracy`."
-    if self.phases is None: return self._comps.answer(f)
-    if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
-    h, best, widened, tries = self.h or 2e-3, None, 0, 0
+def refine_grid(build,                 # h -> (PrivacyAccountant of the run on grid h, its loss spread)
+                query,                 # PrivacyAccountant -> Bounds
+                is_delta:bool,         # a δ(ε) query (starts finer; brackets below 1e-8 are not refined)
+                accuracy:float,        # target upper/lower ratio of the bracket (> 1)
+                max_bins:int,          # cap on FFT bins
+                h:float|None=None,     # a fixed grid step (no refinement); None: refined from 2e-3
+               ) -> tuple:
+    "The grid driver of every door: (h, accountant, Bounds) on the first grid whose bracket meets `accuracy`."
+    step, best, widened, scaled = (h if h is not None else 2e-3), None, 0, h is not None
     while True:
         try:
-            mechs = self._mechanisms(h)
-            # first query: start well below the loss spread of an average step
-            if self.h is None:
-                self.h, var = h, self._steps_by_mechanism()
-                spread = math.sqrt(sum(n * max(_loss_std(q) for q in mechs[key].upper) ** 2
-                                       for key, n in var.items())
-                                   / self.steps)
-                if 0 < spread < 20 * h: h = spread / 20; continue
-            acc = PrivacyAccountant([(mechs[key], k) for key, k in self._steps_by_mechanism().items()],
-                                    self.max_bins, self.requested)
-            self.n_dir = acc.n_dir; res = acc._comps.answer(f)
+            acc, spread = build(step)
+            # once: start well below the spread of one step's loss (finer for δ, which is steeper in ε than ε's own
+            # accuracy)
+            if not scaled:
+                scaled, per = True, 20 if is_delta else 10
+                if 0 < spread < per * step: step = spread / per; continue
+            res = query(acc)
         except GridTooLarge as e:
-            if best is not None: break             # the finest grid that fits: bounds valid, maybe wider than asked
-            if widened >= 4 or h * e.factor * 1.25 > 1: raise
-            h *= e.factor * 1.25; widened += 1; continue
-        best, tries = (h, acc, res), tries + 1
-        if res.ratio <= self.accuracy or math.isinf(res.upper) or (is_delta and res.upper < 1e-8) or tries >= 6:
+            if best is not None: break        # the finest grid that fits: bounds valid, maybe wider than asked
+            e.too_coarse = step * e.factor * 1.25 > 1
+            if h is not None or widened >= 4 or e.too_coarse: raise
+            step *= e.factor * 1.25; widened += 1; continue   # the first grid does not fit: widen it (still valid)
+        best = (step, acc, res)
+        if h is not None or res.ratio <= accuracy or (is_delta and res.upper < 1e-8) or math.isinf(res.upper):
             break
-        h = _finer_step(h, res.ratio, self.accuracy, max(c.width for c in acc._comps.get()) * h, self.max_bins)
-        if h is None: break                        # no finer grid fits max_bins: keep the last one
+        finer = finer_step(step, res.ratio, accuracy, max(c.width for c in acc.upper + acc.lower) * step, max_bins)
+        if finer is None: break               # no finer grid fits max_bins: reported as not meeting `accuracy`
+        step = finer
+    return best
+
+@patch_to(PrivacyAccountant)
+def _answer(self, f, is_delta:bool) -> Bounds:
+    "f(composed) on the fixed parts, or on the recorded run at the grid `refine_grid` picks for this query."
+    if self.phases is None: return self._comps.answer(f)
+    if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
+    counts = self._steps_by_mechanism()
+    def build(h):
+        mechs = self._mechanisms(h)
+        acc = PrivacyAccountant([(mechs[key], k) for key, k in counts.items()], self.max_bins, self.requested)
+        spread = math.sqrt(sum(k * min(_loss_std(q) for q in mechs[key].upper) ** 2 for key, k in counts.items())
+                           / self.steps)
+        return acc, spread
+    def query(acc):
+        self.n_dir = acc.n_dir; return acc._comps.answer(f)
+    best = refine_grid(build, query, is_delta, self.accuracy, self.max_bins)
     self.h, acc, res = best
-    acc, res, self.certificate = self._unlabelled(f, acc, res)
+    acc, res, self.certificate = self._best(f, acc, res)
     self._comps, self.n_dir = acc._comps, acc.n_dir
     return res
 
 @patch_to(PrivacyAccountant)
-def _unlabelled(self, f, acc, res) -> tuple:
-    "The run with every step whose scheme has one on the partially unlabelled certificate, if that answers lower."
+def _best(self, f, acc, res) -> tuple:
+    "The run under the per-step certificate that answers lowest: (accountant, Bounds, its name)."
     mechs = self._mechanisms(self.h)
     parts = [(key, mechs[key], k) for key, k in self._steps_by_mechanism().items()]
     def query(alt):                                # f reads self.n_dir: the alternative's, during its answer
         n_dir, self.n_dir = self.n_dir, alt.n_dir
         try: return alt._comps.answer(f)
         finally: self.n_dir = n_dir
-    found = self._with_unlabelled(parts, self.relation, self.max_bins, self.requested, query, self._mechs)
-    if found is None or not found[1].upper < res.upper: return acc, res, 'public labels'
-    return (*found, 'partially unlabelled')
+    acc, res, won, self.certificates = best_composition(parts, self.relation, self.max_bins, self.requested, query,
+                                                        acc, res, self._mechs)
+    return acc, res, won
+
 
 # %% ../../nbs/accounting/05_accountant.ipynb #93b401c6
-@patch_to(PrivacyAccountant)
-@staticmethod
-def _with_unlabelled(parts:list,            # [((scheme, σ), MechanismPLD, steps)] of a run, on one grid
+def best_composition(parts:list,            # [((scheme, σ), base MechanismPLD, steps)] of a run, on one grid
                      relation:str,           # the run's neighbouring relation
                      max_bins:int,           # cap on FFT bins
                      precision:str,          # 'double', 'extended' or 'auto'
                      query,                  # PrivacyAccountant -> Bounds
-                     cache:dict|None=None):  # keeps each (scheme, σ, h)'s unlabelled PLD between queries
-    "`parts` recomposed with the partially unlabelled PLD of each scheme having one: (accountant, Bounds), or None."
-    alts = []
-    for (sc, sigma), mech, _ in parts:
-        h, key = mech.upper[0].h, ((sc, sigma), mech.upper[0].h, 'unlabelled')
-        if cache is None or key not in cache:
-            alt = None if _pair_is_worst_case(sc) else unlabelled_pld(sc, sigma, relation, h, -mech.upper[0].j0)
-            if cache is not None: cache[key] = alt
-        alts.append(alt if cache is None else cache[key])
-    if all(a is None for a in alts): return None       # no scheme of the run has the certificate
-    try:
-        acc = PrivacyAccountant([(a or m, k) for a, (_, m, k) in zip(alts, parts)], max_bins, precision)
-        return acc, query(acc)
-    except GridTooLarge: return None                   # no grid fits: the public-label pair answers alone
+                     acc,                    # the base composition of `parts` (a PrivacyAccountant), or None
+                     res:Bounds,             # its answer
+                     cache:dict|None=None,   # keeps each (scheme, σ, h, certificate)'s PLD between queries
+                    ) -> tuple:
+    "The run under each per-step certificate, where it applies, and the lowest: (accountant, Bounds, name, {name: upper})."
+    bases = [per_step_certificates(sc, relation)[0].name for (sc, _), _, _ in parts]
+    won = ' + '.join(dict.fromkeys(bases))
+    best, certs = (acc, res, won), {won: res.upper}
+    for cert in CERTIFICATES.values():
+        if not cert.per_step or cert.name in bases: continue
+        alts = []
+        for ((sc, sigma), mech, _), base in zip(parts, bases):
+            h, key = mech.upper[0].h, ((sc, sigma), mech.upper[0].h, cert.name)
+            if cache is None or key not in cache:
+                alt = (cert.step_pld(sc, sigma, relation, h, max_bins, mech) if cert.applies(sc, relation)
+                       else None)
+                if cache is not None: cache[key] = alt
+            alts.append(alt if cache is None else cache[key])
+        if all(a is None for a in alts): continue      # no step of the run has this certificate
+        try:
+            alt_acc = PrivacyAccountant([(a or m, k) for a, (_, m, k) in zip(alts, parts)], max_bins, precision)
+            alt_res = query(alt_acc)
+        except GridTooLarge: continue                  # no grid fits: the others answer
+        certs[cert.name] = alt_res.upper
+        if alt_res.upper < best[1].upper: best = (alt_acc, alt_res, cert.name)
+    return (*best, certs)
 
 @patch_to(PrivacyAccountant)
 def _mechanisms(self, h:float) -> dict:
-    "The worst-case mechanism PLD of every distinct (scheme, σ) of the run at grid step `h` (kept while h stays)."
+    "The base pair (`CERTIFICATES`) of every distinct (scheme, σ) of the run at grid step `h` (kept while h stays)."
     if any(key[1] != h for key in self._mechs): self._mechs = {}
     for p in self.phases:
         if ((p.scheme, p.sigma), h) not in self._mechs:
-            self._mechs[((p.scheme, p.sigma), h)] = scheme_gaussian_pld(p.scheme, p.sigma, self.relation, h,
-                                                                        self.max_bins)
+            base = per_step_certificates(p.scheme, self.relation)[0]
+            self._mechs[((p.scheme, p.sigma), h)] = base.step_pld(p.scheme, p.sigma, self.relation, h,
+                                                                  self.max_bins, None)
     return {key[0]: m for key, m in self._mechs.items() if len(key) == 2}
-
-# %% ../../nbs/accounting/05_accountant.ipynb #447df01d
-CERTIFICATES = {
-    'public labels': "the public-label dominating pair (accounting/03_dominating): every scheme and relation",
-    'partially unlabelled': "the partially unlabelled profile (accounting/04_unlabelled): WR and two-stage MUST, "
-                            "substitution",
-    'triangle net': "the game over Loewner nets of triangles (accounting/09_triangle_certificate): fixed-size schemes, "
-                    "substitution, on request (account(net=True), must account --net)",
-    'exact pair': "Poisson: the pair is itself the dominating pair (Lemma 4), so the bound is tight",
-}
-
-def _best_certificate(scheme:Scheme, sigma:float, relation:str, k:int, mech, max_bins, query, res:Bounds, acc) -> tuple:
-    "The smaller of the valid certificates on the grid of `mech`: (Bounds, accountant, winner, {certificate: upper})."
-    if _pair_is_worst_case(scheme): return res, acc, 'exact pair', {'exact pair': res.upper}
-    certs = {'public labels': res.upper}
-    found = PrivacyAccountant._with_unlabelled([((scheme, sigma), mech, k)], relation, max_bins, 'auto', query)
-    if found is None: return res, acc, 'public labels', certs
-    certs['partially unlabelled'] = found[1].upper
-    if found[1].upper < res.upper: return found[1], found[0], 'partially unlabelled', certs
-    return res, acc, 'public labels', certs
 
 # %% ../../nbs/accounting/05_accountant.ipynb #074e9742
 def attack_pairs(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)

@@ -13,8 +13,9 @@ from .account import account
 from .pairs import RELATIONS
 from .accountant import PrivacyAccountant
 from .triangles import NET_TOL
-from .unlabelled_net import CELLS, MAX_CELLS
-from .triangle_certificate import triangle_epsilon
+from .unlabelled_net import CELLS
+from .triangle_certificate import TightOptions
+from .account import requested_run_certificates
 
 
 # %% auto #0
@@ -131,12 +132,13 @@ def _smallest_sigma(eps_at,         # σ -> certified ε (∞ where it cannot be
                                            power=0.5, steps=(1.5, 16.0, 1.05), fail=lambda x, e: fail(1 / x, e))
     return 1 / x, e, (0.0 if x_bad is None else 1 / x_bad), calls
 
-def _net_eps(scheme, sigma:float, eps:float, kw:dict, net_kw:dict) -> float:
-    "Certified ε(δ), with the triangle net (`accounting/09_triangle_certificate`) where it decides `eps`."
+def _net_eps(scheme, sigma:float, eps:float, kw:dict, tight:list, options:TightOptions) -> float:
+    "Certified ε(δ), with the run certificates asked for (the triangle net) where they decide `eps`."
     r = account(scheme, sigma=sigma, **kw)
-    if r.upper <= eps or r.lower > eps: return r.upper      # met without the net, or missed by a real attack
-    return min(r.upper, triangle_epsilon(scheme, sigma=sigma, steps=kw['steps'], delta=kw['delta'], h=r.h,
-                                         eps_lo=r.lower, eps_hi=r.upper, **net_kw).value)
+    if r.upper <= eps or r.lower > eps: return r.upper      # met without them, or missed by a real attack
+    return min([r.upper] + [c.bound(scheme, sigma=sigma, steps=kw['steps'], delta=kw['delta'], h=r.h,
+                                    relation=r.relation, bracket=(r.lower, r.upper), max_bins=kw['max_bins'],
+                                    options=options) for c in tight])
 
 def _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, last:dict) -> float:
     "The certified upper ε(δ) of one configuration; ∞ when no grid within `max_bins` can certify it (infeasible)."
@@ -170,12 +172,8 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last = time.perf_counter(), {}
-    if net and not (scheme.fixed_size and (scheme.relation if relation is None else relation) == 'substitute'):
-        raise ValueError(f"net=True needs a fixed-size scheme (not Poisson) and relation 'substitute'; got {scheme}, "
-                         f"relation {relation!r}")
-    net_tol = check_real(net_tol, 'net_tol', 0, lo_open=True)
-    net_coarsen = check_int(net_coarsen, 'net_coarsen', 1, 64)
-    net_cells = check_int(net_cells, 'net_cells', 1, MAX_CELLS)
+    tight = requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net)
+    options = TightOptions(net_tol, net_coarsen, net_cells)
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "
@@ -185,11 +183,11 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
         progress, fail)
     kw = dict(steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
     if net:      # below that answer: the same search on the net's ε (minutes per call where the net is needed)
-        net_kw = dict(tol=net_tol, coarsen=net_coarsen, cells=net_cells, max_bins=max_bins, relation=relation)
-        sigma, _, bad, more = _smallest_sigma(lambda s: _net_eps(scheme, s, eps, kw, net_kw), eps, sigma, tol,
+        sigma, _, bad, more = _smallest_sigma(lambda s: _net_eps(scheme, s, eps, kw, tight, options), eps, sigma, tol,
                                               progress, fail, start=sigma / 1.02, done=calls)
         sigma_bad, calls = bad, calls + more                  # now the σ that the net misses
-    r = account(scheme, sigma=sigma, **kw, net=net, net_tol=net_tol, net_coarsen=net_coarsen, net_cells=net_cells)
+    r = account(scheme, sigma=sigma, **kw, net=net, net_tol=options.tol, net_coarsen=options.coarsen,
+                net_cells=options.cells)
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls + 1, time.perf_counter() - t0, tol, r)
 

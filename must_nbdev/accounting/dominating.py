@@ -152,10 +152,6 @@ PAIRS = ('worst', 'paper')
 GUARANTEES = {'worst': 'worst case: every pair of neighbouring datasets, every orientation sequence',
               'paper': "NOT a worst-case guarantee: the paper's pair of datasets (other records contribute 0)"}
 
-def _pair_is_worst_case(scheme:Scheme) -> bool:
-    "Poisson: the paper's pair is the dominating pair (Lemma 4), under both relations; attacks reach it."
-    return not scheme.fixed_size
-
 def _loss_std(pld:DiscretePLD) -> float:
     "Standard deviation of the finite part of a discrete PLD (0 if it has no finite mass)."
     w = pld.masses.sum()
@@ -174,7 +170,7 @@ def scheme_gaussian_pld(scheme:Scheme,           # registry scheme (`make_scheme
     h = check_real(h, 'h', 0, 1, lo_open=True); check_choice(pair, 'pair', PAIRS)
     max_bins = check_max_bins(max_bins)             # a caller's cap, against the memory budget first
     relation = scheme.relation if relation is None else relation
-    if pair == 'worst' and not _pair_is_worst_case(scheme):
+    if pair == 'worst' and not scheme.pair_is_exact:
         return dominating_pld(scheme, check_real(sigma, 'sigma', 0, lo_open=True), relation, h, max_bins)
     P, Q = output_pair(scheme, sigma, relation)     # Poisson: this pair is the dominating pair
     directions = [(P, Q)] if relation == 'substitute' else [(P, Q), (Q, P)]

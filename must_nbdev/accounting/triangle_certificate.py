@@ -20,7 +20,7 @@ from .triangles import NET_TOL, triangle_net, planar_upper_pld, _upper_dp
 
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'TriangleCertificate',
-           'triangle_delta', 'triangle_epsilon']
+           'triangle_delta', 'triangle_epsilon', 'TightOptions', 'triangle_bound']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -74,11 +74,6 @@ LABEL_RATE_RATIOS = (1, 2, 4, 8, 16, 32, 64, 128)   # η/η_l tried for the labe
 PER_COPY = 'per copy'   # the split with rate q/l and weight l·w_l/q for label l (q = m/n): every fixed-size scheme
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #2c4ca3f2
-def _iid_slots(scheme:Scheme) -> bool:
-    "True if a batch's slots hold i.i.d. uniform records (a first WR stage, then only WOR stages): rates per label."
-    methods = tuple(s.method for s in scheme.stages)
-    return methods[0] == 'wr' and all(m == 'wor' for m in methods[1:])
-
 def _rated_labels(scheme:Scheme, sigma:float, ratio:int|str=1):
     "([(π_l, η_l, l)], null, mass at +∞): one rate η (ratio 1), η/ratio for l ≥ 2, or `PER_COPY`; None: no."
     eta, labels, left = dominating_labels(scheme, sigma, 'substitute')
@@ -90,7 +85,7 @@ def _rated_labels(scheme:Scheme, sigma:float, ratio:int|str=1):
         if q > 1: return None                                                # label 1 would need a rate above 1
         copies = [(l * pi * eta / q, q / l, l) for pi, _, l in rated]
         return copies, 0.0, max(0.0, 1.0 - sum(p for p, *_ in copies))     # the pmf's omitted tail: at +∞
-    if not _iid_slots(scheme): raise ValueError(f"label rates need i.i.d. slots (a first WR stage, then WOR): {scheme}")
+    if not scheme.iid_slots: raise ValueError(f"label rates need i.i.d. slots (a first WR stage, then WOR): {scheme}")
     w, rate = {l: pi * eta for pi, _, l in rated}, eta / ratio        # w: P(l copies)
     rest, left = [(w[l] / rate, rate, l) for l in w if l >= 2], left * ratio   # the pmf's omitted tail: at +∞
     pi1 = 1 - sum(p for p, *_ in rest) - left
@@ -117,13 +112,13 @@ def _proxy_delta(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, rati
 
 def _best_ratio(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, max_bins:int) -> int:
     "The label-rate ratio whose stand-in game has the smallest δ(eps) (1 where rates per label are not proved)."
-    if not _iid_slots(scheme) or len(_rated_labels(scheme, sigma)[0]) < 2: return 1
+    if not scheme.iid_slots or len(_rated_labels(scheme, sigma)[0]) < 2: return 1
     d = {r: _proxy_delta(scheme, sigma, steps, eps, h, r, max_bins) for r in LABEL_RATE_RATIOS}
     return min(d, key=lambda r: (d[r], r))
 
 def _per_copy_pays(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, max_bins:int) -> bool:
     "True if the rates-per-copy stand-in game is below the single rate's (schemes without i.i.d. slots, ≥ 2 labels)."
-    if _iid_slots(scheme) or len(_rated_labels(scheme, sigma)[0]) < 2: return False   # i.i.d.: the ratios are wider
+    if scheme.iid_slots or len(_rated_labels(scheme, sigma)[0]) < 2: return False   # i.i.d.: the ratios are wider
     return (_proxy_delta(scheme, sigma, steps, eps, h, PER_COPY, max_bins)
             < _proxy_delta(scheme, sigma, steps, eps, h, 1, max_bins))
 
@@ -218,3 +213,38 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
     ok = np.flatnonzero(d['values'] <= delta)
     return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
                                d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells)
+
+# %% ../../nbs/accounting/09_triangle_certificate.ipynb #ca66aa97
+@dataclass(frozen=True)
+class TightOptions:
+    "The triangle net's options, checked once and passed as one group."
+    tol:float = NET_TOL   # net refinement tolerance (> 0): smaller is tighter and slower
+    coarsen:int = 1       # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
+    cells:int = CELLS     # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
+
+    def __post_init__(self):
+        object.__setattr__(self, 'tol', check_real(self.tol, 'net_tol', 0, lo_open=True))
+        object.__setattr__(self, 'coarsen', check_int(self.coarsen, 'net_coarsen', 1, 64))
+        object.__setattr__(self, 'cells', check_int(self.cells, 'net_cells', 1, MAX_CELLS))
+
+def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
+                   *,
+                   sigma:float,                    # noise multiplier (> 0)
+                   steps:int,                      # number of adaptive steps (>= 1)
+                   h:float,                        # loss grid step, in (0, 1]
+                   relation:str|None=None,         # must be 'substitute' (None: the scheme's own)
+                   eps:float|None=None,            # bound δ(eps) ...
+                   delta:float|None=None,          # ... or ε(delta)
+                   bracket:tuple|None=None,        # ε(δ): (lo, hi) searched, e.g. (attack, another certificate)
+                   max_bins:int=MAX_BINS,          # cap on FFT bins (>= 16)
+                   options:TightOptions|None=None, # the net's options (None: the defaults)
+                  ) -> float:
+    "The triangle net's certified δ(eps) or ε(delta) for a whole run: the run certificate of `CERTIFICATES`."
+    o = TightOptions() if options is None else options
+    if not isinstance(o, TightOptions): raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
+    kw = dict(sigma=sigma, steps=steps, h=h, relation=relation, tol=o.tol, coarsen=o.coarsen, cells=o.cells,
+              max_bins=max_bins)
+    if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
+    if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
+    if bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range to search")
+    return triangle_epsilon(scheme, delta=delta, eps_lo=bracket[0], eps_hi=bracket[1], **kw).value

@@ -300,8 +300,7 @@ def stage_comparison(n:int=1000,                     # records
                      grid=None,                      # base ε grid (None: 1e-3 to 8, 1600 points)
                     ) -> list:
     "Sec 3.4 claim check: δ' at equal ε' (the privacy profile) of 2- and 3-stage MUST with the same final size m."
-    from must_nbdev.experiments.efficiency import expected_distinct
-    from must_nbdev.core.sampling import multistage
+    from must_nbdev.core.sampling import expected_distinct, multistage
     eps = np.linspace(1e-3, 8, 1600) if grid is None else np.asarray(grid, float)
     rows = []
     for stages in schemes:

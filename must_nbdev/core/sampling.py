@@ -14,7 +14,8 @@ from .definitions import check_int, check_real, check_choice, check_memory
 # %% auto #0
 __all__ = ['STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'SAMPLE_BYTES', 'Stage', 'SchemeSpec', 'Scheme',
            'make_scheme', 'multistage', 'scheme_at', 'scheme_fits', 'resolve_steps', 'log_binom_pmf',
-           'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'as_generator', 'Multisets', 'sample_many', 'sample']
+           'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'expected_distinct', 'as_generator', 'Multisets',
+           'sample_many', 'sample']
 
 # %% ../../nbs/core/01_sampling.ipynb #9cb47120
 STAGE_METHODS = ('wor', 'wr', 'poisson')
@@ -114,6 +115,16 @@ class Scheme:
     def distinct(self) -> bool:
         "True if a record appears at most once in a batch (no stage draws with replacement)."
         return all(st.method != 'wr' for st in self.stages)
+
+    @property
+    def pair_is_exact(self) -> bool:
+        "True if the paper's pair is the dominating pair (a Poisson last stage, Lemma 4): attacks reach the bound."
+        return not self.fixed_size
+
+    @property
+    def iid_slots(self) -> bool:
+        "True if a batch's slots hold i.i.d. uniform records (a first WR stage, then only WOR stages)."
+        return self.stages[0].method == 'wr' and all(st.method == 'wor' for st in self.stages[1:])
 
     @property
     def b(self) -> int | None:
@@ -305,6 +316,11 @@ def occurrence_pmf(scheme:Scheme,       # registry scheme (`make_scheme`) or pip
                   ) -> OccurrencePMF:
     "Exact pmf of how many times one fixed record appears in a sample drawn by `scheme`."
     return _occurrence(scheme.n, scheme.stages, check_real(tol, 'tol', 0, 1e-30, lo_open=True))
+
+def expected_distinct(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                     ) -> float:
+    "Exact expected number of distinct records in a batch, E[m0] = n (1 − w0), from the occurrence pmf."
+    return scheme.n * -math.expm1(float(occurrence_pmf(scheme).log_pmf[0]))
 
 # %% ../../nbs/core/01_sampling.ipynb #346550a4
 def as_generator(rng=None,  # np.random.Generator (returned as is), int seed or None

@@ -7,22 +7,18 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from ..core.definitions import check_int, markdown_table, progress
-from ..core.sampling import Scheme, as_generator, make_scheme, occurrence_pmf, sample, sample_many, scheme_at
+from ..core.sampling import (Scheme, as_generator, expected_distinct, make_scheme, occurrence_pmf, sample,
+                                      sample_many, scheme_at)
 
 # %% auto #0
 __all__ = ['TABLE7_SETTINGS', 'TABLE7_SCHEMES', 'TABLE7_REFERENCE', 'TABLE7_COLUMNS', 'TABLE7_FORMATS', 'PAPER_TABLE7',
-           'expected_distinct', 'distinct_counts', 'sampling_times', 'efficiency_table']
+           'distinct_counts', 'sampling_times', 'efficiency_table']
 
 # %% ../../nbs/experiments/03_efficiency.ipynb #535cd5a6
 TABLE7_SETTINGS = {'1': (300, 50, 30), '2': (1000, 200, 100), '3 (adult)': (30969, 500, 300),
                    '3 (MNIST)': (60000, 3000, 2000)}
 TABLE7_SCHEMES = ('wor', 'poisson', 'wr', 'must-wo', 'must-ow', 'must-ww')
 TABLE7_REFERENCE = 'wr'   # the paper's Table 7 states sampling-time increases relative to WR
-
-def expected_distinct(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
-                     ) -> float:
-    "Exact E[m0] = n (1 − w0) from the occurrence pmf."
-    return scheme.n * -math.expm1(float(occurrence_pmf(scheme).log_pmf[0]))
 
 def distinct_counts(scheme:Scheme,   # registry scheme (`make_scheme`) or pipeline (`multistage`)
                     draws:int,       # number of subsamples (≥ 1)

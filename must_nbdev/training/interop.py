@@ -10,11 +10,11 @@ from ..core.definitions import check_choice, check_int, check_memory, check_real
 from ..core.sampling import SAMPLE_BYTES, SCHEMES, Scheme, _row_cost, sample_many, scheme_at
 from ..accounting.pld import MAX_BINS, DiscretePLD, GridTooLarge
 from ..accounting.dominating import MechanismPLD, scheme_gaussian_pld
-from ..accounting.unlabelled import unlabelled_pld
+from ..accounting.certificates import CERTIFICATES, step_certificates
 
 # %% auto #0
-__all__ = ['SAMPLER_BUDGET', 'CERTIFICATE_CHOICES', 'MustBatchSampler', 'to_dp_accounting', 'step_certificates',
-           'must_dp_accounting_pld', 'dp_accounting_classes']
+__all__ = ['SAMPLER_BUDGET', 'BASE', 'MustBatchSampler', 'to_dp_accounting', 'one_grid_certificates', 'must_dp_accounting_pld',
+           'dp_accounting_classes']
 
 # %% ../../nbs/training/01_interop.ipynb #e5cea951
 SAMPLER_BUDGET = 1 << 20   # int64 entries per array of one `sample_many` chunk (8 MB; a chunk peaks at ~8 such arrays)
@@ -137,25 +137,17 @@ def to_dp_accounting(mechanism_pld:MechanismPLD,  # from `scheme_gaussian_pld` /
 
 
 # %% ../../nbs/training/01_interop.ipynb #e6d8e28b
-CERTIFICATE_CHOICES = ('auto', 'public labels', 'partially unlabelled')
-
-def step_certificates(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
-                      sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
-                      relation:str|None=None,  # default: the scheme's own relation
-                      h:float=1e-4,            # loss grid step
-                      max_bins:int=MAX_BINS,   # cap on the loss grid (>= 16)
-                     ) -> dict:
-    "The per-step certificates `account` compares, as PLDs on grid `h`: {name: MechanismPLD}, best last."
-    relation = scheme.relation if relation is None else relation
-    try: mech = scheme_gaussian_pld(scheme, sigma, relation, h, max_bins)
+def one_grid_certificates(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                          sigma:float,    # noise multiplier (> 0)
+                          relation:str,   # 'substitute' or 'add_remove' (None: the scheme's own)
+                          h:float,        # dp_accounting's value_discretization_interval
+                          max_bins:int,   # cap on the loss grid (>= 16)
+                         ) -> dict:
+    "`step_certificates` on dp_accounting's grid `h`, whose GridTooLarge says how to compose at another grid."
+    try: return step_certificates(scheme, sigma, relation, h, max_bins)
     except GridTooLarge as e:
         raise GridTooLarge(f"{e}; dp_accounting composes only PLDs of one grid, so build the others with "
                            f"value_discretization_interval equal to the h chosen here", e.factor) from None
-    if not scheme.fixed_size: return {'exact pair': mech}          # Poisson: the pair is the dominating pair
-    out = {'public labels': mech}
-    alt = unlabelled_pld(scheme, sigma, relation, h, -mech.upper[0].j0)   # as PrivacyAccountant._with_unlabelled
-    if alt is not None: out['partially unlabelled'] = alt
-    return out
 
 def must_dp_accounting_pld(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                            sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
@@ -167,10 +159,10 @@ def must_dp_accounting_pld(scheme:Scheme,           # registry scheme (`make_sch
                            bound:str='upper',       # 'upper': certified pessimistic PMF; 'lower': optimistic
                            certificate:str='auto'): # 'auto': the best one `account` has for the scheme (see above)
     "One step of `scheme`∘Gaussian(σ) (clip 1) as a dp_accounting `PrivacyLossDistribution` (the best certified PMF)."
-    check_choice(certificate, 'certificate', CERTIFICATE_CHOICES)
+    check_choice(certificate, 'certificate', ('auto',) + tuple(c.name for c in CERTIFICATES.values() if c.per_step))
     if check_choice(pair, 'pair', ('worst', 'paper')) == 'paper':
         return to_dp_accounting(scheme_gaussian_pld(scheme, sigma, relation, h, max_bins, pair), bound)
-    certs = step_certificates(scheme, sigma, relation, h, max_bins)
+    certs = one_grid_certificates(scheme, sigma, relation, h, max_bins)
     if certificate == 'auto': return to_dp_accounting(list(certs.values())[-1], bound)
     if certificate not in certs:
         raise ValueError(f"certificate {certificate!r} does not apply to {scheme} ({relation or scheme.relation}); "
@@ -186,6 +178,7 @@ def _relation_of(neighboring_relation) -> str:
         raise ValueError(f"neighboring_relation must be REPLACE_ONE or ADD_OR_REMOVE_ONE, got {neighboring_relation}")
     return names[neighboring_relation]
 
+BASE = 'base pairs'   # the composition with every step under its base pair (public labels, or the exact pair)
 _DPA_CLASSES = {}
 
 def dp_accounting_classes() -> tuple:
@@ -211,17 +204,15 @@ def dp_accounting_classes() -> tuple:
             self.relation = _relation_of(rel)
             h = check_real(value_discretization_interval, 'value_discretization_interval', 0, 1, lo_open=True)
             super().__init__(rel, h)
-            self._plds, self._steps = {'public labels': self._pld, 'partially unlabelled': self._pld}, {}
+            self._plds, self._steps = {BASE: self._pld}, {}     # one composition per per-step certificate
         def _step_plds(self, event) -> dict:
-            "The event's one-step dp_accounting PLD per alternative (the scheme's best where it has one)."
+            "The event's one-step dp_accounting PLD under its base pair (`BASE`) and under each other certificate."
             key = (event.scheme, float(event.noise_multiplier))
             if key not in self._steps:
-                certs = step_certificates(event.scheme, event.noise_multiplier, self.relation,
-                                          self._value_discretization_interval)
-                pub = to_dp_accounting(list(certs.values())[0])
-                self._steps[key] = {'public labels': pub,
-                                    'partially unlabelled': (to_dp_accounting(certs['partially unlabelled'])
-                                                             if 'partially unlabelled' in certs else pub)}
+                certs = one_grid_certificates(event.scheme, event.noise_multiplier, self.relation,
+                                              self._value_discretization_interval, MAX_BINS)
+                plds = [to_dp_accounting(m) for m in certs.values()]
+                self._steps[key] = {BASE: plds[0], **dict(zip(list(certs)[1:], plds[1:]))}
             return self._steps[key]
         def _maybe_compose(self, event, count:int, do_compose:bool):
             if isinstance(event, MustDpEvent):
@@ -233,9 +224,11 @@ def dp_accounting_classes() -> tuple:
                     except (ValueError, GridTooLarge) as e: why = str(e)
                 if why is not None: return ppa.CompositionErrorDetails(invalid_event=event, error_message=why)
                 if do_compose:
-                    for name, step in steps.items():
-                        self._plds[name] = self._plds[name].compose(step.self_compose(count))
-                    self._pld = self._plds['partially unlabelled']
+                    for name in steps:       # a certificate met for the first time: the earlier steps under their base
+                        if name not in self._plds: self._plds[name] = self._plds[BASE]
+                    for name in self._plds:  # each composition: this step under its certificate, or its base pair
+                        self._plds[name] = self._plds[name].compose(steps.get(name, steps[BASE]).self_compose(count))
+                    self._pld = self._plds[name]
                 return None
             if not do_compose or isinstance(event, (dp_event.SelfComposedDpEvent, dp_event.ComposedDpEvent)):
                 return super()._maybe_compose(event, count, do_compose)     # leaves come back here
@@ -244,14 +237,13 @@ def dp_accounting_classes() -> tuple:
                 err = super()._maybe_compose(event, count, True)
                 if err is not None: return err
                 self._plds[name] = self._pld
-            self._pld = self._plds['partially unlabelled']
             return None
         def get_epsilon(self, target_delta:float) -> float:
-            "The smaller ε(δ) of the two compositions (public labels everywhere; the best certificate of each step)."
+            "The smallest ε(δ) of the compositions (base pairs everywhere; each other certificate where it applies)."
             if self._contains_non_dp_event: return math.inf
             return min(p.get_epsilon_for_delta(target_delta) for p in self._plds.values())
         def get_delta(self, target_epsilon:float) -> float:
-            "The smaller δ(ε) of the two compositions."
+            "The smallest δ(ε) of the compositions."
             if self._contains_non_dp_event: return 1.0
             return min(p.get_delta_for_epsilon(target_epsilon) for p in self._plds.values())
 

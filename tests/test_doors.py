@@ -1,0 +1,90 @@
+"""Every door says the same thing about the same run: `account`, the curves over steps, `PrivacyAccountant`,
+`OpacusStyleAccountant`, the calibrators and the schedule, compare, sweep and the dp_accounting export report the same
+certified value and the same attack (one grid driver, one certificate registry, one attack)."""
+import math
+import pytest
+from must_nbdev.core.sampling import make_scheme
+from must_nbdev.accounting.account import account, delta_over_k, epsilon_over_steps
+from must_nbdev.accounting.accountant import PrivacyAccountant
+from must_nbdev.accounting.calibrate import calibrate_schedule, calibrate_sigma
+from must_nbdev.training.compare import compare_schemes
+from must_nbdev.training.sweep import SweepPoint, evaluate_point
+from must_nbdev.training.opacus import OpacusStyleAccountant
+
+N, M, SIGMA, K, DELTA, EPS = 1000, 50, 1.2, 30, 1e-5, 1.0
+RUNS = {'wor': make_scheme('wor', N, m=M), 'wr': make_scheme('wr', N, m=M),
+        'must-ow': make_scheme('must-ow', N, m=M, b=200), 'poisson': make_scheme('poisson', N, q=M / N)}
+
+@pytest.fixture(scope='module', params=sorted(RUNS))
+def run(request):
+    sc = RUNS[request.param]
+    return sc, account(sc, sigma=SIGMA, steps=K, delta=DELTA), account(sc, sigma=SIGMA, steps=K, eps=EPS)
+
+def test_curves_are_account(run):
+    sc, by_delta, by_eps = run
+    e = epsilon_over_steps(sc, sigma=SIGMA, steps=[K], delta=DELTA)[0]
+    d = delta_over_k(sc, sigma=SIGMA, steps=[K], eps=EPS)[0]
+    assert (e.upper, e.lower, e.certificate) == (by_delta.upper, by_delta.lower, by_delta.certificate)
+    assert (d.upper, d.lower, d.certificate) == (by_eps.upper, by_eps.lower, by_eps.certificate)
+    assert e.attack == by_delta.attack and e.certificates == by_delta.certificates
+
+def test_recorded_run_is_account(run):
+    sc, by_delta, by_eps = run
+    acc = PrivacyAccountant().step(sc, sigma=SIGMA, steps=K)
+    assert acc.epsilon(DELTA).upper == by_delta.upper and acc.certificate == by_delta.certificate
+    assert acc.certificates == by_delta.certificates
+    assert acc.delta(EPS).upper == by_eps.upper and acc.certificate == by_eps.certificate
+
+def test_recorded_run_one_call_per_step_is_account(run):
+    sc, by_delta, _ = run
+    acc = PrivacyAccountant()
+    for _ in range(K): acc.step(sc, sigma=SIGMA)
+    assert acc.epsilon(DELTA).upper == by_delta.upper
+
+def test_opacus_style_accountant_is_account(run):
+    sc, by_delta, _ = run
+    acc = OpacusStyleAccountant(sc)
+    for _ in range(K): acc.step(noise_multiplier=SIGMA, sample_rate=sc.rate)
+    assert acc.get_epsilon(DELTA) == by_delta.upper
+
+def test_sweep_and_compare_rows_are_account(run):
+    sc, by_delta, _ = run
+    if sc.name == 'poisson': pytest.skip('compare builds its own Poisson at rate m/n (checked through wor below)')
+    point = SweepPoint(sc.name, N, M, SIGMA, K * M / N, sc.b, sc.relation)
+    row = evaluate_point(point, DELTA)
+    assert row.steps == K and (row.eps, row.eps_attack, row.certificate) == (
+        by_delta.upper, by_delta.lower, by_delta.certificate)
+
+def test_compare_rows_are_account():
+    rows = compare_schemes(N, M, delta=DELTA, sigma=SIGMA, steps=K, b_values=[200])
+    by = {(r.name, r.relation): r for r in rows}
+    for name in ('wor', 'wr', 'must-ow'):
+        r = account(RUNS[name], sigma=SIGMA, steps=K, delta=DELTA)
+        got = by[(name, 'substitute')]
+        assert (got.eps, got.eps_attack, got.certificate) == (r.upper, r.lower, r.certificate)
+    p = account(RUNS['poisson'], sigma=SIGMA, steps=K, delta=DELTA)
+    assert by[('poisson', 'add_remove')].eps == p.upper
+
+@pytest.mark.parametrize('name', ['wor', 'must-ow'])
+def test_calibrators_report_account_at_their_sigma(name):
+    sc = RUNS[name]
+    cal = calibrate_sigma(sc, steps=K, eps=2.0, delta=DELTA)
+    r = account(sc, sigma=cal.sigma, steps=K, delta=DELTA)
+    assert (cal.eps_upper, cal.eps_lower, cal.result.certificate) == (r.upper, r.lower, r.certificate)
+    sched = calibrate_schedule([(sc, K)], eps=2.0, delta=DELTA)
+    assert sched.eps_upper == account(sc, sigma=sched.sigma, steps=K, delta=DELTA).upper
+    assert sched.sigma == pytest.approx(cal.sigma, rel=0.01)    # one phase: the same search on the same numbers
+
+@pytest.mark.parametrize('name', ['wor', 'wr', 'must-ow'])
+def test_dp_accounting_export_agrees(name):
+    pytest.importorskip('dp_accounting')
+    from must_nbdev.training.interop import dp_accounting_classes
+    Event, Accountant = dp_accounting_classes()
+    sc = RUNS[name]
+    r = account(sc, sigma=SIGMA, steps=K, delta=DELTA)
+    acc = Accountant(value_discretization_interval=1e-3)
+    acc.compose(Event(sc, SIGMA), K)
+    got = acc.get_epsilon(DELTA)
+    # another composition engine (dp_accounting's, on its own grid) of the same certified per-step PLDs
+    assert r.lower <= got <= 1.02 * r.upper, (got, r)
+    assert set(acc._plds) - {'base pairs'} <= set(r.certificates)

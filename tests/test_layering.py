@@ -1,0 +1,43 @@
+"""The subpackages are layered in dependency order (core → accounting → training → experiments → companions → the
+command line): no module imports, even lazily inside a function, from a layer above its own."""
+import ast
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / 'must_nbdev'
+LAYERS = ['core', 'accounting', 'training', 'experiments', 'companions', 'commands', 'cli']
+
+def layer_of(dotted):
+    "The layer index of a module of the package ('must_nbdev.accounting.pld' -> 1), or None outside the layers."
+    parts = dotted.split('.')
+    if parts[0] != 'must_nbdev' or len(parts) < 2: return None
+    return LAYERS.index(parts[1]) if parts[1] in LAYERS else None
+
+def imports(path):
+    "The package modules a file imports (absolute names), module-level and inside functions alike."
+    mod = 'must_nbdev.' + '.'.join(path.relative_to(PKG).with_suffix('').parts)
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+        if isinstance(node, ast.Import): out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = mod.split('.')[:-node.level]
+                name = '.'.join(base + ([node.module] if node.module else []))
+            else: name = node.module or ''
+            out.add(name)
+            out |= {f'{name}.{a.name}' for a in node.names}   # `from ..experiments import efficiency`
+    return {m for m in out if m.startswith('must_nbdev.')}
+
+MODULES = [p for p in sorted(PKG.rglob('*.py')) if layer_of('must_nbdev.' + '.'.join(p.relative_to(PKG).with_suffix('').parts)) is not None]
+
+@pytest.mark.parametrize('path', MODULES, ids=lambda p: p.relative_to(PKG).as_posix())
+def test_no_import_from_a_layer_above(path):
+    own = layer_of('must_nbdev.' + '.'.join(path.relative_to(PKG).with_suffix('').parts))
+    above = sorted(m for m in imports(path) if (layer_of(m) or 0) > own)
+    assert not above, f'{path.relative_to(ROOT)} imports from a layer above its own: {above}'
+
+def test_the_check_sees_lazy_imports():
+    src = PKG / 'core' / 'amplification.py'
+    assert all(layer_of(m) == 0 for m in imports(src))
+    assert layer_of('must_nbdev.experiments.efficiency') == 3 and layer_of('must_nbdev._compat') is None
