@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, time
 from dataclasses import dataclass, replace
 from ..core.definitions import check_choice, check_int, check_real
-from ..core.sampling import Scheme, resolve_steps
+from ..core.sampling import check_scheme, Scheme, resolve_steps
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
 from .dominating import GUARANTEES, PAIRS, _loss_std, scheme_gaussian_pld
@@ -164,8 +164,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             net_cells:int=CELLS,       # its unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
            ) -> AccountResult:
     "Certified δ(ε) (or ε(δ)) after `steps` of `scheme`∘Gaussian(σ), worst case by default, next to the best attack."
-    if not isinstance(scheme, Scheme):
-        raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
+    check_scheme(scheme)
     relation = scheme.relation if relation is None else relation
     k = resolve_steps(scheme, steps, epochs); sigma = check_real(sigma, 'sigma', 0, lo_open=True)
     check_choice(relation, 'relation', RELATIONS); check_choice(pair, 'pair', PAIRS)
@@ -259,8 +258,7 @@ def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`
 
 def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, eps=None, delta=None) -> list:
     "`account` for every k in `ks`, one at a time (memory: one composition, whatever len(ks))."
-    if not isinstance(scheme, Scheme):
-        raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
+    check_scheme(scheme)
     try: ks = [check_int(k, 'steps', 1) for k in ks]
     except TypeError: raise ValueError(f"steps must be a list of integers >= 1, got {ks!r}") from None
     if not ks: raise ValueError("steps must hold at least one number of steps (integers >= 1)")

@@ -8,7 +8,7 @@ import math
 import numpy as np
 from dataclasses import dataclass
 from ..core.definitions import check_choice, check_int, check_real, patch_to, progress
-from ..core.sampling import Scheme, resolve_steps, occurrence_pmf
+from ..core.sampling import check_scheme, Scheme, resolve_steps, occurrence_pmf
 from .pairs import COMPONENT_FLOOR, GaussianMixture, RELATIONS
 from .pld import (GridTooLarge, MAX_BINS, _cells, _lower_pld, _upper_pld, budget_max_bins,
                                       check_max_bins)
@@ -142,8 +142,7 @@ def step(self,
             and scheme is last.scheme and sigma == last.sigma):
         self.phases[-1] = Phase(scheme, last.sigma, last.steps + 1); self.call_ends.append(self.call_ends[-1] + 1)
         return self
-    if not isinstance(scheme, Scheme):
-        raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
+    check_scheme(scheme)
     sigma = check_real(sigma, 'sigma', 0, lo_open=True)
     n = resolve_steps(scheme, 1 if steps is None and epochs is None else steps, epochs)
     relation = check_choice(scheme.relation if relation is None else relation, 'relation', RELATIONS)

@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import fft as sfft
 from ..core.definitions import check_choice, check_int, check_real
-from ..core.sampling import Scheme
+from ..core.sampling import check_scheme, Scheme
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, _cells, _lower_pld, check_max_bins
 from .compose import PRECISIONS, _DTYPE, _LAMBDAS, _SLACK, _UNIT, _log_mgf
@@ -147,8 +147,7 @@ class AdaptiveAttack:
 
 def _checked(scheme, sigma, steps, h, relation, max_bins) -> tuple:
     "Validated (sigma, steps, h, relation, max_bins), with errors naming the argument."
-    if not isinstance(scheme, Scheme):
-        raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
+    check_scheme(scheme)
     sigma, steps = check_real(sigma, 'sigma', 0, lo_open=True), check_int(steps, 'steps', 1)
     h = check_real(h, 'h', 0, 1, lo_open=True)
     relation = check_choice(scheme.relation if relation is None else relation, 'relation', RELATIONS)

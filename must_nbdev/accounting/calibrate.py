@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, time
 from dataclasses import dataclass
 from ..core.definitions import check_choice, check_int, check_real
-from ..core.sampling import SCHEMES, Scheme, make_scheme, resolve_steps
+from ..core.sampling import check_scheme, SCHEMES, Scheme, make_scheme, resolve_steps
 from .pld import MAX_BINS, GridTooLarge
 from .account import account
 from .pairs import RELATIONS
@@ -102,10 +102,6 @@ def _largest_feasible(f,                  # x -> certified ε at x, non-decreasi
     return ok[0], ok[1], bad[0], calls
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #67746113
-def _check_scheme(scheme):
-    if not isinstance(scheme, Scheme):
-        raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
-
 def _reported(f,             # x -> certified ε
               progress,      # callable(calls, knob, value, certified ε) after each evaluation, or None
               knob:str,      # 'sigma', 'steps' or 'batch_size'
@@ -168,7 +164,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
                    ) -> Calibration:
     "The smallest σ (to relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
-    _check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
+    check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last = time.perf_counter(), {}
@@ -205,7 +201,7 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
                    ) -> Calibration:
     "The most steps ≤ `steps_max` after which `scheme`∘Gaussian(σ) is certified (`eps`, `delta`)-DP, worst case."
-    _check_scheme(scheme)
+    check_scheme(scheme)
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
     k_max = check_int(steps_max, 'steps_max', 1); t0 = time.perf_counter()

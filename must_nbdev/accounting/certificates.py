@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 from ..core.definitions import check_choice
-from ..core.sampling import Scheme
+from ..core.sampling import check_scheme, Scheme
 from .pld import MAX_BINS
 from .pairs import RELATIONS
 from .dominating import MechanismPLD, scheme_gaussian_pld
@@ -116,8 +116,7 @@ def step_certificates(scheme:Scheme,           # registry scheme (`make_scheme`)
                       max_bins:int=MAX_BINS,   # cap on the loss grid (>= 16)
                      ) -> dict:
     "The PLD of every per-step certificate that applies, on grid `h`: {name: MechanismPLD}, the base pair first."
-    if not isinstance(scheme, Scheme):
-        raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
+    check_scheme(scheme)
     relation = scheme.relation if relation is None else relation
     certs = per_step_certificates(scheme, relation)
     base = certs[0].step_pld(scheme, sigma, relation, h, max_bins, None)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 import numpy as np
 from ..core.definitions import check_int, check_real
-from ..core.sampling import Scheme
+from ..core.sampling import check_scheme, Scheme
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, _cells, _upper_pld
 from .pairs import GaussianMixture
 from .dominating import _add_symmetric_label, _label_top, dominating_labels, scheme_gaussian_pld
@@ -41,8 +41,7 @@ class TriangleCertificate:
 
 def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins, cells) -> tuple:
     "Validated (sigma, steps, h, tol, coarsen, max_bins, cells); the errors name the argument."
-    if not isinstance(scheme, Scheme):
-        raise TypeError(f"scheme must be a Scheme (make_scheme, multistage), got {type(scheme).__name__}")
+    check_scheme(scheme)
     if not scheme.fixed_size:
         raise ValueError(f"scheme must have a fixed batch size (not Poisson) for the triangle net; got {scheme}")
     if (scheme.relation if relation is None else relation) != 'substitute':

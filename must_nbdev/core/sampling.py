@@ -13,7 +13,7 @@ from .definitions import check_int, check_real, check_choice, check_memory
 
 # %% auto #0
 __all__ = ['STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'SAMPLE_BYTES', 'Stage', 'SchemeSpec', 'Scheme',
-           'make_scheme', 'multistage', 'scheme_at', 'scheme_fits', 'resolve_steps', 'log_binom_pmf',
+           'check_scheme', 'make_scheme', 'multistage', 'scheme_at', 'scheme_fits', 'resolve_steps', 'log_binom_pmf',
            'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'expected_distinct', 'as_generator', 'Multisets',
            'sample_many', 'sample']
 
@@ -146,6 +146,13 @@ class Scheme:
     def __str__(self): return f"{self.label}(n={self.n}: {' -> '.join(map(str, self.stages))})"
 
 MAX_N = 2 ** 53   # sizes above this are not exact in floating point (1/n, m/n), so the pmfs would be meaningless
+
+def check_scheme(scheme,  # the value to check
+                ) -> 'Scheme':
+    "`scheme` if it is a `Scheme`; a TypeError naming how to build one otherwise."
+    if not isinstance(scheme, Scheme):
+        raise TypeError(f"scheme must be a Scheme (make_scheme, scheme_at, multistage), got {type(scheme).__name__}")
+    return scheme
 
 # %% ../../nbs/core/01_sampling.ipynb #de56356c
 def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'must-ow', 'must-wo', 'must-ww'

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, numbers
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_memory, check_real
-from ..core.sampling import SAMPLE_BYTES, SCHEMES, Scheme, _row_cost, sample_many, scheme_at
+from ..core.sampling import check_scheme, SAMPLE_BYTES, SCHEMES, Scheme, _row_cost, sample_many, scheme_at
 from ..accounting.pld import MAX_BINS, DiscretePLD, GridTooLarge
 from ..accounting.dominating import MechanismPLD, scheme_gaussian_pld
 from ..accounting.certificates import CERTIFICATES, step_certificates
@@ -30,9 +30,7 @@ class MustBatchSampler:
                  chunk:int|None=None,      # steps drawn per `sample_many` call (default: from SAMPLER_BUDGET)
                  dataset_size:int|None=None,  # if given, must equal scheme.n (a sampler built for another dataset)
                  replay:bool=False):       # True: every pass replays the first one (NOT independent draws)
-        if not isinstance(scheme, Scheme):
-            raise TypeError("scheme must be a Scheme (make_scheme, scheme_at, multistage), got "
-                            f"{type(scheme).__name__}")
+        check_scheme(scheme)
         if dataset_size is not None and check_int(dataset_size, 'dataset_size', 1) != scheme.n:
             raise ValueError(f"dataset_size={dataset_size} differs from the scheme's n={scheme.n}: the sampler would "
                              "draw indices of another dataset (out of range, or records never drawn); use "
