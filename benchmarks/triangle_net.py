@@ -16,7 +16,7 @@ from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import ADAPTIVE_WORK_BUDGET
 from must_nbdev.accounting.triangles import NET_TOL
-from must_nbdev.accounting.triangle_certificate import _label_groups
+from must_nbdev.accounting.triangle_certificate import net_label_groups
 
 SIZES = {'s2': ('Fig S2 σ=4, k=1000', 10_000, 200, 118, 4.0, 1000, dict(eps=1.0)),
          '2.62': ('DP-SGD σ=2.62, k=2350', 60_000, 256, 6000, 2.62, 2350, dict(delta=1e-5)),
@@ -59,7 +59,7 @@ def main(argv=None):
             q = f"ε(δ={query['delta']:g})" if 'delta' in query else f"δ(ε={query['eps']:g})"
             net = r.certificates.pop('triangle net')
             earlier = min(r.certificates.values())
-            members = _label_groups(sc, sigma, r.h, args.tol, args.coarsen)[3]
+            members = net_label_groups(sc, sigma, r.h, args.tol, args.coarsen)[3]
             line = (f"| {size} | {name} | {q} | {earlier:.4g} | {net:.4g} | {r.lower:.4g} | {earlier / r.lower:.3f} | "
                     f"**{net / r.lower:.3f}** | {r.certificate} | {members} | {args.tol:g} | {args.coarsen} | "
                     f"{time.perf_counter() - t0:.0f} |")

@@ -14,9 +14,9 @@ from .accounting.unlabelled_net import CELLS, MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
 from .accounting.pld import MAX_BINS
-from .experiments.reproduce import (REPRODUCIBLE, SUMMARY_COLUMNS, PAPER_COMPARISONS, _artefacts,
+from .experiments.reproduce import (REPRODUCIBLE, SUMMARY_COLUMNS, PAPER_COMPARISONS, artefact_builders,
                                              reproduce_all, write_artefact, write_comparison)
-from .commands import (OTHER_NAMES, _Parser, _number, _seed, _dumps, _add_scheme_args, cmd_amplify,
+from .commands import (OTHER_NAMES, CommandParser, parse_number, parse_seed, dumps_json, add_scheme_args, cmd_amplify,
                                  cmd_account, cmd_compare, cmd_calibrate, cmd_sweep)
 
 # %% auto #0
@@ -27,7 +27,7 @@ def cmd_reproduce(args,  # parsed command-line arguments (argparse.Namespace)
                  ) -> int:
     "`must reproduce`: regenerate a table or figure of the paper, or `all` of them into --out."
     from must_nbdev.core.definitions import markdown_table
-    arts = _artefacts()
+    arts = artefact_builders()
     show = not args.json or sys.stderr.isatty()
     if args.list or args.target is None:
         for k in REPRODUCIBLE: print(f"{k:8} {arts[k].paper:36} {'figure' if arts[k].is_figure else 'table':6} "
@@ -36,7 +36,7 @@ def cmd_reproduce(args,  # parsed command-line arguments (argparse.Namespace)
     if args.target == 'all':
         out = Path(args.out or 'must-reproduction')
         done = reproduce_all(out, args.quick, args.seed, show)
-        if args.json: print(_dumps(done)); return 0
+        if args.json: print(dumps_json(done)); return 0
         print(f"Wrote {len(done)} artefacts to {out}/ ({'quick' if args.quick else 'full'} size, seed {args.seed}); "
               f"index in {out / 'SUMMARY.md'}\n")
         print(markdown_table(done, SUMMARY_COLUMNS, {'seconds': '.1f', 'chi2_p': '.3g'}))
@@ -48,7 +48,7 @@ def cmd_reproduce(args,  # parsed command-line arguments (argparse.Namespace)
         cmp = PAPER_COMPARISONS[args.target](result, args.quick) if args.target in PAPER_COMPARISONS else None
         if cmp is not None: paths += write_comparison(args.target, art, cmp, Path(args.out or '.'))   # as `all` does
         print(f"{art.paper}: wrote {', '.join(map(str, paths))}"); return 0
-    if args.json: print(_dumps(result)); return 0
+    if args.json: print(dumps_json(result)); return 0
     print(f"{art.paper} ({'quick' if args.quick else 'full'} size, seed {args.seed}; notebook {art.notebook})\n")
     print(markdown_table(result, art.columns, art.formats))
     return 0
@@ -91,15 +91,15 @@ SIGMA_HELP = ("noise multiplier sigma: the Gaussian noise std divided by the cli
 
 def _add_noise_and_steps(p, sigma_required:bool):
     "--sigma/--noise-multiplier and the ways to say how many steps: --k, --steps, --epochs."
-    p.add_argument('--sigma', '--noise-multiplier', dest='sigma', required=sigma_required, type=_number,
+    p.add_argument('--sigma', '--noise-multiplier', dest='sigma', required=sigma_required, type=parse_number,
                    help=SIGMA_HELP)
-    p.add_argument('--k', type=_number, help='number of steps (compositions)')
+    p.add_argument('--k', type=parse_number, help='number of steps (compositions)')
     p.add_argument('--steps', help='several numbers of steps, comma separated (one row each), e.g. 100,1000,10000')
-    p.add_argument('--epochs', type=_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
+    p.add_argument('--epochs', type=parse_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
 
 def _add_net_args(p):
     "--net-tol, --net-coarsen and --net-cells: how the triangle nets (`accounting/07_triangles`, 08) are built (--net)."
-    p.add_argument('--net-tol', dest='net_tol', type=_number, default=NET_TOL,
+    p.add_argument('--net-tol', dest='net_tol', type=parse_number, default=NET_TOL,
                    help=f'refinement tolerance of the triangle net (default {NET_TOL:g}; smaller: tighter, slower)')
     p.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=1,
                    help="the net's members on the grid coarsen·h (1..64; 2-4 near σ = 1: faster, a little looser)")
@@ -113,10 +113,10 @@ def _add_amplify(sub, raw):
                        epilog=EXAMPLES['amplify'],
                        description="Amplified (eps', delta') of a subsampled Laplace or Gaussian mechanism (Theorem 4, "
                                    "Tables 1-2).")
-    _add_scheme_args(a)
+    add_scheme_args(a)
     a.add_argument('--mechanism', required=True, choices=list(MECHANISMS), help='base mechanism')
-    a.add_argument('--theta', required=True, type=_number, help='sensitivity over noise scale, Δ/σ > 0')
-    a.add_argument('--eps', required=True, type=_number, action='append', help='base ε >= 0 (repeat for several)')
+    a.add_argument('--theta', required=True, type=parse_number, help='sensitivity over noise scale, Δ/σ > 0')
+    a.add_argument('--eps', required=True, type=parse_number, action='append', help='base ε >= 0 (repeat for several)')
     a.add_argument('--group', default='white', choices=('white', 'black'),
                    help='group privacy analysis (default white-box)')
     a.add_argument('--json', action='store_true', help='print a JSON list of objects')
@@ -129,19 +129,19 @@ def _add_account(sub, raw):
                        epilog=EXAMPLES['account'],
                        description='Certified k-fold composition of scheme∘Gaussian(sigma) by the Fourier accountant '
                                    '(DP-SGD: one step = one noisy clipped gradient of a sampled batch).')
-    _add_scheme_args(c)
+    add_scheme_args(c)
     _add_noise_and_steps(c, sigma_required=True)
     g = c.add_mutually_exclusive_group(required=True)
-    g.add_argument('--eps', type=_number, action='append', help='report delta(eps) (repeat for several rows)')
-    g.add_argument('--delta', type=_number, action='append', help='report eps(delta) (repeat for several rows)')
+    g.add_argument('--eps', type=parse_number, action='append', help='report delta(eps) (repeat for several rows)')
+    g.add_argument('--delta', type=parse_number, action='append', help='report eps(delta) (repeat for several rows)')
     c.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
-    c.add_argument('--accuracy', type=_number, default=1.005, help='target ratio upper/lower (default 1.005)')
+    c.add_argument('--accuracy', type=parse_number, default=1.005, help='target ratio upper/lower (default 1.005)')
     c.add_argument('--pair', choices=PAIRS, default='worst',
                    help="worst: certified for every pair of datasets (default); paper: the paper's pair, NOT a "
                         "worst-case guarantee")
-    c.add_argument('--max-bins', dest='max_bins', type=_number, default=MAX_BINS,
+    c.add_argument('--max-bins', dest='max_bins', type=parse_number, default=MAX_BINS,
                    help=f'cap on FFT bins, bounds memory (default {MAX_BINS}: under ~1.2 GB)')
-    c.add_argument('--attack-budget', dest='attack_budget', type=_number, default=10 * ADAPTIVE_WORK_BUDGET,
+    c.add_argument('--attack-budget', dest='attack_budget', type=parse_number, default=10 * ADAPTIVE_WORK_BUDGET,
                    help=f'work units for the adaptive-orientation attack (default {10 * ADAPTIVE_WORK_BUDGET:.2g}, '
                         f'about 20 s; 0: fixed orientation mixes only)')
     c.add_argument('--net', action='store_true',
@@ -160,16 +160,16 @@ def _add_compare(sub, raw):
                                       'multiplier each needs for (--eps, --delta), or the eps each gets at --sigma, '
                                       'certified in the worst case next to the best attack, and the distinct records '
                                       'each step touches. wor draws an independent subset per step (not shuffling).')
-    cmp_.add_argument('--n', required=True, type=_number, help='records in the dataset')
-    cmp_.add_argument('--m', '--batch-size', dest='m', required=True, type=_number,
+    cmp_.add_argument('--n', required=True, type=parse_number, help='records in the dataset')
+    cmp_.add_argument('--m', '--batch-size', dest='m', required=True, type=parse_number,
                       help='batch size (Poisson: rate m/n)')
-    cmp_.add_argument('--epochs', type=_number, help='epochs: steps = ceil(epochs * n / batch size)')
-    cmp_.add_argument('--k', type=_number, help='number of steps')
-    cmp_.add_argument('--eps', type=_number, help='target eps: calibrate sigma for every scheme')
-    cmp_.add_argument('--sigma', '--noise-multiplier', dest='sigma', type=_number,
+    cmp_.add_argument('--epochs', type=parse_number, help='epochs: steps = ceil(epochs * n / batch size)')
+    cmp_.add_argument('--k', type=parse_number, help='number of steps')
+    cmp_.add_argument('--eps', type=parse_number, help='target eps: calibrate sigma for every scheme')
+    cmp_.add_argument('--sigma', '--noise-multiplier', dest='sigma', type=parse_number,
                       help='a noise multiplier: eps per scheme')
-    cmp_.add_argument('--delta', required=True, type=_number, help='delta of the target')
-    cmp_.add_argument('--b', type=_number, action='append', help='MUST stage-I size (repeat; default 2m, 8m, n/4)')
+    cmp_.add_argument('--delta', required=True, type=parse_number, help='delta of the target')
+    cmp_.add_argument('--b', type=parse_number, action='append', help='MUST stage-I size (repeat; default 2m, 8m, n/4)')
     cmp_.add_argument('--plot', metavar='FILE.png', help='bar chart of the result into FILE.png')
     cmp_.add_argument('--json', action='store_true', help='print a JSON list, one object per scheme')
     cmp_.add_argument('--quiet', action='store_true', help='no progress on stderr')
@@ -183,18 +183,18 @@ def _add_sweep(sub, raw):
                         description='Certified eps(delta) (worst case) and the best attack at every point of the grid. '
                                     'Steps = ceil(epochs * n / batch size). joblib/Dask need pip install '
                                     '"must_nbdev[sweep]".')
-    sw.add_argument('--n', required=True, type=_number, help='records in the dataset')
+    sw.add_argument('--n', required=True, type=parse_number, help='records in the dataset')
     sw.add_argument('--schemes', nargs='+', default=['poisson', 'wor', 'wr', 'must-ow'], choices=list(SCHEMES),
                     metavar='SCHEME', help=f"schemes (default poisson wor wr must-ow; any of {', '.join(SCHEMES)})")
-    sw.add_argument('--batch-sizes', nargs='+', required=True, type=_number, help='batch sizes m')
-    sw.add_argument('--sigmas', '--noise-multipliers', dest='sigmas', nargs='+', required=True, type=_number,
+    sw.add_argument('--batch-sizes', nargs='+', required=True, type=parse_number, help='batch sizes m')
+    sw.add_argument('--sigmas', '--noise-multipliers', dest='sigmas', nargs='+', required=True, type=parse_number,
                     help='noise multipliers')
-    sw.add_argument('--epochs', nargs='+', required=True, type=_number, help='passes over the data (floats allowed)')
-    sw.add_argument('--b-per-m', nargs='+', default=[8], type=_number,
+    sw.add_argument('--epochs', nargs='+', required=True, type=parse_number, help='passes over the data (floats allowed)')
+    sw.add_argument('--b-per-m', nargs='+', default=[8], type=parse_number,
                     help='MUST stage-I size per batch record (default 8)')
     sw.add_argument('--relation', choices=RELATIONS, help="one relation for every point (default: each scheme's own)")
-    sw.add_argument('--delta', required=True, type=_number, help='delta of every query')
-    sw.add_argument('--jobs', type=_number, default=1, help='worker processes (joblib; -1: one per core; default 1)')
+    sw.add_argument('--delta', required=True, type=parse_number, help='delta of every query')
+    sw.add_argument('--jobs', type=parse_number, default=1, help='worker processes (joblib; -1: one per core; default 1)')
     sw.add_argument('--dask', metavar='ADDRESS',
                     help="a Dask scheduler address, or 'local' for a local cluster of --jobs")
     sw.add_argument('--csv', metavar='FILE.csv', help='write the rows as CSV')
@@ -211,16 +211,16 @@ def _add_calibrate(sub, raw):
                          description='Calibrate a DP-SGD knob on the certified worst-case bound: the smallest noise '
                                      'multiplier for k steps (default), or the largest number of steps, or the largest '
                                      'batch size, whose certified eps(delta) is <= --eps.')
-    _add_scheme_args(cal)
+    add_scheme_args(cal)
     _add_noise_and_steps(cal, sigma_required=False)
-    cal.add_argument('--eps', required=True, type=_number, action='append', help='target epsilon > 0')
-    cal.add_argument('--delta', required=True, type=_number, action='append', help='target delta in (0, 1)')
+    cal.add_argument('--eps', required=True, type=parse_number, action='append', help='target epsilon > 0')
+    cal.add_argument('--delta', required=True, type=parse_number, action='append', help='target delta in (0, 1)')
     cal.add_argument('--solve', choices=('sigma', 'steps', 'batch-size'), default='sigma',
                      help='the knob to compute (default sigma)')
-    cal.add_argument('--b-per-m', dest='b_per_m', type=_number,
+    cal.add_argument('--b-per-m', dest='b_per_m', type=parse_number,
                      help='--solve batch-size for two-stage MUST: stage I size b = ceil(b_per_m * m)')
     cal.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
-    cal.add_argument('--tol', type=_number, default=0.005, help='relative search tolerance (default 0.005)')
+    cal.add_argument('--tol', type=parse_number, default=0.005, help='relative search tolerance (default 0.005)')
     cal.add_argument('--net', action='store_true',
                      help='--solve sigma: then search lower with the triangle-net certificate (fixed size, '
                           'substitution; minutes per call)')
@@ -241,7 +241,7 @@ def _add_reproduce(sub, raw):
     r.add_argument('--list', action='store_true', help='list what can be reproduced')
     r.add_argument('--quick', action='store_true', help='small Monte Carlo sizes (what the tests run)')
     r.add_argument('--json', action='store_true', help='print a JSON list of row objects')
-    r.add_argument('--seed', type=_seed, default=0, help='random seed, an integer >= 0 (default 0)')
+    r.add_argument('--seed', type=parse_seed, default=0, help='random seed, an integer >= 0 (default 0)')
     r.set_defaults(func=cmd_reproduce)
 
 # %% ../nbs/90_cli.ipynb #1118387e
@@ -251,10 +251,10 @@ def build_parser() -> argparse.ArgumentParser:
     try: ver = version('must_nbdev')
     except PackageNotFoundError: ver = 'unknown (not installed)'
     raw = argparse.RawDescriptionHelpFormatter
-    p = _Parser(prog='must', description='MUST: multistage sampling for privacy amplification.', formatter_class=raw,
+    p = CommandParser(prog='must', description='MUST: multistage sampling for privacy amplification.', formatter_class=raw,
                 epilog=EXAMPLES['must'])
     p.add_argument('--version', action='version', version=f'must_nbdev {ver}')
-    sub = p.add_subparsers(dest='command', parser_class=_Parser)
+    sub = p.add_subparsers(dest='command', parser_class=CommandParser)
     _add_amplify(sub, raw)
     _add_account(sub, raw)
     _add_compare(sub, raw)

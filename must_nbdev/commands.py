@@ -12,11 +12,12 @@ from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.triangles import NET_TOL
 from .accounting.unlabelled_net import CELLS
 from .training.compare import compare_schemes, comparison_table, plot_comparison, reading
-from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, _need
+from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, import_extra
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 
 # %% auto #0
-__all__ = ['OTHER_NAMES', 'cmd_amplify', 'cmd_account', 'cmd_compare', 'cmd_calibrate', 'cmd_sweep']
+__all__ = ['OTHER_NAMES', 'CommandParser', 'parse_number', 'parse_seed', 'dumps_json', 'add_scheme_args', 'cmd_amplify',
+           'cmd_account', 'cmd_compare', 'cmd_calibrate', 'cmd_sweep']
 
 # %% ../nbs/89_commands.ipynb #a37949bc
 OTHER_NAMES = {'--noise_multiplier': '--noise-multiplier', '--batch_size': '--batch-size', '--sample-rate': '--q',
@@ -24,37 +25,37 @@ OTHER_NAMES = {'--noise_multiplier': '--noise-multiplier', '--batch_size': '--ba
                '--target_epsilon': '--eps', '--target-delta': '--delta', '--target_delta': '--delta',
                '--epsilon': '--eps', '--num-steps': '--k'}
 
-class _Parser(argparse.ArgumentParser):
+class CommandParser(argparse.ArgumentParser):
     "ArgumentParser whose errors are one line on stderr and exit status 2, with a hint for other libraries' flag names."
     def error(self, message):
         hints = [f"{old} is {new} here" for old, new in OTHER_NAMES.items() if f"{old} " in message + ' ' or
                  message.rstrip().endswith(old) or f"{old}=" in message]
         self.exit(2, f"{self.prog}: error: {message}{'; ' + ', '.join(hints) if hints else ''}\n")
 
-def _number(text:str):
+def parse_number(text:str):
     "Parse '1000', '1e9' or '0.25' to int when integral, else float; the library validates ranges."
     try: x = float(text)
     except ValueError: raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     return int(x) if math.isfinite(x) and x.is_integer() else x
 
-def _seed(text:str) -> int:
+def parse_seed(text:str) -> int:
     "Parse a random seed: an integer >= 0 (argparse names the option in its one-line error)."
-    x = _number(text)
+    x = parse_number(text)
     if not isinstance(x, int) or x < 0: raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}")
     return x
 
-def _dumps(obj) -> str:
+def dumps_json(obj) -> str:
     "Strict JSON (no NaN or Infinity tokens): non-finite numbers become null, numpy scalars plain numbers."
     return json.dumps(jsonable(obj), allow_nan=False)
 
-def _add_scheme_args(p, sizes_required=True):
+def add_scheme_args(p, sizes_required=True):
     "The arguments that build a scheme from the registry (shared by the subcommands)."
     p.add_argument('--scheme', required=True, choices=list(SCHEMES), help='sampling scheme')
-    p.add_argument('--n', type=_number, help='dataset size (poisson with --q does not need it)')
-    p.add_argument('--m', '--batch-size', dest='m', type=_number,
+    p.add_argument('--n', type=parse_number, help='dataset size (poisson with --q does not need it)')
+    p.add_argument('--m', '--batch-size', dest='m', type=parse_number,
                    help='final sample (batch) size; for poisson the expected size, rate m/n')
-    p.add_argument('--b', type=_number, help='stage I size of the two-stage MUST schemes')
-    p.add_argument('--q', type=_number, help='poisson sampling rate (instead of --m)')
+    p.add_argument('--b', type=parse_number, help='stage I size of the two-stage MUST schemes')
+    p.add_argument('--q', type=parse_number, help='poisson sampling rate (instead of --m)')
 
 def _scheme_from(args):
     "The scheme the arguments describe; Poisson given by its rate needs no n (its privacy depends on q only)."
@@ -85,7 +86,7 @@ def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
     sc = _scheme_from(args)
     res = amplify(sc, args.mechanism, args.theta, args.eps, analysis=args.group)
     recs = res.records()
-    if args.json: print(_dumps(recs)); return 0
+    if args.json: print(dumps_json(recs)); return 0
     print(f"{sc} ∘ {args.mechanism} (Δ/σ = {args.theta:g}); relation: {sc.relation}; {args.group}-box group privacy")
     print(_table(('eps', 'eta', 'eps_prime', 'delta', 'delta_prime', 'pa_type'),
                  [(float(e), r['eta'], r['eps_prime'], r['delta'], r['delta_prime'], r['pa_type'])
@@ -100,7 +101,7 @@ def _steps_from(args, sc) -> list:
         raise ValueError("give exactly one of --k N, --steps N1,N2,... or --epochs E (with --batch-size)")
     if args.k is not None: return [check_int(args.k, 'k', 1)]
     if args.steps is not None:
-        try: ks = [_number(t) for t in args.steps.split(',')]
+        try: ks = [parse_number(t) for t in args.steps.split(',')]
         except argparse.ArgumentTypeError:
             raise ValueError(f"--steps must be a comma list of integers >= 1, got {args.steps!r}") from None
         if not ks or any(not isinstance(k, int) or k < 1 for k in ks):
@@ -134,7 +135,7 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
             rows.append(dict(k=k, query=f"{'delta(eps' if name == 'eps' else 'eps(delta'}={x:g})", lower=b.lower,
                              upper=b.upper, certified_accuracy=ok, reason=why))
     if args.plot: _plot_over_steps(rows, sc, args)
-    if args.json: print(_dumps(rows)); return 0
+    if args.json: print(dumps_json(rows)); return 0
     relation = args.relation or sc.relation
     print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), relation: {relation}; "
           + ("worst case: certified upper bound, attack lower bound" if args.pair == 'worst'
@@ -168,7 +169,7 @@ def _account_one(args, sc, k, name, x) -> int:
                   pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget,
                   net=getattr(args, 'net', False), net_tol=getattr(args, 'net_tol', NET_TOL),
                   net_coarsen=getattr(args, 'net_coarsen', 1), net_cells=getattr(args, 'net_cells', CELLS))
-    if args.json: print(_dumps(res.to_dict())); return 0
+    if args.json: print(dumps_json(res.to_dict())); return 0
     print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
     print(f"guarantee: {res.guarantee}")
     worst = res.pair == 'worst'
@@ -207,7 +208,7 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
                            steps=None if args.k is None else check_int(args.k, '--k', 1), b_values=args.b,
                            progress=progress)
     if args.plot: plot_comparison(rows, calibrated=args.eps is not None, path=args.plot)
-    if args.json: print(_dumps([jsonable(r.__dict__) for r in rows])); return 0
+    if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
     what = (f"sigma certified for (eps={args.eps:g}, delta={args.delta:g})" if args.eps is not None
             else f"eps(delta={args.delta:g}) at sigma={args.sigma:g}")
     print(f"n = {args.n}, batch size {args.m}, {rows[0].steps} steps: {what}; worst case, certified bound and "
@@ -277,7 +278,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
         line = (f"{'k' if args.solve == 'steps' else 'batch size'} = {c.value} {unit}: certified "
                 f"eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} at sigma = {args.sigma:g} ({bad})")
     if prog is not None: print(file=sys.stderr)                    # end the progress line
-    if args.json: print(_dumps(rec)); return 0
+    if args.json: print(dumps_json(rec)); return 0
     print(f"{rec['scheme']}, relation: {args.relation or sc.relation}; worst case over all neighbouring datasets")
     print(line)
     print(f"conservative: the certified upper bound is searched (tolerance {args.tol:g}), never a point estimate; "
@@ -298,7 +299,7 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
                          show_progress=show)
     if args.csv: sweep_csv(rows, args.csv)
     if args.plot: plot_sweep(rows, path=args.plot)
-    if args.json: print(_dumps([jsonable(r.__dict__) for r in rows])); return 0
+    if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
     print(f"n = {args.n}: certified eps(delta={args.delta:g}) (worst case) and the best attack, {len(rows)} points, "
           f"backend {backend}")
     print(_table(['scheme', 'b', 'relation', 'batch', 'sigma', 'epochs', 'steps', 'eps', 'attack', 'gap',
@@ -312,7 +313,7 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
 def _local_dask(points, args, show:bool) -> list:
     "`--dask local`: a throw-away local Dask cluster with --jobs worker processes (-1: one per core)."
     import os
-    distributed = _need('distributed')
+    distributed = import_extra('distributed')
     workers = (os.cpu_count() or 1) if args.jobs == -1 else check_int(args.jobs, '--jobs', 1)
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) as cluster, \
          distributed.Client(cluster) as client:

@@ -6,7 +6,7 @@ orientations. Backward dynamic programming over the cumulative privacy loss on t
 
     V_k(s) = (1 − e^{ε−s})_+,      V_t(s) = max_o Σ_j p_o(j) V_{t+1}(s + j h),      δ_adaptive = V_0(0),
 
-where p_o is the package's dominated ("lower", merged) discretisation `_lower_pld` of option o (P-masses at exact grid
+where p_o is the package's dominated ("lower", merged) discretisation `lower_pld` of option o (P-masses at exact grid
 losses: a randomised post-processing of the real pair, far tails rounded down, negligible tails dropped). Every
 approximation lowers the value (V is ≥ 0, non-decreasing in s, and s ↦ V_t(s0 − log u) is convex, so merging cells
 is harmless), and FFT round-off is charged explicitly, so the returned value is a lower bound on the δ(ε) of a concrete
@@ -17,9 +17,9 @@ import math, time
 import numpy as np
 from scipy import fft as sfft
 from must_nbdev.accounting.accountant import attack_pairs
-from must_nbdev.accounting.pld import _cells, _lower_pld, MAX_BINS
+from must_nbdev.accounting.pld import loss_cells, lower_pld, MAX_BINS
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.compose import _log_mgf, _LAMBDAS
+from must_nbdev.accounting.compose import log_mgf, MGF_LAMBDAS
 from must_nbdev.core.sampling import Scheme
 
 _U = np.finfo(float).eps / 2
@@ -28,18 +28,18 @@ def _options(scheme, sigma, relation, h, max_bins=MAX_BINS):
     "Lower discrete PLDs (DiscretePLD, label) of every real one-step option: each attack pair, each allowed orientation."
     out = []
     for ci, (A, B, flips) in enumerate(attack_pairs(scheme, sigma, relation)):
-        out.append((_lower_pld(_cells(A, B, h, max_cells=4 * max_bins, width=1.0), h), f"pair {ci + 1}"))
-        if flips: out.append((_lower_pld(_cells(B, A, h, max_cells=4 * max_bins, width=1.0), h), f"pair {ci + 1} reversed"))
+        out.append((lower_pld(loss_cells(A, B, h, max_cells=4 * max_bins, width=1.0), h), f"pair {ci + 1}"))
+        if flips: out.append((lower_pld(loss_cells(B, A, h, max_cells=4 * max_bins, width=1.0), h), f"pair {ci + 1} reversed"))
     return out
 
 def _grid(opts, k, eps, tau=1e-16):
     """Cumulative-loss window [J_lo, J_hi] (grid indices) outside which any adaptive policy puts P-mass ≤ tau per side:
     Chernoff, since E[e^{λ L_1+…+L_k}] ≤ (max_o E_o[e^{λ L}])^k whatever the choices (induction over the steps)."""
     h = opts[0][0].h
-    up = np.max([_log_mgf(p, _LAMBDAS) for p, _ in opts], axis=0)
-    down = np.max([_log_mgf(p, -_LAMBDAS) for p, _ in opts], axis=0)
-    hi = float(np.min((k * up - math.log(tau)) / _LAMBDAS))
-    lo = float(np.max((math.log(tau) - k * down) / _LAMBDAS))
+    up = np.max([log_mgf(p, MGF_LAMBDAS) for p, _ in opts], axis=0)
+    down = np.max([log_mgf(p, -MGF_LAMBDAS) for p, _ in opts], axis=0)
+    hi = float(np.min((k * up - math.log(tau)) / MGF_LAMBDAS))
+    lo = float(np.max((math.log(tau) - k * down) / MGF_LAMBDAS))
     return math.floor(min(lo, 0.0) / h) - 1, math.ceil(max(hi, eps) / h) + 1
 
 def adaptive_orientation_delta(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)

@@ -1,16 +1,16 @@
 "The command functions and their argument helpers (commands), called directly without the parser."
 import argparse, io, contextlib, json, math
 import pytest
-from must_nbdev.commands import _number, _seed, _dumps, _scheme_from, cmd_sweep
+from must_nbdev.commands import parse_number, parse_seed, dumps_json, _scheme_from, cmd_sweep
 
 def test_numbers_are_parsed_leniently_and_typed():
-    assert _number('1e3') == 1000 and isinstance(_number('1e3'), int)
-    assert _number('0.25') == 0.25 and isinstance(_number('inf'), float)
-    with pytest.raises(argparse.ArgumentTypeError, match='not a number'): _number('ten')
-    with pytest.raises(argparse.ArgumentTypeError, match='integer >= 0'): _seed('-1')
+    assert parse_number('1e3') == 1000 and isinstance(parse_number('1e3'), int)
+    assert parse_number('0.25') == 0.25 and isinstance(parse_number('inf'), float)
+    with pytest.raises(argparse.ArgumentTypeError, match='not a number'): parse_number('ten')
+    with pytest.raises(argparse.ArgumentTypeError, match='integer >= 0'): parse_seed('-1')
 
 def test_json_is_strict():
-    assert json.loads(_dumps({'x': math.inf, 'y': [math.nan, 1.5]})) == {'x': None, 'y': [None, 1.5]}
+    assert json.loads(dumps_json({'x': math.inf, 'y': [math.nan, 1.5]})) == {'x': None, 'y': [None, 1.5]}
 
 def test_poisson_by_rate_needs_no_n_and_others_say_so():
     ns = lambda **kw: argparse.Namespace(**{'scheme': 'poisson', 'n': None, 'm': None, 'b': None, 'q': None, **kw})

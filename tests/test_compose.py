@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 from must_nbdev.accounting.accountant import PrivacyAccountant
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.compose import compose_plds, PRECISIONS, _SLACK
+from must_nbdev.accounting.compose import compose_plds, PRECISIONS, PLD_SLACK
 from must_nbdev.accounting.dominating import scheme_gaussian_pld
 from must_nbdev.accounting.pld import DiscretePLD
 from must_nbdev.core.sampling import make_scheme
@@ -89,7 +89,7 @@ def test_regression_eps_query_on_a_composition_without_positive_losses():
 @pytest.mark.parametrize("seed", range(4))
 def test_window_search_finds_the_full_grid_minimum(seed):
     "The Chernoff window from 16 of the 40 λs per side equals the one from all 40 (the objective is quasi-convex in λ)."
-    from must_nbdev.accounting.compose import _LAMBDAS, _LazyLogMGF, _log_mgf, _window
+    from must_nbdev.accounting.compose import MGF_LAMBDAS, _LazyLogMGF, log_mgf, _window
     rng = np.random.default_rng(seed)
     plds = [p for name, b in (('must-ww', 600), ('wor', None), ('poisson', None))
             for p in scheme_gaussian_pld(make_scheme(name, 6000, m=64, b=b), float(rng.uniform(0.6, 3)), 'substitute'
@@ -98,10 +98,10 @@ def test_window_search_finds_the_full_grid_minimum(seed):
         ks = rng.integers(1, 3000, len(plds))
         parts = [(p, int(k)) for p, k in zip(plds, ks) if rng.random() < 0.7] or [(plds[0], 1)]
         tau = float(10.0 ** rng.uniform(-16, -6))
-        up = sum(k * _log_mgf(p, _LAMBDAS) for p, k in parts)
-        down = sum(k * _log_mgf(p, -_LAMBDAS) for p, k in parts)
-        full = (math.floor(np.max((math.log(tau) - down) / _LAMBDAS) / parts[0][0].h),
-                math.ceil(np.min((up - math.log(tau)) / _LAMBDAS) / parts[0][0].h))
+        up = sum(k * log_mgf(p, MGF_LAMBDAS) for p, k in parts)
+        down = sum(k * log_mgf(p, -MGF_LAMBDAS) for p, k in parts)
+        full = (math.floor(np.max((math.log(tau) - down) / MGF_LAMBDAS) / parts[0][0].h),
+                math.ceil(np.min((up - math.log(tau)) / MGF_LAMBDAS) / parts[0][0].h))
         assert _window(parts, {id(p): _LazyLogMGF(p) for p, _ in parts}, tau) == full
 
 
@@ -131,7 +131,7 @@ def test_regression_fuzz_must_ow_n2_composed_finite_mass_below_tau_is_not_a_cras
     half = DiscretePLD(h=0.01, j0=10, masses=np.array([0.5]), inf_mass=0.5)
     lo, hi = compose_plds([(half, 51)]).delta_bounds(0.5)
     # as tight as the construction's relative slack allows (clamping the window alone gave [0, 1])
-    assert lo <= 1 - 0.5 ** 51 <= hi and hi - lo < 2.5 * _SLACK, (lo, hi)
+    assert lo <= 1 - 0.5 ** 51 <= hi and hi - lo < 2.5 * PLD_SLACK, (lo, hi)
     r = account(make_scheme('must-ow', 2, m=11, b=1), sigma=0.5, steps=51, eps=5.0)
     assert 0 <= r.lower <= r.upper <= 1
 
@@ -142,4 +142,4 @@ def test_lower_bound_counts_the_mass_at_infinity(k):
     pld = DiscretePLD(h=0.01, j0=10, masses=np.array([0.7]), inf_mass=0.3)
     lo, hi = compose_plds([(pld, k)]).delta_bounds(2.0 + 0.1 * k)
     exact = -math.expm1(k * math.log(0.7))
-    assert lo <= exact <= hi and hi - lo < 3 * _SLACK + 2e-15, (lo, exact, hi)
+    assert lo <= exact <= hi and hi - lo < 3 * PLD_SLACK + 2e-15, (lo, exact, hi)

@@ -7,7 +7,7 @@ from scipy import stats
 from must_nbdev.accounting.pld import DiscretePLD
 from must_nbdev.accounting.dominating import MechanismPLD, scheme_gaussian_pld
 from must_nbdev.accounting.accountant import PrivacyAccountant
-from must_nbdev.training.interop import (SAMPLER_BUDGET, MustBatchSampler, _row_cost, must_dp_accounting_pld,
+from must_nbdev.training.interop import (SAMPLER_BUDGET, MustBatchSampler, row_cost, must_dp_accounting_pld,
                                          to_dp_accounting)
 from must_nbdev.core.sampling import make_scheme, multistage, occurrence_pmf
 
@@ -38,8 +38,8 @@ def test_chunk_respects_the_memory_budget():
     for s in (make_scheme('wr', 10_000, m=300_000), make_scheme('must-ow', 60_000, m=256, b=512),
               make_scheme('poisson', 10**6, q=1e-3), multistage(1000, [('wr', 5000), ('wor', 100)])):
         sm = MustBatchSampler(s, 10**6)
-        assert (sm.chunk == max(1, SAMPLER_BUDGET // _row_cost(s))
-                and (sm.chunk == 1 or sm.chunk * _row_cost(s) <= SAMPLER_BUDGET))
+        assert (sm.chunk == max(1, SAMPLER_BUDGET // row_cost(s))
+                and (sm.chunk == 1 or sm.chunk * row_cost(s) <= SAMPLER_BUDGET))
     assert MustBatchSampler(make_scheme('wr', 100, m=2 * SAMPLER_BUDGET), 3).chunk == 1
     sm = MustBatchSampler(make_scheme('wr', 10_000, m=300_000), 7, seed=0)
     sizes = [len(ms) for ms in sm.multisets()]

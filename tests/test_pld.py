@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 from must_nbdev.accounting.pairs import output_pair
-from must_nbdev.accounting.pld import _cells, _lower_pld, _upper_pld
+from must_nbdev.accounting.pld import loss_cells, lower_pld, upper_pld
 from must_nbdev.core.sampling import make_scheme
 
 
@@ -22,8 +22,8 @@ def poisson_pair_delta(q, sigma, eps):
 def test_upper_and_lower_plds_bracket_the_exact_delta(q, sigma):
     P, Q = output_pair(make_scheme('poisson', 10**6, q=q), sigma, 'add_remove')
     h = 1e-3
-    c = _cells(P, Q, h)
-    up, lo = _upper_pld(c, h), _lower_pld(c, h)
+    c = loss_cells(P, Q, h)
+    up, lo = upper_pld(c, h), lower_pld(c, h)
     assert abs(up.masses.sum() + up.inf_mass - 1) < 1e-9 and lo.masses.sum() <= 1 + 1e-12
     for eps in (0.0, 0.1, 0.5, 1.0):
         exact = poisson_pair_delta(q, sigma, eps)
@@ -35,9 +35,9 @@ def test_upper_and_lower_plds_bracket_the_exact_delta(q, sigma):
 def test_lower_pld_keeps_the_kl_of_a_piled_up_poisson_loss():
     # q = 1e-3: half of P sits just above log(1 − q); the lower PLD must not round that pile down by a grid step
     P, Q = output_pair(make_scheme('poisson', 10**7, q=1e-3), 0.8, 'add_remove')
-    c = _cells(P, Q, 1e-4)
+    c = loss_cells(P, Q, 1e-4)
     kl = float(np.exp(c.lA) @ (c.lA - c.lB))
-    lo = _lower_pld(c, 1e-4)
+    lo = lower_pld(c, 1e-4)
     assert 0.999 * kl < float(lo.masses @ lo.losses) <= kl * (1 + 1e-9)
 
 

@@ -139,14 +139,14 @@ def test_regression_integral_float_sizes_are_normalised():
 def test_sampling_memory_is_estimated_before_allocating():
     "Issue 27: a request for more samples than the memory budget holds is refused in one line, naming what to change."
     import tracemalloc
-    from must_nbdev.core.sampling import SAMPLE_BYTES, _row_cost, sample_many
+    from must_nbdev.core.sampling import SAMPLE_BYTES, row_cost, sample_many
     from must_nbdev.core.definitions import set_memory_budget
     with pytest.raises(ValueError, match='T=100000 samples of WR .* draw fewer samples'):
         sample_many(make_scheme('wr', 10**6, m=10**5), 10**5)
     for sc in (make_scheme('wr', 10**5, m=300), make_scheme('must-ow', 10**5, m=200, b=900),
                make_scheme('poisson', 10**5, q=3e-3)):
         tracemalloc.start(); sample_many(sc, 300, 1); peak = tracemalloc.get_traced_memory()[1]; tracemalloc.stop()
-        assert peak <= SAMPLE_BYTES * 300 * _row_cost(sc)          # the estimate is an upper bound of the real peak
+        assert peak <= SAMPLE_BYTES * 300 * row_cost(sc)          # the estimate is an upper bound of the real peak
     old = set_memory_budget(1 << 20)
     try:
         with pytest.raises(ValueError, match='memory budget'): sample_many(make_scheme('wor', 10**5, m=300), 100)

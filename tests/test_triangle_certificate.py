@@ -11,7 +11,7 @@ from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import adaptive_delta
 from must_nbdev.accounting.triangles import planar_upper_pld, triangle_net
 from must_nbdev.accounting.triangle_certificate import (TriangleCertificate, triangle_delta, triangle_epsilon,
-                                                        _label_groups, _on_grid)
+                                                        net_label_groups, on_grid)
 from must_nbdev.accounting import triangle_certificate
 from test_adaptive import TINY, _brute
 
@@ -117,10 +117,10 @@ def test_the_game_is_never_above_the_partially_unlabelled_certificate():
 
 def test_labels_of_wor_and_must_ww():
     # WOR: one label, no null label; MUST.ww (η̃ > η): a null label of weight 1 − η/η̃; the weights add up to one
-    groups, null, left, members = _label_groups(WOR, S4, 2e-3, 1.0)
+    groups, null, left, members = net_label_groups(WOR, S4, 2e-3, 1.0)
     assert len(groups) == 1 and groups[0][0] == 1.0 and null == 0.0 and members == len(triangle_net(S4, tol=1.0))
     ww = make_scheme('must-ww', 10_000, m=200, b=118)
-    groups, null, left, members = _label_groups(ww, S4, 2e-3, 1.0)
+    groups, null, left, members = net_label_groups(ww, S4, 2e-3, 1.0)
     assert 0.1 < null < 0.3 and abs(null + left + sum(p for p, _ in groups) - 1) < 1e-9
     netted = [len(alts) == 2 for _, alts in groups]
     assert netted[:4] == [True] * 4 and not any(netted[4:])               # σ/l ≥ 1 and π_l ≥ 1e-3: labels 1-4
@@ -129,7 +129,7 @@ def test_labels_of_wor_and_must_ww():
 
 def test_upper_pld_on_a_coarser_grid_is_one_on_the_fine_grid():
     p = planar_upper_pld(np.array([[4.0, 0.0], [0.0, 0.01]]), q=Q4, sigma=2.0, h=4 * H4)
-    f = _on_grid(p, 4)
+    f = on_grid(p, 4)
     assert f.h == pytest.approx(H4) and f.masses.sum() == pytest.approx(p.masses.sum(), rel=1e-15)
     for eps in (0.0, 0.1, 0.5):
         assert f.delta(eps) == pytest.approx(p.delta(eps), rel=1e-12)

@@ -8,7 +8,7 @@ from scipy.stats import norm
 from must_nbdev.core.sampling import make_scheme, multistage, occurrence_pmf, scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import adaptive_delta
-from must_nbdev.accounting.unlabelled import (_hs_gauss, _hs_mixture, label_groups, labelled_profile, profile_knots,
+from must_nbdev.accounting.unlabelled import (hs_gauss, hs_mixture, label_groups, labelled_profile, profile_knots,
                                               profile_pld, unlabelled_pld, unlabelled_profile)
 
 
@@ -137,14 +137,14 @@ def _displacing_attack(sc, sigma, alpha):
 
 def _matched_plans(sc, sigma, alpha):
     "Per group of `sc`: (group, its re-shared r and z per α, the matched plan (own, fed, a))."
-    from must_nbdev.accounting.unlabelled import _matched_pool, _matched_split
+    from must_nbdev.accounting.unlabelled import _matched_pool, matched_split
     groups, _ = label_groups(sc)
     shares = _matched_pool(groups, sigma, alpha) if any(g.pool > 0 for g in groups) else [(None, None)] * len(groups)
     for g, (r, z) in zip(groups, shares):
         r = np.broadcast_to(g.r if r is None else r, alpha.shape)
         z = np.broadcast_to(g.z if z is None else z, alpha.shape)
         theta = 2 * np.arange(1, len(g.pi) + 1) / sigma
-        yield g, r, z, _matched_split(alpha, (alpha - 1) * r / g.e, (alpha - 1) * z / g.e, g.pi, theta)
+        yield g, r, z, matched_split(alpha, (alpha - 1) * r / g.e, (alpha - 1) * z / g.e, g.pi, theta)
 
 def test_profile_between_attack_and_public_labels_at_realistic_size():
     sc = make_scheme('must-ow', 60_000, m=256, b=6000)
@@ -165,7 +165,7 @@ def test_split_search_finds_the_full_search_minimum():
         for g in groups:
             C, W, theta = _group_splits(g, sigma, alpha, True, np.full(len(alpha), g.r), np.full(len(alpha), g.z))
             i, s = np.repeat(np.arange(len(alpha)), C.shape[1]), np.tile(np.arange(C.shape[1]), len(alpha))
-            mix = _hs_mixture(((alpha - 1) * g.r / g.e)[i], W[i, s], theta).reshape(C.shape) if g.r > 0 else W.sum(-1)
+            mix = hs_mixture(((alpha - 1) * g.r / g.e)[i], W[i, s], theta).reshape(C.shape) if g.r > 0 else W.sum(-1)
             every = g.e * (C + mix)
             switches += int(np.count_nonzero(np.diff(every.argmin(axis=1))))
             np.testing.assert_allclose(group_bound(g, sigma, alpha), every.min(axis=1), rtol=1e-12)
@@ -177,10 +177,10 @@ def test_round_off_is_charged_upwards():
     for g, t in ((0.5, 0.3), (1.0, 0.3), (2.7, 0.76), (1e6, 5.0), (1.0001, 0.05)):
         G, T = mp.mpf(g), mp.mpf(t)
         exact = mp.ncdf(T / 2 - mp.log(G) / T) - G * mp.ncdf(-T / 2 - mp.log(G) / T)
-        assert _hs_gauss(np.array([g]), t)[0] >= exact
+        assert hs_gauss(np.array([g]), t)[0] >= exact
     W, th = np.array([[0.6, 0.3, 0.1], [0.02, 1e-4, 1e-9]]), np.array([0.76, 1.53, 2.29])
     for g in (0.3, 1.0, 25.0):
-        for row, got in zip(W, _hs_mixture(np.full(2, g), W, th)):
+        for row, got in zip(W, hs_mixture(np.full(2, g), W, th)):
             lr = lambda x: sum(mp.mpf(wi) * mp.exp(ti * x - mp.mpf(ti) ** 2 / 2) for wi, ti in zip(row, th)) - g
             lo, hi = mp.mpf(-30), mp.mpf(30)               # the ratio increases: bisect to its root (the optimal set)
             for _ in range(150): lo, hi = (lo, (lo + hi) / 2) if lr((lo + hi) / 2) > 0 else ((lo + hi) / 2, hi)
@@ -195,7 +195,7 @@ def test_regression_far_tail_of_the_mixture_is_not_swamped_by_the_root_charge():
     W = np.array([[0.3, 0.2, 1e-3], [1e-6, 0.5, 0.0]])          # equal θ: the mixture is one Gaussian of mass Σ w
     for lg in (40.0, 80.0, 150.0):
         for th in (8.0, 10.25, 14.0, 20.0):
-            got = _hs_mixture(np.full(2, math.exp(lg)), W, np.full(3, th))
+            got = hs_mixture(np.full(2, math.exp(lg)), W, np.full(3, th))
             for mass, value in zip(W.sum(axis=1), got):
                 G, T = mp.exp(lg) / mp.mpf(mass), mp.mpf(th)
                 exact = float(mass * (mp.ncdf(T / 2 - mp.log(G) / T) - G * mp.ncdf(-T / 2 - mp.log(G) / T)))

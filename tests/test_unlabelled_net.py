@@ -6,11 +6,11 @@ import functools, itertools, math
 import numpy as np
 import pytest
 from must_nbdev.core.sampling import make_scheme, scheme_at
-from must_nbdev.accounting.adaptive import _runs
+from must_nbdev.accounting.adaptive import attack_runs
 from must_nbdev.accounting.pld import MAX_BINS
-from must_nbdev.accounting.triangles import _upper_dp
-from must_nbdev.accounting.triangle_certificate import triangle_delta, _whole_steps
-from must_nbdev.accounting.unlabelled import _hs_mixture, group_bound, label_groups
+from must_nbdev.accounting.triangles import upper_game_dp
+from must_nbdev.accounting.triangle_certificate import triangle_delta, whole_steps
+from must_nbdev.accounting.unlabelled import hs_mixture, group_bound, label_groups
 from must_nbdev.accounting.unlabelled_net import (CELLS, MAX_CELLS, largest_side, member_profile, side_grid,
                                                   triangle_cover, unlabelled_members)
 from test_triangle_certificate import _batches, _hs, _mix
@@ -128,7 +128,7 @@ def test_the_all_to_r_plan_caps_a_member_whose_displaced_record_sits_on_the_reco
     ls = np.arange(1, len(g.pi) + 1)
     for v in (0.1, 0.7, 1.5):
         TR = (al - 1) * g.r / g.e
-        all_to_r = g.e * _hs_mixture(TR, np.tile(g.pi, (len(al), 1)), np.tile((v + 2 * (ls - 1)) / 2.62, (len(al), 1)))
+        all_to_r = g.e * hs_mixture(TR, np.tile(g.pi, (len(al), 1)), np.tile((v + 2 * (ls - 1)) / 2.62, (len(al), 1)))
         assert np.all(member_profile(g, 2.62, al, a=2.0, v=v) <= all_to_r * (1 + 1e-9) + 1e-300)
     small, full = member_profile(g, 2.62, al, a=2.0, v=0.1), member_profile(g, 2.62, al, a=2.0, v=2.0)
     assert np.all(small[1:] < 1e-3 * full[1:])                      # before the plan: 8.5e-2 at ε = 0.05
@@ -136,7 +136,7 @@ def test_the_all_to_r_plan_caps_a_member_whose_displaced_record_sits_on_the_reco
 
 def test_members_are_below_the_pair_and_only_where_they_help():
     s2 = scheme_at('must-ow', 10_000, 200, b=118)
-    whole = _whole_steps(s2, 4.0, 0.002, MAX_BINS)[0]
+    whole = whole_steps(s2, 4.0, 0.002, MAX_BINS)[0]
     for mem in unlabelled_members(s2, 4.0, 0.002, 4):            # the z family, then the y family
         assert len(mem) == len(triangle_cover(4))
         for eps in (-1.0, -0.3, 0.0, 0.3, 1.0):
@@ -162,8 +162,8 @@ def _two_step_optimum(name, n, m, b) -> float:
 def test_unlabelled_net_alone_stays_above_the_exact_two_step_optimum_at_tiny_n(name, n, m, b):
     sigma, eps, h = TWO_STEPS.values()
     brute, sc = _two_step_optimum(name, n, m, b), make_scheme(name, n, m=m, b=b)
-    window = _runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
-    games = [_upper_dp(((1.0, (fam,)),), 2, eps, 0, h, window, MAX_BINS)['values'][0]
+    window = attack_runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
+    games = [upper_game_dp(((1.0, (fam,)),), 2, eps, 0, h, window, MAX_BINS)['values'][0]
              for fam in unlabelled_members(sc, sigma, h) if fam]
     assert games and all(brute <= game for game in games), (brute, games)
     c = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=h, tol=1.0)

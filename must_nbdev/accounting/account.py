@@ -10,7 +10,7 @@ from ..core.definitions import check_choice, check_int, check_real
 from ..core.sampling import check_scheme, Scheme, resolve_steps
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
-from .dominating import GUARANTEES, PAIRS, _loss_std, scheme_gaussian_pld
+from .dominating import GUARANTEES, PAIRS, loss_std, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
 from .triangles import NET_TOL
 from .unlabelled_net import CELLS, MAX_CELLS
@@ -182,7 +182,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     t0, mechs = time.perf_counter(), {}
     def build(step):
         mechs[step] = mech = scheme_gaussian_pld(scheme, sigma, relation, step, max_bins, pair)
-        return PrivacyAccountant([(mech, k)], max_bins), min(_loss_std(p) for p in mech.upper)
+        return PrivacyAccountant([(mech, k)], max_bins), min(loss_std(p) for p in mech.upper)
     try: step, acc, res = refine_grid(build, query, eps is not None, accuracy, max_bins, h)
     except GridTooLarge as e:
         if h is None and k > 1 and e.too_coarse:

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from ..core.definitions import check_choice, check_int, check_real, patch_to, progress
 from ..core.sampling import check_scheme, Scheme, resolve_steps, occurrence_pmf
 from .pairs import COMPONENT_FLOOR, GaussianMixture, RELATIONS
-from .pld import (GridTooLarge, MAX_BINS, _cells, _lower_pld, _upper_pld, budget_max_bins,
+from .pld import (GridTooLarge, MAX_BINS, loss_cells, lower_pld, upper_pld, budget_max_bins,
                                       check_max_bins)
-from .compose import PRECISIONS, _DTYPE, compose_many
-from .dominating import _loss_std, scheme_gaussian_pld
+from .compose import PRECISIONS, PRECISION_DTYPES, compose_many
+from .dominating import loss_std, scheme_gaussian_pld
 from .certificates import CERTIFICATES, per_step_certificates
 
 
@@ -54,7 +54,7 @@ class _Compositions:
     def answer(self, f):
         "f(composed) → Bounds; with precision 'auto', redone in 80-bit if float64 round-off moves it by over 0.01%."
         comp = self.get(); res = f(comp)
-        if self.precision != 'auto' or self.used == 'extended' or _DTYPE['extended'] == np.float64: return res
+        if self.precision != 'auto' or self.used == 'extended' or PRECISION_DTYPES['extended'] == np.float64: return res
         for c in comp: c.fp_scale = 0.0
         try: ideal = f(comp)                           # the same query without the round-off terms (not a bound)
         finally:
@@ -279,7 +279,7 @@ def _answer(self, f, is_delta:bool) -> Bounds:
     def build(h):
         mechs = self._mechanisms(h)
         acc = PrivacyAccountant([(mechs[key], k) for key, k in counts.items()], self.max_bins, self.requested)
-        spread = math.sqrt(sum(k * min(_loss_std(q) for q in mechs[key].upper) ** 2 for key, k in counts.items())
+        spread = math.sqrt(sum(k * min(loss_std(q) for q in mechs[key].upper) ** 2 for key, k in counts.items())
                            / self.steps)
         return acc, spread
     def query(acc):
@@ -376,9 +376,9 @@ class AttackAccountant:
                  max_bins:int=MAX_BINS): # cap on FFT bins (>= 16): bounds time and memory
         labels, lower, upper = [], [], []    # run descriptions; their lower variants; their upper variants
         for ci, (A, B, flips) in enumerate(attack_pairs(scheme, sigma, relation)):
-            cells = [_cells(A, B, h, max_cells=4 * max_bins, width=1.0),
-                     _cells(B, A, h, max_cells=4 * max_bins, width=1.0)]
-            lo, up = [_lower_pld(c, h) for c in cells], [_upper_pld(c, h) for c in cells]
+            cells = [loss_cells(A, B, h, max_cells=4 * max_bins, width=1.0),
+                     loss_cells(B, A, h, max_cells=4 * max_bins, width=1.0)]
+            lo, up = [lower_pld(c, h) for c in cells], [upper_pld(c, h) for c in cells]
             js = sorted({0, k // 2, k} if flips else {0, k})         # j of the k steps with the orientation reversed
             parts = lambda pl, j: [(pl[0], k - j)] * (k > j) + [(pl[1], j)] * (j > 0)
             labels += [f"pair {ci + 1}, {j} of {k} steps reversed" for j in js]

@@ -12,20 +12,20 @@ from scipy import fft as sfft
 from ..core.definitions import check_choice, check_int, check_real
 from ..core.sampling import check_scheme, Scheme
 from .pairs import RELATIONS
-from .pld import GridTooLarge, MAX_BINS, _cells, _lower_pld, check_max_bins
-from .compose import PRECISIONS, _DTYPE, _LAMBDAS, _SLACK, _UNIT, _log_mgf
+from .pld import GridTooLarge, MAX_BINS, loss_cells, lower_pld, check_max_bins
+from .compose import PRECISIONS, PRECISION_DTYPES, MGF_LAMBDAS, PLD_SLACK, UNIT_ROUNDOFF, log_mgf
 from .accountant import attack_pairs
 
 # %% auto #0
-__all__ = ['TAU', 'TRIM', 'EXTENDED_COST', 'AUTO_ROUNDOFF', 'ADAPTIVE_WORK_BUDGET', 'AdaptiveAttack', 'adaptive_work',
-           'adaptive_delta', 'adaptive_epsilon']
+__all__ = ['TAU', 'TRIM', 'EXTENDED_COST', 'AUTO_ROUNDOFF', 'ADAPTIVE_WORK_BUDGET', 'attack_runs', 'dp_plan', 'fft_round_off',
+           'adaptive_dp', 'AdaptiveAttack', 'adaptive_work', 'adaptive_delta', 'adaptive_epsilon']
 
 # %% ../../nbs/accounting/06_adaptive.ipynb #096d3737
 @lru_cache(maxsize=8)
-def _runs(scheme:Scheme, sigma:float, relation:str, h:float, max_bins:int) -> tuple:
+def attack_runs(scheme:Scheme, sigma:float, relation:str, h:float, max_bins:int) -> tuple:
     "Runs of the attack: each a tuple of options (lower DiscretePLD, label) that the adversary may pick at every step."
     pairs = attack_pairs(scheme, sigma, relation)
-    low = lambda A, B, width: _lower_pld(_cells(A, B, h, max_cells=4 * max_bins, width=width), h)
+    low = lambda A, B, width: lower_pld(loss_cells(A, B, h, max_cells=4 * max_bins, width=width), h)
     if any(flips for *_, flips in pairs):       # fixed size: every pair, both orientations, switchable at every step
         opts = []
         for i, (A, B, flips) in enumerate(pairs):
@@ -55,20 +55,20 @@ def _kernels(opts:tuple, k:int) -> tuple:
     K = np.zeros((len(opts), b - a + 1))
     for o, ((p, _), c) in enumerate(zip(opts, cut)):
         if c: K[o, c[0] - a:c[1] - a + 1] = p.masses[c[0] - p.j0:c[1] - p.j0 + 1]
-    return K * (1 - _SLACK), a, b
+    return K * (1 - PLD_SLACK), a, b
 
 def _fft_len(n:int) -> int:
     "An FFT length ≥ n from a geometric ladder (ratio 1.05), so that few distinct lengths (kernel spectra) occur."
     return sfft.next_fast_len(max(16, math.ceil(1.05 ** math.ceil(math.log(n) / math.log(1.05)))), real=True)
 
-def _plan(opts:tuple, k:int, e0:float, span:int, h:float) -> dict:
+def dp_plan(opts:tuple, k:int, e0:float, span:int, h:float) -> dict:
     "Kernels, windows [lo_t, hi_t] of V_t (t = 0..k; reached from starts −span..0) and FFT lengths r_t."
     K, a, b = _kernels(opts, k)
-    up = np.max([_log_mgf(p, _LAMBDAS) for p, _ in opts], axis=0)     # E[e^{λL_t} | past] ≤ max_o E_o e^{λL}
-    down = np.max([_log_mgf(p, -_LAMBDAS) for p, _ in opts], axis=0)
+    up = np.max([log_mgf(p, MGF_LAMBDAS) for p, _ in opts], axis=0)     # E[e^{λL_t} | past] ≤ max_o E_o e^{λL}
+    down = np.max([log_mgf(p, -MGF_LAMBDAS) for p, _ in opts], axis=0)
     t = np.arange(k + 1)
-    hi = np.min((t[:, None] * up - math.log(TAU)) / _LAMBDAS, axis=1)
-    lo = np.max((math.log(TAU) - t[:, None] * down) / _LAMBDAS, axis=1)
+    hi = np.min((t[:, None] * up - math.log(TAU)) / MGF_LAMBDAS, axis=1)
+    lo = np.max((math.log(TAU) - t[:, None] * down) / MGF_LAMBDAS, axis=1)
     lo = np.maximum(np.floor(lo / h).astype(np.int64) - span - 1,
                     math.floor(e0 / h) - (k - t) * max(b, 0) - 1)       # below that, V_t = 0 exactly
     hi = np.maximum(np.ceil(hi / h).astype(np.int64) + 1, lo)
@@ -85,18 +85,18 @@ def _work(plan:dict, precision:str='double') -> float:
     return float((len(plan['K']) + 1) * np.sum(r * np.log2(r))) * (EXTENDED_COST if precision == 'extended' else 1)
 
 # %% ../../nbs/accounting/06_adaptive.ipynb #f72c2c26
-def _fft_round_off(u:float, r:int, norm:float, l1):
+def fft_round_off(u:float, r:int, norm:float, l1):
     "Round-off bound of one FFT correlation of length r: data of 2-norm `norm`, kernel of mass `l1`, unit round-off u."
     return 8 * (10 * u * math.log2(r)) * norm * l1 + 4 * u * l1
 
-def _dp(opts:tuple, k:int, e0:float, span:int, h:float, max_bins:int, precision:str='double') -> dict:
+def adaptive_dp(opts:tuple, k:int, e0:float, span:int, h:float, max_bins:int, precision:str='double') -> dict:
     "Backward DP V_t(s) = max_o Σ_j p_o(j) V_{t+1}(s + jh), V_k(s) = (1 − e^{e0−s})_+: V_0 at −span..0, from below."
-    P = _plan(opts, k, e0, span, h)
+    P = dp_plan(opts, k, e0, span, h)
     K, b, lo, hi = P['K'], P['b'], P['lo'], P['hi']
     if P['r'].max() > max_bins:                     # before any array of that size exists
         raise GridTooLarge(f"the adaptive attack's loss window needs {P['r'].max()} FFT bins at h={h:.3g}, more than "
                            f"max_bins={max_bins}; use a larger h or max_bins", P['r'].max() / max_bins)
-    u, dt = float(_UNIT[precision]), _DTYPE[precision]
+    u, dt = float(UNIT_ROUNDOFF[precision]), PRECISION_DTYPES[precision]
     K, l1 = K.astype(dt), K.sum(axis=1)
     rv = [o for o, (_, lab) in enumerate(opts) if lab.endswith('reversed')]
     fw = [o for o in range(len(opts)) if o not in rv]
@@ -113,7 +113,7 @@ def _dp(opts:tuple, k:int, e0:float, span:int, h:float, max_bins:int, precision:
             conv = sfft.irfft(F * S, r, overwrite_x=True)
             y[o] = conv[n0:n1 + 1] if n0 >= 0 else conv[np.arange(n0, n1 + 1) % r]
         # FFT round-off per entry and option (see the proof); einsum, not V @ V: BLAS threads are slow on busy cores
-        err = _fft_round_off(u, r, math.sqrt(float(np.einsum('i,i->', V, V))), l1).astype(dt)
+        err = fft_round_off(u, r, math.sqrt(float(np.einsum('i,i->', V, V))), l1).astype(dt)
         y -= err[:, None]
         best = y.max(axis=0)
         err_total += float(err.max())
@@ -162,11 +162,11 @@ AUTO_ROUNDOFF = 1e-3   # 'auto' redoes a DP in 80-bit when its round-off charge 
 def _run_all(runs:tuple, k:int, e0:float, span:int, h:float, max_bins:int, precision:str,
              level:float|None=None) -> tuple:
     "([(dp, options)] of every run, passes); 'auto': float64, redone in 80-bit if round-off is large next to `level`."
-    dps = [(_dp(o, k, e0, span, h, max_bins, 'double' if precision == 'auto' else precision), o) for o in runs]
+    dps = [(adaptive_dp(o, k, e0, span, h, max_bins, 'double' if precision == 'auto' else precision), o) for o in runs]
     if precision == 'auto':
         d, _ = _best(dps, 0)
         if d['err'] > AUTO_ROUNDOFF * (d['values'][0] if level is None else level):
-            return [(_dp(o, k, e0, span, h, max_bins, 'extended'), o) for o in runs], 2
+            return [(adaptive_dp(o, k, e0, span, h, max_bins, 'extended'), o) for o in runs], 2
     return dps, 1
 
 # %% ../../nbs/accounting/06_adaptive.ipynb #51c34250
@@ -186,8 +186,8 @@ def adaptive_work(scheme:Scheme,           # registry scheme (`make_scheme`) or 
     sigma, steps, h, relation, max_bins = _checked(scheme, sigma, steps, h, relation, max_bins)
     eps = check_real(eps, 'eps', 0)
     check_choice(precision, 'precision', PRECISIONS + ('auto',))
-    runs = _runs(scheme, sigma, relation, h, max_bins)
-    return sum(_work(_plan(opts, steps, eps, 0, h), precision) for opts in runs)
+    runs = attack_runs(scheme, sigma, relation, h, max_bins)
+    return sum(_work(dp_plan(opts, steps, eps, 0, h), precision) for opts in runs)
 
 # %% ../../nbs/accounting/06_adaptive.ipynb #059a91e1
 def adaptive_delta(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
@@ -204,7 +204,7 @@ def adaptive_delta(scheme:Scheme,           # registry scheme (`make_scheme`) or
     t0 = time.perf_counter()
     sigma, steps, h, relation, max_bins = _checked(scheme, sigma, steps, h, relation, max_bins)
     eps = check_real(eps, 'eps', 0); check_choice(precision, 'precision', PRECISIONS + ('auto',))
-    runs = _runs(scheme, sigma, relation, h, max_bins)
+    runs = attack_runs(scheme, sigma, relation, h, max_bins)
     dps, n = _run_all(runs, steps, eps, 0, h, max_bins, precision)
     d, opts = _best(dps, 0)
     return AdaptiveAttack(float(d['values'][0]), h, d['bins'], tuple(lab for _, lab in opts),
@@ -232,7 +232,7 @@ def adaptive_epsilon(scheme:Scheme,           # registry scheme (`make_scheme`) 
     eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
     rtol = check_real(rtol, 'rtol', 0, 1, lo_open=True, hi_open=True)
     check_choice(precision, 'precision', PRECISIONS + ('auto',))
-    runs = _runs(scheme, sigma, relation, h, max_bins)
+    runs = attack_runs(scheme, sigma, relation, h, max_bins)
     # one DP gives the whole curve on eps_lo + jh: V^ε_0(0) = V^{eps_lo}_0(−jh) (the DP commutes with grid shifts)
     span = math.ceil((eps_hi - eps_lo) / h)
     # round-off that moves δ by 10 rtol moves ε by about rtol or less (δ falls fast in ε): 80-bit only beyond that

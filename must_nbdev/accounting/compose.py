@@ -13,16 +13,17 @@ from .pld import DiscretePLD, GridTooLarge, budget_max_bins
 
 
 # %% auto #0
-__all__ = ['PRECISIONS', 'FFT_WORKERS', 'ComposedPLD', 'compose_many', 'compose_plds']
+__all__ = ['MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK', 'log_mgf', 'ComposedPLD',
+           'compose_many', 'compose_plds']
 
 # %% ../../nbs/accounting/02_compose.ipynb #fc74185b
-_LAMBDAS = np.geomspace(1e-2, 64, 40)
+MGF_LAMBDAS = np.geomspace(1e-2, 64, 40)
 PRECISIONS = ('double', 'extended')     # FFT arithmetic: float64, or np.longdouble (80-bit where the platform has it)
-_UNIT = {'double': np.finfo(np.float64).eps / 2, 'extended': np.finfo(np.longdouble).eps / 2}   # unit round-off u
-_DTYPE = {'double': np.float64, 'extended': np.longdouble}
+UNIT_ROUNDOFF = {'double': np.finfo(np.float64).eps / 2, 'extended': np.finfo(np.longdouble).eps / 2}   # unit round-off u
+PRECISION_DTYPES = {'double': np.float64, 'extended': np.longdouble}
 # threads for scipy.fft (all cores); the arithmetic, hence the bound, is the same
 FFT_WORKERS = -1
-_SLACK = 1e-11   # relative round-off allowance for the PLD construction (masses are computed to ~1e-13)
+PLD_SLACK = 1e-11   # relative round-off allowance for the PLD construction (masses are computed to ~1e-13)
 
 def _l2(x) -> float:
     "Euclidean norm, without BLAS: a multi-threaded BLAS dot stalls for ~15 ms on a busy 2-core machine (0.02 ms idle)."
@@ -46,7 +47,7 @@ def _shifted_lse(lm:np.ndarray, s:np.ndarray, lam:float, t:np.ndarray) -> float:
     np.multiply(s, lam, out=t); t += lm; c = t.max(); t -= c; np.exp(t, out=t)
     return c + math.log(t.sum())
 
-def _log_mgf(pld:DiscretePLD, lam:np.ndarray) -> np.ndarray:
+def log_mgf(pld:DiscretePLD, lam:np.ndarray) -> np.ndarray:
     "log E[e^{λS}] of the finite part of `pld`, for each λ."
     lm, s = _finite_part(pld)
     if not len(s): return np.full(len(lam), -np.inf)  # all mass at +∞ (or none): no finite part
@@ -54,12 +55,12 @@ def _log_mgf(pld:DiscretePLD, lam:np.ndarray) -> np.ndarray:
     return np.array([_shifted_lse(lm, s, l, t) for l in lam])
 
 class _LazyLogMGF:
-    "`_log_mgf` of one PLD at λ = ±`_LAMBDAS`[i], each computed on first use and kept (a window needs ~16 of the 80)."
+    "`log_mgf` of one PLD at λ = ±`MGF_LAMBDAS`[i], each computed on first use and kept (a window needs ~16 of the 80)."
     def __init__(self, pld:DiscretePLD):
         self.lm, self.s = _finite_part(pld)
         self.finite, self.t, self.vals = len(self.s) > 0, np.empty_like(self.s), {}
     def __call__(self, i:int, sign:int) -> float:
-        if (i, sign) not in self.vals: self.vals[i, sign] = _shifted_lse(self.lm, self.s, sign * _LAMBDAS[i], self.t)
+        if (i, sign) not in self.vals: self.vals[i, sign] = _shifted_lse(self.lm, self.s, sign * MGF_LAMBDAS[i], self.t)
         return self.vals[i, sign]
 
 def _grid_min(f, n:int) -> float:
@@ -73,8 +74,8 @@ def _window(parts, mgfs:dict, tau:float):
     if not all(mgfs[id(p)].finite for p, _ in parts): return 0, 0   # no finite composed mass
     # min over λ of (log E e^{±λS} − log τ) / λ: the distance S exceeds w.p. <= τ
     def chernoff(sign):
-        at = lambda i: (sum(k * mgfs[id(p)](i, sign) for p, k in parts) - math.log(tau)) / _LAMBDAS[i]   # MGFs memoised
-        return _grid_min(at, len(_LAMBDAS))
+        at = lambda i: (sum(k * mgfs[id(p)](i, sign) for p, k in parts) - math.log(tau)) / MGF_LAMBDAS[i]   # MGFs memoised
+        return _grid_min(at, len(MGF_LAMBDAS))
     lo, hi = math.floor(-chernoff(-1) / h), math.ceil(chernoff(1) / h)
     # crossed (lo > hi): both tails of one point are <= tau, so the finite mass is <= 2 tau; any J in [hi, lo] serves
     return (lo, hi) if lo <= hi else (hi, hi)
@@ -128,7 +129,7 @@ class ComposedPLD:
         k = int(np.searchsorted(s, eps, side='right'))                          # bins with loss > ε start at k
         e = math.exp(eps - s[k]) if k < len(s) else 0.0                          # e^{ε − s_k} ≤ 1: no overflow
         (au, bu), (al, bl) = self._pieces(k, True), self._pieces(k, False)
-        return (max(0.0, float((al - e * bl) * (1 - _SLACK))), min(1.0, float((au - e * bu) * (1 + _SLACK))))
+        return (max(0.0, float((al - e * bl) * (1 - PLD_SLACK))), min(1.0, float((au - e * bu) * (1 + PLD_SLACK))))
 
     def delta_floor(self, eps:float) -> float:
         "The part of the certified upper δ(ε) that is charged rather than computed: truncation, mass at +∞, round-off."
@@ -146,7 +147,7 @@ class ComposedPLD:
         finite = k < len(s)
         ref = np.append(s, np.inf)[k]                                            # its s_k (the last one is unbounded)
         a, b = self._pieces(k, upper)
-        target = delta / ((1 + _SLACK) if upper else (1 - _SLACK))
+        target = delta / ((1 + PLD_SLACK) if upper else (1 - PLD_SLACK))
         with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
             at_lo = a - np.where(finite, np.exp(lo_edge - ref), 0) * b
             at_hi = np.where(finite, a - b, a)                                    # limit ε → s_k from below
@@ -222,7 +223,7 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
     if width > max_bins:                               # checked before any array of that size exists
         raise GridTooLarge(f"the composed losses span {width * h:.4g} ({width} bins of h={h:.3g}), "
                            f"more than max_bins={max_bins}; use a larger h or max_bins", width / max_bins)
-    dtype, u = _DTYPE[precision], float(_UNIT[precision])
+    dtype, u = PRECISION_DTYPES[precision], float(UNIT_ROUNDOFF[precision])
     spectra, l1, l2, powers, out, done = {}, {}, {}, {}, [], {}
     for parts, (J_lo, J_hi) in zip(variants, windows):
         key = tuple((id(p), k) for p, k in parts)

@@ -12,11 +12,12 @@ from ..core.definitions import check_choice, check_real
 from ..core.sampling import Scheme, occurrence_pmf
 from .pairs import log_normal_cell, output_pair
 from .pld import (CAP_MASS, CELLS_PER_WEIGHT, DiscretePLD, GridTooLarge, MAX_BINS, TAIL_ROUND,
-                                       check_max_bins, _cells, _lower_pld, _merge_cells, _upper_pld)
+                                       check_max_bins, loss_cells, lower_pld, merge_cells, upper_pld)
 
 
 # %% auto #0
-__all__ = ['PAIRS', 'GUARANTEES', 'dominating_rate', 'dominating_labels', 'dominating_pld', 'MechanismPLD', 'scheme_gaussian_pld']
+__all__ = ['PAIRS', 'GUARANTEES', 'dominating_rate', 'dominating_labels', 'label_top', 'add_symmetric_label', 'lower_symmetric',
+           'dominating_pld', 'MechanismPLD', 'loss_std', 'scheme_gaussian_pld']
 
 # %% ../../nbs/accounting/03_dominating.ipynb #1267195f
 def dominating_rate(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
@@ -51,7 +52,7 @@ def dominating_labels(scheme:Scheme,  # a fixed-size scheme (not Poisson)
     return eta_t, labels, occ.tail_bound / eta_t
 
 # %% ../../nbs/accounting/03_dominating.ipynb #db7691fe
-def _label_top(eta:float, theta:float, log_cap:float) -> float:
+def label_top(eta:float, theta:float, log_cap:float) -> float:
     "The loss above which a label's P-mass is below e^log_cap (its band edge)."
     z = 1.0
     while special.log_ndtr(-z) > log_cap: z *= 1.25                   # P-mass beyond t = θ + z is below e^log_cap
@@ -62,7 +63,7 @@ def _label_cells(eta:float, theta:float, width:float, log_cap:float):
     "Positive-loss cells of $((1-\\eta)N(0,1)+\\eta N(\\theta,1),\\,N(0,1))$, loss edges on multiples of `width`."
     # loss ℓ(t) = log(1 − η + η e^{θt − θ²/2}) increases in t, is 0 at t = θ/2, and has the inverse t(s) below
     l1m = math.log1p(-eta) if eta < 1 else -math.inf
-    s = np.arange(max(1, math.ceil(_label_top(eta, theta, log_cap) / width)) + 1) * width
+    s = np.arange(max(1, math.ceil(label_top(eta, theta, log_cap) / width)) + 1) * width
     big = s > 30                                                       # log(e^s − 1 + η) without overflow
     log_num = np.where(big, s + np.log1p((eta - 1) * np.exp(-np.where(big, s, 0))),
                        np.log(np.expm1(np.where(big, 0, s)) + eta))
@@ -75,7 +76,7 @@ def _label_cells(eta:float, theta:float, width:float, log_cap:float):
 
 
 # %% ../../nbs/accounting/03_dominating.ipynb #f2571f61
-def _add_symmetric_label(up:np.ndarray, weight:float, eta:float, theta:float, h:float, log_cap:float, coarse:int=1):
+def add_symmetric_label(up:np.ndarray, weight:float, eta:float, theta:float, h:float, log_cap:float, coarse:int=1):
     "Add `weight` × one symmetrised label's upper PLD to `up`; return its +∞ mass and its cells' (loss, weighted mass)."
     C = len(up) // 2                                  # index C ↔ loss 0
     lp, lq, s, tail_p = _label_cells(eta, theta, coarse * h, log_cap)
@@ -91,7 +92,7 @@ def _add_symmetric_label(up:np.ndarray, weight:float, eta:float, theta:float, h:
     keep = p > 0
     return weight * tail_p, np.maximum(ell[keep], 0.0), weight * p[keep]
 
-def _lower_symmetric(ell:np.ndarray, p:np.ndarray, h:float, J:int, total:float) -> np.ndarray:
+def lower_symmetric(ell:np.ndarray, p:np.ndarray, h:float, J:int, total:float) -> np.ndarray:
     "Lower PLD on −Jh..Jh of the symmetrised pair whose positive-loss cells (all labels) have losses `ell`, masses `p`."
     lo = np.zeros(2 * J + 1)
     if not len(ell): lo[J] = total; return lo
@@ -99,7 +100,7 @@ def _lower_symmetric(ell:np.ndarray, p:np.ndarray, h:float, J:int, total:float) 
     n_tail = int(np.searchsorted(np.cumsum(p[order]), TAIL_ROUND, side='right'))   # far tail: each loss rounded down
     t_ell, t_p = ell[order[:n_tail]], p[order[:n_tail]]
     t_j, core = np.floor(t_ell / h).astype(np.int64), order[n_tail:]
-    js, ms, X = _merge_cells(ell[core], p[core], h) if len(core) else (np.zeros(0, np.int64), np.zeros(0), 0.0)
+    js, ms, X = merge_cells(ell[core], p[core], h) if len(core) else (np.zeros(0, np.int64), np.zeros(0), 0.0)
     if X > 0: js, ms = js[:-1], ms[:-1]                          # the unclosed last group joins its mirror at 0
     np.add.at(lo, J + js, ms); np.add.at(lo, J - js, ms * np.exp(-js * h))   # a group and its mirror: Q-mass m e^{−jh}
     np.add.at(lo, J + t_j, t_p)                                  # a rounded-down atom, and its mirror: Q-mass p e^{−ℓ}
@@ -123,18 +124,18 @@ def dominating_pld(scheme:Scheme,           # a fixed-size scheme (not Poisson)
         if theta == 0: zero += pi
         elif pi < CAP_MASS: inf += pi                 # negligible label: +∞ in the upper bound, dropped in the lower
         else: plan.append((pi, theta, math.log(CAP_MASS / pi), int(min(64, max(1, math.sqrt(CELLS_PER_WEIGHT / pi))))))
-    J = max([math.ceil(_label_top(eta_t, th, lc) / h) + c for _, th, lc, c in plan], default=1)
+    J = max([math.ceil(label_top(eta_t, th, lc) / h) + c for _, th, lc, c in plan], default=1)
     if 2 * J + 1 > 4 * max_bins:                      # estimated before allocating anything of that size
         raise GridTooLarge(f"σ={sigma:g} at h={h:g} needs a loss grid of {2 * J + 1} points (privacy losses up to "
                            f"{J * h:.3g}), more than 4*max_bins={4 * max_bins}; use a larger h, max_bins or sigma",
                            (2 * J + 1) / (4 * max_bins))
     up, cells = np.zeros(2 * J + 1), []
     for pi, theta, log_cap, coarse in plan:
-        tail, ell, p = _add_symmetric_label(up, pi, eta_t, theta, h, log_cap, coarse); inf += tail
+        tail, ell, p = add_symmetric_label(up, pi, eta_t, theta, h, log_cap, coarse); inf += tail
         cells.append((ell, p))
     # the lower PLD merges the cells of every label at once: the label is public, so pooling atoms across labels is
     # post-processing too, and one pooled greedy pass replaces one pass per label
-    lo = _lower_symmetric(*(np.concatenate([c[i] for c in cells] or [np.zeros(0)]) for i in (0, 1)), h, J,
+    lo = lower_symmetric(*(np.concatenate([c[i] for c in cells] or [np.zeros(0)]) for i in (0, 1)), h, J,
                           sum(pi for pi, *_ in plan))
     up[J] += zero; lo[J] += zero
     return MechanismPLD([DiscretePLD(h, -J, up, inf)], [DiscretePLD(h, -J, lo, 0.0)],
@@ -152,7 +153,7 @@ PAIRS = ('worst', 'paper')
 GUARANTEES = {'worst': 'worst case: every pair of neighbouring datasets, every orientation sequence',
               'paper': "NOT a worst-case guarantee: the paper's pair of datasets (other records contribute 0)"}
 
-def _loss_std(pld:DiscretePLD) -> float:
+def loss_std(pld:DiscretePLD) -> float:
     "Standard deviation of the finite part of a discrete PLD (0 if it has no finite mass)."
     w = pld.masses.sum()
     if not w > 0: return 0.0
@@ -176,5 +177,5 @@ def scheme_gaussian_pld(scheme:Scheme,           # registry scheme (`make_scheme
     directions = [(P, Q)] if relation == 'substitute' else [(P, Q), (Q, P)]
     ups, los = [], []
     for A, B in directions:
-        c = _cells(A, B, h, max_cells=4 * max_bins); ups.append(_upper_pld(c, h)); los.append(_lower_pld(c, h))
+        c = loss_cells(A, B, h, max_cells=4 * max_bins); ups.append(upper_pld(c, h)); los.append(lower_pld(c, h))
     return MechanismPLD(ups, los, f"{scheme.label}∘N(0,{sigma:g}²) [{relation}, {pair} pair]")

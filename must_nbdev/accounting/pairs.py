@@ -13,11 +13,11 @@ from ..core.sampling import Scheme, occurrence_pmf
 
 
 # %% auto #0
-__all__ = ['RELATIONS', 'COMPONENT_FLOOR', 'log_normal_cell', 'GaussianMixture', 'output_pair']
+__all__ = ['RELATIONS', 'LOG_SQRT_2PI', 'COMPONENT_FLOOR', 'log_normal_cell', 'logsumexp_rows', 'GaussianMixture', 'output_pair']
 
 # %% ../../nbs/accounting/00_pairs.ipynb #27147b95
 RELATIONS = ('substitute', 'add_remove')
-_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 def log_normal_cell(a,  # lower standardised cell edges (array-like)
                     b,  # upper edges, b > a, broadcast with a
@@ -34,7 +34,7 @@ def log_normal_cell(a,  # lower standardised cell edges (array-like)
     out[mid] = np.log1p(-special.ndtr(a[mid]) - special.ndtr(-b[mid]))
     return out
 
-def _logsumexp_rows(x:np.ndarray) -> np.ndarray:
+def logsumexp_rows(x:np.ndarray) -> np.ndarray:
     "log Σ_j e^{x_ij} per row (a lean scipy.special.logsumexp(x, axis=1); −∞ for rows of −∞)."
     if x.shape[1] == 1: return x[:, 0].copy()
     m = x.max(axis=1)
@@ -52,12 +52,12 @@ class GaussianMixture:
     def logpdf(self, t) -> np.ndarray:
         "Log density at `t`."
         t = np.asarray(t, float)[:, None]
-        return (_logsumexp_rows(self.logw - (t - self.mu) ** 2 / (2 * self.sigma ** 2)) - _LOG_SQRT_2PI
+        return (logsumexp_rows(self.logw - (t - self.mu) ** 2 / (2 * self.sigma ** 2)) - LOG_SQRT_2PI
                 - math.log(self.sigma))
     def logmass(self, a, b) -> np.ndarray:
         "Log probability of each interval [a, b)."
         s = self.sigma
-        return _logsumexp_rows(self.logw
+        return logsumexp_rows(self.logw
                                + log_normal_cell((np.asarray(a)[:, None] - self.mu) / s,
                                                  (np.asarray(b)[:, None] - self.mu) / s))
     def logmass_cells(self, t) -> np.ndarray:
@@ -70,7 +70,7 @@ class GaussianMixture:
         with np.errstate(divide='ignore', invalid='ignore'): cell = hi + np.log(-np.expm1(lo - hi))
         mid = (z[:-1] < 0) & (z[1:] > 0)               # the few cells around a mean: 1 − Φ(a) − Φ(−b)
         cell[mid] = np.log1p(-np.exp(la[mid]) - np.exp(lb[mid]))
-        return _logsumexp_rows(self.logw + cell)
+        return logsumexp_rows(self.logw + cell)
     def logsf(self, t:float) -> float:
         "Log probability of [t, ∞)."
         return float(special.logsumexp(self.logw + special.log_ndtr((self.mu - t) / self.sigma)))

@@ -7,14 +7,15 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from .pairs import GaussianMixture, _LOG_SQRT_2PI
+from .pairs import GaussianMixture, LOG_SQRT_2PI
 from ..core import definitions as _defs
 from ..core.definitions import check_int
 
 
 # %% auto #0
 __all__ = ['CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_BINS', 'BYTES_PER_BIN', 'MERGE_SPLIT', 'TAIL_ROUND', 'DiscretePLD',
-           'check_max_bins', 'budget_max_bins', 'GridTooLarge', 'Cells']
+           'check_max_bins', 'budget_max_bins', 'GridTooLarge', 'Cells', 'loss_cells', 'upper_pld', 'merge_cells',
+           'lower_pld']
 
 # %% ../../nbs/accounting/01_pld.ipynb #87cc3f23
 @dataclass
@@ -78,7 +79,7 @@ class Cells:
     tail_hi: float        # P-mass right of the line
     dropped: float        # P-mass of mixture components dropped as negligible (counted at +inf)
 
-def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:float=9.5, max_cells:int|None=None,
+def loss_cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:float=9.5, max_cells:int|None=None,
            width:float=0.5):
     "Output-line cells, A‖B (~`width`·h of loss where A has mass, else wider): log masses, edge losses, tails, band."
     s = A.sigma
@@ -113,13 +114,13 @@ def _cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:f
     L = A.logpdf(t) - B.logpdf(t)
     lA, lB = A.logmass_cells(t), B.logmass_cells(t)
     if B.dropped > 0:  # the lower bound must use a Q at least as large as the true one
-        lB_safe = np.logaddexp(lB, math.log(B.dropped) - _LOG_SQRT_2PI - math.log(s) + np.log(np.diff(t)))
+        lB_safe = np.logaddexp(lB, math.log(B.dropped) - LOG_SQRT_2PI - math.log(s) + np.log(np.diff(t)))
     else: lB_safe = lB
     return Cells(lA=lA, lB=lB, lB_safe=lB_safe, L0=L[:-1], L1=L[1:], L_lo=float(L[0]), L_hi=float(L[-1]), s_hi=s_hi,
                  s_lo=s_lo, tail_lo=math.exp(A.logcdf(t_lo)), tail_hi=math.exp(A.logsf(t_hi)), dropped=A.dropped)
 
 # %% ../../nbs/accounting/01_pld.ipynb #18328dff
-def _upper_pld(c:Cells, h:float) -> DiscretePLD:
+def upper_pld(c:Cells, h:float) -> DiscretePLD:
     "Connect-the-dots split of every cell (dominates the true pair); beyond the loss band: +inf above, rounded up below"
     Lmin, Lmax = np.minimum(c.L0, c.L1), np.maximum(c.L0, c.L1)
     p = np.exp(c.lA)
@@ -144,7 +145,7 @@ def _upper_pld(c:Cells, h:float) -> DiscretePLD:
 MERGE_SPLIT = 2      # atoms pooled per half grid step before the greedy merge (1: faster, a little less tight)
 TAIL_ROUND = 1e-10   # P-mass in each far tail of a lower PLD that is rounded down instead of merged (speed; tiny loss)
 
-def _merge_cells(ell:np.ndarray, p:np.ndarray, h:float, split:int=MERGE_SPLIT):
+def merge_cells(ell:np.ndarray, p:np.ndarray, h:float, split:int=MERGE_SPLIT):
     "Greedy top-down merge of atoms (loss `ell`, first-law mass `p`), pooled per 1/`split` step into groups of loss jh."
     key = np.floor(ell * split / h).astype(np.int64); klo = int(key.min()); n = int(key.max()) - klo + 1
     j = key // split                                                        # the grid value jh at or below each atom
@@ -171,7 +172,7 @@ def _merge_cells(ell:np.ndarray, p:np.ndarray, h:float, split:int=MERGE_SPLIT):
         js.append(lab); ms.append(M)
     return np.array(js, np.int64), np.array(ms), X
 
-def _lower_pld(c:Cells, h:float) -> DiscretePLD:
+def lower_pld(c:Cells, h:float) -> DiscretePLD:
     "Greedy merge of the cells into groups whose loss is exactly a grid value (dominated by the true pair)."
     ell = c.lA - c.lB_safe
     keep = (ell <= c.s_hi) & (ell >= -c.s_lo)       # dropping P-mass only lowers δ
@@ -186,9 +187,9 @@ def _lower_pld(c:Cells, h:float) -> DiscretePLD:
     ell, p, lq = ell[core], p[core], lq[core]
     if p[ell < ell.min() + h].sum() <= p[ell > ell.max() - h].sum():
         # start at the end that carries more mass: there groups close exactly
-        js, ms, _ = _merge_cells(ell, p, h)
+        js, ms, _ = merge_cells(ell, p, h)
     else:   # mass piles up at the lowest loss (e.g. log(1−q)): merge the swapped pair (B, A), whose top that is
-        jq, mq, X = _merge_cells(-ell, np.exp(lq), h)
+        jq, mq, X = merge_cells(-ell, np.exp(lq), h)
         with np.errstate(divide='ignore', over='ignore'):   # a group of B-mass Q and loss −jh has A-mass Q e^{−jh} ≤ 1
             js, ms = -jq, np.minimum(np.exp(np.log(mq) - jq * h), 1.0)
             if X > 0:                                 # the unclosed last group: loss in ((js−1)h, js h), rounded down

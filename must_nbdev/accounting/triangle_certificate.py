@@ -10,17 +10,18 @@ from functools import lru_cache
 import numpy as np
 from ..core.definitions import check_int, check_real
 from ..core.sampling import check_scheme, Scheme
-from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, _cells, _upper_pld
+from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, loss_cells, upper_pld
 from .pairs import GaussianMixture
-from .dominating import _add_symmetric_label, _label_top, dominating_labels, scheme_gaussian_pld
+from .dominating import add_symmetric_label, label_top, dominating_labels, scheme_gaussian_pld
 from .unlabelled import unlabelled_pld
 from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
-from .adaptive import _runs
-from .triangles import NET_TOL, triangle_net, planar_upper_pld, _upper_dp
+from .adaptive import attack_runs
+from .triangles import NET_TOL, triangle_net, planar_upper_pld, upper_game_dp
 
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'TriangleCertificate',
-           'triangle_delta', 'triangle_epsilon', 'TightOptions', 'triangle_bound']
+           'label_pld', 'on_grid', 'net_label_groups', 'whole_steps', 'triangle_delta', 'triangle_epsilon',
+           'TightOptions', 'triangle_bound']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -55,15 +56,15 @@ LABEL_NET_MASS = 1e-3   # a label lighter than this keeps only its symmetrised p
 LABEL_NET_SIGMA = 1.0   # so does a label l with σ/l below this (its net would need too many members)
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #abe14b32
-def _label_pld(eta:float, theta:float, h:float) -> DiscretePLD:
+def label_pld(eta:float, theta:float, h:float) -> DiscretePLD:
     "Upper PLD of one symmetrised public label of `03_dominating`: above every triangle of that label, both ways."
     log_cap = math.log(CAP_MASS)
-    J = math.ceil(_label_top(eta, theta, log_cap) / h) + 1
+    J = math.ceil(label_top(eta, theta, log_cap) / h) + 1
     up = np.zeros(2 * J + 1)
-    tail = _add_symmetric_label(up, 1.0, eta, theta, h, log_cap)[0]
+    tail = add_symmetric_label(up, 1.0, eta, theta, h, log_cap)[0]
     return DiscretePLD(h, -J, up, tail)
 
-def _on_grid(p:DiscretePLD, c:int) -> DiscretePLD:
+def on_grid(p:DiscretePLD, c:int) -> DiscretePLD:
     "An upper PLD on the grid c·h is one on the grid h: its atoms sit on every c-th point."
     if c == 1: return p
     m = np.zeros((len(p.masses) - 1) * c + 1); m[::c] = p.masses
@@ -100,13 +101,13 @@ def _proxy_delta(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, rati
     (labels, null, left), h = rated, PROXY_COARSEN * h
     one = lambda eta: GaussianMixture(np.log([1 - eta, eta]), np.array([0.0, 2 / sigma]), 1.0)   # label 1: nearly
     zero = GaussianMixture(np.zeros(1), np.zeros(1), 1.0)                                  # tight in the game
-    groups = tuple((pi, ((_upper_pld(_cells(one(eta), zero, h, max_cells=4 * max_bins, width=1.0), h) if l == 1 else
-                          _label_pld(eta, 2 * l / sigma, h),),)) for pi, eta, l in labels if pi >= CAP_MASS)
+    groups = tuple((pi, ((upper_pld(loss_cells(one(eta), zero, h, max_cells=4 * max_bins, width=1.0), h) if l == 1 else
+                          label_pld(eta, 2 * l / sigma, h),),)) for pi, eta, l in labels if pi >= CAP_MASS)
     left += sum(pi for pi, *_ in labels if pi < CAP_MASS)
     try:
-        window = _runs(scheme, sigma, 'substitute', h, max_bins)[0]
-        return float(_upper_dp(groups, steps, eps, 0, h, window, max_bins, null=null, left=left,
-                               whole=_whole_steps(scheme, sigma, h, max_bins))['values'][0])
+        window = attack_runs(scheme, sigma, 'substitute', h, max_bins)[0]
+        return float(upper_game_dp(groups, steps, eps, 0, h, window, max_bins, null=null, left=left,
+                               whole=whole_steps(scheme, sigma, h, max_bins))['values'][0])
     except GridTooLarge: return math.inf
 
 def _best_ratio(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, max_bins:int) -> int:
@@ -123,16 +124,16 @@ def _per_copy_pays(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, ma
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8a01c48
 @lru_cache(maxsize=6)
-def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1) -> tuple:
-    "The labelled game's steps: (groups for `_upper_dp`, null weight, mass at +∞, members) (cached: the costly part)."
+def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1) -> tuple:
+    "The labelled game's steps: (groups for `upper_game_dp`, null weight, mass at +∞, members) (cached: the costly part)."
     labels, null, left = _rated_labels(scheme, sigma, ratio)
     groups, members = [], 0
     for pi, eta, l in labels:
         if pi < CAP_MASS: left += pi; continue                 # negligible label: at +∞
         c = coarsen * l * l                                    # label l's members: on the grid c·h
-        alts = [(_label_pld(eta, 2 * l / sigma, h),)]
+        alts = [(label_pld(eta, 2 * l / sigma, h),)]
         if pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA:   # l copies: the disc scaled by l, i.e. noise σ/l
-            alts.append(tuple(_on_grid(planar_upper_pld(G, q=eta, sigma=sigma / l, h=c * h), c)
+            alts.append(tuple(on_grid(planar_upper_pld(G, q=eta, sigma=sigma / l, h=c * h), c)
                               for G in triangle_net(sigma / l, tol=tol)))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
@@ -141,7 +142,7 @@ def _label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1,
     return tuple(groups), null, left, members
 
 @lru_cache(maxsize=2)
-def _whole_steps(scheme:Scheme, sigma:float, h:float, max_bins:int) -> tuple:
+def whole_steps(scheme:Scheme, sigma:float, h:float, max_bins:int) -> tuple:
     "Upper PLDs of pairs dominating a whole step, both ways: the partially unlabelled pair where the scheme has one."
     mech = scheme_gaussian_pld(scheme, sigma, 'substitute', h, max_bins, 'worst')
     alt = unlabelled_pld(scheme, sigma, 'substitute', h, -mech.upper[0].j0)
@@ -154,15 +155,15 @@ def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins, cells) ->
     # returns (dp, members, ratio, per copy, unlabelled members)
     ratio = _best_ratio(scheme, sigma, steps, e0, h, max_bins)
     per_copy = _per_copy_pays(scheme, sigma, steps, e0, h, max_bins)
-    groups, null, left, members = _label_groups(scheme, sigma, h, tol, coarsen)
+    groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen)
     more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
     for split in [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
-        *alt, extra = _label_groups(scheme, sigma, h, tol, coarsen, split); more.append(tuple(alt)); members += extra
+        *alt, extra = net_label_groups(scheme, sigma, h, tol, coarsen, split); more.append(tuple(alt)); members += extra
     families = [f for f in unlabelled_members(scheme, sigma, h, cells, max_bins=max_bins) if f]   # none for WOR
     more += [(((1.0, (f,)),), 0.0, 0.0) for f in families]      # each family: its largest member, the count hidden
-    window = _runs(scheme, sigma, 'substitute', h, max_bins)[0]
-    return (_upper_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left, more=tuple(more),
-                      whole=_whole_steps(scheme, sigma, h, max_bins)), members, ratio, per_copy,
+    window = attack_runs(scheme, sigma, 'substitute', h, max_bins)[0]
+    return (upper_game_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left, more=tuple(more),
+                      whole=whole_steps(scheme, sigma, h, max_bins)), members, ratio, per_copy,
             sum(map(len, families)))
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c743f5bd

@@ -12,12 +12,12 @@ from scipy.special import ndtr
 from ..core import definitions as _defs
 from ..core.definitions import check_int, check_real
 from .pld import DiscretePLD, GridTooLarge
-from .compose import _UNIT
-from .adaptive import _fft_round_off, _plan
+from .compose import UNIT_ROUNDOFF
+from .adaptive import fft_round_off, dp_plan
 
 # %% auto #0
 __all__ = ['FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'NET_TRIM', 'gram_box',
-           'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld']
+           'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld', 'upper_kernels', 'upper_game_dp']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -223,7 +223,7 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
 NET_TRIM = 1e-14  # P-mass of each tail of a member moved up over the whole run (low tail to its cut, high to +∞)
 _MASS_SLACK = 1e-11   # relative allowance for the masses' round-off
 
-def _upper_kernels(plds:tuple, k:int) -> tuple:
+def upper_kernels(plds:tuple, k:int) -> tuple:
     "Members' masses on a common support [a, b] (tails moved up) and their masses at +∞: (K, infs, a, b)."
     rows, infs = [], []
     for p in plds:
@@ -237,23 +237,23 @@ def _upper_kernels(plds:tuple, k:int) -> tuple:
     for i, (j, mm) in enumerate(rows): K[i, j - a:j - a + len(mm)] = mm
     return K * (1 + _MASS_SLACK), np.array(infs) * (1 + _MASS_SLACK), a, b
 
-def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, max_bins:int, *,
+def upper_game_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, max_bins:int, *,
               null:float=0.0, left:float=0.0, whole:tuple=(), more:tuple=()) -> dict:
     "Upper bound on the labelled game: δ(e0 + jh) for j = 0..span (V_0 read at −span..0), from above."
     # groups: ((π, alternatives), ...), each alternative a tuple of members' upper PLDs: a label's value is the least
     # over its alternatives of the largest over their members. `null` weighs V itself, `left` is P-mass at +∞.
     # whole: upper PLDs of pairs that each dominate a whole step (both orientations): a step is also at most theirs
     # more: other label splits (groups, null, left) of the same step: a step is also at most each one's sum
-    P = _plan(window, k, e0, span, h)
+    P = dp_plan(window, k, e0, span, h)
     lo, hi = P['lo'], P['hi']
     G, splits = [], ((groups, null, left),) + tuple(more)
     for d, (grs, _, _) in enumerate(splits):
         for pi, alts in grs:
-            K, infs, a, b = _upper_kernels(tuple(p for alt in alts for p in alt), k)
+            K, infs, a, b = upper_kernels(tuple(p for alt in alts for p in alt), k)
             G.append((pi, K, infs, a, b, np.cumsum([0] + [len(alt) for alt in alts]),
                       float(np.max(K.sum(axis=1) + infs)), d))
     for p in whole:
-        K, infs, a, b = _upper_kernels((p,), k)
+        K, infs, a, b = upper_kernels((p,), k)
         G.append((1.0, K, infs, a, b, np.array([0, 1]), float(K.sum() + infs[0]), -1))
     r_need = [int(np.max(hi[:-1] - lo[:-1])) + b - a + 1 for _, _, _, a, b, *_ in G]
     spectra_bytes = sum(len(g[1]) * (r // 2 + 1) * 16 for g, r in zip(G, r_need))   # a spectrum per member
@@ -263,7 +263,7 @@ def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, ma
                            f"max_bins={max_bins} or the memory budget (must_nbdev.core.definitions.set_memory_budget); "
                            "use a larger h, max_bins or tol",
                            max(max(r_need) / max_bins, spectra_bytes / _defs.MEMORY_BUDGET))
-    u = float(_UNIT['double'])
+    u = float(UNIT_ROUNDOFF['double'])
     s = np.arange(lo[k], hi[k] + 1) * h
     V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)  # rounded up
     spectra, err_total, bins = {}, 0.0, 0
@@ -284,7 +284,7 @@ def _upper_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, ma
                     # circular length r >= len(E): outputs from w − 1 on are the linear correlation's
                     np.maximum(best, sfft.irfft(FE * spectra[g][1][i], r)[w - 1:w - 1 + n_out] + infs[i], out=best)
                 np.minimum(value, best, out=value)
-            e = _fft_round_off(u, r, math.sqrt(float(E @ E)), l1)
+            e = fft_round_off(u, r, math.sqrt(float(E @ E)), l1)
             if d < 0: steps.append((value + e, e)); continue
             total[d] += pi * value; err[d] += pi * e
         err_total += max(err + [e for _, e in steps])

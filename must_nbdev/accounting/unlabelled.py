@@ -10,14 +10,15 @@ from dataclasses import dataclass
 from scipy import special, stats
 from ..core.definitions import check_real
 from ..core.sampling import Scheme
-from .pairs import _LOG_SQRT_2PI, _logsumexp_rows
+from .pairs import LOG_SQRT_2PI, logsumexp_rows
 from .pld import DiscretePLD
 from .dominating import MechanismPLD, dominating_labels
 
 # %% auto #0
 __all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'FEED_FLOOR', 'SEARCH_EVERY', 'KNOTS_DENSE',
-           'KNOTS_RATIO', 'MAX_LOSS', 'LabelGroup', 'label_groups', 'group_bound', 'labelled_profile',
-           'unlabelled_profile', 'profile_knots', 'profile_pld', 'unlabelled_pld']
+           'KNOTS_RATIO', 'MAX_LOSS', 'LabelGroup', 'positive_binomial', 'label_groups', 'hs_gauss', 'hs_mixture',
+           'charged_mass', 'matched_split', 'group_bound', 'labelled_profile', 'unlabelled_profile', 'profile_knots',
+           'profile_pld', 'unlabelled_pld']
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #1b5ff4af
 LABEL_FLOOR = 1e-20   # a copy count whose conditional probability is below this is dropped (its P-mass charged)
@@ -35,7 +36,7 @@ class LabelGroup:
     rho: float = 1.0  # the fraction of that part that is in r (the rest is in z)
     z_records: int = 1  # how many other records the Z part's copies come from (MUST.ww's group j: j slots, j records)
 
-def _positive_binomial(m:int, p:float) -> tuple:
+def positive_binomial(m:int, p:float) -> tuple:
     "Bin(m, p) conditioned on >= 1 over l = 1.. while the pmf is >= LABEL_FLOOR; (pi, P(>= 1), mass dropped)."
     p_pos = -math.expm1(m * math.log1p(-p)) if p < 1 else 1.0
     lp = stats.binom.logpmf(np.arange(1, m + 1), m, p) - math.log(p_pos)
@@ -49,18 +50,18 @@ def label_groups(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (
     "Lemma B for `scheme`: ([LabelGroup], P-mass left out), or None if the scheme has no such representation here."
     methods, sizes, n = tuple(s.method for s in scheme.stages), [s.size for s in scheme.stages], scheme.n
     if methods in (('wr',), ('wr', 'wor')):                      # WR(m), and MUST.wo, which has the law of WR(m)
-        pi, e, drop = _positive_binomial(sizes[-1], 1 / n)
+        pi, e, drop = positive_binomial(sizes[-1], 1 / n)
         return [LabelGroup(e, 1 - e, 0.0, pi)], e * drop
     if methods == ('wor', 'wr'):                                  # MUST.ow: WOR b, then WR m of the b
         (b, m), q = sizes, sizes[0] / n
-        pi, p_pos, drop = _positive_binomial(m, 1 / b)
+        pi, p_pos, drop = positive_binomial(m, 1 / b)
         return [LabelGroup(q * p_pos, 1 - p_pos, (1 - q) * p_pos, pi)], q * p_pos * drop
     if methods == ('wr', 'wr'):                                   # MUST.ww: J ~ Bin(b, 1/n) slots hold the record
         b, m = sizes
         jmax = max(1, int(np.searchsorted(stats.binom.sf(np.arange(b + 1), b, 1 / n) < GROUP_FLOOR, True)))
         p0, lost, parts = float(stats.binom.pmf(0, b, 1 / n)), float(stats.binom.sf(jmax, b, 1 / n)), []
         for j in range(1, min(jmax, b) + 1):
-            pi, p_pos, drop = _positive_binomial(m, j / b)
+            pi, p_pos, drop = positive_binomial(m, j / b)
             parts.append((float(stats.binom.pmf(j, b, 1 / n)), p_pos, pi, drop))
         eta = sum(pj * pp for pj, pp, _, _ in parts)
         groups = []
@@ -75,7 +76,7 @@ def label_groups(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (
 # %% ../../nbs/accounting/04_unlabelled.ipynb #6b818bdf
 _U = float(np.finfo(float).eps)
 
-def _hs_gauss(gamma:np.ndarray,  # γ >= 0 (inf allowed: 0)
+def hs_gauss(gamma:np.ndarray,  # γ >= 0 (inf allowed: 0)
               theta,             # θ > 0, broadcast against gamma
              ) -> np.ndarray:
     "An upper bound, round-off included, on δ_G(γ; θ) = H_γ(N(θ, 1) || N(0, 1))."
@@ -101,7 +102,7 @@ def _root(base:np.ndarray,  # (label, row): log(w_l / γ) − θ_l²/2 of Σ_l w
         if np.all(step <= 1e-14 * (1 + np.abs(t))): break
     return t
 
-def _hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
+def hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
                 W:np.ndarray,      # W[i, l] >= 0: the weight of N(θ_l, 1) in row i
                 theta:np.ndarray,  # θ_l > 0, or θ_il > 0 per row (same shape as W)
                ) -> np.ndarray:
@@ -118,7 +119,7 @@ def _hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
     t = _root(base, th)
     e = np.exp(th * t + base)
     excess = np.maximum(np.log(e.sum(axis=0)), 0.0)              # f(t) − log γ >= 0: t is right of the root
-    lp = _logsumexp_rows((lw + special.log_ndtr(th - t)).T)       # log Σ_l w_l P(N(θ_l, 1) > t)
+    lp = logsumexp_rows((lw + special.log_ndtr(th - t)).T)       # log Σ_l w_l P(N(θ_l, 1) > t)
     lq = lg + special.log_ndtr(-t)
     slack = 64 * _U * (1 + np.abs(lp) + np.abs(lq) + np.abs(t) * th.max(axis=0))
     H = np.exp(lp) * -np.expm1(np.minimum(lq - lp - slack, 0.0))
@@ -126,7 +127,7 @@ def _hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
     x = np.maximum(t - excess / th_min, 0.0)                     # t* >= x: Q's density is <= φ(x) on [t*, t]
     with np.errstate(over='ignore', invalid='ignore'):           # the root's error, second order, in logs (γ <= e^700)
         H += np.where(excess > 0,
-                      excess / th_min * np.exp(lg - x * x / 2 - _LOG_SQRT_2PI) * np.expm1(excess + slack), 0)
+                      excess / th_min * np.exp(lg - x * x / 2 - LOG_SQRT_2PI) * np.expm1(excess + slack), 0)
     out[live] = np.minimum(H, mass[live])
     return out
 
@@ -142,11 +143,11 @@ def _threshold(lw:np.ndarray,     # log w_l − θ_l²/2 of Σ_l w_l N(θ_l, 1),
     "The t where the likelihood ratio Σ_l w_l e^{θ_l t − θ_l²/2} of the mixture against N(0, 1) is T, per row."
     return _root(lw[:, None] - logT[None, :], theta[:, None])
 
-def _charged(gam, frac, theta, w) -> np.ndarray:
+def charged_mass(gam, frac, theta, w) -> np.ndarray:
     "Lemma A's labelled piece w f δ_G(γ / f; θ), elementwise (broadcast): label mass w, fraction f; 0 where f = 0."
     if not np.any(frac > 0): return np.zeros(np.broadcast_shapes(*map(np.shape, (gam, frac, theta, w))))
     with np.errstate(divide='ignore', invalid='ignore'):
-        return np.where(frac > 0, w * frac * _hs_gauss(gam / frac, theta), 0.0)
+        return np.where(frac > 0, w * frac * hs_gauss(gam / frac, theta), 0.0)
 
 def _fed_pieces(v:np.ndarray,     # (α, l): π_l Λ_l(t*) / T, each label's P-mass at the threshold
                 need:np.ndarray,  # (α, l, Q|Z): what each label's own pieces can take
@@ -173,7 +174,7 @@ def _fed_pieces(v:np.ndarray,     # (α, l): π_l Λ_l(t*) / T, each label's P-m
     return (i[live], l[live], k[live], frac[live]) if live.any() else None   # (α index, fed l', Q|Z, fractions)
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #50b87962
-def _matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray,
+def matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray,
                    feed:bool=True,  # False: the diagonal part alone (each label against its own Q and Z only)
                   ) -> tuple:
     "Fractions of each label's P-mass, cut at the threshold of Σπ_l N(θ_l) against α + T^R + T^Z: (own, fed, a)."
@@ -202,9 +203,9 @@ def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarr
     f, gauss = own[a_i, a_l, a_k], np.full((len(alpha), len(pi)), np.nan) if gauss is None else gauss
     q = (a_k == 0) & (f == 1)                                   # a Q piece with its whole label: δ_G(α; θ_l) itself,
     ti, tl = a_i[q], a_l[q]; new = np.isnan(gauss[ti, tl])     # from a table shared by the groups (nan: not yet)
-    gauss[ti[new], tl[new]] = _hs_gauss(alpha[ti[new]], theta[tl[new]])
+    gauss[ti[new], tl[new]] = hs_gauss(alpha[ti[new]], theta[tl[new]])
     x = np.empty(len(f)); x[q] = pi[tl] * gauss[ti, tl]
-    x[~q] = _charged(gam[a_i, a_k][~q], f[~q], theta[a_l[~q]], pi[a_l[~q]])
+    x[~q] = charged_mass(gam[a_i, a_k][~q], f[~q], theta[a_l[~q]], pi[a_l[~q]])
     cost = np.bincount(a_i, x, minlength=len(alpha))
     if fed is not None:
         i, l, k, frac = fed                                     # the feeders are the nearest labels above: a band
@@ -221,7 +222,7 @@ def _matched_cost(alpha:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarr
             if np.sum(gam[i[r], k[r]] > 0) > 1 and (K := keep.sum(axis=1).max()) < B:   # zeros add nothing to sums
                 o = np.argsort(~keep, axis=1, kind='stable')[:, :K]   # over labels (unless 1 row is live: pairwise)
                 W, cols = np.take_along_axis(W, o, 1), np.take_along_axis(cols, o, 1)
-            cost += np.bincount(i[r], _hs_mixture(gam[i[r], k[r]] * pi[l[r]], W, theta[cols]), minlength=len(cost))
+            cost += np.bincount(i[r], hs_mixture(gam[i[r], k[r]] * pi[l[r]], W, theta[cols]), minlength=len(cost))
     return cost
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #3d0e0f84
@@ -233,7 +234,7 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, 
     TR, TZ = (alpha - 1) * r / e, (alpha - 1) * z / e
     has_r, has_z = bool(np.any(r > 0)), bool(np.any(z > 0))
     with np.errstate(invalid='ignore'): toward_r = np.where(r + z > 0, r / (r + z), 0.0)
-    own, fed, a = _matched_split(alpha, TR, TZ, pi, theta, search)  # the plan matched to the threshold
+    own, fed, a = matched_split(alpha, TR, TZ, pi, theta, search)  # the plan matched to the threshold
     matched = _matched_cost(alpha, TZ, pi, theta, own, fed, gauss)
     prop, ts = alpha / (alpha + TR + TZ), SPLIT_MULTS
     highs = (prop, 0 * prop)                                                  # f_l for l >= 2: α/T, or 0
@@ -244,7 +245,7 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, 
     def rest(g, f, key):                            # labels >= 2 at f_l = f, summed: once per key, 0 where f = 0
         u, j, inv = np.unique(key, return_index=True, return_inverse=True)
         out, p = np.zeros(len(u)), f[j] > 0
-        out[p] = _charged(g[j[p], None], f[j[p], None], theta[1:], pi[1:]).sum(axis=1)
+        out[p] = charged_mass(g[j[p], None], f[j[p], None], theta[1:], pi[1:]).sum(axis=1)
         return out[inv]
     def split(i, s):                                # split(i, s): the costs and weights of split s at α_i alone
         C, W, m = np.empty(len(i)), np.empty((len(i), L)), s == S - 1
@@ -253,8 +254,8 @@ def _group_splits(group:LabelGroup, sigma:float, alpha:np.ndarray, search:bool, 
         f_hi, to_r, f1 = HI[rows, h], TO[rows, c], F1[rows, tt]
         B_hi, B1 = (1 - f_hi) * (1 - to_r), (1 - f1) * (1 - to_r)
         hi_z = rest(TZ[rows], B_hi, (rows * 2 + h) * 2 + c) if has_z else (B_hi[:, None] * pi[1:]).sum(axis=1)
-        C[k] = _charged(alpha[rows], f1, theta[0], pi[0]) + rest(alpha[rows], f_hi, rows * 2 + h) + hi_z
-        C[k] += _charged(TZ[rows], B1, theta[0], pi[0]) if has_z else B1 * pi[0]
+        C[k] = charged_mass(alpha[rows], f1, theta[0], pi[0]) + rest(alpha[rows], f_hi, rows * 2 + h) + hi_z
+        C[k] += charged_mass(TZ[rows], B1, theta[0], pi[0]) if has_z else B1 * pi[0]
         W[k, 0], W[k, 1:] = (1 - f1) * to_r * pi[0], ((1 - f_hi) * to_r)[:, None] * pi[1:]
         return C, W
     if lazy: return S, theta, split                 # (group_bound: only the splits it evaluates are built)
@@ -278,7 +279,7 @@ def group_bound(group:LabelGroup,      # one group of Lemma B
     n, TR = len(alpha), (alpha - 1) * r / group.e
     def value(i, s):                                 # the theorem's value of split s at α_i, for index arrays i, s
         C, W = split(i, s)
-        return group.e * (C + _hs_mixture(TR[i], W, theta))   # (γ = 0 where r = 0: the whole weight)
+        return group.e * (C + hs_mixture(TR[i], W, theta))   # (γ = 0 where r = 0: the whole weight)
     if S == 1: return value(np.arange(n), np.zeros(n, int))
     full, out = np.unique(np.r_[np.arange(0, n, SEARCH_EVERY), n - 1]), np.empty(n)
     v = value(np.repeat(full, S), np.tile(np.arange(S), len(full))).reshape(len(full), S)
@@ -309,9 +310,9 @@ def labelled_profile(scheme:Scheme,  # a fixed-size scheme
     pis, thetas = (np.array([x[i] for x in labels if x[0] > 0 and x[1] > 0], float) for i in (0, 1))
     rows, top, cap = np.ones(alpha.shape, bool), np.argsort(-pis)[:16], np.inf if cap is None else cap
     if len(pis) > 16 and np.any(cap < 1):                   # the 16 heaviest labels alone already above cap: skipped
-        part = eta_t * (pis[top] * _hs_gauss(at[:, None], thetas[top])).sum(axis=1) * (1 - 1e-9)   # <= the full sum
+        part = eta_t * (pis[top] * hs_gauss(at[:, None], thetas[top])).sum(axis=1) * (1 - 1e-9)   # <= the full sum
         rows = ~(np.minimum(1.0, part) > cap)
-    if len(pis): tot[rows] += eta_t * (pis * _hs_gauss(at[rows, None], thetas)).sum(axis=1)   # every label at once
+    if len(pis): tot[rows] += eta_t * (pis * hs_gauss(at[rows, None], thetas)).sum(axis=1)   # every label at once
     return np.where(rows, np.minimum(cap, np.minimum(1.0, tot * (1 + 1e-12))), cap)
 
 def _matched_pool(groups:list, sigma:float, alpha:np.ndarray) -> list:

@@ -12,10 +12,10 @@ from ..core.sampling import Scheme
 from .pld import MAX_BINS, check_max_bins
 from .dominating import scheme_gaussian_pld
 from .unlabelled import (MAX_LOSS, LabelGroup, label_groups, profile_knots, profile_pld,
-                                              _charged, _hs_mixture, _matched_split)
+                                              charged_mass, hs_mixture, matched_split)
 
 # %% auto #0
-__all__ = ['CELLS', 'MAX_CELLS', 'FAMILIES', 'member_profile', 'largest_side', 'side_grid', 'triangle_cover',
+__all__ = ['CELLS', 'MAX_CELLS', 'FAMILIES', 'member_profile', 'largest_side', 'cell_side', 'side_grid', 'triangle_cover',
            'unlabelled_members']
 
 # %% ../../nbs/accounting/08_unlabelled_net.ipynb #be2b0115
@@ -55,26 +55,26 @@ def member_profile(group:LabelGroup,         # one group of Lemma B (`label_grou
             out[~over] = member_profile(group, sigma, alpha[~over], a=a, u=u, v=v, r=r[~over], z=z[~over])
         return out
     to_r = (v + 2 * (ls - 1)) / sigma                             # the R piece's radii: |x − y_1| + 2(l − 1)
-    own, fed, rest = _matched_split(alpha, TR, TZ, pi, full)      # the matched plan (made for the full radii)
+    own, fed, rest = matched_split(alpha, TR, TZ, pi, full)      # the matched plan (made for the full radii)
     rho, gam = np.array([a, u]), np.stack([alpha, TZ], axis=1)    # (Q|Z): the own-label radius per copy, reference
     alone = own > 0
     if fed is not None: alone[fed[:3]] = False
     i, l, k = np.nonzero(alone)
-    cost = np.bincount(i, _charged(gam[i, k], own[i, l, k], (l + 1) * rho[k] / sigma, pi[l]), minlength=len(alpha))
+    cost = np.bincount(i, charged_mass(gam[i, k], own[i, l, k], (l + 1) * rho[k] / sigma, pi[l]), minlength=len(alpha))
     if fed is not None:                                           # piece l' of kind k fed by the labels l >= l'
         i, l, k, frac = fed
         j = l[:, None] + np.arange(L)                             # band column c holds label l' + c
         W = np.where(j < L, np.take_along_axis(frac, np.minimum(j, L - 1), axis=1) * pi[np.minimum(j, L - 1)], 0.0)
         W[:, 0] += own[i, l, k] * pi[l]
         th = ((l + 1)[:, None] * rho[k][:, None] + 2 * np.minimum(np.arange(L), L - 1 - l[:, None])) / sigma
-        cost += np.bincount(i, _hs_mixture(gam[i, k] * pi[l], W, th), minlength=len(alpha))
-    cost += np.where(rest.any(axis=1), _hs_mixture(TR, rest * pi, to_r), 0.0)
+        cost += np.bincount(i, hs_mixture(gam[i, k] * pi[l], W, th), minlength=len(alpha))
+    cost += np.where(rest.any(axis=1), hs_mixture(TR, rest * pi, to_r), 0.0)
     best = cost
     for fq, fz in _diagonal_plans(alpha, TZ, alpha + TR + TZ):   # label l against its own Q, its own Z, and R
-        c = (_charged(alpha[:, None], fq[:, None], ls * a / sigma, pi).sum(axis=1)
-             + _charged(TZ[:, None], fz[:, None], ls * u / sigma, pi).sum(axis=1))
+        c = (charged_mass(alpha[:, None], fq[:, None], ls * a / sigma, pi).sum(axis=1)
+             + charged_mass(TZ[:, None], fz[:, None], ls * u / sigma, pi).sum(axis=1))
         fr = np.maximum(1 - fq - fz, 0.0)[:, None] * pi
-        best = np.minimum(best, c + np.where(fr.sum(axis=1) > 0, _hs_mixture(TR, fr, to_r), 0.0))
+        best = np.minimum(best, c + np.where(fr.sum(axis=1) > 0, hs_mixture(TR, fr, to_r), 0.0))
     return e * best
 
 # %% ../../nbs/accounting/08_unlabelled_net.ipynb #07108659
@@ -87,7 +87,7 @@ def largest_side(s,  # |x − z|, in [0, 2] (array-like)
     inscribed = s * np.sqrt(np.maximum(1 - t * t / 4, 0.0)) + t * np.sqrt(np.maximum(1 - s * s / 4, 0.0))
     return np.minimum(2.0, np.where(beyond, inscribed, s + t))     # (round-off beyond the arc stays <= 2)
 
-def _cell_side(s0:float, s1:float, t0:float, t1:float) -> float:
+def cell_side(s0:float, s1:float, t0:float, t1:float) -> float:
     "The largest `largest_side` over the cell [s0, s1] × [t0, t1]: it rises up to the arc s² + t² = 4, then falls."
     if s0 * s0 + t0 * t0 > 4: return float(largest_side(s0, t0))
     if s1 * s1 + t1 * t1 <= 4: return min(2.0, s1 + t1)
@@ -109,7 +109,7 @@ def triangle_cover(cells:int=CELLS,  # cells per side (`side_grid`), in 1..MAX_C
                   ) -> np.ndarray:
     "Members (a, u, u'), one per row: every triangle in the unit disc is at most one of them in all three sides."
     g = side_grid(cells)
-    rows = np.array([(min(2.0, _cell_side(s0, s1, t0, t1) + 1e-9), s1, t1)
+    rows = np.array([(min(2.0, cell_side(s0, s1, t0, t1) + 1e-9), s1, t1)
                      for s0, s1 in zip(g[:-1], g[1:]) for t0, t1 in zip(g[:-1], g[1:])])
     above = (rows[None, :, :] >= rows[:, None, :]).all(axis=2) & (rows[None, :, :] > rows[:, None, :]).any(axis=2)
     out = rows[~above.any(axis=1)]                      # drop every row another one lies above

@@ -15,7 +15,7 @@ from .definitions import check_int, check_real, check_choice, check_memory
 __all__ = ['STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'SAMPLE_BYTES', 'Stage', 'SchemeSpec', 'Scheme',
            'check_scheme', 'make_scheme', 'multistage', 'scheme_at', 'scheme_fits', 'resolve_steps', 'log_binom_pmf',
            'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'expected_distinct', 'as_generator', 'Multisets',
-           'sample_many', 'sample']
+           'row_cost', 'sample_many', 'sample']
 
 # %% ../../nbs/core/01_sampling.ipynb #9cb47120
 STAGE_METHODS = ('wor', 'wr', 'poisson')
@@ -408,7 +408,7 @@ class Multisets:
         return cls(items[starts], counts, np.searchsorted(rows[starts], np.arange(T + 1)))
 
 # %% ../../nbs/core/01_sampling.ipynb #e2cb3855
-def _row_cost(scheme:Scheme) -> int:
+def row_cost(scheme:Scheme) -> int:
     "Widest per-sample array `sample_many` builds for `scheme`: its largest stage (Poisson: expected size + 6 sd)."
     pop, cost = scheme.n, 1
     for st in scheme.stages:
@@ -424,7 +424,7 @@ def sample_many(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`
                ) -> Multisets:
     "Draw `T` independent samples from `scheme` at once; returns them as `Multisets`."
     T, rng = check_int(T, 'T', 1), as_generator(rng)
-    check_memory(SAMPLE_BYTES * T * _row_cost(scheme), f"T={T} samples of {scheme.label} (up to {_row_cost(scheme)} "
+    check_memory(SAMPLE_BYTES * T * row_cost(scheme), f"T={T} samples of {scheme.label} (up to {row_cost(scheme)} "
                  f"records each)", "draw fewer samples per call (MustBatchSampler draws in chunks)")
     items, pop = None, scheme.n              # items[t, i]: record at position i of row t (None: identity)
     for st in scheme.stages:

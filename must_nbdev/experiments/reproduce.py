@@ -13,8 +13,8 @@ from .classification import TABLE8_REFERENCE
 
 # %% auto #0
 __all__ = ['SUMMARY_COLUMNS', 'SUMMARY_NOTE', 'REPRODUCIBLE', 'PAPER_TABLE3_ERRATA', 'PAPER_TABLE9', 'PAPER_COMPARISONS',
-           'COMPARISON_COLUMNS', 'PAPER_S13', 'EXTRA_REPRODUCIBLE', 'Artefact', 'write_artefact', 'reproduce_all',
-           'comparison_summary', 'write_comparison']
+           'COMPARISON_COLUMNS', 'PAPER_S13', 'EXTRA_REPRODUCIBLE', 'Artefact', 'artefact_builders', 'write_artefact',
+           'reproduce_all', 'comparison_summary', 'write_comparison']
 
 # %% ../../nbs/experiments/06_reproduce.ipynb #fb35cbcb
 from dataclasses import dataclass
@@ -61,7 +61,7 @@ def _figure(fn):
     return run
 
 # %% ../../nbs/experiments/06_reproduce.ipynb #9984d0ac
-def _artefacts() -> dict:
+def artefact_builders() -> dict:
     "The registry of reproducible tables and figures (imports the experiment modules lazily)."
     from must_nbdev.core import amplification as am
     from must_nbdev.accounting import base_calibration as cal
@@ -145,7 +145,7 @@ def reproduce_all(out,                      # output folder (created if missing)
     import time, matplotlib
     from must_nbdev.core.definitions import progress
     matplotlib.use('Agg')
-    arts, out, done = _artefacts(), Path(out), []
+    arts, out, done = artefact_builders(), Path(out), []
     keys = REPRODUCIBLE if keys is None else keys
     for key in progress(keys, 'reproduce', show_progress):
         t0 = time.perf_counter()

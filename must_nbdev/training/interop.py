@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, numbers
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_memory, check_real
-from ..core.sampling import check_scheme, SAMPLE_BYTES, SCHEMES, Scheme, _row_cost, sample_many, scheme_at
+from ..core.sampling import check_scheme, SAMPLE_BYTES, SCHEMES, Scheme, row_cost, sample_many, scheme_at
 from ..accounting.pld import MAX_BINS, DiscretePLD, GridTooLarge
 from ..accounting.dominating import MechanismPLD, scheme_gaussian_pld
 from ..accounting.certificates import CERTIFICATES, step_certificates
@@ -50,8 +50,8 @@ class MustBatchSampler:
         self.epoch = 0                    # the pass the next iteration draws (see `set_epoch`)
         self.batches_drawn = 0            # batches yielded so far, all passes (Opacus's hook checks one per step)
         self.chunk = (check_int(chunk, 'chunk', 1) if chunk is not None
-                      else max(1, min(self.steps, SAMPLER_BUDGET // _row_cost(scheme))))
-        check_memory(SAMPLE_BYTES * self.chunk * _row_cost(scheme), f"chunk={self.chunk} batches of {scheme.label}",
+                      else max(1, min(self.steps, SAMPLER_BUDGET // row_cost(scheme))))
+        check_memory(SAMPLE_BYTES * self.chunk * row_cost(scheme), f"chunk={self.chunk} batches of {scheme.label}",
                      "use a smaller chunk (None: 8 MB arrays)")        # refused here, not at the first batch
 
     @classmethod

@@ -12,7 +12,8 @@ from ..core.sampling import SCHEMES, Scheme, occurrence_pmf, resolve_steps, sche
 from ..accounting.account import account
 
 # %% auto #0
-__all__ = ['BACKENDS', 'SweepPoint', 'sweep_grid', 'SweepRow', 'evaluate_point', 'run_sweep', 'sweep_csv', 'plot_sweep']
+__all__ = ['BACKENDS', 'SweepPoint', 'sweep_grid', 'SweepRow', 'evaluate_point', 'import_extra', 'run_sweep', 'sweep_csv',
+           'plot_sweep']
 
 # %% ../../nbs/training/04_sweep.ipynb #527fe1ff
 BACKENDS = ('sequential', 'joblib', 'dask')
@@ -94,7 +95,7 @@ def evaluate_point(point:SweepPoint,  # the configuration
                     sc.n * occurrence_pmf(sc).eta, time.perf_counter() - t0)
 
 # %% ../../nbs/training/04_sweep.ipynb #cb030a2d
-def _need(module:str, extra:str='sweep'):
+def import_extra(module:str, extra:str='sweep'):
     "Import an optional dependency, or say how to install it."
     import importlib
     try: return importlib.import_module(module)
@@ -123,12 +124,12 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
         raise ValueError(f"client and address are for backend='dask', not {backend!r}")
     if backend == 'sequential':
         return [evaluate_point(p, delta, attack) for p in progress(points, 'sweep', show_progress)]
-    joblib = _need('joblib')
+    joblib = import_extra('joblib')
     tasks = (joblib.delayed(evaluate_point)(p, delta, attack) for p in points)
     if backend == 'joblib':
         out = joblib.Parallel(n_jobs=n_jobs, return_as='generator')(tasks)
         return list(progress(out, 'sweep', show_progress, total=len(points)))
-    distributed = _need('distributed')
+    distributed = import_extra('distributed')
     own = None
     if client is None:
         if address is not None:

@@ -1,10 +1,10 @@
 """MUST.ow / MUST.ww at k=1: package bound vs the theorem with threshold-matched splits (and, for ww, matched group shares).
-Evaluated with the PACKAGE's own round-off-safe pieces (_hs_gauss, _hs_mixture), read-only import."""
+Evaluated with the PACKAGE's own round-off-safe pieces (hs_gauss, hs_mixture), read-only import."""
 import numpy as np
 from scipy import special, optimize, stats
 from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.unlabelled import label_groups, unlabelled_profile, _hs_gauss, _hs_mixture
+from must_nbdev.accounting.unlabelled import label_groups, unlabelled_profile, hs_gauss, hs_mixture
 N, M, B, SIGMA = 60000, 256, 6000, 1.1
 
 def root(T, pi, th):
@@ -16,8 +16,8 @@ def group_value(g, alpha, ts, th):
     Lam = np.exp(th * ts - th**2 / 2)
     f = np.minimum(1, alpha / Lam); b = np.minimum(TZ / Lam, 1 - f); a = np.maximum(1 - f - b, 0)
     with np.errstate(divide='ignore', invalid='ignore'):
-        lab = lambda gam, fr: np.where(fr > 0, g.pi * fr * _hs_gauss(gam / np.where(fr > 0, fr, 1), th), 0).sum()
-    mix = _hs_mixture(np.array([TR]), (a * g.pi)[None, :], th)[0] if g.r > 0 else (a * g.pi).sum()
+        lab = lambda gam, fr: np.where(fr > 0, g.pi * fr * hs_gauss(gam / np.where(fr > 0, fr, 1), th), 0).sum()
+    mix = hs_mixture(np.array([TR]), (a * g.pi)[None, :], th)[0] if g.r > 0 else (a * g.pi).sum()
     return g.e * (lab(alpha, f) + mix + lab(TZ, b))
 
 def displacing_attack(groups, alpha):

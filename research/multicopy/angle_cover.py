@@ -10,7 +10,7 @@ def angle_cover(N, cell=0.0):
     g = 2 * np.sin(np.arange(N + 1) * np.pi / N / 2)
     if cell: g = np.union1d(g, np.arange(0, math.ceil(2 / cell - 1e-9) + 1) * cell)
     g = np.unique(np.minimum(np.round(g, 12), 2.0)); g[-1] = 2.0
-    rows = np.array([(min(2.0, un._cell_side(s0, s1, t0, t1) + 1e-9), s1, t1)
+    rows = np.array([(min(2.0, un.cell_side(s0, s1, t0, t1) + 1e-9), s1, t1)
                      for s0, s1 in zip(g[:-1], g[1:]) for t0, t1 in zip(g[:-1], g[1:])])
     above = (rows[None] >= rows[:, None]).all(2) & (rows[None] > rows[:, None]).any(2)
     return rows[~above.any(1)]

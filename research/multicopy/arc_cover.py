@@ -25,7 +25,7 @@ def arc_cover(coarse, fine, lo, hi):
                     a1, b1 = min(s1, a0 + step), min(t1, b0 + step)
                     if abs(a1 - 2) < 1e-9: a1 = 2.0
                     if abs(b1 - 2) < 1e-9: b1 = 2.0
-                    rows.append((min(2.0, un._cell_side(a0, a1, b0, b1) + 1e-9), a1, b1))
+                    rows.append((min(2.0, un.cell_side(a0, a1, b0, b1) + 1e-9), a1, b1))
     rows = np.array(rows)
     above = (rows[None] >= rows[:, None]).all(2) & (rows[None] > rows[:, None]).any(2)
     return rows[~above.any(1)]

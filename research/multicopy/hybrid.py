@@ -6,9 +6,9 @@ import sys, time, math
 from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.pld import MAX_BINS
-from must_nbdev.accounting.adaptive import _runs
-from must_nbdev.accounting.triangles import _upper_dp
-from must_nbdev.accounting.triangle_certificate import _label_groups, _whole_steps
+from must_nbdev.accounting.adaptive import attack_runs
+from must_nbdev.accounting.triangles import upper_game_dp
+from must_nbdev.accounting.triangle_certificate import net_label_groups, whole_steps
 
 name, size, tol, coarsen = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 only = sys.argv[5] if len(sys.argv) > 5 else None
@@ -19,9 +19,9 @@ sc = scheme_at(name, n, m, b=b)
 t0 = time.perf_counter()
 r = account(sc, sigma=sigma, steps=k, **{q[0]: q[1]})
 h = r.h
-pu = _whole_steps(sc, sigma, h, MAX_BINS)[0]                 # the partially unlabelled pair, as the library
-groups, null, left, members = _label_groups(sc, sigma, h, tol, coarsen)
-window = _runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
+pu = whole_steps(sc, sigma, h, MAX_BINS)[0]                 # the partially unlabelled pair, as the library
+groups, null, left, members = net_label_groups(sc, sigma, h, tol, coarsen)
+window = attack_runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
 print(f"{name} {size}: h={h:.4g}, {r}; {members} members; {time.perf_counter() - t0:.0f} s", flush=True)
 if q[0] == 'eps': e0, span = q[1], 0
 else: e0, span = r.lower, math.ceil((r.upper - r.lower) / h)
@@ -31,7 +31,7 @@ for label, kw in (('partially unlabelled alone', dict(groups=(), whole=(pu,))),
     if only and only not in label: continue
     t1 = time.perf_counter()
     g = kw.pop('groups')
-    d = _upper_dp(g, k, e0, span, h, window, MAX_BINS, **kw)
+    d = upper_game_dp(g, k, e0, span, h, window, MAX_BINS, **kw)
     v = d['values']
     if q[0] == 'eps': out = f"δ({e0:g}) = {v[0]:.5g} (gap {v[0] / r.lower:.4f})"
     else:

@@ -7,9 +7,9 @@ from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.dominating import dominating_labels
 from must_nbdev.accounting.pld import MAX_BINS, CAP_MASS
-from must_nbdev.accounting.adaptive import _runs
-from must_nbdev.accounting.triangles import _upper_dp, planar_upper_pld, triangle_net
-from must_nbdev.accounting.triangle_certificate import _label_pld, _on_grid, _whole_steps, LABEL_NET_MASS
+from must_nbdev.accounting.adaptive import attack_runs
+from must_nbdev.accounting.triangles import upper_game_dp, planar_upper_pld, triangle_net
+from must_nbdev.accounting.triangle_certificate import label_pld, on_grid, whole_steps, LABEL_NET_MASS
 
 name, size, tol1, tol2, coarsen = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 n, m, b, sigma, k = {'2.62': (60_000, 256, 6000, 2.62, 2350), '1.1': (60_000, 256, 6000, 1.1, 2350)}[size]
@@ -24,20 +24,20 @@ for pi, theta in labels:
     if theta == 0: null += pi; continue
     if pi < CAP_MASS: left += pi; continue
     l = round(theta * sigma / 2); c = coarsen * l * l
-    alts = [(_label_pld(eta, theta, h),)]
+    alts = [(label_pld(eta, theta, h),)]
     if pi >= LABEL_NET_MASS and l <= 2:
         net = triangle_net(sigma / l, tol=tol1 if l == 1 else tol2)
-        alts.append(tuple(_on_grid(planar_upper_pld(G, q=eta, sigma=sigma / l, h=c * h), c) for G in net))
+        alts.append(tuple(on_grid(planar_upper_pld(G, q=eta, sigma=sigma / l, h=c * h), c) for G in net))
         members += len(net)
         print(f"  label {l}: π = {pi:.4g}, noise {sigma / l:.3g}, {len(net)} members; {time.perf_counter() - t0:.0f} s",
               flush=True)
     groups.append((pi, tuple(alts)))
 print(f"{name} {size}: h={h:.4g}, {r}; {members} members; {time.perf_counter() - t0:.0f} s", flush=True)
-window = _runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
+window = attack_runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
 e0, span = r.lower, math.ceil((r.upper - r.lower) / h)
 t1 = time.perf_counter()
-d = _upper_dp(tuple(groups), k, e0, span, h, window, MAX_BINS, null=null, left=left,
-              whole=_whole_steps(sc, sigma, h, MAX_BINS))
+d = upper_game_dp(tuple(groups), k, e0, span, h, window, MAX_BINS, null=null, left=left,
+              whole=whole_steps(sc, sigma, h, MAX_BINS))
 v = d['values']; ok = [j for j in range(len(v)) if v[j] <= 1e-5]
 e = e0 + ok[0] * h if ok else math.inf
 print(f"  hybrid, label 2 with a net (tol {tol2}): ε(1e-05) = {e:.5g} (gap {e / r.lower:.4f}); "

@@ -7,7 +7,7 @@ labels, composed) for η_l = η / r (l ≥ 2) and η_1 from the remaining mass. 
 import sys, math, time
 import numpy as np
 from must_nbdev.core.sampling import scheme_at, occurrence_pmf
-from must_nbdev.accounting.dominating import (MechanismPLD, _add_symmetric_label, _label_top, _lower_symmetric,
+from must_nbdev.accounting.dominating import (MechanismPLD, add_symmetric_label, label_top, lower_symmetric,
                                               dominating_labels)
 from must_nbdev.accounting.accountant import PrivacyAccountant
 from must_nbdev.accounting.pld import CAP_MASS, CELLS_PER_WEIGHT, DiscretePLD
@@ -16,11 +16,11 @@ def mech(plan, inf, h):
     "Public-label mechanism from [(π, η, θ)] (symmetrised labels), as dominating_pld but with a rate per label."
     plan = [(pi, eta, th, math.log(CAP_MASS / pi), int(min(64, max(1, math.sqrt(CELLS_PER_WEIGHT / pi)))))
             for pi, eta, th in plan]
-    J = max(math.ceil(_label_top(eta, th, lc) / h) + c for _, eta, th, lc, c in plan)
+    J = max(math.ceil(label_top(eta, th, lc) / h) + c for _, eta, th, lc, c in plan)
     up, cells = np.zeros(2 * J + 1), []
     for pi, eta, th, lc, c in plan:
-        tail, ell, p = _add_symmetric_label(up, pi, eta, th, h, lc, c); inf += tail; cells.append((ell, p))
-    lo = _lower_symmetric(*(np.concatenate([c[i] for c in cells]) for i in (0, 1)), h, J, sum(p[0] for p in plan))
+        tail, ell, p = add_symmetric_label(up, pi, eta, th, h, lc, c); inf += tail; cells.append((ell, p))
+    lo = lower_symmetric(*(np.concatenate([c[i] for c in cells]) for i in (0, 1)), h, J, sum(p[0] for p in plan))
     zero = 1 - sum(p[0] for p in plan)
     up[J] += zero; lo[J] += zero
     return MechanismPLD([DiscretePLD(h, -J, up, inf)], [DiscretePLD(h, -J, lo, 0.0)])

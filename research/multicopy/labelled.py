@@ -12,9 +12,9 @@ from scipy import fft as sfft
 from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.dominating import dominating_labels
 from must_nbdev.accounting.pld import CAP_MASS
-from must_nbdev.accounting.adaptive import _plan, _runs, _UNIT
-from must_nbdev.accounting.triangles import triangle_net, planar_upper_pld, _upper_kernels
-from must_nbdev.accounting.triangle_certificate import _label_pld, _on_grid
+from must_nbdev.accounting.adaptive import dp_plan, attack_runs, UNIT_ROUNDOFF
+from must_nbdev.accounting.triangles import triangle_net, planar_upper_pld, upper_kernels
+from must_nbdev.accounting.triangle_certificate import label_pld, on_grid
 
 COARSE = {}   # label -> grid factor of its members' PLDs
 
@@ -32,21 +32,21 @@ def groups_for(scheme, sigma, h, tols, verbose=True):
         tol = tols.get(l)
         t0 = time.perf_counter()
         c = coarse(l)
-        net = tuple(_on_grid(planar_upper_pld(G, q=eta_t, sigma=sigma / l, h=c * h), c)
+        net = tuple(on_grid(planar_upper_pld(G, q=eta_t, sigma=sigma / l, h=c * h), c)
                     for G in triangle_net(sigma / l, tol=tol)) if tol is not None else ()
-        groups.append((p, net, _label_pld(eta_t, th, h)))
+        groups.append((p, net, label_pld(eta_t, th, h)))
         if verbose and tol is not None:
             print(f"  label {l}: π={p:.4g}, {len(net)} members at σ/l={sigma / l:.3g}, {time.perf_counter() - t0:.0f} s",
                   flush=True)
     return groups, null, left
 
 def labelled_dp(groups, null, left, k, e0, span, h, window):
-    "Upper DP of the labelled game (prototype twin of 07's _upper_dp)."
-    P = _plan(window, k, e0, span, h)
+    "Upper DP of the labelled game (prototype twin of 07's upper_game_dp)."
+    P = dp_plan(window, k, e0, span, h)
     lo, hi = P['lo'], P['hi']
     allp = [q for _, net, sym in groups for q in (*net, sym)]
-    K, infs, a, b = _upper_kernels(tuple(allp), k)
-    u, l1 = float(_UNIT['double']), float(np.max(K.sum(axis=1) + infs))
+    K, infs, a, b = upper_kernels(tuple(allp), k)
+    u, l1 = float(UNIT_ROUNDOFF['double']), float(np.max(K.sum(axis=1) + infs))
     s = np.arange(lo[k], hi[k] + 1) * h
     V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)
     r_cur, spectra, err_total = 0, None, 0.0
@@ -82,7 +82,7 @@ if __name__ == '__main__':
     print(r, 'h', h)
     t0 = time.perf_counter()
     groups, null, left = groups_for(sch, sigma, h, tols)
-    d = labelled_dp(groups, null, left, k, eps, 0, h, _runs(sch, sigma, 'substitute', h, 2 ** 22)[0])
+    d = labelled_dp(groups, null, left, k, eps, 0, h, attack_runs(sch, sigma, 'substitute', h, 2 ** 22)[0])
     v = float(d['values'][0])
     print(f"{name} tols={tols} coarse={COARSE}: labelled game δ(1) ≤ {v:.5g}  gap {v / r.lower:.3f}  (err {d['err']:.2g}, "
           f"{time.perf_counter() - t0:.0f} s)")

@@ -11,13 +11,13 @@ Usage: python merged_net.py SCHEME SIZE [CELL]   (SCHEME must-ow; SIZE 2.62, 1.1
 import math, sys, time
 import numpy as np
 from sizes import reference
-from must_nbdev.accounting.adaptive import _runs
+from must_nbdev.accounting.adaptive import attack_runs
 from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.dominating import scheme_gaussian_pld
-from must_nbdev.accounting.triangles import _upper_dp, member_gram, planar_upper_pld
-from must_nbdev.accounting.triangle_certificate import _whole_steps
+from must_nbdev.accounting.triangles import upper_game_dp, member_gram, planar_upper_pld
+from must_nbdev.accounting.triangle_certificate import whole_steps
 from must_nbdev.accounting.unlabelled import MAX_LOSS, LabelGroup, label_groups, profile_knots, profile_pld
-from must_nbdev.accounting.unlabelled_net import member_profile, _cell_side
+from must_nbdev.accounting.unlabelled_net import member_profile, cell_side
 
 name, size = sys.argv[1], sys.argv[2]
 cell = float(sys.argv[3]) if len(sys.argv) > 3 else 0.1
@@ -64,7 +64,7 @@ def cells(cell):
     g_ = np.arange(0, math.ceil(2 / cell - 1e-9) + 1) * cell; g_[-1] = 2.0
     for s0, s1 in zip(g_[:-1], g_[1:]):
         for t0, t1 in zip(g_[:-1], g_[1:]):
-            amax = min(2.0, _cell_side(s0, s1, t0, t1) + 1e-9)
+            amax = min(2.0, cell_side(s0, s1, t0, t1) + 1e-9)
             amin = max(0.0, s0 - t1, t0 - s1)
             if amin > amax: continue
             yield s0, s1, t0, t1, amin, amax
@@ -82,9 +82,9 @@ keep = [i for i in range(len(F)) if not any(j != i and np.all(F[j] >= F[i]) and 
 members = [profile_pld(js, F[i], h, reverse=R[i]) for i in keep]
 print(f'  {len(members)} of {len(F)} cells kept (y family, merged label 1, cell {cell}), {time.perf_counter() - t0:.0f} s; '
       f'largest old/new at a knot: {max(stats):.3g}', flush=True)
-window = _runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
+window = attack_runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
 e0, span = (1.0, 0) if size == 's2' else (r.lower, math.ceil((r.upper - r.lower) / h))
-d = _upper_dp(((1.0, (tuple(members),)),), k, e0, span, h, window, MAX_BINS, whole=_whole_steps(sc, sigma, h, MAX_BINS))
+d = upper_game_dp(((1.0, (tuple(members),)),), k, e0, span, h, window, MAX_BINS, whole=whole_steps(sc, sigma, h, MAX_BINS))
 if size == 's2':
     v = float(d['values'][0])
 else:

@@ -14,13 +14,13 @@ SIZES = {'s2': (10_000, 200, 118, 4.0, 1000, dict(eps=1.0)), '2.62': (60_000, 25
 
 def game(sc, sigma, k, e0, span, h, tol, coarsen, splits):
     "The labelled game's upper DP with the given label splits, each step also at most the partially unlabelled pair's."
-    groups, null, left, members = tc._label_groups(sc, sigma, h, tol, coarsen, splits[0])
+    groups, null, left, members = tc.net_label_groups(sc, sigma, h, tol, coarsen, splits[0])
     more = []
     for s in splits[1:]:
-        *alt, extra = tc._label_groups(sc, sigma, h, tol, coarsen, s); more.append(tuple(alt)); members += extra
-    window = tc._runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
-    d = tc._upper_dp(groups, k, e0, span, h, window, MAX_BINS, null=null, left=left, more=tuple(more),
-                     whole=tc._whole_steps(sc, sigma, h, MAX_BINS))
+        *alt, extra = tc.net_label_groups(sc, sigma, h, tol, coarsen, s); more.append(tuple(alt)); members += extra
+    window = tc.attack_runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
+    d = tc.upper_game_dp(groups, k, e0, span, h, window, MAX_BINS, null=null, left=left, more=tuple(more),
+                     whole=tc.whole_steps(sc, sigma, h, MAX_BINS))
     return d, members
 
 if __name__ == '__main__':

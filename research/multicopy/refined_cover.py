@@ -1,20 +1,20 @@
 """An adaptive cover for the unlabelled net (accounting/08_unlabelled_net): refine only the cells whose members the game
 picks. argv: scheme size [cells [rounds [family]]]. Any partition of the sides' square [0, 2]² into rectangles is a cover
 (each cell's member is at its upper corner with the cell's largest third side, as in `triangle_cover`), so every round's
-value is a certificate; the game below is `_upper_dp`'s, copied to record which member attains each state's maximum."""
+value is a certificate; the game below is `upper_game_dp`'s, copied to record which member attains each state's maximum."""
 import math, sys, time
 import numpy as np
 from scipy import fft as sfft
 from scipy.signal import fftconvolve
 from sizes import reference
-from must_nbdev.accounting.adaptive import _runs, _plan, _fft_round_off
-from must_nbdev.accounting.compose import _UNIT
+from must_nbdev.accounting.adaptive import attack_runs, dp_plan, fft_round_off
+from must_nbdev.accounting.compose import UNIT_ROUNDOFF
 from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.dominating import scheme_gaussian_pld
 from must_nbdev.accounting.unlabelled import MAX_LOSS, label_groups, profile_knots, profile_pld
-from must_nbdev.accounting.unlabelled_net import member_profile, _cell_side, FAMILIES
-from must_nbdev.accounting.triangles import _upper_kernels
-from must_nbdev.accounting.triangle_certificate import _whole_steps
+from must_nbdev.accounting.unlabelled_net import member_profile, cell_side, FAMILIES
+from must_nbdev.accounting.triangles import upper_kernels
+from must_nbdev.accounting.triangle_certificate import whole_steps
 
 name, size = sys.argv[1], sys.argv[2]
 cells0 = int(sys.argv[3]) if len(sys.argv) > 3 else 14
@@ -42,18 +42,18 @@ side = lambda phi: np.where(phi >= math.pi / 2, 2.0, 2 * np.sin(phi))    # a cel
 
 def members(cells):
     "cells: (φs0, φs1, φt0, φt1) rectangles in central-angle coordinates; members after dropping those below another."
-    rows = np.array([(min(2.0, _cell_side(*map(float, side(np.array(c)))) + 1e-9), float(side(c[1])), float(side(c[3])))
+    rows = np.array([(min(2.0, cell_side(*map(float, side(np.array(c)))) + 1e-9), float(side(c[1])), float(side(c[3])))
                      for c in cells])
     above = (rows[None] >= rows[:, None]).all(axis=2) & (rows[None] > rows[:, None]).any(axis=2)
     keep = ~above.any(axis=1)
     return rows, keep
 
 def game(mem, e0, span, window, whole):
-    "`_upper_dp` for one label group with one alternative, plus `whole`; also counts each member's binding maxima."
-    P = _plan(window, k, e0, span, h); lo, hi = P['lo'], P['hi']
-    K, infs, a, b = _upper_kernels(tuple(mem), k); l1 = float(np.max(K.sum(axis=1) + infs))
-    W = [_upper_kernels((p,), k) for p in whole]
-    u = float(_UNIT['double'])
+    "`upper_game_dp` for one label group with one alternative, plus `whole`; also counts each member's binding maxima."
+    P = dp_plan(window, k, e0, span, h); lo, hi = P['lo'], P['hi']
+    K, infs, a, b = upper_kernels(tuple(mem), k); l1 = float(np.max(K.sum(axis=1) + infs))
+    W = [upper_kernels((p,), k) for p in whole]
+    u = float(UNIT_ROUNDOFF['double'])
     s = np.arange(lo[k], hi[k] + 1) * h
     V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)
     wins, spec, err_total, choice = np.zeros(len(mem)), {}, 0.0, {}
@@ -65,7 +65,7 @@ def game(mem, e0, span, window, whole):
             if spec.get(key, (0,))[0] != rr: spec[key] = (rr, [sfft.rfft(row[::-1], rr) for row in KK])
             FE, w = sfft.rfft(E, rr), bb - aa + 1
             return [sfft.irfft(FE * S, rr)[w - 1:w - 1 + n_out] for S in spec[key][1]], \
-                _fft_round_off(u, rr, math.sqrt(float(E @ E)), l1)
+                fft_round_off(u, rr, math.sqrt(float(E @ E)), l1)
         vals, e = corr(K, a, b, 'net')
         vals = np.array(vals) + infs[:, None]
         arg = np.argmax(vals, axis=0); net = vals[arg, np.arange(n_out)] + e
@@ -100,8 +100,8 @@ def occupancy(plan, start):
         mu = np.maximum(nxt, 0.0)
     return use
 
-window = _runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
-whole = _whole_steps(sc, sigma, h, MAX_BINS)
+window = attack_runs(sc, sigma, 'substitute', h, MAX_BINS)[0]
+whole = whole_steps(sc, sigma, h, MAX_BINS)
 e0, span = (1.0, 0) if size == 's2' else (r.lower, math.ceil((r.upper - r.lower) / h))
 g = np.arange(cells0 + 1) * (math.pi / (2 * cells0))
 cells = [(g[i], g[i + 1], g[j], g[j + 1]) for i in range(cells0) for j in range(cells0)]

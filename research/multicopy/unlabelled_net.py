@@ -4,10 +4,10 @@ also plays the labelled game beside it, so its value is at most this one."""
 import math, sys, time
 import numpy as np
 from sizes import reference
-from must_nbdev.accounting.adaptive import _runs
+from must_nbdev.accounting.adaptive import attack_runs
 from must_nbdev.accounting.pld import MAX_BINS
-from must_nbdev.accounting.triangles import _upper_dp
-from must_nbdev.accounting.triangle_certificate import _whole_steps
+from must_nbdev.accounting.triangles import upper_game_dp
+from must_nbdev.accounting.triangle_certificate import whole_steps
 from must_nbdev.accounting.unlabelled_net import CELLS, FAMILIES, unlabelled_members
 name, size = sys.argv[1], sys.argv[2]
 cells = int(sys.argv[3]) if len(sys.argv) > 3 else CELLS   # (the library's cover before 2026-11-27: a side spacing)
@@ -17,9 +17,9 @@ print(r, flush=True)
 t = time.perf_counter()
 mem = unlabelled_members(sc, sigma, r.h, cells)[FAMILIES.index(family)]
 print(f'  {len(mem)} members (family {family}, cells {cells}), {time.perf_counter() - t:.0f} s', flush=True)
-window = _runs(sc, sigma, 'substitute', r.h, MAX_BINS)[0]
+window = attack_runs(sc, sigma, 'substitute', r.h, MAX_BINS)[0]
 e0, span = (1.0, 0) if size == 's2' else (r.lower, math.ceil((r.upper - r.lower) / r.h))
-d = _upper_dp(((1.0, (mem,)),), k, e0, span, r.h, window, MAX_BINS, whole=_whole_steps(sc, sigma, r.h, MAX_BINS))
+d = upper_game_dp(((1.0, (mem,)),), k, e0, span, r.h, window, MAX_BINS, whole=whole_steps(sc, sigma, r.h, MAX_BINS))
 if size == 's2':
     v = float(d['values'][0])
 else:

@@ -9,7 +9,7 @@
    displacing pair's by more than `tol` (a heuristic for tightness only; soundness does not depend on it).
 2. `upper_pld(G, ...)`: the planar pair of a member cut into regions (o1-cells x o2-intervals between loss levels),
    exact Gaussian masses, interval bounds on the loss in each region, then the library's connect-the-dots split
-   (`_upper_pld`): a pair that dominates the member. Mass outside the o1 range and above the top level goes to +inf.
+   (`upper_pld`): a pair that dominates the member. Mass outside the o1 range and above the top level goes to +inf.
 3. `upper_dp(...)`: the backward DP V_t(l) = max_members E[V_{t+1}(l + L)] on a window, V = 1 above it and
    V(lo) below it (V is nondecreasing in l), FFT round-off added, not subtracted.
 """
@@ -20,9 +20,9 @@ from scipy.special import ndtr, log_ndtr
 from scipy import fft as sfft
 from must_nbdev import make_scheme, account
 from must_nbdev.accounting.pairs import GaussianMixture
-from must_nbdev.accounting.pld import _cells, _upper_pld, _lower_pld, MAX_BINS
-from must_nbdev.accounting.adaptive import _dp, _plan
-from must_nbdev.accounting.compose import _UNIT
+from must_nbdev.accounting.pld import loss_cells, upper_pld, lower_pld, MAX_BINS
+from must_nbdev.accounting.adaptive import adaptive_dp, dp_plan
+from must_nbdev.accounting.compose import UNIT_ROUNDOFF
 
 # ---------------------------------------------------------------- 1. the net
 def _sq(lo, hi):
@@ -223,17 +223,17 @@ def disp_upper(q, sigma, h, swap=False):
     "The library's upper PLD of the displacing pair (1-D), or of its reverse."
     A = GaussianMixture(np.log([1 - q, q]), np.array([0., 2.]), sigma); B = GaussianMixture(np.zeros(1), np.zeros(1), sigma)
     if swap: A, B = B, A
-    return _upper_pld(_cells(A, B, h, max_cells=4 * MAX_BINS), h)
+    return upper_pld(loss_cells(A, B, h, max_cells=4 * MAX_BINS), h)
 
 def disp_lower(q, sigma, h, swap=False):
     A = GaussianMixture(np.log([1 - q, q]), np.array([0., 2.]), sigma); B = GaussianMixture(np.zeros(1), np.zeros(1), sigma)
     if swap: A, B = B, A
-    return _lower_pld(_cells(A, B, h, max_cells=4 * MAX_BINS, width=1.0), h)
+    return lower_pld(loss_cells(A, B, h, max_cells=4 * MAX_BINS, width=1.0), h)
 
 # ---------------------------------------------------------------- 3. upper DP
 TRIM = 1e-14
 
-def _upper_kernels(plds, k):
+def upper_kernels(plds, k):
     "Masses on a common support [a, b]; low tails (mass <= TRIM/k) moved up to the cut, high tails to +inf."
     rows, infs = [], []
     for p in plds:
@@ -252,11 +252,11 @@ def _upper_kernels(plds, k):
 def upper_dp(plds, k, e0, h, window_opts, slack=1e-11, span=0):
     """Upper bound on V_0(0) = sup over adaptive choices among the options (dominating PLDs) of delta(e0).
     Windows [lo_t, hi_t] from the library's plan over `window_opts` (any window is valid: V = 1 above it, V(lo) below)."""
-    P = _plan(tuple(window_opts), k, e0, span, h)
+    P = dp_plan(tuple(window_opts), k, e0, span, h)
     lo, hi = P['lo'], P['hi']
-    K, infs, a, b = _upper_kernels(plds, k)
+    K, infs, a, b = upper_kernels(plds, k)
     K = K * (1 + slack); l1 = K.sum(1) + infs
-    u = float(_UNIT['double'])
+    u = float(UNIT_ROUNDOFF['double'])
     s = np.arange(lo[k], hi[k] + 1) * h
     V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)   # rounded up
     err_total = 0.0; spectra = {}
@@ -286,6 +286,6 @@ if __name__ == '__main__':
     q, s, k, e0 = 0.02, 4.0, 1000, 1.0
     h = account(make_scheme('wor', 10_000, m=200), sigma=s, steps=k, eps=e0, attack=False).h
     low = [(disp_lower(q, s, h), 'A'), (disp_lower(q, s, h, True), 'A reversed')]
-    t = time.time(); v_low = _dp(tuple(low), k, e0, 0, h, MAX_BINS)['values'][0]; print('lower two-orientation', v_low, time.time() - t)
+    t = time.time(); v_low = adaptive_dp(tuple(low), k, e0, 0, h, MAX_BINS)['values'][0]; print('lower two-orientation', v_low, time.time() - t)
     up2 = [disp_upper(q, s, h), disp_upper(q, s, h, True)]
     t = time.time(); v_up2 = upper_dp(up2, k, e0, h, low); print('upper two-orientation (1-D)', v_up2, time.time() - t)

@@ -4,7 +4,7 @@ y at angle pi, x at alpha, x' at beta). A cell's member is its centre's Gram plu
 on the cell's feasible samples (+10%); a cell is split while its member, added alone to the two orientations, raises
 the adaptive DP's δ by more than tol. Writes the leaves' Grams to cover_<family>.npy."""
 from common import *
-from common import _dp
+from common import adaptive_dp
 from net import gram, A_tri, gram_opt
 import json
 
@@ -34,7 +34,7 @@ if __name__ == '__main__':
     q, s, k, e0 = 0.02, 4.0, 1000, 1.0
     h = account(make_scheme('wor', 10_000, m=200), sigma=s, steps=k, eps=e0, attack=False).h
     base = [A_tri(q, s, h), A_tri(q, s, h, True)]
-    v0 = _dp(tuple(base), k, e0, 0, h, MAX_BINS)['values'][0]
+    v0 = adaptive_dp(tuple(base), k, e0, 0, h, MAX_BINS)['values'][0]
     if fam == 'I':
         n = 8; w = 2 * math.pi / n
         cells = [((-math.pi + i * w, -math.pi + j * w), (-math.pi + (i + 1) * w, -math.pi + (j + 1) * w), 0)
@@ -49,7 +49,7 @@ if __name__ == '__main__':
             G = member(fam, lo, hi, tf)
             if G is None: break
             o = gram_opt(G, q, s, h, f"{fam} {np.round(lo, 4).tolist()}..{np.round(hi, 4).tolist()}")
-            v = _dp(tuple(base + [o]), k, e0, 0, h, MAX_BINS)['values'][0] / v0; tests += 1
+            v = adaptive_dp(tuple(base + [o]), k, e0, 0, h, MAX_BINS)['values'][0] / v0; tests += 1
             if best is None or v < best[1]: best = (o, v, G)
         if best is None: continue
         if tests % 40 < 2: print(f'  tests {tests}, queue {len(cells)}, leaves {len(leaves)}, {time.time() - t0:.0f}s', flush=True)
@@ -60,6 +60,6 @@ if __name__ == '__main__':
             cells += [((a0, b0), (a1, b1), d + 1) for a0, a1 in ((lo[0], m[0]), (m[0], hi[0]))
                       for b0, b1 in ((lo[1], m[1]), (m[1], hi[1]))]
     np.save(f"cover_{fam}.npy", np.array(grams))
-    v = _dp(tuple(base + leaves), k, e0, 0, h, MAX_BINS)['values'][0] / v0
+    v = adaptive_dp(tuple(base + leaves), k, e0, 0, h, MAX_BINS)['values'][0] / v0
     print(json.dumps(dict(family=fam, tol=tol, depth=depth, v0=v0, members=len(leaves), worst_alone=worst,
                           together=v, tests=tests, seconds=round(time.time() - t0))), flush=True)

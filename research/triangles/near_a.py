@@ -2,7 +2,7 @@
 vertex x' = -e1 + e in the disc, cells on dyadic rings |e| in [rho/2, rho] of angular size ~rho/2, plus one member
 for the innermost ball. Exploration: member bounds from sampled cells (+10%), member PLDs are lower quadratures."""
 from common import *
-from common import _dp
+from common import adaptive_dp
 from net import gram, A_tri as A_opt, gram_opt
 import json
 
@@ -21,7 +21,7 @@ if __name__ == '__main__':
     q, s, k, e0 = 0.02, 4.0, 1000, 1.0
     h = account(make_scheme('wor', 10_000, m=200), sigma=s, steps=k, eps=e0, attack=False).h
     base = [A_opt(q, s, h), A_opt(q, s, h, True)]
-    v0 = _dp(tuple(base), k, e0, 0, h, MAX_BINS)['values'][0]
+    v0 = adaptive_dp(tuple(base), k, e0, 0, h, MAX_BINS)['values'][0]
     print(f"two orientations {v0:.6e}", flush=True)
     members, rho = [], 0.4
     while rho > 0.004:
@@ -33,14 +33,14 @@ if __name__ == '__main__':
             best = None
             for tf in (0.25, 1.0, 4.0):
                 o = gram_opt(cell_member(lo, hi, xp_free, tf), q, s, h, f"ring {rho:g} cell {i} tau {tf}")
-                v = _dp(tuple(base + [o]), k, e0, 0, h, MAX_BINS)['values'][0]
+                v = adaptive_dp(tuple(base + [o]), k, e0, 0, h, MAX_BINS)['values'][0]
                 if best is None or v < best[1]: best = (o, v)
             members.append(best[0])
             print(f"rho {rho:g} cell {i}/{n_ang}: alone {best[1]/v0:.5f} ({best[0][1]})", flush=True)
         rho /= 2
     for tf in (0.25, 1.0, 4.0):    # the innermost ball |e| <= rho
         o = gram_opt(cell_member((0.0, -math.pi / 2), (rho, math.pi / 2), xp_free, tf), q, s, h, f"ball {rho:g} tau {tf}")
-        v = _dp(tuple(base + [o]), k, e0, 0, h, MAX_BINS)['values'][0]
+        v = adaptive_dp(tuple(base + [o]), k, e0, 0, h, MAX_BINS)['values'][0]
         print(f"innermost ball rho {rho:g} tau {tf}: alone {v/v0:.5f}", flush=True)
-    v = _dp(tuple(base + members), k, e0, 0, h, MAX_BINS)['values'][0]
+    v = adaptive_dp(tuple(base + members), k, e0, 0, h, MAX_BINS)['values'][0]
     print(json.dumps(dict(v0=v0, rings_together=v / v0, members=len(members))), flush=True)

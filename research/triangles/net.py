@@ -2,7 +2,7 @@
 bounds are sampled): every feasible triangle is dominated by a member G_cell = G(centre) + D with D >= G(t) - G(centre)
 on the cell; the adaptive DP over the members is then an upper bound on every adaptive adversary."""
 from common import *
-from common import _cells, _lower_pld, _dp
+from common import loss_cells, lower_pld, adaptive_dp
 import itertools, json
 
 def gram(y, x, xp):
@@ -41,7 +41,7 @@ def gram_opt(G, q, s, h, label):
 def A_opt(q, s, h, swap=False):
     A = GaussianMixture(np.log([1 - q, q]), np.array([0., 2.]), s); B = GaussianMixture(np.zeros(1), np.zeros(1), s)
     if swap: A, B = B, A
-    return (_lower_pld(_cells(A, B, h, max_cells=4 * MAX_BINS, width=1.0), h), f"A{' reversed' if swap else ''}")
+    return (lower_pld(loss_cells(A, B, h, max_cells=4 * MAX_BINS, width=1.0), h), f"A{' reversed' if swap else ''}")
 
 def A_tri(q, s, h, swap=False):
     """The displacing pair through the same planar quadrature as the triangles (b = 1e-6 e2), so that comparisons share
@@ -50,7 +50,7 @@ def A_tri(q, s, h, swap=False):
 
 def run(q, s, k, e0, h, tol=1e-3, depth=5, log=print):
     base = [A_opt(q, s, h), A_opt(q, s, h, True)]
-    v0 = _dp(tuple(base), k, e0, 0, h, MAX_BINS)['values'][0]
+    v0 = adaptive_dp(tuple(base), k, e0, 0, h, MAX_BINS)['values'][0]
     n = 6
     cells = [(fam_I, (i * 2 * math.pi / n - math.pi, j * 2 * math.pi / n - math.pi), ((i + 1) * 2 * math.pi / n - math.pi, (j + 1) * 2 * math.pi / n - math.pi), 0)
              for i in range(n) for j in range(n)]
@@ -62,7 +62,7 @@ def run(q, s, k, e0, h, tol=1e-3, depth=5, log=print):
         f, lo, hi, d = cells.pop()
         G = member(f, np.array(lo, float), np.array(hi, float))
         o = gram_opt(G, q, s, h, f"{f.__name__ if hasattr(f,'__name__') else 'II'} {np.round(lo,3).tolist()} {np.round(hi,3).tolist()}")
-        v = _dp(tuple(base + [o]), k, e0, 0, h, MAX_BINS)['values'][0]; tested += 1
+        v = adaptive_dp(tuple(base + [o]), k, e0, 0, h, MAX_BINS)['values'][0]; tested += 1
         if v <= v0 * (1 + tol) or d >= depth:
             final.append((o, v / v0, d))
         else:
@@ -72,7 +72,7 @@ def run(q, s, k, e0, h, tol=1e-3, depth=5, log=print):
                     cells.append((f, (a0, b0), (a1, b1), d + 1))
         if tested % 50 == 0: log(f"  tested {tested}, queue {len(cells)}, final {len(final)}, {time.time()-t0:.0f}s")
     worst = sorted(final, key=lambda z: -z[1])[:8]
-    vall = _dp(tuple(base + [o for o, _, _ in final]), k, e0, 0, h, MAX_BINS)['values'][0]
+    vall = adaptive_dp(tuple(base + [o for o, _, _ in final]), k, e0, 0, h, MAX_BINS)['values'][0]
     return dict(v0=v0, v_net=vall, members=len(final), tested=tested, seconds=time.time() - t0,
                 worst=[(o[1], r, d) for o, r, d in worst])
 

@@ -1,11 +1,11 @@
 "What inflating the displacing pair costs in the adaptive DP (the price a Loewner-net certificate pays near A)."
 from common import *
-from common import _cells, _lower_pld, _dp
+from common import loss_cells, lower_pld, adaptive_dp
 def A_opt(q, s, h, scale, fat=0.0, swap=False):
     if fat == 0:
         A = GaussianMixture(np.log([1 - q, q]), np.array([0., 2 * scale]), s); B = GaussianMixture(np.zeros(1), np.zeros(1), s)
         if swap: A, B = B, A
-        return (_lower_pld(_cells(A, B, h, max_cells=4 * MAX_BINS, width=1.0), h), f"A scale {scale} swap {swap}")
+        return (lower_pld(loss_cells(A, B, h, max_cells=4 * MAX_BINS, width=1.0), h), f"A scale {scale} swap {swap}")
     return (tri_pld(np.array([2 * scale, 0.]), np.array([0., fat]), q, s, h, swap=swap), f"A scale {scale} fat {fat}")
 for (name, q, s, k, eps, sc) in [("FigS2", 0.02, 4.0, 1000, 1.0, ('wor', 10_000, 200)),
                                   ("DPSGD2.62", 256 / 60000, 2.62, 2350, None, ('wor', 60_000, 256))]:

@@ -2,11 +2,11 @@
 python run_net.py TOL [K]."""
 import sys
 from certify import *
-from certify import _dp
+from certify import adaptive_dp
 tol = float(sys.argv[1]); q, s, k, e0 = 0.02, 4.0, int(sys.argv[2]) if len(sys.argv) > 2 else 1000, 1.0
 h = account(make_scheme('wor', 10_000, m=200), sigma=s, steps=k, eps=e0, attack=False).h
 low = [(disp_lower(q, s, h), 'A'), (disp_lower(q, s, h, True), 'A reversed')]
-v_low = _dp(tuple(low), k, e0, 0, h, MAX_BINS)['values'][0]
+v_low = adaptive_dp(tuple(low), k, e0, 0, h, MAX_BINS)['values'][0]
 t0 = time.time(); leaves = cover(s, tol); G = prune([g for *_, g in leaves]); t1 = time.time()
 plds = [upper_pld(g, q, s, h) for g in G]; t2 = time.time()
 v_up, err = upper_dp(plds, k, e0, h, low); t3 = time.time()

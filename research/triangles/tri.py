@@ -2,12 +2,12 @@
 in the plane, sigma^2 I. The plane is cut into o1-cells times o2-intervals between loss levels (the loss is monotone in
 o2 once b lies on the first axis); the cell masses are exact Gaussian products, so the quantised pair is a
 post-processing of the triangle (a dominated pair, right for attacks), merged onto the grid by the library's
-`_lower_pld`. Exploration code, not certified round-off."""
+`lower_pld`. Exploration code, not certified round-off."""
 import math
 from types import SimpleNamespace
 import numpy as np
 from scipy.special import ndtr
-from must_nbdev.accounting.pld import _lower_pld
+from must_nbdev.accounting.pld import lower_pld
 
 def _frame(a, b):
     "Rotate/reflect so that b = (|b|, 0) and a = (a1, a2) with a2 >= 0."
@@ -54,4 +54,4 @@ def tri_cells(a, b, q, sigma, hp, n1=3000, width=11.0):
 def tri_pld(a, b, q, sigma, h, swap=False, **kw):
     "Lower PLD (a dominated discrete pair) of the triangle with offsets a = x - y, b = x' - y; swap: (Q, P)."
     if swap: a, b = b, a
-    return _lower_pld(tri_cells(a, b, q, sigma, h / 2, **kw), h)
+    return lower_pld(tri_cells(a, b, q, sigma, h / 2, **kw), h)
