@@ -112,6 +112,40 @@ def _steps_from(args, sc) -> list:
         raise ValueError(f"--epochs must be > 0, got {e}")
     return [sc.steps_for_epochs(e)]                                       # ceil(epochs / rate): the registry's rule
 
+# %% ../nbs/89_commands.ipynb #e7ac6f77
+def _account_one(args, sc, k, name, x) -> int:
+    "One query at one k: the detailed report."
+    eps, delta = (x, None) if name == 'eps' else (None, x)
+    res = account(sc, sigma=args.sigma, steps=k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy,
+                  pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget,
+                  net=getattr(args, 'net', False), net_tol=getattr(args, 'net_tol', NET_TOL),
+                  net_coarsen=getattr(args, 'net_coarsen', 1), net_cells=getattr(args, 'net_cells', CELLS))
+    if args.json: print(dumps_json(res.to_dict())); return 0
+    print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
+    print(f"guarantee: {res.guarantee}")
+    worst = res.pair == 'worst'
+    if eps is not None:
+        q, lo, up = f"delta(eps={eps:g})", res.lower, res.upper
+        fmt = lambda v: f"{v:.6e}"
+    else:
+        q, lo, up = f"eps(delta={delta:g})", res.lower, res.upper
+        fmt = lambda v: f"{v:.6f}"
+    if worst:
+        print(f"{q} <= {fmt(up)} (certified upper bound); a real attack reaches {fmt(lo)} (lower bound)")
+        b, a = res.bound_interval, res.attack_interval
+        print(f"  numerical accuracy: certified bound in [{fmt(b[0])}, {fmt(b[1])}], attack in [{fmt(a[0])}, "
+              f"{fmt(a[1])}]; theory gap x{res.theory_gap:.3g}")
+        print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
+              + f"  -> {res.certificate} wins")
+        print(f"  attack: {res.attack}")
+    else:
+        print(f"{q} in [{fmt(lo)}, {fmt(up)}] for the paper's pair of datasets (not a worst-case guarantee)")
+    print(f"grid h = {res.h:.3g}, r = {res.r}, window |s| <= L = {res.L:.3g}; "
+          f"{'certified to' if res.certified_accuracy else 'NOT certified to'} ratio {args.accuracy:g}; "
+          f"{res.seconds:.3f} s")
+    if not res.certified_accuracy: print(f"NOT certified: {res.reason}")
+    return 0
+
 # %% ../nbs/89_commands.ipynb #c3e7627a
 def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
                ) -> int:
@@ -160,40 +194,6 @@ def _plot_over_steps(rows, sc, args):
     ax.set(xscale='log', xlabel='steps k', ylabel='bound', title=f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²)")
     if any(q.startswith('delta') for q in (r['query'] for r in rows)): ax.set_yscale('log')
     ax.legend(fontsize=8); fig.savefig(args.plot, dpi=150); plt.close(fig)
-
-# %% ../nbs/89_commands.ipynb #e7ac6f77
-def _account_one(args, sc, k, name, x) -> int:
-    "One query at one k: the detailed report."
-    eps, delta = (x, None) if name == 'eps' else (None, x)
-    res = account(sc, sigma=args.sigma, steps=k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy,
-                  pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget,
-                  net=getattr(args, 'net', False), net_tol=getattr(args, 'net_tol', NET_TOL),
-                  net_coarsen=getattr(args, 'net_coarsen', 1), net_cells=getattr(args, 'net_cells', CELLS))
-    if args.json: print(dumps_json(res.to_dict())); return 0
-    print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
-    print(f"guarantee: {res.guarantee}")
-    worst = res.pair == 'worst'
-    if eps is not None:
-        q, lo, up = f"delta(eps={eps:g})", res.lower, res.upper
-        fmt = lambda v: f"{v:.6e}"
-    else:
-        q, lo, up = f"eps(delta={delta:g})", res.lower, res.upper
-        fmt = lambda v: f"{v:.6f}"
-    if worst:
-        print(f"{q} <= {fmt(up)} (certified upper bound); a real attack reaches {fmt(lo)} (lower bound)")
-        b, a = res.bound_interval, res.attack_interval
-        print(f"  numerical accuracy: certified bound in [{fmt(b[0])}, {fmt(b[1])}], attack in [{fmt(a[0])}, "
-              f"{fmt(a[1])}]; theory gap x{res.theory_gap:.3g}")
-        print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
-              + f"  -> {res.certificate} wins")
-        print(f"  attack: {res.attack}")
-    else:
-        print(f"{q} in [{fmt(lo)}, {fmt(up)}] for the paper's pair of datasets (not a worst-case guarantee)")
-    print(f"grid h = {res.h:.3g}, r = {res.r}, window |s| <= L = {res.L:.3g}; "
-          f"{'certified to' if res.certified_accuracy else 'NOT certified to'} ratio {args.accuracy:g}; "
-          f"{res.seconds:.3f} s")
-    if not res.certified_accuracy: print(f"NOT certified: {res.reason}")
-    return 0
 
 # %% ../nbs/89_commands.ipynb #c12821c8
 def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)

@@ -18,7 +18,7 @@ from .certificates import CERTIFICATES, per_step_certificates
 
 
 # %% auto #0
-__all__ = ['MAX_HISTORY_ROWS', 'Bounds', 'finer_step', 'Phase', 'PrivacyAccountant', 'refine_grid', 'best_composition',
+__all__ = ['MAX_HISTORY_ROWS', 'Bounds', 'finer_step', 'Phase', 'PrivacyAccountant', 'best_composition', 'refine_grid',
            'attack_pairs', 'AttackAccountant']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #13bbf464
@@ -238,6 +238,50 @@ def history(self,
     finally: self.phases = full
     return rows
 
+# %% ../../nbs/accounting/05_accountant.ipynb #93b401c6
+def best_composition(parts:list,            # [((scheme, σ), base MechanismPLD, steps)] of a run, on one grid
+                     relation:str,           # the run's neighbouring relation
+                     max_bins:int,           # cap on FFT bins
+                     precision:str,          # 'double', 'extended' or 'auto'
+                     query,                  # PrivacyAccountant -> Bounds
+                     acc,                    # the base composition of `parts` (a PrivacyAccountant), or None
+                     res:Bounds,             # its answer
+                     cache:dict|None=None,   # keeps each (scheme, σ, h, certificate)'s PLD between queries
+                    ) -> tuple:
+    "The run under each per-step certificate, where it applies, and the lowest: (accountant, Bounds, name, {name: upper})."
+    bases = [per_step_certificates(sc, relation)[0].name for (sc, _), _, _ in parts]
+    won = ' + '.join(dict.fromkeys(bases))
+    best, certs = (acc, res, won), {won: res.upper}
+    for cert in CERTIFICATES.values():
+        if not cert.per_step or cert.name in bases: continue
+        alts = []
+        for ((sc, sigma), mech, _), base in zip(parts, bases):
+            h, key = mech.upper[0].h, ((sc, sigma), mech.upper[0].h, cert.name)
+            if cache is None or key not in cache:
+                alt = (cert.step_pld(sc, sigma, relation, h, max_bins, mech) if cert.applies(sc, relation)
+                       else None)
+                if cache is not None: cache[key] = alt
+            alts.append(alt if cache is None else cache[key])
+        if all(a is None for a in alts): continue      # no step of the run has this certificate
+        try:
+            alt_acc = PrivacyAccountant([(a or m, k) for a, (_, m, k) in zip(alts, parts)], max_bins, precision)
+            alt_res = query(alt_acc)
+        except GridTooLarge: continue                  # no grid fits: the others answer
+        certs[cert.name] = alt_res.upper
+        if alt_res.upper < best[1].upper: best = (alt_acc, alt_res, cert.name)
+    return (*best, certs)
+
+@patch_to(PrivacyAccountant)
+def _mechanisms(self, h:float) -> dict:
+    "The base pair (`CERTIFICATES`) of every distinct (scheme, σ) of the run at grid step `h` (kept while h stays)."
+    if any(key[1] != h for key in self._mechs): self._mechs = {}
+    for p in self.phases:
+        if ((p.scheme, p.sigma), h) not in self._mechs:
+            base = per_step_certificates(p.scheme, self.relation)[0]
+            self._mechs[((p.scheme, p.sigma), h)] = base.step_pld(p.scheme, p.sigma, self.relation, h,
+                                                                  self.max_bins, None)
+    return {key[0]: m for key, m in self._mechs.items() if len(key) == 2}
+
 # %% ../../nbs/accounting/05_accountant.ipynb #43ae7ab9
 def refine_grid(build,                 # h -> (PrivacyAccountant of the run on grid h, its loss spread)
                 query,                 # PrivacyAccountant -> Bounds
@@ -303,50 +347,6 @@ def _best(self, f, acc, res) -> tuple:
                                                         acc, res, self._mechs)
     return acc, res, won
 
-
-# %% ../../nbs/accounting/05_accountant.ipynb #93b401c6
-def best_composition(parts:list,            # [((scheme, σ), base MechanismPLD, steps)] of a run, on one grid
-                     relation:str,           # the run's neighbouring relation
-                     max_bins:int,           # cap on FFT bins
-                     precision:str,          # 'double', 'extended' or 'auto'
-                     query,                  # PrivacyAccountant -> Bounds
-                     acc,                    # the base composition of `parts` (a PrivacyAccountant), or None
-                     res:Bounds,             # its answer
-                     cache:dict|None=None,   # keeps each (scheme, σ, h, certificate)'s PLD between queries
-                    ) -> tuple:
-    "The run under each per-step certificate, where it applies, and the lowest: (accountant, Bounds, name, {name: upper})."
-    bases = [per_step_certificates(sc, relation)[0].name for (sc, _), _, _ in parts]
-    won = ' + '.join(dict.fromkeys(bases))
-    best, certs = (acc, res, won), {won: res.upper}
-    for cert in CERTIFICATES.values():
-        if not cert.per_step or cert.name in bases: continue
-        alts = []
-        for ((sc, sigma), mech, _), base in zip(parts, bases):
-            h, key = mech.upper[0].h, ((sc, sigma), mech.upper[0].h, cert.name)
-            if cache is None or key not in cache:
-                alt = (cert.step_pld(sc, sigma, relation, h, max_bins, mech) if cert.applies(sc, relation)
-                       else None)
-                if cache is not None: cache[key] = alt
-            alts.append(alt if cache is None else cache[key])
-        if all(a is None for a in alts): continue      # no step of the run has this certificate
-        try:
-            alt_acc = PrivacyAccountant([(a or m, k) for a, (_, m, k) in zip(alts, parts)], max_bins, precision)
-            alt_res = query(alt_acc)
-        except GridTooLarge: continue                  # no grid fits: the others answer
-        certs[cert.name] = alt_res.upper
-        if alt_res.upper < best[1].upper: best = (alt_acc, alt_res, cert.name)
-    return (*best, certs)
-
-@patch_to(PrivacyAccountant)
-def _mechanisms(self, h:float) -> dict:
-    "The base pair (`CERTIFICATES`) of every distinct (scheme, σ) of the run at grid step `h` (kept while h stays)."
-    if any(key[1] != h for key in self._mechs): self._mechs = {}
-    for p in self.phases:
-        if ((p.scheme, p.sigma), h) not in self._mechs:
-            base = per_step_certificates(p.scheme, self.relation)[0]
-            self._mechs[((p.scheme, p.sigma), h)] = base.step_pld(p.scheme, p.sigma, self.relation, h,
-                                                                  self.max_bins, None)
-    return {key[0]: m for key, m in self._mechs.items() if len(key) == 2}
 
 # %% ../../nbs/accounting/05_accountant.ipynb #074e9742
 def attack_pairs(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
