@@ -439,16 +439,17 @@ def _link_notebooks(md):
                    for part in parts)
 
 def registry_terms(page):
-    """Index entries for the scheme registry's display names (MUST.ow, Poisson, ...) on the page whose module defines
-    the registry (`SCHEMES`), so that a search for a scheme lists the page that defines it first."""
+    """Index entries for the registries' names on the page whose module defines them: the schemes' display names
+    (MUST.ow, Poisson, ...; `SCHEMES`) and the certificates' ('triangle net'; `CERTIFICATES`), so that a search for
+    one lists the page that defines it first."""
     import importlib
     terms = []
     for short, pg in page_of_module().items():
         if pg != page: continue
         mod = importlib.import_module(f'must_nbdev.{short}')
-        if 'SCHEMES' not in getattr(mod, '__all__', ()): continue   # defined here, not imported
-        reg = mod.SCHEMES
-        if isinstance(reg, dict): terms += [getattr(v, 'label', None) for v in reg.values()]
+        names = getattr(mod, '__all__', ())
+        if 'SCHEMES' in names: terms += [getattr(v, 'label', None) for v in mod.SCHEMES.values()]   # defined here
+        if 'CERTIFICATES' in names: terms += list(mod.CERTIFICATES)                                 # the certificates
     terms = [t for t in dict.fromkeys(terms) if t]
     return ''.join(f'```{{index}} !single: {t}\n```\n' for t in terms)
 

@@ -241,7 +241,8 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
                   ) -> float:
     "The triangle net's certified δ(eps) or ε(delta) for a whole run: the run certificate of `CERTIFICATES`."
     o = TightOptions() if options is None else options
-    if not isinstance(o, TightOptions): raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
+    if not all(hasattr(o, a) for a in ('tol', 'coarsen', 'cells')):
+        raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
     kw = dict(sigma=sigma, steps=steps, h=h, relation=relation, tol=o.tol, coarsen=o.coarsen, cells=o.cells,
               max_bins=max_bins)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")

@@ -12,9 +12,9 @@ from .classification import TABLE8_REFERENCE
 
 
 # %% auto #0
-__all__ = ['PAPER_TABLE3_ERRATA', 'PAPER_TABLE9', 'PAPER_COMPARISONS', 'COMPARISON_COLUMNS', 'PAPER_S13', 'EXTRA_REPRODUCIBLE',
-           'REPRODUCIBLE', 'SUMMARY_COLUMNS', 'SUMMARY_NOTE', 'Artefact', 'comparison_summary', 'write_comparison',
-           'artefact_builders', 'write_artefact', 'reproduce_all']
+__all__ = ['SUMMARY_COLUMNS', 'SUMMARY_NOTE', 'REPRODUCIBLE', 'PAPER_TABLE3_ERRATA', 'PAPER_TABLE9', 'PAPER_COMPARISONS',
+           'COMPARISON_COLUMNS', 'PAPER_S13', 'EXTRA_REPRODUCIBLE', 'Artefact', 'artefact_builders', 'write_artefact',
+           'reproduce_all', 'comparison_summary', 'write_comparison']
 
 # %% ../../nbs/experiments/06_reproduce.ipynb #fb35cbcb
 from dataclasses import dataclass
@@ -59,6 +59,109 @@ def _figure(fn):
         out = fn(q, s, p)
         return out if hasattr(out, 'savefig') else np.atleast_1d(out)[0].figure
     return run
+
+# %% ../../nbs/experiments/06_reproduce.ipynb #9984d0ac
+def artefact_builders() -> dict:
+    "The registry of reproducible tables and figures (imports the experiment modules lazily)."
+    from must_nbdev.core import amplification as am
+    from must_nbdev.accounting import base_calibration as cal
+    from must_nbdev.experiments import bootstrap as bs, regression as rg, efficiency as ef, classification as cl
+    t3cols = ('scheme', 'b', 'sigma_mean', 'sigma_var', 'delta_prime', 'delta_prime_actual', 'certified')
+    loss = lambda key, title: _figure(
+        lambda q, s, p: cl.plot_classification_loss(_classification_runs(q, s, p)[key]['loss'], title))
+    return {
+        'tableS1': Artefact('Table S1', 'core/02_amplification', _table_s1_rows,
+                            ('theta', 'mechanism', 'scheme', 'eps', 'eps_prime', 'delta_prime'),
+                            {'eps_prime': '.3f', 'delta_prime': '.3e'}),
+        'table3': Artefact('Table 3', 'accounting/12_base_calibration', lambda q, s, p: cal.table3(), t3cols,
+                           {'sigma_mean': '.4f', 'sigma_var': '.3f', 'delta_prime': '.3e',
+                            'delta_prime_actual': '.3e'}),
+        'table4': Artefact('Table 4', 'experiments/01_bootstrap',
+                           lambda q, s, p: bs.bootstrap_experiment(quick=q, seed=s, show_progress=p), bs.TABLE4_COLUMNS,
+                           bs.TABLE4_FORMATS),
+        'table5': Artefact('Table 5', 'experiments/02_regression', lambda q, s, p: _regression(q, s, p)['table5'],
+                           rg.TABLE5_COLUMNS, rg.TABLE5_FORMATS),
+        'tableS2': Artefact('Table S2', 'experiments/02_regression', lambda q, s, p: _regression(q, s, p)['tableS2'],
+                            rg.TABLES2_COLUMNS, rg.TABLES2_FORMATS),
+        'table6': Artefact('Table 6', 'experiments/04_classification', _classification,
+                           cl.TABLE6_COLUMNS + ('sensitivity', 'specificity', 'ppv', 'npv', 'f1'),
+                           cl.CLASSIFICATION_FORMATS),
+        'adult000': Artefact("Seed 000's Table 8 (Adult metrics)", 'experiments/04_classification',
+                             lambda q, s, p: cl.seed000_comparison(_classification(q, s, p)), cl.SEED000_COLUMNS,
+                             cl.CLASSIFICATION_FORMATS),
+        'table7': Artefact('Table 7', 'experiments/03_efficiency',
+                           lambda q, s, p: ef.efficiency_table(quick=q, seed=s, show_progress=p), ef.TABLE7_COLUMNS,
+                           ef.TABLE7_FORMATS),
+        'table8': Artefact('Table 8', 'experiments/04_classification', _classification, cl.TABLE8_COLUMNS,
+                           cl.CLASSIFICATION_FORMATS),
+        'fig4': Artefact('Figure 4', 'core/02_amplification', _figure(lambda q, s, p: am.plot_aligned_profiles())),
+        'fig5': Artefact('Figure 5', 'core/02_amplification',
+                         _figure(lambda q, s, p: am.plot_hyperparameter_contours(_hyperparameter_grid(q)))),
+        'figS3': Artefact('Figure S3', 'core/02_amplification', _figure(lambda q, s, p: am.plot_profile_relations())),
+        'figS4': Artefact('Figure S4', 'experiments/02_regression',
+                          _figure(lambda q, s, p: rg.plot_training_loss(_regression(q, s, p)['loss']))),
+        'figS5': Artefact('Figure S5', 'experiments/04_classification',
+                          loss('adult', 'Adult, logistic regression (Fig S5)')),
+        'fig6': Artefact('Figure 6 (MNIST, 10,000 real digits)', 'experiments/04_classification',
+                         loss('mnist-10k', 'MNIST, 8,000 real digits, scaled setting, 784-128-128-10 (Fig 6)')),
+        **_extra_artefacts(),
+    }
+SUMMARY_COLUMNS = ('key', 'paper', 'notebook', 'files', 'seconds', 'compared', 'matching', 'beyond_3se', 'chi2_p')
+SUMMARY_NOTE = ("`compared`/`matching`: cells of `key`_vs_paper.md, each our value beside the paper's printed one; a "
+                "simulated cell matches when |z| ≤ 3 (`beyond_3se` counts the others; `chi2_p` is the χ² p-value over "
+                "them), a deterministic cell when it reproduces the printed digits (mismatches carry their reason).")
+REPRODUCIBLE = ('tableS1', 'table3', 'table4', 'table5', 'tableS2', 'table6', 'adult000', 'table7', 'table8', 'fig4',
+                'fig5', 'figS3', 'figS4', 'figS5', 'fig6')
+
+# %% ../../nbs/experiments/06_reproduce.ipynb #81b98b9b
+def write_artefact(key:str,       # artefact key, e.g. 'table3'
+                   art:Artefact,  # its `Artefact` (table or figure)
+                   result,        # rows (table) or a matplotlib Figure
+                   out:Path,      # output folder
+                  ) -> list:
+    "Write a table as `key`.md and `key`.csv, or a figure as `key`.png, under `out`; returns the paths."
+    import csv
+    from must_nbdev.core.definitions import markdown_table
+    out.mkdir(parents=True, exist_ok=True)
+    if art.is_figure:
+        import matplotlib.pyplot as plt
+        path = out / f'{key}.png'; result.savefig(path, dpi=110, bbox_inches='tight'); plt.close(result)
+        return [path]
+    md, cs = out / f'{key}.md', out / f'{key}.csv'
+    md.write_text(f"# {art.paper}\n\nNotebook "
+                  f"`{art.notebook}`.\n\n{markdown_table(result, art.columns, art.formats)}\n", encoding='utf-8')
+    with cs.open('w', newline='', encoding='utf-8') as f:
+        w = csv.DictWriter(f, fieldnames=list(art.columns), extrasaction='ignore')
+        w.writeheader(); w.writerows({k: jsonable(r.get(k)) for k in art.columns} for r in result)
+    return [md, cs]
+
+def reproduce_all(out,                      # output folder (created if missing)
+                  quick:bool=False,         # small runs (tests); False: paper size
+                  seed:int=0,               # seed of every random draw
+                  show_progress:bool=True,  # progress bars on stderr
+                  keys=None,                # artefact keys to run (None: every one)
+                 ) -> list:
+    "Regenerate every table (markdown + CSV) and figure (PNG) into `out`: (key, paper, notebook, paths, seconds) rows."
+    import time, matplotlib
+    from must_nbdev.core.definitions import progress
+    matplotlib.use('Agg')
+    arts, out, done = artefact_builders(), Path(out), []
+    keys = REPRODUCIBLE if keys is None else keys
+    for key in progress(keys, 'reproduce', show_progress):
+        t0 = time.perf_counter()
+        result = arts[key].run(quick, seed, show_progress)
+        paths = write_artefact(key, arts[key], result, out)
+        cmp = PAPER_COMPARISONS[key](result, quick) if key in PAPER_COMPARISONS else None
+        if cmp is not None: paths += write_comparison(key, arts[key], cmp, out)
+        done.append(dict(key=key, paper=arts[key].paper, notebook=arts[key].notebook,
+                         files=', '.join(p.name for p in paths), seconds=time.perf_counter() - t0,
+                         **(comparison_summary(cmp) if cmp is not None else {})))
+    from must_nbdev.core.definitions import markdown_table
+    summary = markdown_table(done, SUMMARY_COLUMNS, {'seconds': '.1f', 'chi2_p': '.3g'})
+    (out / 'SUMMARY.md').write_text(f"# Reproduction ({'quick' if quick else 'full'} size, seed "
+                                    f"{seed})\n\n{SUMMARY_NOTE}\n\n{summary}\n\nTotal "
+                                    f"{sum(r['seconds'] for r in done):.0f} s.\n", encoding='utf-8')
+    return done
 
 # %% ../../nbs/experiments/06_reproduce.ipynb #274a9db0
 PAPER_TABLE3_ERRATA = {'wr': 'the exact δ′ is 10× smaller: exponent slip'}   # per-row notes on printed δ′
@@ -341,106 +444,3 @@ def _vs_table8(rows, quick):
 
 PAPER_COMPARISONS['table6'] = _vs_table6; PAPER_COMPARISONS['adult000'] = _vs_adult000
 PAPER_COMPARISONS['table8'] = _vs_table8
-
-# %% ../../nbs/experiments/06_reproduce.ipynb #9984d0ac
-def artefact_builders() -> dict:
-    "The registry of reproducible tables and figures (imports the experiment modules lazily)."
-    from must_nbdev.core import amplification as am
-    from must_nbdev.accounting import base_calibration as cal
-    from must_nbdev.experiments import bootstrap as bs, regression as rg, efficiency as ef, classification as cl
-    t3cols = ('scheme', 'b', 'sigma_mean', 'sigma_var', 'delta_prime', 'delta_prime_actual', 'certified')
-    loss = lambda key, title: _figure(
-        lambda q, s, p: cl.plot_classification_loss(_classification_runs(q, s, p)[key]['loss'], title))
-    return {
-        'tableS1': Artefact('Table S1', 'core/02_amplification', _table_s1_rows,
-                            ('theta', 'mechanism', 'scheme', 'eps', 'eps_prime', 'delta_prime'),
-                            {'eps_prime': '.3f', 'delta_prime': '.3e'}),
-        'table3': Artefact('Table 3', 'accounting/12_base_calibration', lambda q, s, p: cal.table3(), t3cols,
-                           {'sigma_mean': '.4f', 'sigma_var': '.3f', 'delta_prime': '.3e',
-                            'delta_prime_actual': '.3e'}),
-        'table4': Artefact('Table 4', 'experiments/01_bootstrap',
-                           lambda q, s, p: bs.bootstrap_experiment(quick=q, seed=s, show_progress=p), bs.TABLE4_COLUMNS,
-                           bs.TABLE4_FORMATS),
-        'table5': Artefact('Table 5', 'experiments/02_regression', lambda q, s, p: _regression(q, s, p)['table5'],
-                           rg.TABLE5_COLUMNS, rg.TABLE5_FORMATS),
-        'tableS2': Artefact('Table S2', 'experiments/02_regression', lambda q, s, p: _regression(q, s, p)['tableS2'],
-                            rg.TABLES2_COLUMNS, rg.TABLES2_FORMATS),
-        'table6': Artefact('Table 6', 'experiments/04_classification', _classification,
-                           cl.TABLE6_COLUMNS + ('sensitivity', 'specificity', 'ppv', 'npv', 'f1'),
-                           cl.CLASSIFICATION_FORMATS),
-        'adult000': Artefact("Seed 000's Table 8 (Adult metrics)", 'experiments/04_classification',
-                             lambda q, s, p: cl.seed000_comparison(_classification(q, s, p)), cl.SEED000_COLUMNS,
-                             cl.CLASSIFICATION_FORMATS),
-        'table7': Artefact('Table 7', 'experiments/03_efficiency',
-                           lambda q, s, p: ef.efficiency_table(quick=q, seed=s, show_progress=p), ef.TABLE7_COLUMNS,
-                           ef.TABLE7_FORMATS),
-        'table8': Artefact('Table 8', 'experiments/04_classification', _classification, cl.TABLE8_COLUMNS,
-                           cl.CLASSIFICATION_FORMATS),
-        'fig4': Artefact('Figure 4', 'core/02_amplification', _figure(lambda q, s, p: am.plot_aligned_profiles())),
-        'fig5': Artefact('Figure 5', 'core/02_amplification',
-                         _figure(lambda q, s, p: am.plot_hyperparameter_contours(_hyperparameter_grid(q)))),
-        'figS3': Artefact('Figure S3', 'core/02_amplification', _figure(lambda q, s, p: am.plot_profile_relations())),
-        'figS4': Artefact('Figure S4', 'experiments/02_regression',
-                          _figure(lambda q, s, p: rg.plot_training_loss(_regression(q, s, p)['loss']))),
-        'figS5': Artefact('Figure S5', 'experiments/04_classification',
-                          loss('adult', 'Adult, logistic regression (Fig S5)')),
-        'fig6': Artefact('Figure 6 (MNIST, 10,000 real digits)', 'experiments/04_classification',
-                         loss('mnist-10k', 'MNIST, 8,000 real digits, scaled setting, 784-128-128-10 (Fig 6)')),
-        **_extra_artefacts(),
-    }
-SUMMARY_COLUMNS = ('key', 'paper', 'notebook', 'files', 'seconds', 'compared', 'matching', 'beyond_3se', 'chi2_p')
-SUMMARY_NOTE = ("`compared`/`matching`: cells of `key`_vs_paper.md, each our value beside the paper's printed one; a "
-                "simulated cell matches when |z| ≤ 3 (`beyond_3se` counts the others; `chi2_p` is the χ² p-value over "
-                "them), a deterministic cell when it reproduces the printed digits (mismatches carry their reason).")
-REPRODUCIBLE = ('tableS1', 'table3', 'table4', 'table5', 'tableS2', 'table6', 'adult000', 'table7', 'table8', 'fig4',
-                'fig5', 'figS3', 'figS4', 'figS5', 'fig6')
-
-# %% ../../nbs/experiments/06_reproduce.ipynb #81b98b9b
-def write_artefact(key:str,       # artefact key, e.g. 'table3'
-                   art:Artefact,  # its `Artefact` (table or figure)
-                   result,        # rows (table) or a matplotlib Figure
-                   out:Path,      # output folder
-                  ) -> list:
-    "Write a table as `key`.md and `key`.csv, or a figure as `key`.png, under `out`; returns the paths."
-    import csv
-    from must_nbdev.core.definitions import markdown_table
-    out.mkdir(parents=True, exist_ok=True)
-    if art.is_figure:
-        import matplotlib.pyplot as plt
-        path = out / f'{key}.png'; result.savefig(path, dpi=110, bbox_inches='tight'); plt.close(result)
-        return [path]
-    md, cs = out / f'{key}.md', out / f'{key}.csv'
-    md.write_text(f"# {art.paper}\n\nNotebook "
-                  f"`{art.notebook}`.\n\n{markdown_table(result, art.columns, art.formats)}\n", encoding='utf-8')
-    with cs.open('w', newline='', encoding='utf-8') as f:
-        w = csv.DictWriter(f, fieldnames=list(art.columns), extrasaction='ignore')
-        w.writeheader(); w.writerows({k: jsonable(r.get(k)) for k in art.columns} for r in result)
-    return [md, cs]
-
-def reproduce_all(out,                      # output folder (created if missing)
-                  quick:bool=False,         # small runs (tests); False: paper size
-                  seed:int=0,               # seed of every random draw
-                  show_progress:bool=True,  # progress bars on stderr
-                  keys=None,                # artefact keys to run (None: every one)
-                 ) -> list:
-    "Regenerate every table (markdown + CSV) and figure (PNG) into `out`: (key, paper, notebook, paths, seconds) rows."
-    import time, matplotlib
-    from must_nbdev.core.definitions import progress
-    matplotlib.use('Agg')
-    arts, out, done = artefact_builders(), Path(out), []
-    keys = REPRODUCIBLE if keys is None else keys
-    for key in progress(keys, 'reproduce', show_progress):
-        t0 = time.perf_counter()
-        result = arts[key].run(quick, seed, show_progress)
-        paths = write_artefact(key, arts[key], result, out)
-        cmp = PAPER_COMPARISONS[key](result, quick) if key in PAPER_COMPARISONS else None
-        if cmp is not None: paths += write_comparison(key, arts[key], cmp, out)
-        done.append(dict(key=key, paper=arts[key].paper, notebook=arts[key].notebook,
-                         files=', '.join(p.name for p in paths), seconds=time.perf_counter() - t0,
-                         **(comparison_summary(cmp) if cmp is not None else {})))
-    from must_nbdev.core.definitions import markdown_table
-    summary = markdown_table(done, SUMMARY_COLUMNS, {'seconds': '.1f', 'chi2_p': '.3g'})
-    (out / 'SUMMARY.md').write_text(f"# Reproduction ({'quick' if quick else 'full'} size, seed "
-                                    f"{seed})\n\n{SUMMARY_NOTE}\n\n{summary}\n\nTotal "
-                                    f"{sum(r['seconds'] for r in done):.0f} s.\n", encoding='utf-8')
-    return done
