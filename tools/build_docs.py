@@ -307,7 +307,7 @@ def execute_all(paths, jobs, timeout, force=(), cached_only=False, allow_errors=
     res = {}
     for p in paths:
         nb = out[p]; nb.cells.pop(0)
-        res[p] = with_stored_outputs(json.loads(nbformat.writes(nb)), p)
+        res[p] = json.loads(nbformat.writes(nb))
     return res, missing
 
 def with_stored_outputs(nb, path):
@@ -755,6 +755,7 @@ def main():
     executed, missing = execute_all(paths, max(1, a.jobs), a.timeout, force=force, cached_only=a.cached_only,
                                     allow_errors=a.allow_errors)
     if a.execute_only: return
+    executed = {p: with_stored_outputs(nb, p) for p, nb in executed.items()}   # the slow cells' stored outputs
     if SRC.exists(): shutil.rmtree(SRC)
     SRC.mkdir(parents=True)
     title_of = {page_of(p): t for t, ps in secs for p in ps}
