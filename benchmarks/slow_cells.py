@@ -176,6 +176,8 @@ def main(argv=None):
     ap.add_argument('--timeout', type=int, default=6 * 3600, help='seconds per cell')
     ap.add_argument('--allow-dirty', action='store_true', help='run on a tree with uncommitted library or notebook '
                     'changes (the artefact is marked dirty and tests/test_artefacts.py refuses it)')
+    ap.add_argument('--whole', action='store_true', help='one execution per notebook (no groups side by side: less '
+                    'work in all, as each execution repeats the fast cells)')
     ap.add_argument('--witness', action='store_true', help="only recompute the stored artefacts' witness values "
                     '(allowed when the library is the one of the commit the artefact names)')
     a = ap.parse_args(argv)
@@ -188,7 +190,8 @@ def main(argv=None):
                                              'names the commit it ran on), or pass --allow-dirty')
     commit = _git('rev-parse', 'HEAD')
     from concurrent.futures import ProcessPoolExecutor, as_completed
-    tasks = [(p, g) for p in paths for g in slow_groups(json.loads(p.read_text(encoding='utf-8'))['cells'])]
+    groups = lambda p: slow_groups(json.loads(p.read_text(encoding='utf-8'))['cells'])
+    tasks = [(p, g) for p in paths for g in ([sorted(i for g in groups(p) for i in g)] if a.whole else groups(p))]
     print(f'{len(tasks)} executions of {len(paths)} notebooks, {a.jobs} at a time', flush=True)
     results = {str(p): {} for p in paths}
     pending = {str(p): sum(1 for q, _ in tasks if q == p) for p in paths}

@@ -54,8 +54,9 @@ def _notebook_code(key:str, must_define:str) -> str:
 # ---------------------------------------------------------------------------------------------------- witnesses
 
 def witness_cli():
-    """90_cli cell 45 (reproduce_all at paper size): reproduce_all at quick size on three deterministic artefacts
-    (Tables 3 and S1, the Sec 3.4 claim), each with its comparison to the paper; per CSV its rows and column sums."""
+    "90_cli's slow cell (reproduce_all of every artefact at paper size): reproduce_all at quick size on three."
+    # Tables 3 and S1 and the Sec 3.4 claim (deterministic, seconds), each with its comparison to the paper; the
+    # experiments' tables have witnesses of their own (01_bootstrap to 04_classification). Per CSV: rows, column sums.
     import csv, tempfile
     from must_nbdev.experiments.reproduce import reproduce_all
     out = {}
@@ -76,28 +77,27 @@ def witness_cli():
     return out
 
 def witness_adaptive():
-    """06_adaptive cell 37 (the WOR-pair search against the c-family): its own functions (the notebook's `_density`,
-    `_hs_curve`, `best_mixture_excess`, `c_family`, `wor_pair_curve`), one configuration, one start, few evaluations."""
-    # The slow cell uses no library function: every name it calls is defined in the notebook (cell 34's helpers and
-    # the cell's own two functions), so the witness executes those definitions from the notebook itself.
+    "06_adaptive's slow cell (WOR pairs searched against the c-family): one of its configurations, one short start."
+    # n = 4, m = 2, σ = 1 (one of the cell's four), the c grid of 41, one Nelder-Mead start of 25 evaluations.
+    # The slow cell calls no library function: `_density`, `_hs_curve` and `best_mixture_excess` are defined in the
+    # notebook (cell 34), `c_family` and `wor_pair_curve` in the cell itself, so the witness executes those
+    # definitions from the notebook (a change to them changes the stored numbers as a library edit would).
     import numpy as np
     from scipy import optimize
     ns = {'np': np, 'math': math}
     exec(_notebook_code('accounting/06_adaptive', 'best_mixture_excess'), ns)
     exec(_notebook_code('accounting/06_adaptive', 'wor_pair_curve'), ns)
-    out = {}
-    for n, m, s, fev in ((3, 1, 1.0, 30), (4, 2, 1.0, 12)):
-        F, rng = ns['c_family'](m / n, s, np.linspace(-1, 1, 41)), np.random.default_rng(n * 10 + m)
-        f = lambda u: -ns['best_mixture_excess'](ns['wor_pair_curve'](np.tanh(u), m, s), F)[0]
-        r = optimize.minimize(f, rng.normal(0, 1.5, n + 1), method='Nelder-Mead', options=dict(maxfev=fev))
-        out[f'n={n} m={m} s={s}.excess'] = float(-r.fun)
-        out[f'n={n} m={m} s={s}.x_sum'] = float(np.tanh(r.x).sum())
-        out[f'n={n} m={m} s={s}.F_sum'] = float(F.sum())
-    return out
+    n, m, s = 4, 2, 1.0
+    F, rng = ns['c_family'](m / n, s, np.linspace(-1, 1, 41)), np.random.default_rng(n * 10 + m)
+    f = lambda u: -ns['best_mixture_excess'](ns['wor_pair_curve'](np.tanh(u), m, s), F)[0]
+    r = optimize.minimize(f, rng.normal(0, 1.5, n + 1), method='Nelder-Mead', options=dict(maxfev=25))
+    return {'c_family.sum': float(F.sum()), 'c_family.max': float(F.max()), 'excess': float(-r.fun),
+            'evaluations': int(r.nfev), 'tanh_x.sum': float(np.tanh(r.x).sum())}
 
 def witness_unlabelled_net():
-    """08_unlabelled_net cell 19 (MUST.ow, Fig S2: each unlabelled family's game against the attack and the pair):
-    the same calls (account, attack_runs, unlabelled_members, upper_game_dp with the whole-step pair) on a small grid."""
+    "08_unlabelled_net's slow cell (each unlabelled family's game for MUST.ow, Fig S2): the same calls, small sizes."
+    # account, attack_runs, unlabelled_members (default 14 cells: 91 members per family) and upper_game_dp with the
+    # whole-step pair, on MUST.ow(n=1000, b=50, m=20), σ = 1.95, 10 steps, δ(0.1).
     from must_nbdev.core.sampling import scheme_at
     from must_nbdev.accounting.pld import MAX_BINS
     from must_nbdev.accounting.account import account
@@ -122,16 +122,16 @@ def witness_unlabelled_net():
     return out
 
 def witness_triangle_certificate():
-    """09_triangle_certificate cells 23-24 (WOR), 30-31 (WR) and 33 (MUST.ow, account with net=True): the attack,
-    the public-label certificate and the triangle net (tol 0.2; the default tol's net itself) on small schemes."""
+    "09_triangle_certificate's slow cells (Fig S2's WOR, WR and MUST.ow: attack, certificates, triangle nets): small."
     from must_nbdev.core.sampling import make_scheme, scheme_at
     from must_nbdev.accounting.account import account
     from must_nbdev.accounting.adaptive import adaptive_delta
     from must_nbdev.accounting.triangles import triangle_net
     from must_nbdev.accounting.triangle_certificate import triangle_delta
     out = {}
-    # cells 23-24: WOR. The default tol's net (416 members at σ = 4) costs about 15 ms per member whatever the size, so
-    # the default tol enters through its net (its Gram matrices), the game through tol = 0.2
+    # Small schemes, 10-20 steps, coarse grids (a net member costs >= 15 ms on any grid, ~0.3 s on account's own).
+    # WOR: attack, public labels, the net at tol 0.2; the default tol's net (416 members at σ = 4, ~7 s of members)
+    # enters through its Gram matrices
     wor, kw = make_scheme('wor', 1000, m=100), dict(sigma=4.0, steps=20, eps=0.3, h=0.03)
     att = adaptive_delta(wor, **kw)
     pub = account(wor, **kw, attack=False)
@@ -140,7 +140,7 @@ def witness_triangle_certificate():
     out.update({'wor.attack': att.value, 'wor.attack_policy': att.policy_at_start, 'wor.public': pub.upper,
                 'wor.net_0.2': coarse.value, 'wor.net_0.2.members': coarse.members,
                 'wor.default_tol_net.members': len(fine_net), 'wor.default_tol_net.gram_sum': float(fine_net.sum())})
-    # cells 30-31: WR (rates per label, the y family of the unlabelled net); the attack on account's grid
+    # WR (rates per label, the y family of the unlabelled net); the attack on account's own grid, as in the cell
     wr = make_scheme('wr', 1000, m=20)
     hw = account(wr, sigma=1.95, steps=10, eps=0.1, attack=False).h
     att_wr = adaptive_delta(wr, sigma=1.95, steps=10, eps=0.1, h=hw)
@@ -151,7 +151,7 @@ def witness_triangle_certificate():
     out.update({'wr.h': hw, 'wr.attack': att_wr.value, 'wr.public': cert_wr.upper, 'wr.net_0.2': coarse_wr.value,
                 'wr.net_0.2.members': coarse_wr.members, 'wr.net_0.2.ratio': coarse_wr.label_rate_ratio,
                 'wr.net_0.2.unlabelled_members': coarse_wr.unlabelled_members})
-    # cell 33: MUST.ow through account(net=True, net_tol=0.2) (the cell lets account pick h: fixed here, for speed)
+    # MUST.ow through account(net=True, net_tol=0.2) (the cell lets account pick h: fixed here, for speed)
     ow = scheme_at('must-ow', 1000, 20, b=50)
     res_ow = account(ow, sigma=1.95, steps=10, eps=0.1, net=True, net_tol=0.2, h=0.1, net_cells=3)
     # (its attack, on that coarse grid, is ~1e-9, a rounding floor rather than a value: left out)
@@ -160,8 +160,8 @@ def witness_triangle_certificate():
     return out
 
 def witness_calibrate():
-    """11_calibrate cell 16 (σ for Fig S2's WOR, without and with the triangle net): calibrate_sigma, tol 0.01, plain
-    and with net=True, net_tol=0.2, on 10 steps."""
+    "11_calibrate's slow cell (σ for Fig S2's WOR without and with the triangle net): the same two calls, 10 steps."
+    # calibrate_sigma with tol 0.01, plain and with net=True, net_tol=0.2, for WOR(n=10,000, m=200), ε = 0.2, δ = 1e-5.
     from must_nbdev.core.sampling import make_scheme
     from must_nbdev.accounting.calibrate import calibrate_sigma
     sc, kw = make_scheme('wor', 10_000, m=200), dict(steps=10, eps=0.2, delta=1e-5, tol=0.01)
@@ -176,8 +176,8 @@ def witness_calibrate():
             **{f'net.certificates.{k}': v for k, v in netted.result.certificates.items()}}
 
 def witness_accuracy_gains():
-    """01_accuracy_gains cell 47 (Figs 8 and 13 at T = 1000): median_mse_by_rate on both populations, seeds 4 and 5,
-    at two rates, two ε and T = 20."""
+    "01_accuracy_gains' slow cell (Figs 8 and 13 at T = 1000): median_mse_by_rate, both populations, T = 20."
+    # the cell's populations and seeds (4 and 5), at two of its rates and two of its ε.
     import numpy as np
     from must_nbdev.companions.accuracy_gains import POPULATION_BOUNDS, make_population, median_mse_by_rate
     out = {}
@@ -189,19 +189,19 @@ def witness_accuracy_gains():
     return out
 
 def witness_bootstrap():
-    "01_bootstrap cell 22 (Table 4 at paper size): bootstrap_experiment with 4 datasets and T = 10, seed 0."
+    "01_bootstrap's slow cell (Table 4 at paper size): bootstrap_experiment with 4 datasets and T = 10, seed 0."
     from must_nbdev.experiments.bootstrap import bootstrap_experiment, compare_with_paper
     rows = bootstrap_experiment(n_datasets=4, T=10, seed=0)
     out = {}
-    for r in rows: _put(out, _label(r), r, ('sigma_mean', 'sigma_var', 'mu', 'mu_sd', 'tau2', 'tau2_sd', 'tau2_expected',
-                                            'mu_diff', 'tau2_diff'))
+    for r in rows: _put(out, _label(r), r, ('sigma_mean', 'sigma_var', 'mu', 'mu_sd', 'tau2', 'tau2_sd',
+                                            'tau2_expected', 'mu_diff', 'tau2_diff'))
     for c in compare_with_paper(rows, n_datasets=4):
         _put(out, f'{_label(c)}.vs_paper', c, ('z_mu', 'z_tau2', 'z_mu_diff', 'z_tau2_diff'))
     return out
 
 def witness_regression():
-    """02_regression cells 20 and 22 (Tables 5 and S2 at paper size, and the half-loss and unclipped readings):
-    regression_experiment with 3 datasets and T = 20 for each reading, seed 0."""
+    "02_regression's slow cells (Tables 5, S2 and the loss readings at paper size): 3 datasets, T = 20, seed 0."
+    # the adopted reading (squared loss, clipped) and the two others of the second slow cell (half; half, unclipped).
     from must_nbdev.experiments.regression import regression_experiment
     out = {}
     for label, kw in (('squared', dict()), ('half', dict(loss='half')), ('half_noclip', dict(loss='half', clip=None))):
@@ -213,8 +213,8 @@ def witness_regression():
     return out
 
 def witness_efficiency():
-    """03_efficiency cell 16 (Table 7 at paper size): efficiency_table on experiments 1 and 2 (Adult's and MNIST's
-    sizes cost seconds per scheme in the timing blocks alone), 200 draws and 3 timing repeats, seed 0."""
+    "03_efficiency's slow cell (Table 7 at paper size): efficiency_table, experiments 1 and 2, 200 draws, seed 0."
+    # Adult's and MNIST's sizes cost seconds per scheme in the (wall-clock) timing blocks alone; 3 timing repeats.
     from must_nbdev.experiments.efficiency import TABLE7_SETTINGS, efficiency_table
     out = {}
     settings = {k: TABLE7_SETTINGS[k] for k in ('1', '2')}
@@ -224,9 +224,8 @@ def witness_efficiency():
     return out
 
 def witness_classification():
-    """04_classification cells 40, 42 (MNIST scaled and paper-batch), 44 (σ sweep by dpsgd), 48, 52 (digits, distinct
-    and per copy) and 54 (Adult's δ_c, worst case and the paper's pair): the same calls on data subsets, 1 seed, a few
-    steps; the wall-clock columns are left out."""
+    "04_classification's slow cells (MNIST, the σ sweep, digits, Adult's δ_c): the same calls, subsets, a few steps."
+    # One seed and a few steps each; the wall-clock columns (seconds) are left out.
     import numpy as np
     from must_nbdev.core.sampling import scheme_at
     from must_nbdev.training.dpsgd import MLP, dpsgd
@@ -245,12 +244,12 @@ def witness_classification():
     mn = load_mnist_10k()
     sub = lambda d, n, t: dict(d, X_train=d['X_train'][:n], y_train=d['y_train'][:n], X_test=d['X_test'][:t],
                                y_test=d['y_test'][:t])
-    # cell 40: scaled setting (on 1,000 of the 8,000 training digits: m = 33, b = 50)
+    # MNIST, scaled setting (on 1,000 of the 8,000 training digits: m = 33, b = 50)
     rows('mnist_scaled', run_classification(sub(mn, 1000, 200), seeds=1, T=3))
-    # cell 42: the paper's batch and σ (needs n >= b = 3000)
+    # MNIST, the paper's batch and σ (adapt='paper-batch': needs n >= b = 3000; m = 2000 per step, so one step)
     rows('mnist_paper_batch', run_classification(sub(mn, 3000, 200), seeds=1, T=1, adapt='paper-batch',
                                                  schemes=('wor', 'must-ww')))
-    # cell 44: dpsgd directly, WOR in the scaled setting, a noiseless and a noisy σ
+    # the σ sweep: dpsgd directly, WOR in the scaled setting, the sweep's noiseless and one noisy σ, 2 steps
     cfg = classification_settings('mnist-10k', len(mn['y_train']))
     model, sc_wor = MLP([784, 128, 128, 10]), scheme_at('wor', 8000, cfg['m'], cfg['b'])
     for sig in (0.0, 0.05):
@@ -260,14 +259,15 @@ def witness_classification():
         out[f'sweep.sigma={sig}.accuracy'] = float(np.mean(model.log_proba(r.params, mn['X_test'][:500]).argmax(1)
                                                           == mn['y_test'][:500]))
         out[f'sweep.sigma={sig}.param_sum'] = float(r.params.sum())
-    # cells 48 and 52: digits, distinct records and one gradient per copy
+    # digits: one gradient per distinct record, and per copy (distinct=False) for the cell's three schemes
     digits = load_digits()
     rows('digits', run_classification(digits, seeds=1, T=5))
     rows('digits_per_copy', run_classification(digits, seeds=1, T=5, distinct=False, schemes=('wr', 'must-ow',
                                                                                               'must-ww')))
-    # cell 54: Adult's δ_c(2) as calibrated and as run, worst case and the paper's pair, on 20 steps
+    # Adult's δ_c(2) as calibrated and as run, worst case and the paper's pair, on 20 steps (MUST.ww left out: it
+    # costs 3 s and takes MUST.ow's path)
     n_adult = len(load_adult()['y_train'])
-    for r in adult_delta_c(schemes=('wor', 'must-ow'), k=20):
+    for r in adult_delta_c(schemes=('poisson', 'wor', 'wr', 'must-ow'), k=20):
         sc = scheme_at(r['scheme'], n_adult, 100, 200)
         actual = account(sc, sigma=r['sigma'] * 100 / n_adult, steps=20, eps=2.0, relation='substitute')
         paper = account(sc, sigma=r['sigma'] * 100 / n_adult, steps=20, eps=2.0, relation='substitute', pair='paper')
@@ -278,11 +278,11 @@ def witness_classification():
     return out
 
 def witness_compare():
-    """03_compare cell 11 (every scheme at n = 50,000, m = 512, 20 epochs, ε = 4): compare_schemes at n = 160, m = 20,
-    10 steps, where the default stage-I sizes (2m, 8m, n/4 below n) reduce to b = 40: seven rows."""
+    "03_compare's slow cell (every scheme at n = 50,000, m = 512, 20 epochs, ε = 4): compare_schemes at n = 40, m = 5."
+    # 10 steps; the default stage-I sizes (2m, 8m and n/4, those below n) reduce to b = 10 there: seven rows.
     from must_nbdev.training.compare import compare_schemes, short_label
     out = {}
-    for r in compare_schemes(160, 20, epochs=1.25, eps=4.0, delta=1e-5):
+    for r in compare_schemes(40, 5, epochs=1.25, eps=4.0, delta=1e-5):
         _put(out, short_label(r), r.__dict__, ('sigma', 'eps', 'eps_attack', 'certificate', 'distinct', 'steps'))
     return out
 
