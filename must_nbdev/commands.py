@@ -27,28 +27,38 @@ OTHER_NAMES = {'--noise_multiplier': '--noise-multiplier', '--batch_size': '--ba
 
 class CommandParser(argparse.ArgumentParser):
     "ArgumentParser whose errors are one line on stderr and exit status 2, with a hint for other libraries' flag names."
+    def __init__(self,
+                 *args,      # argparse.ArgumentParser's positional parameters
+                 **kwargs,   # and its keyword parameters (prog, description, ...)
+                ):
+        super().__init__(*args, **kwargs)
     def error(self, message):
         hints = [f"{old} is {new} here" for old, new in OTHER_NAMES.items() if f"{old} " in message + ' ' or
                  message.rstrip().endswith(old) or f"{old}=" in message]
         self.exit(2, f"{self.prog}: error: {message}{'; ' + ', '.join(hints) if hints else ''}\n")
 
-def parse_number(text:str):
+def parse_number(text:str,  # the command-line text
+                ):
     "Parse '1000', '1e9' or '0.25' to int when integral, else float; the library validates ranges."
     try: x = float(text)
     except ValueError: raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     return int(x) if math.isfinite(x) and x.is_integer() else x
 
-def parse_seed(text:str) -> int:
+def parse_seed(text:str,  # the command-line text
+              ) -> int:
     "Parse a random seed: an integer >= 0 (argparse names the option in its one-line error)."
     x = parse_number(text)
     if not isinstance(x, int) or x < 0: raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}")
     return x
 
-def dumps_json(obj) -> str:
+def dumps_json(obj,  # a value (dicts, lists, numbers, numpy scalars)
+              ) -> str:
     "Strict JSON (no NaN or Infinity tokens): non-finite numbers become null, numpy scalars plain numbers."
     return json.dumps(jsonable(obj), allow_nan=False)
 
-def add_scheme_args(p, sizes_required=True):
+def add_scheme_args(p,                    # an argparse (sub)parser
+                    sizes_required=True,  # whether --n and the sizes are required
+                   ):
     "The arguments that build a scheme from the registry (shared by the subcommands)."
     p.add_argument('--scheme', required=True, choices=list(SCHEMES), help='sampling scheme')
     p.add_argument('--n', type=parse_number, help='dataset size (poisson with --q does not need it)')

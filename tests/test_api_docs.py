@@ -20,7 +20,7 @@ def test_every_parameter_has_a_comment(module):
     mod = importlib.import_module(f'must_nbdev.{module}')
     missing = []
     for name, obj in public(mod):
-        sig_params = inspect.signature(obj).parameters if inspect.isfunction(obj) else {}
+        sig_params = inspect.signature(obj).parameters      # a class: its constructor's (*args, **kwargs exempt)
         varkw = {p for p, v in sig_params.items() if v.kind in (v.VAR_KEYWORD, v.VAR_POSITIONAL)}
         docs = docments(obj)
         missing += [f"{name}({p})" for p, c in docs.items() if p not in ('return', 'self') and p not in varkw and not c]

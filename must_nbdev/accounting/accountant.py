@@ -65,7 +65,12 @@ class _Compositions:
         return res
 
 # %% ../../nbs/accounting/05_accountant.ipynb #ad4f6cad
-def finer_step(h:float, ratio:float, accuracy:float, span:float, max_bins:int|None) -> float|None:
+def finer_step(h:float,            # the grid step of the last try (> 0)
+               ratio:float,        # that try's bracket ratio, upper/lower (>= 1; inf allowed)
+               accuracy:float,     # the target ratio (> 1)
+               span:float,         # the FFT window, in loss units (0: unknown)
+               max_bins:int|None,  # cap on FFT bins (None: no cap)
+              ) -> float|None:
     "The grid step after a bracket `ratio` at step `h` (FFT window `span` in loss units); None if no finer grid fits."
     # the discretisation error is second order: aim at 0.7 of the target, then take the finest grid of the same FFT size
     target = h * (0.5 if math.isinf(ratio) else min(0.9, 0.85 * math.sqrt((accuracy - 1) / (ratio - 1))))

@@ -61,7 +61,12 @@ def _fft_len(n:int) -> int:
     "An FFT length ≥ n from a geometric ladder (ratio 1.05), so that few distinct lengths (kernel spectra) occur."
     return sfft.next_fast_len(max(16, math.ceil(1.05 ** math.ceil(math.log(n) / math.log(1.05)))), real=True)
 
-def dp_plan(opts:tuple, k:int, e0:float, span:int, h:float) -> dict:
+def dp_plan(opts:tuple,  # the options of one step: ((member PLD, weight), ...) on one grid
+            k:int,       # number of steps (>= 1)
+            e0:float,    # ε at which δ is read (the terminal (1 − e^{e0−s})_+)
+            span:int,    # extra grid points below −0 where V_0 is read (>= 0)
+            h:float,     # loss grid step
+           ) -> dict:
     "Kernels, windows [lo_t, hi_t] of V_t (t = 0..k; reached from starts −span..0) and FFT lengths r_t."
     K, a, b = _kernels(opts, k)
     up = np.max([log_mgf(p, MGF_LAMBDAS) for p, _ in opts], axis=0)     # E[e^{λL_t} | past] ≤ max_o E_o e^{λL}
@@ -85,11 +90,22 @@ def _work(plan:dict, precision:str='double') -> float:
     return float((len(plan['K']) + 1) * np.sum(r * np.log2(r))) * (EXTENDED_COST if precision == 'extended' else 1)
 
 # %% ../../nbs/accounting/06_adaptive.ipynb #f72c2c26
-def fft_round_off(u:float, r:int, norm:float, l1):
+def fft_round_off(u:float,     # unit round-off of the arithmetic
+                  r:int,       # FFT length
+                  norm:float,  # 2-norm of the data
+                  l1,          # mass (1-norm) of the kernel
+                 ):
     "Round-off bound of one FFT correlation of length r: data of 2-norm `norm`, kernel of mass `l1`, unit round-off u."
     return 8 * (10 * u * math.log2(r)) * norm * l1 + 4 * u * l1
 
-def adaptive_dp(opts:tuple, k:int, e0:float, span:int, h:float, max_bins:int, precision:str='double') -> dict:
+def adaptive_dp(opts:tuple,              # the options of one step: ((member PLD, weight), ...) on one grid
+                k:int,                   # number of steps (>= 1)
+                e0:float,                # ε at which δ is read
+                span:int,                # extra grid points below 0 where V_0 is read (>= 0)
+                h:float,                 # loss grid step
+                max_bins:int,            # cap on FFT bins
+                precision:str='double',  # 'double' or 'extended'
+               ) -> dict:
     "Backward DP V_t(s) = max_o Σ_j p_o(j) V_{t+1}(s + jh), V_k(s) = (1 − e^{e0−s})_+: V_0 at −span..0, from below."
     P = dp_plan(opts, k, e0, span, h)
     K, b, lo, hi = P['K'], P['b'], P['lo'], P['hi']

@@ -47,7 +47,9 @@ def _shifted_lse(lm:np.ndarray, s:np.ndarray, lam:float, t:np.ndarray) -> float:
     np.multiply(s, lam, out=t); t += lm; c = t.max(); t -= c; np.exp(t, out=t)
     return c + math.log(t.sum())
 
-def log_mgf(pld:DiscretePLD, lam:np.ndarray) -> np.ndarray:
+def log_mgf(pld:DiscretePLD,  # a discrete PLD
+            lam:np.ndarray,   # the λ values (array)
+           ) -> np.ndarray:
     "log E[e^{λS}] of the finite part of `pld`, for each λ."
     lm, s = _finite_part(pld)
     if not len(s): return np.full(len(lam), -np.inf)  # all mass at +∞ (or none): no finite part

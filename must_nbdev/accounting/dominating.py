@@ -52,7 +52,10 @@ def dominating_labels(scheme:Scheme,  # a fixed-size scheme (not Poisson)
     return eta_t, labels, occ.tail_bound / eta_t
 
 # %% ../../nbs/accounting/03_dominating.ipynb #db7691fe
-def label_top(eta:float, theta:float, log_cap:float) -> float:
+def label_top(eta:float,      # the label rate η̃ in (0, 1]
+              theta:float,    # the label shift θ (> 0)
+              log_cap:float,  # log of the P-mass left above the band
+             ) -> float:
     "The loss above which a label's P-mass is below e^log_cap (its band edge)."
     z = 1.0
     while special.log_ndtr(-z) > log_cap: z *= 1.25                   # P-mass beyond t = θ + z is below e^log_cap
@@ -76,7 +79,14 @@ def _label_cells(eta:float, theta:float, width:float, log_cap:float):
 
 
 # %% ../../nbs/accounting/03_dominating.ipynb #f2571f61
-def add_symmetric_label(up:np.ndarray, weight:float, eta:float, theta:float, h:float, log_cap:float, coarse:int=1):
+def add_symmetric_label(up:np.ndarray,  # the upper PLD being built (masses on −J..J, updated in place)
+                        weight:float,   # the label's weight π
+                        eta:float,      # the rate η̃
+                        theta:float,    # the shift θ
+                        h:float,        # loss grid step
+                        log_cap:float,  # log of the P-mass left above the band
+                        coarse:int=1,   # cells on the grid coarse·h (>= 1)
+                       ):
     "Add `weight` × one symmetrised label's upper PLD to `up`; return its +∞ mass and its cells' (loss, weighted mass)."
     C = len(up) // 2                                  # index C ↔ loss 0
     lp, lq, s, tail_p = _label_cells(eta, theta, coarse * h, log_cap)
@@ -92,7 +102,12 @@ def add_symmetric_label(up:np.ndarray, weight:float, eta:float, theta:float, h:f
     keep = p > 0
     return weight * tail_p, np.maximum(ell[keep], 0.0), weight * p[keep]
 
-def lower_symmetric(ell:np.ndarray, p:np.ndarray, h:float, J:int, total:float) -> np.ndarray:
+def lower_symmetric(ell:np.ndarray,  # losses of the positive-loss cells (all labels)
+                    p:np.ndarray,    # their P-masses
+                    h:float,         # loss grid step
+                    J:int,           # grid points on each side of 0
+                    total:float,     # the total P-mass
+                   ) -> np.ndarray:
     "Lower PLD on −Jh..Jh of the symmetrised pair whose positive-loss cells (all labels) have losses `ell`, masses `p`."
     lo = np.zeros(2 * J + 1)
     if not len(ell): lo[J] = total; return lo
@@ -153,7 +168,8 @@ PAIRS = ('worst', 'paper')
 GUARANTEES = {'worst': 'worst case: every pair of neighbouring datasets, every orientation sequence',
               'paper': "NOT a worst-case guarantee: the paper's pair of datasets (other records contribute 0)"}
 
-def loss_std(pld:DiscretePLD) -> float:
+def loss_std(pld:DiscretePLD,  # a discrete PLD
+            ) -> float:
     "Standard deviation of the finite part of a discrete PLD (0 if it has no finite mass)."
     w = pld.masses.sum()
     if not w > 0: return 0.0

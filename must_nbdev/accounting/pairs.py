@@ -34,7 +34,8 @@ def log_normal_cell(a,  # lower standardised cell edges (array-like)
     out[mid] = np.log1p(-special.ndtr(a[mid]) - special.ndtr(-b[mid]))
     return out
 
-def logsumexp_rows(x:np.ndarray) -> np.ndarray:
+def logsumexp_rows(x:np.ndarray,  # a 2-D array
+                  ) -> np.ndarray:
     "log Σ_j e^{x_ij} per row (a lean scipy.special.logsumexp(x, axis=1); −∞ for rows of −∞)."
     if x.shape[1] == 1: return x[:, 0].copy()
     m = x.max(axis=1)

@@ -79,8 +79,14 @@ class Cells:
     tail_hi: float        # P-mass right of the line
     dropped: float        # P-mass of mixture components dropped as negligible (counted at +inf)
 
-def loss_cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048, z:float=9.5, max_cells:int|None=None,
-           width:float=0.5):
+def loss_cells(A:GaussianMixture,        # the first law (P) of the pair
+               B:GaussianMixture,        # the second law (Q)
+               h:float,                  # loss grid step
+               n_coarse:int=2048,        # coarse cells over the line
+               z:float=9.5,              # half-width of the line in standard deviations
+               max_cells:int|None=None,  # cap on the cells (None: no cap)
+               width:float=0.5,          # cell width where A has mass, in grid steps
+              ):
     "Output-line cells, A‖B (~`width`·h of loss where A has mass, else wider): log masses, edge losses, tails, band."
     s = A.sigma
     t_lo = min(A.mu.min(), B.mu.min()) - z * s
@@ -120,7 +126,9 @@ def loss_cells(A:GaussianMixture, B:GaussianMixture, h:float, n_coarse:int=2048,
                  s_lo=s_lo, tail_lo=math.exp(A.logcdf(t_lo)), tail_hi=math.exp(A.logsf(t_hi)), dropped=A.dropped)
 
 # %% ../../nbs/accounting/01_pld.ipynb #18328dff
-def upper_pld(c:Cells, h:float) -> DiscretePLD:
+def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
+              h:float,  # loss grid step
+             ) -> DiscretePLD:
     "Connect-the-dots split of every cell (dominates the true pair); beyond the loss band: +inf above, rounded up below"
     Lmin, Lmax = np.minimum(c.L0, c.L1), np.maximum(c.L0, c.L1)
     p = np.exp(c.lA)
@@ -145,7 +153,11 @@ def upper_pld(c:Cells, h:float) -> DiscretePLD:
 MERGE_SPLIT = 2      # atoms pooled per half grid step before the greedy merge (1: faster, a little less tight)
 TAIL_ROUND = 1e-10   # P-mass in each far tail of a lower PLD that is rounded down instead of merged (speed; tiny loss)
 
-def merge_cells(ell:np.ndarray, p:np.ndarray, h:float, split:int=MERGE_SPLIT):
+def merge_cells(ell:np.ndarray,         # atom losses
+                p:np.ndarray,           # their first-law masses
+                h:float,                # loss grid step
+                split:int=MERGE_SPLIT,  # pools per grid step
+               ):
     "Greedy top-down merge of atoms (loss `ell`, first-law mass `p`), pooled per 1/`split` step into groups of loss jh."
     key = np.floor(ell * split / h).astype(np.int64); klo = int(key.min()); n = int(key.max()) - klo + 1
     j = key // split                                                        # the grid value jh at or below each atom
@@ -172,7 +184,9 @@ def merge_cells(ell:np.ndarray, p:np.ndarray, h:float, split:int=MERGE_SPLIT):
         js.append(lab); ms.append(M)
     return np.array(js, np.int64), np.array(ms), X
 
-def lower_pld(c:Cells, h:float) -> DiscretePLD:
+def lower_pld(c:Cells,  # the cells of a pair (`loss_cells`)
+              h:float,  # loss grid step
+             ) -> DiscretePLD:
     "Greedy merge of the cells into groups whose loss is exactly a grid value (dominated by the true pair)."
     ell = c.lA - c.lB_safe
     keep = (ell <= c.s_hi) & (ell >= -c.s_lo)       # dropping P-mass only lowers δ

@@ -56,7 +56,10 @@ LABEL_NET_MASS = 1e-3   # a label lighter than this keeps only its symmetrised p
 LABEL_NET_SIGMA = 1.0   # so does a label l with σ/l below this (its net would need too many members)
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #abe14b32
-def label_pld(eta:float, theta:float, h:float) -> DiscretePLD:
+def label_pld(eta:float,    # the label rate η̃
+              theta:float,  # the label shift θ
+              h:float,      # loss grid step
+             ) -> DiscretePLD:
     "Upper PLD of one symmetrised public label of `03_dominating`: above every triangle of that label, both ways."
     log_cap = math.log(CAP_MASS)
     J = math.ceil(label_top(eta, theta, log_cap) / h) + 1
@@ -64,7 +67,9 @@ def label_pld(eta:float, theta:float, h:float) -> DiscretePLD:
     tail = add_symmetric_label(up, 1.0, eta, theta, h, log_cap)[0]
     return DiscretePLD(h, -J, up, tail)
 
-def on_grid(p:DiscretePLD, c:int) -> DiscretePLD:
+def on_grid(p:DiscretePLD,  # an upper PLD on the grid c·h
+            c:int,          # the coarsening factor (>= 1)
+           ) -> DiscretePLD:
     "An upper PLD on the grid c·h is one on the grid h: its atoms sit on every c-th point."
     if c == 1: return p
     m = np.zeros((len(p.masses) - 1) * c + 1); m[::c] = p.masses

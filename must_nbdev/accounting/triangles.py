@@ -223,7 +223,9 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
 NET_TRIM = 1e-14  # P-mass of each tail of a member moved up over the whole run (low tail to its cut, high to +∞)
 _MASS_SLACK = 1e-11   # relative allowance for the masses' round-off
 
-def upper_kernels(plds:tuple, k:int) -> tuple:
+def upper_kernels(plds:tuple,  # the members' upper PLDs (one grid)
+                  k:int,       # number of steps
+                 ) -> tuple:
     "Members' masses on a common support [a, b] (tails moved up) and their masses at +∞: (K, infs, a, b)."
     rows, infs = [], []
     for p in plds:
@@ -237,8 +239,19 @@ def upper_kernels(plds:tuple, k:int) -> tuple:
     for i, (j, mm) in enumerate(rows): K[i, j - a:j - a + len(mm)] = mm
     return K * (1 + _MASS_SLACK), np.array(infs) * (1 + _MASS_SLACK), a, b
 
-def upper_game_dp(groups:tuple, k:int, e0:float, span:int, h:float, window:tuple, max_bins:int, *,
-              null:float=0.0, left:float=0.0, whole:tuple=(), more:tuple=()) -> dict:
+def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative a tuple of members' upper PLDs
+                  k:int,           # number of steps (>= 1)
+                  e0:float,        # ε at which δ is read
+                  span:int,        # extra grid points where V_0 is read (δ at e0 + jh, j = 0..span)
+                  h:float,         # loss grid step
+                  window:tuple,    # the attack's loss window (`attack_runs`), which bounds the DP's
+                  max_bins:int,    # cap on FFT bins
+                  *,
+                  null:float=0.0,  # weight of the null label (V itself)
+                  left:float=0.0,  # P-mass at +∞
+                  whole:tuple=(),  # whole-step upper PLDs that cap every step
+                  more:tuple=(),   # further splits, each (groups, null, left): the smaller sum is kept at every state
+                 ) -> dict:
     "Upper bound on the labelled game: δ(e0 + jh) for j = 0..span (V_0 read at −span..0), from above."
     # groups: ((π, alternatives), ...), each alternative a tuple of members' upper PLDs: a label's value is the least
     # over its alternatives of the largest over their members. `null` weighs V itself, `left` is P-mass at +∞.

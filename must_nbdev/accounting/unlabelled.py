@@ -36,7 +36,9 @@ class LabelGroup:
     rho: float = 1.0  # the fraction of that part that is in r (the rest is in z)
     z_records: int = 1  # how many other records the Z part's copies come from (MUST.ww's group j: j slots, j records)
 
-def positive_binomial(m:int, p:float) -> tuple:
+def positive_binomial(m:int,    # number of draws
+                      p:float,  # success probability
+                     ) -> tuple:
     "Bin(m, p) conditioned on >= 1 over l = 1.. while the pmf is >= LABEL_FLOOR; (pi, P(>= 1), mass dropped)."
     p_pos = -math.expm1(m * math.log1p(-p)) if p < 1 else 1.0
     lp = stats.binom.logpmf(np.arange(1, m + 1), m, p) - math.log(p_pos)
@@ -143,7 +145,11 @@ def _threshold(lw:np.ndarray,     # log w_l − θ_l²/2 of Σ_l w_l N(θ_l, 1),
     "The t where the likelihood ratio Σ_l w_l e^{θ_l t − θ_l²/2} of the mixture against N(0, 1) is T, per row."
     return _root(lw[:, None] - logT[None, :], theta[:, None])
 
-def charged_mass(gam, frac, theta, w) -> np.ndarray:
+def charged_mass(gam,    # γ (array)
+                 frac,   # the label's fraction f
+                 theta,  # its shift θ
+                 w,      # its mass w
+                ) -> np.ndarray:
     "Lemma A's labelled piece w f δ_G(γ / f; θ), elementwise (broadcast): label mass w, fraction f; 0 where f = 0."
     if not np.any(frac > 0): return np.zeros(np.broadcast_shapes(*map(np.shape, (gam, frac, theta, w))))
     with np.errstate(divide='ignore', invalid='ignore'):
@@ -174,9 +180,13 @@ def _fed_pieces(v:np.ndarray,     # (α, l): π_l Λ_l(t*) / T, each label's P-m
     return (i[live], l[live], k[live], frac[live]) if live.any() else None   # (α index, fed l', Q|Z, fractions)
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #50b87962
-def matched_split(alpha:np.ndarray, TR:np.ndarray, TZ:np.ndarray, pi:np.ndarray, theta:np.ndarray,
-                   feed:bool=True,  # False: the diagonal part alone (each label against its own Q and Z only)
-                  ) -> tuple:
+def matched_split(alpha:np.ndarray,  # the threshold α (array)
+                  TR:np.ndarray,     # the T^R part
+                  TZ:np.ndarray,     # the T^Z part
+                  pi:np.ndarray,     # the labels' weights π_l
+                  theta:np.ndarray,  # the labels' shifts θ_l
+                  feed:bool=True,    # False: the diagonal part alone (each label against its own Q and Z only)
+                 ) -> tuple:
     "Fractions of each label's P-mass, cut at the threshold of Σπ_l N(θ_l) against α + T^R + T^Z: (own, fed, a)."
     T = alpha + TR + TZ
     with np.errstate(divide='ignore'): lpi = np.log(pi)

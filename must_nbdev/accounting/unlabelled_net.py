@@ -87,7 +87,11 @@ def largest_side(s,  # |x − z|, in [0, 2] (array-like)
     inscribed = s * np.sqrt(np.maximum(1 - t * t / 4, 0.0)) + t * np.sqrt(np.maximum(1 - s * s / 4, 0.0))
     return np.minimum(2.0, np.where(beyond, inscribed, s + t))     # (round-off beyond the arc stays <= 2)
 
-def cell_side(s0:float, s1:float, t0:float, t1:float) -> float:
+def cell_side(s0:float,  # the cell's lower s
+              s1:float,  # its upper s
+              t0:float,  # its lower t
+              t1:float,  # its upper t
+             ) -> float:
     "The largest `largest_side` over the cell [s0, s1] × [t0, t1]: it rises up to the arc s² + t² = 4, then falls."
     if s0 * s0 + t0 * t0 > 4: return float(largest_side(s0, t0))
     if s1 * s1 + t1 * t1 <= 4: return min(2.0, s1 + t1)

@@ -408,7 +408,8 @@ class Multisets:
         return cls(items[starts], counts, np.searchsorted(rows[starts], np.arange(T + 1)))
 
 # %% ../../nbs/core/01_sampling.ipynb #e2cb3855
-def row_cost(scheme:Scheme) -> int:
+def row_cost(scheme:Scheme,  # registry scheme or pipeline
+            ) -> int:
     "Widest per-sample array `sample_many` builds for `scheme`: its largest stage (Poisson: expected size + 6 sd)."
     pop, cost = scheme.n, 1
     for st in scheme.stages:

@@ -95,7 +95,9 @@ def evaluate_point(point:SweepPoint,  # the configuration
                     sc.n * occurrence_pmf(sc).eta, time.perf_counter() - t0)
 
 # %% ../../nbs/training/04_sweep.ipynb #cb030a2d
-def import_extra(module:str, extra:str='sweep'):
+def import_extra(module:str,         # the module to import
+                 extra:str='sweep',  # the package's extra that installs it
+                ):
     "Import an optional dependency, or say how to install it."
     import importlib
     try: return importlib.import_module(module)
