@@ -71,7 +71,7 @@ def finer_step(h:float,            # the grid step of the last try (> 0)
                span:float,         # the FFT window, in loss units (0: unknown)
                max_bins:int|None,  # cap on FFT bins (None: no cap)
               ) -> float|None:
-    "The grid step after a bracket `ratio` at step `h` (FFT window `span` in loss units); None if no finer grid fits."
+    "`refine_grid`'s next step after a bracket `ratio` at `h`: the h² law, then the coarsest of that FFT size."
     # the discretisation error is second order: aim at 0.7 of the target, then take the finest grid of the same FFT size
     target = h * (0.5 if math.isinf(ratio) else min(0.9, 0.85 * math.sqrt((accuracy - 1) / (ratio - 1))))
     if not span > 0: return target
