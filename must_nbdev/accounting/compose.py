@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from scipy import fft as sfft, signal
+from scipy import fft as sfft
 from ..core.definitions import check_choice
 from .pld import DiscretePLD, GridTooLarge, budget_max_bins
 
@@ -100,6 +100,7 @@ class ComposedPLD:
     def _curve(self):
         "Suffix sums over increasing positive losses s_k: A_k = Σ_{j≥k} u_j, C_k = Σ_{j≥k} u_j e^{s_k−s_j}, and of |u|."
         if getattr(self, '_sfx', None) is None:
+            from scipy import signal  # imported here: scipy.signal costs most of a second at `must --help`
             order = np.roll(np.arange(len(self.J)), -int(np.argmin(self.J)))      # J is a rotated contiguous range
             s = self.J[order] * self.h; pos = s > 0
             s, u = s[pos], np.asarray(self.u[order][pos], float)

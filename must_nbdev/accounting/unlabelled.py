@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from scipy import special, stats
+from scipy import special
 from ..core.definitions import check_real
 from ..core.sampling import Scheme
 from .pairs import LOG_SQRT_2PI, logsumexp_rows
@@ -40,6 +40,7 @@ def positive_binomial(m:int,    # number of draws
                       p:float,  # success probability
                      ) -> tuple:
     "Bin(m, p) conditioned on >= 1 over l = 1.. while the pmf is >= LABEL_FLOOR; (pi, P(>= 1), mass dropped)."
+    from scipy import stats  # imported here: scipy.stats costs half a second at `must --help`
     p_pos = -math.expm1(m * math.log1p(-p)) if p < 1 else 1.0
     lp = stats.binom.logpmf(np.arange(1, m + 1), m, p) - math.log(p_pos)
     kept = np.flatnonzero(lp >= math.log(LABEL_FLOOR))
@@ -50,6 +51,7 @@ def positive_binomial(m:int,    # number of draws
 def label_groups(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
                 ) -> tuple|None:
     "Lemma B for `scheme`: ([LabelGroup], P-mass left out), or None if the scheme has no such representation here."
+    from scipy import stats
     methods, sizes, n = tuple(s.method for s in scheme.stages), [s.size for s in scheme.stages], scheme.n
     if methods in (('wr',), ('wr', 'wor')):                      # WR(m), and MUST.wo, which has the law of WR(m)
         pi, e, drop = positive_binomial(sizes[-1], 1 / n)

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 import numpy as np
-from scipy import special, stats
+from scipy import special
 from .definitions import check_int, check_real, check_choice, check_memory
 
 # %% auto #0
@@ -235,6 +235,7 @@ def log_binom_pmf(k,  # number of successes (array-like)
                   p,  # success probability in [0, 1]
                  ) -> np.ndarray:
     "Log Binomial(n, p) pmf at `k`, accurate to ~1e-14 relative (Boost) and finite far into the tails."
+    from scipy import stats  # imported here: scipy.stats costs half a second at `must --help`
     k, n, p = (np.asarray(x, float) for x in (k, n, p))
     with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
         direct = stats.binom.pmf(k, n, p)
