@@ -1,4 +1,4 @@
-"""Issue 26: one `step()` per training step, 10^5 steps, then `history()` every 10^4 steps.
+"""The recorded accountant at training scale: one `step()` per training step, 10^5 steps, then `history()` every 10^4 steps.
 
 Prints the time of recording and of the history for Poisson and MUST.ow, and, for Poisson, dp_accounting's PLD
 accountant answering the same ten prefixes in the same run (ratio = ours / theirs). Not a timed test: the numbers

@@ -1,4 +1,4 @@
-"""Theory-gap benchmark (issue 23): for every fixed-size scheme, each certificate's bound, the winner, the best real
+"""Theory-gap benchmark: for every fixed-size scheme, each certificate's bound, the winner, the best real
 attack and their ratio (the theory gap), with the time of one `account` query; then the σ each scheme needs for
 (ε, δ) = (3, 1e-5) over 10 epochs of batch 256 on 60,000 records. Writes a markdown table (default
 benchmarks/THEORY_GAP.md); the ratios are measured in the same run, never asserted.
@@ -44,7 +44,7 @@ def rows():
                        query=f"ε(δ={query['delta']:.0e})".replace('e-0', 'e-') if 'delta' in query
                        else f"δ(ε={query['eps']:g})", labels=r.certificates['public labels'],
                        unlabelled=r.certificates.get('partially unlabelled'), winner=r.certificate, attack=r.lower,
-                       adaptive=r.attack.startswith('adaptive'), gap=r.upper / r.lower if r.lower > 0 else float('inf'),
+                       adaptive=r.attack_name.startswith('adaptive'), gap=r.upper / r.lower if r.lower > 0 else float('inf'),
                        upper=r.upper, fine=fine, bound_s=bound_s, total_s=t_all)
 
 def calibrations():

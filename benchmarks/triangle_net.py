@@ -1,4 +1,4 @@
-"""Triangle-net benchmark (issue 23): the third certificate, the exact adaptive game over Loewner nets of triangles
+"""Triangle-net benchmark: the third certificate, the exact adaptive game over Loewner nets of triangles
 (accounting/09_triangle_certificate, `account(net=True)`; for WR and MUST the game with the copy count public), next to the best
 earlier certificate and the best real attack, with the time of the whole `account` call. Writes a markdown table
 (default benchmarks/TRIANGLE_NET.md); a run replaces the rows it measures and keeps the others. Ratios are measured

@@ -16,6 +16,8 @@ from ._compat import install_old_paths
 _LAZY = {   # public name -> the module that defines it
     'make_scheme': 'core.sampling', 'multistage': 'core.sampling', 'amplify': 'core.amplification',
     'PrivacyAccountant': 'accounting.accountant', 'account': 'accounting.account',
+    'epsilon_over_steps': 'accounting.account', 'delta_over_k': 'accounting.account',
+    'register_certificate': 'accounting.certificates',
     'calibrate_sigma': 'accounting.calibrate', 'calibrate_steps': 'accounting.calibrate',
     'calibrate_batch_size': 'accounting.calibrate', 'calibrate_schedule': 'accounting.calibrate',
     'MustBatchSampler': 'training.interop', 'must_dp_accounting_pld': 'training.interop',

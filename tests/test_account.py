@@ -171,7 +171,7 @@ def _more_private(a, b):
     assert b.delta_floor is not None and 0 <= b.delta_floor <= b.upper
     assert b.upper <= a.upper * 1.005 + b.delta_floor + 1e-300, (a, b, b.delta_floor)   # 1.005: the requested accuracy
 
-def test_regression_issue27_floor_not_monotone_in_sigma():
+def test_regression_wr_floor_not_monotone_in_sigma():
     "WR n=100,000, m=15, 797 steps, ε=0.733: 6.76e-14 at σ=5.254 but 7.51e-14 at σ=5.516 — both are the charged floor."
     sc = make_scheme('wr', 100_000, m=15)
     lo, hi = (account(sc, sigma=s, steps=797, eps=0.733, attack=False) for s in (5.254, 5.516))
@@ -194,8 +194,8 @@ def test_monotone_up_to_the_floor_in_sigma_steps_and_eps():
         _more_private(base, account(sc, sigma=sigma, steps=k, eps=eps + float(rng.uniform(0.01, 0.5)), attack=False))
 
 
-def test_regression_issue27_memory_under_an_address_space_limit():
-    """Issue 27's reproducers in a subprocess limited to 3 GiB of address space: curves over steps finish, an absurd
+def test_regression_curves_and_max_bins_under_an_address_space_limit():
+    """Two memory reproducers in a subprocess limited to 3 GiB of address space: curves over steps finish, an absurd
     max_bins is refused in one line before anything is allocated (they used 9.9 GB and ran into MemoryError)."""
     code = (
         "import resource\n"

@@ -79,8 +79,8 @@ def test_both_directions_are_accounted_for_add_remove():
 @pytest.mark.parametrize('q,sigma,k',
                          [(0.02, 1.0, 1000), (0.01, 1.1, 10**4), (0.001, 0.8, 10**5), (0.004, 1.0, 25_000)])
 @pytest.mark.parametrize('query', ['eps', 'delta'])
-def test_regression_issue13_workloads_certified_and_bracket_dp_accounting(q, sigma, k, query):
-    # the DP-SGD workloads of issue 13 (k of the last reduced for CI time; a fifth case, reduced to an exact copy of
+def test_regression_dpsgd_workloads_certified_and_bracket_dp_accounting(q, sigma, k, query):
+    # the DP-SGD workloads of the accountant benchmark (k of the last reduced for CI time; a fifth case, reduced to an exact copy of
     # (0.01, 1.1, 1e4), was dropped); q=0.001, k=1e5 used to raise ZeroDivisionError
     r = account(make_scheme('poisson', 10**7, q=q), sigma=sigma, steps=k, relation='add_remove',
                 **{'eps': 1.0} if query == 'eps' else {'delta': 1e-5})

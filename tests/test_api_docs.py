@@ -22,7 +22,11 @@ def test_every_parameter_has_a_comment(module):
     for name, obj in public(mod):
         sig_params = inspect.signature(obj).parameters      # a class: its constructor's (*args, **kwargs exempt)
         varkw = {p for p, v in sig_params.items() if v.kind in (v.VAR_KEYWORD, v.VAR_POSITIONAL)}
+        if inspect.isclass(obj) and not sig_params: varkw = {'args', 'kwargs'}   # no constructor of its own (object's)
         docs = docments(obj)
+        if inspect.isclass(obj):                            # a subclass's inherited dataclass fields: the base's comments
+            for base in obj.__mro__[1:-1]:
+                docs = {p: c or docments(base).get(p) for p, c in docs.items()}
         missing += [f"{name}({p})" for p, c in docs.items() if p not in ('return', 'self') and p not in varkw and not c]
     assert not missing, f"parameters without an nbdev comment in {module}: {missing}"
 

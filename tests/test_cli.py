@@ -261,7 +261,7 @@ def test_fuzz_cli_bad_numbers_never_trace(arg, bad):
     else: assert len(e.getvalue().strip().splitlines()) == 1
 
 
-def test_rough_edges_of_issue26():
+def test_regression_peer_flag_names_fractional_batch_and_large_delta():
     "Other libraries' flag names get ours; a fractional batch size points to --q; delta >= 1/n warns on stderr."
     import contextlib, io
     from must_nbdev.cli import main

@@ -20,13 +20,33 @@ def run(request):
     sc = RUNS[request.param]
     return sc, account(sc, sigma=SIGMA, steps=K, delta=DELTA), account(sc, sigma=SIGMA, steps=K, eps=EPS)
 
+def test_one_result_family_means_the_same_at_every_door(run):
+    "`certified`, `attack` and `bracket` have one meaning: every door's answer for the run carries account's values."
+    from must_nbdev.accounting.accountant import AttackAccountant, CertifiedResult
+    sc, by_delta, _ = run
+    assert (by_delta.certified, by_delta.attack, by_delta.bracket) == (
+        by_delta.upper, by_delta.lower, tuple(by_delta.bound_interval))
+    curve = epsilon_over_steps(sc, sigma=SIGMA, steps=[K], delta=DELTA)[0]
+    recorded = PrivacyAccountant().step(sc, sigma=SIGMA, steps=K).epsilon(DELTA)
+    answers = [curve, recorded]
+    if sc.name != 'poisson': answers.append(evaluate_point(SweepPoint(sc.name, N, M, SIGMA, K * M / N, sc.b,
+                                                                      sc.relation), DELTA))
+    for a in answers:
+        assert isinstance(a, CertifiedResult) and a.certified == by_delta.certified, (type(a), a.certified)
+        assert a.attack in (None, by_delta.attack)
+    assert recorded.attack is None and recorded.bracket[1] == recorded.certified   # the recorded run runs no attack
+    attacked = AttackAccountant(sc, SIGMA, sc.relation, K, by_delta.h).epsilon(DELTA)
+    assert attacked.certified is None and attacked.attack == attacked.lower <= by_delta.certified
+    paper = account(sc, sigma=SIGMA, steps=K, delta=DELTA, pair='paper')
+    assert paper.certified is None and paper.attack is None                        # not a worst-case answer
+
 def test_curves_are_account(run):
     sc, by_delta, by_eps = run
     e = epsilon_over_steps(sc, sigma=SIGMA, steps=[K], delta=DELTA)[0]
     d = delta_over_k(sc, sigma=SIGMA, steps=[K], eps=EPS)[0]
     assert (e.upper, e.lower, e.certificate) == (by_delta.upper, by_delta.lower, by_delta.certificate)
     assert (d.upper, d.lower, d.certificate) == (by_eps.upper, by_eps.lower, by_eps.certificate)
-    assert e.attack == by_delta.attack and e.certificates == by_delta.certificates
+    assert e.attack_name == by_delta.attack_name and e.certificates == by_delta.certificates
 
 def test_recorded_run_is_account(run):
     sc, by_delta, by_eps = run
@@ -71,6 +91,7 @@ def test_calibrators_report_account_at_their_sigma(name):
     cal = calibrate_sigma(sc, steps=K, eps=2.0, delta=DELTA)
     r = account(sc, sigma=cal.sigma, steps=K, delta=DELTA)
     assert (cal.eps_upper, cal.eps_lower, cal.result.certificate) == (r.upper, r.lower, r.certificate)
+    assert (cal.certified, cal.attack, cal.bracket) == (r.certified, r.attack, r.bracket)
     sched = calibrate_schedule([(sc, K)], eps=2.0, delta=DELTA)
     assert sched.eps_upper == account(sc, sigma=sched.sigma, steps=K, delta=DELTA).upper
     assert sched.sigma == pytest.approx(cal.sigma, rel=0.01)    # one phase: the same search on the same numbers

@@ -109,8 +109,8 @@ def test_composed_certificate_is_above_the_adaptive_attack(name, n, m, b, sigma,
     attack = adaptive_delta(sc, sigma=sigma, steps=k, eps=eps, h=r.h).value
     assert 0 < attack <= r.certificates['partially unlabelled'], (attack, r.certificates)
 
-def test_regression_issue23_must_needs_no_more_noise_than_wor():
-    "Issue 23: at the DP-SGD size MUST.ow's certified ε was 4.2x its attack (3.00 vs 0.71), WOR's 1.23x."
+def test_regression_must_ow_needs_no_more_noise_than_wor():
+    "At the DP-SGD size MUST.ow's certified ε was 4.2x its attack (3.00 vs 0.71), WOR's 1.23x."
     kw = dict(sigma=2.62, steps=2350, delta=1e-5)
     ow = account(make_scheme('must-ow', 60_000, m=256, b=6000), **kw)
     wor = account(make_scheme('wor', 60_000, m=256), **kw)
@@ -118,12 +118,12 @@ def test_regression_issue23_must_needs_no_more_noise_than_wor():
     assert ow.lower <= ow.upper < 1.1 * wor.upper and ow.theory_gap < 1.3
 
 
-def test_regression_issue23_fig_s2_must_gap_below_two():
+def test_regression_fig_s2_must_gap_below_two():
     "Fig S2 (σ=4, k=1000, δ(ε=1)): feeding short labels from above took MUST.ow's gap from 2.78 (0.1115) to 1.60."
     from must_nbdev.accounting.adaptive import ADAPTIVE_WORK_BUDGET
     r = account(make_scheme('must-ow', 10_000, m=200, b=118), sigma=4.0, steps=1000, eps=1.0,
                 attack_budget=10 * ADAPTIVE_WORK_BUDGET)                 # as benchmarks/theory_gap.py
-    assert r.certificate == 'partially unlabelled' and r.attack.startswith('adaptive')
+    assert r.certificate == 'partially unlabelled' and r.attack_name.startswith('adaptive')
     assert r.lower <= r.upper <= 1.7 * r.lower, (r.lower, r.upper)
 
 
@@ -252,8 +252,8 @@ def test_labelled_profile_is_the_public_label_pair_of_03_dominating():
         assert np.all(disc <= cont * 1.01 + 1e-12), (sc.label, disc / np.maximum(cont, 1e-300))
 
 
-def test_regression_issue23_one_step_gap_within_one_percent():
-    "Issue 23's k = 1 target (certified / attack <= 1.01) at the DP-SGD size: met by the matched split (was 1.046)."
+def test_regression_one_step_gap_within_one_percent():
+    "The k = 1 target (certified / attack <= 1.01) at the DP-SGD size: met by the matched split (was 1.046)."
     for name in ('wr', 'must-ow', 'must-ww'):
         sc = scheme_at(name, 60_000, 256, b=6000)
         for eps in (0.5, 2.0):
@@ -296,8 +296,8 @@ def test_exhaustive_cases_exercise_the_transport():
         assert fed is not None and np.bincount(fed[0], fed[3].sum(axis=1)).max() > 0.1, name     # at ε = 2 at least
 
 
-def test_regression_issue23_one_step_exact_at_fig_s2_sizes():
-    """Issue 23's k = 1 target at Fig S2's sizes (n=10,000, m=200, b=118, σ=4): feeding short labels from above made
+def test_regression_one_step_exact_at_fig_s2_sizes():
+    """The k = 1 target at Fig S2's sizes (n=10,000, m=200, b=118, σ=4): feeding short labels from above made
     MUST.ow and MUST.ww's one-step bound equal the attack (it was 2.1-2.9 times it); the attack is computed here."""
     for name in ('must-ow', 'must-ww'):
         sc = make_scheme(name, 10_000, m=200, b=118)

@@ -16,7 +16,8 @@ from .triangles import NET_TOL
 from .unlabelled_net import CELLS, MAX_CELLS
 from .triangle_certificate import TightOptions
 from .certificates import CERTIFICATES, run_certificates
-from .accountant import AttackAccountant, Bounds, PrivacyAccountant, best_composition, refine_grid
+from .accountant import (AttackAccountant, Bounds, CertifiedResult, PrivacyAccountant,
+                                             best_composition, refine_grid)
 
 
 # %% auto #0
@@ -38,7 +39,7 @@ def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
 
 # %% ../../nbs/accounting/10_account.ipynb #45024f25
 @dataclass(frozen=True)
-class AccountResult:
+class AccountResult(CertifiedResult):
     "What `account` answers: the query, the certified (ε, δ), the bracket of the bound, the best attack, and the grid."
     scheme: str                     # the scheme, as printed (label, n and stages)
     sigma: float                    # noise multiplier
@@ -62,10 +63,22 @@ class AccountResult:
     seconds: float                  # wall time
     certificate: str|None = None    # which certificate gave `upper` (worst case; see CERTIFICATES)
     certificates: dict|None = None  # every certificate computed: name -> its certified upper bound
-    attack: str|None = None         # which attack gave `lower` (worst case), and why the adaptive one was not run
+    attack_name: str|None = None    # which attack gave `lower` (worst case), and why the adaptive one was not run
     delta_floor: float|None = None  # charged part of certified δ at the answer's ε (truncation, round-off): see below
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
+    @property
+    def certified(self) -> float|None:
+        "The certified upper bound of the asked quantity: `upper` (worst case); None for the paper's pair."
+        return float(self.upper) if self.pair == 'worst' else None
+    @property
+    def attack(self) -> float|None:
+        "What the best real attack forces: `lower` (worst case); None for the paper's pair (no attack runs)."
+        return float(self.lower) if self.pair == 'worst' else None
+    @property
+    def bracket(self) -> tuple|None:
+        "The numerical bracket of the certified bound: `bound_interval`; None for the paper's pair."
+        return tuple(self.bound_interval) if self.pair == 'worst' else None
     @property
     def ratio(self) -> float:
         "Upper/lower ratio of the numerical bracket of the certified quantity (worst case: `bound_interval`)."
@@ -84,8 +97,10 @@ class AccountResult:
         if self.pair == 'worst':
             d.update(bound_interval=list(self.bound_interval), attack_interval=list(self.attack_interval),
                      theory_gap=self.theory_gap, certificate=self.certificate,
-                     certificates=dict(self.certificates or {}), attack=self.attack, delta_floor=self.delta_floor)
+                     certificates=dict(self.certificates or {}), attack_name=self.attack_name,
+                     delta_floor=self.delta_floor)
         d.update({f'{self.query}_lower': self.lower, f'{self.query}_upper': self.upper})
+        d.update(certified=self.certified, attack=self.attack, bracket=None if self.bracket is None else list(self.bracket))
         if self.reason is not None: d['reason'] = self.reason
         d['seconds'] = self.seconds
         return d
@@ -226,7 +241,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         reason=None if certified else _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins),
         guarantee=GUARANTEES[pair], h=step, r=bins,
         L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
-        certificate=won, certificates=certs, attack=how if worst else None, delta_floor=floor)
+        certificate=won, certificates=certs, attack_name=how if worst else None, delta_floor=floor)
 
 # %% ../../nbs/accounting/10_account.ipynb #8f6c94bd
 def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)

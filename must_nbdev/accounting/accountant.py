@@ -18,21 +18,47 @@ from .certificates import CERTIFICATES, per_step_certificates
 
 
 # %% auto #0
-__all__ = ['MAX_HISTORY_ROWS', 'Bounds', 'finer_step', 'Phase', 'PrivacyAccountant', 'best_composition', 'refine_grid',
-           'attack_pairs', 'AttackAccountant']
+__all__ = ['MAX_HISTORY_ROWS', 'CertifiedResult', 'Bounds', 'AttackBounds', 'finer_step', 'Phase', 'PrivacyAccountant',
+           'best_composition', 'refine_grid', 'attack_pairs', 'AttackAccountant']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #13bbf464
+class CertifiedResult:
+    "The fields every answer of the package shares, with one meaning at every door: `certified`, `attack`, `bracket`."
+    @property
+    def certified(self) -> float|None:
+        "The certified worst-case upper bound of the asked quantity (ε or δ); None for an answer that is not one."
+        raise NotImplementedError
+    @property
+    def attack(self) -> float|None:
+        "The asked quantity that the best real attack forces (a lower bound on the truth); None where none ran."
+        raise NotImplementedError
+    @property
+    def bracket(self) -> tuple|None:
+        "The numerical bracket (lower, upper) of the certified computation, upper = `certified`; None if not kept."
+        raise NotImplementedError
+
 @dataclass(frozen=True)
-class Bounds:
+class Bounds(CertifiedResult):
     "A certified interval and a point estimate."
     lower: float      # certified lower bound
     upper: float      # certified upper bound
     estimate: float   # a point inside [lower, upper] (not a bound)
+    certified = property(lambda self: float(self.upper), doc="The certified upper bound: `upper`.")
+    attack = property(lambda self: None, doc="None: the recorded accountant runs no attack (`account` does).")
+    bracket = property(lambda self: (float(self.lower), float(self.upper)), doc="(lower, upper).")
     @property
     def ratio(self) -> float:
         return 1.0 if self.upper == self.lower else self.upper / self.lower if self.lower > 0 else math.inf
     def __float__(self) -> float: return float(self.upper)        # the safe side: a bound is used as its upper end
-    def __repr__(self) -> str: return f"Bounds([{self.lower:.6g}, {self.upper:.6g}], estimate {self.estimate:.6g})"
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}([{self.lower:.6g}, {self.upper:.6g}], estimate {self.estimate:.6g})"
+
+@dataclass(frozen=True)
+class AttackBounds(Bounds):
+    "An attack's value: `lower` is certified below the truth; `upper` only brackets the attack's own computation."
+    certified = property(lambda self: None, doc="None: an attack certifies no upper bound.")
+    attack = property(lambda self: float(self.lower), doc="The attack's certified lower end: `lower`.")
+    bracket = property(lambda self: None, doc="None: there is no certified computation to bracket.")
 
 
 # %% ../../nbs/accounting/05_accountant.ipynb #f6106907
@@ -416,7 +442,7 @@ class AttackAccountant:
             v = getattr(comp[0], bounds)(x)[1]; return Bounds(v, v, v)
         comp = self._upper(i)
         up = comp.answer(upper_end).upper if comp is not None else math.inf
-        return Bounds(lo, up, lo)
+        return AttackBounds(lo, up, lo)
 
     def delta(self,
               eps:float,  # ε ≥ 0

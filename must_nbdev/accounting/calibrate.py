@@ -11,7 +11,7 @@ from ..core.sampling import check_scheme, SCHEMES, Scheme, make_scheme, resolve_
 from .pld import MAX_BINS, GridTooLarge
 from .account import account
 from .pairs import RELATIONS
-from .accountant import PrivacyAccountant
+from .accountant import CertifiedResult, PrivacyAccountant
 from .triangles import NET_TOL
 from .unlabelled_net import CELLS
 from .triangle_certificate import TightOptions
@@ -23,7 +23,7 @@ __all__ = ['Calibration', 'calibrate_sigma', 'calibrate_steps', 'calibrate_batch
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #e719da93
 @dataclass(frozen=True)
-class Calibration:
+class Calibration(CertifiedResult):
     "What a calibrator returns: the calibrated configuration (σ, steps, scheme), its certified ε(δ), and the search."
     knob: str                    # what was searched: 'sigma', 'steps' or 'batch_size'
     value: float                 # the answer: σ (smallest), steps or batch size (largest) meeting the target
@@ -38,6 +38,10 @@ class Calibration:
     tol: float                   # relative tolerance: value and value_infeasible are within it
     result: object = None        # `account`'s full answer at the answer (σ calibration), an `AccountResult`
     phases: tuple|None = None    # a schedule's ((scheme, steps), ...) (`calibrate_schedule`; `scheme` is its first)
+    certified = property(lambda self: float(self.eps_upper), doc="The certified ε(δ) at the answer: `eps_upper`.")
+    attack = property(lambda self: self.eps_lower, doc="The best attack's ε there: `eps_lower` (None where none ran).")
+    bracket = property(lambda self: None if self.result is None else self.result.bracket,
+                       doc="The bracket of the certified ε at the answer (`result`'s), or None.")
 
     @property
     def sigma_infeasible(self) -> float|None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ..core.definitions import check_int, check_real
 from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
 from ..accounting.account import account
+from ..accounting.accountant import CertifiedResult
 from ..accounting.calibrate import calibrate_sigma
 
 # %% auto #0
@@ -17,7 +18,7 @@ __all__ = ['ComparisonRow', 'comparison_schemes', 'compare_schemes', 'short_labe
 
 # %% ../../nbs/training/03_compare.ipynb #046f0d89
 @dataclass(frozen=True)
-class ComparisonRow:
+class ComparisonRow(CertifiedResult):
     "One scheme of a comparison: the noise (or ε) it needs or gets, certified and attacked, and its compute."
     name: str            # the registry's name ('wor', 'must-ow', ...)
     scheme: str          # its label (WOR, MUST.ow, ...)
@@ -31,6 +32,10 @@ class ComparisonRow:
     distinct: float      # expected distinct records per step (gradients to compute)
     steps: int           # number of steps
     seconds: float       # wall time of this row
+    certified = property(lambda self: float(self.eps), doc="The certified ε(δ): `eps`.")
+    attack = property(lambda self: float(self.eps_attack) if math.isfinite(self.eps_attack) else None,
+                      doc="The best attack's ε(δ): `eps_attack` (None where no attack ran).")
+    bracket = property(lambda self: None, doc="None: a row keeps the certified value, not its bracket.")
 
 def comparison_schemes(n:int,           # records in the dataset
                        batch_size:int,  # expected batch size m
