@@ -34,8 +34,9 @@ tool, name, kw, sigma, k, rel, query, value = json.loads(sys.argv[1])
 kw = {a: b for a, b in kw.items() if b is not None}
 def ours():
     from must_nbdev.accounting.account import account
-    from must_nbdev.core.sampling import scheme_at
-    r = account(scheme_at(name, **kw), sigma=sigma, steps=k, relation=rel, attack_budget=0, **{query: value})   # fixed-mix attack only, as before the adaptive one (timed in theory_gap.py)
+    from must_nbdev.core.sampling import make_scheme, scheme_at
+    scheme = make_scheme(name, **kw) if 'q' in kw else scheme_at(name, **kw)    # Poisson by its rate q
+    r = account(scheme, sigma=sigma, steps=k, relation=rel, attack_budget=0, **{query: value})   # fixed-mix attack only, as before the adaptive one (timed in theory_gap.py)
     lo, up = r['bound_interval']                  # numerical bracket of the certified bound (the attack is reported apart)
     return up, lo, up
 def poisson_only():

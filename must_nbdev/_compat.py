@@ -11,11 +11,11 @@ __all__ = ['OLD_MODULES', 'RENAMED', 'install_old_paths']
 
 # %% ../nbs/99_compat.ipynb #a83ae247
 OLD_MODULES = {
-    'definitions': ('core.definitions',), 'sampling': ('core.sampling',), 'amplification': ('core.amplification',),
+    'definitions': ('core.definitions',), 'sampling': ('core.sampling',), 'amplification': ('core.amplification', 'experiments.amplification_tables'),
     'accountant': ('accounting.pairs', 'accounting.pld', 'accounting.compose', 'accounting.dominating',
                    'accounting.accountant', 'accounting.account', 'accounting.calibrate',
                    'experiments.accounting_figures', 'core.definitions'),
-    'calibration': ('accounting.base_calibration',), 'interop': ('training.interop',), 'dpsgd': ('training.dpsgd',),
+    'calibration': ('accounting.base_calibration', 'experiments.amplification_tables'), 'interop': ('training.interop',), 'dpsgd': ('training.dpsgd',),
     'paper': ('experiments.paper',), 'bootstrap': ('experiments.bootstrap',), 'regression': ('experiments.regression',),
     'efficiency': ('experiments.efficiency',), 'classification': ('experiments.classification',),
     'limits': ('companions.limits',), 'accuracy_gains': ('companions.accuracy_gains',),

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from scipy import stats
-from must_nbdev.core.amplification import (PA_TYPES, amplify, amplified_epsilon, base_epsilon, format_pair, pa_type)
+from must_nbdev.core.amplification import PA_TYPES, amplify, amplified_epsilon, base_epsilon, pa_type
 from must_nbdev.core.sampling import make_scheme, occurrence_pmf
 from _helpers import FUZZ_SCHEME, fuzz_scheme, run_cli, strict_json
 
@@ -55,12 +55,6 @@ def test_pa_types_follow_definition_5():
              (1.5, 0.2): 'dilution', (1.0, 0.1): 'none'}
     got = pa_type(eps, delta, np.array([k[0] for k in cases]), np.array([k[1] for k in cases]))
     assert list(got) == list(cases.values()) and set(cases.values()) <= set(PA_TYPES)
-
-
-def test_format_pair_like_table_s1():
-    assert format_pair(0.5, 0.0) == '0.500, 0'
-    assert format_pair(0.0231, 0.038) == '0.023, 0.038'
-    assert format_pair(1.134, 5.65e-11) == '1.134, 5.65e-11'
 
 
 # ---------------------------------------------------------------- issue 14: reproducers

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from _helpers import run_cli, strict_json
 from must_nbdev.cli import main
-from must_nbdev.core.amplification import amplify, TABLE_S1_EPS
+from must_nbdev.core.amplification import amplify
+from must_nbdev.experiments.amplification_tables import TABLE_S1_EPS
 from must_nbdev.core.sampling import scheme_at, make_scheme
 from must_nbdev.core.definitions import MECHANISMS
 from must_nbdev.experiments.paper import PAPER_TABLE_S1, PAPER_TABLE_S1_ERRATA, matches_printed

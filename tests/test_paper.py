@@ -1,7 +1,7 @@
 """`must_nbdev.experiments.paper`: the rule that decides whether a value reproduces a printed number, and Table S1
 compared cell by cell (every printed cell reproduced except the documented erratum row)."""
 import pytest
-from must_nbdev.core.amplification import table_s1
+from must_nbdev.experiments.amplification_tables import table_s1
 from must_nbdev.experiments.paper import PAPER_TABLE_S1, PAPER_TABLE_S1_ERRATA, compare_table_s1, matches_printed
 
 

@@ -9,7 +9,8 @@ import numpy as np
 from ..core.definitions import check_choice, check_int, check_real, markdown_table, progress
 from ..core.sampling import (SCHEMES, Multisets, Scheme, as_generator, make_scheme, occurrence_pmf,
                                       sample_many, scheme_at, scheme_fits)
-from ..accounting.base_calibration import TABLE3_B, SENSITIVITY_BASES, calibrate
+from ..accounting.base_calibration import calibrate
+from .amplification_tables import TABLE3_B, SENSITIVITY_BASES
 
 # %% auto #0
 __all__ = ['BOOTSTRAP_SCHEMES', 'TABLE4_COLUMNS', 'TABLE4_FORMATS', 'PAPER_TABLE4', 'TABLE4_PAPER_COLUMNS',

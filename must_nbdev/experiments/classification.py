@@ -10,7 +10,8 @@ import numpy as np
 from scipy.special import expit
 from ..core.definitions import check_choice, check_int, check_real, markdown_table, progress
 from ..core.sampling import as_generator, make_scheme, scheme_at
-from ..accounting.base_calibration import SENSITIVITY_BASES, calibrate
+from ..accounting.base_calibration import calibrate
+from .amplification_tables import SENSITIVITY_BASES
 from ..training.dpsgd import MLP, LogisticRegression, dpsgd
 
 # %% auto #0

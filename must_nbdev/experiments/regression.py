@@ -8,7 +8,8 @@ import math, time
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_real, markdown_table, progress
 from ..core.sampling import as_generator, make_scheme, scheme_at
-from ..accounting.base_calibration import SENSITIVITY_BASES, calibrate, table5_calibration
+from ..accounting.base_calibration import calibrate
+from .amplification_tables import SENSITIVITY_BASES, table5_calibration
 from ..training.dpsgd import LinearRegression, dpsgd
 from .bootstrap import agreement
 

@@ -48,7 +48,7 @@ def _classification(quick:bool, seed:int, show_progress:bool) -> list:
 
 def _table_s1_rows(quick, seed, show_progress) -> list:
     "Table S1 as one row per (Δ/σ, mechanism, scheme, base ε)."
-    from must_nbdev.core.amplification import table_s1, TABLE_S1_EPS
+    from must_nbdev.experiments.amplification_tables import table_s1, TABLE_S1_EPS
     return [dict(theta=r['theta'], mechanism=r['mechanism'], scheme=r['scheme'], eps=e, eps_prime=float(ep),
                  delta_prime=float(dp))
             for r in table_s1() for e, ep, dp in zip(TABLE_S1_EPS, r['eps_prime'], r['delta_prime'])]
@@ -63,17 +63,16 @@ def _figure(fn):
 # %% ../../nbs/experiments/06_reproduce.ipynb #9984d0ac
 def artefact_builders() -> dict:
     "The registry of reproducible tables and figures (imports the experiment modules lazily)."
-    from must_nbdev.core import amplification as am
-    from must_nbdev.accounting import base_calibration as cal
+    from must_nbdev.experiments import amplification_tables as am
     from must_nbdev.experiments import bootstrap as bs, regression as rg, efficiency as ef, classification as cl
     t3cols = ('scheme', 'b', 'sigma_mean', 'sigma_var', 'delta_prime', 'delta_prime_actual', 'certified')
     loss = lambda key, title: _figure(
         lambda q, s, p: cl.plot_classification_loss(_classification_runs(q, s, p)[key]['loss'], title))
     return {
-        'tableS1': Artefact('Table S1', 'core/02_amplification', _table_s1_rows,
+        'tableS1': Artefact('Table S1', 'experiments/00_amplification_tables', _table_s1_rows,
                             ('theta', 'mechanism', 'scheme', 'eps', 'eps_prime', 'delta_prime'),
                             {'eps_prime': '.3f', 'delta_prime': '.3e'}),
-        'table3': Artefact('Table 3', 'accounting/12_base_calibration', lambda q, s, p: cal.table3(), t3cols,
+        'table3': Artefact('Table 3', 'experiments/00_amplification_tables', lambda q, s, p: am.table3(), t3cols,
                            {'sigma_mean': '.4f', 'sigma_var': '.3f', 'delta_prime': '.3e',
                             'delta_prime_actual': '.3e'}),
         'table4': Artefact('Table 4', 'experiments/01_bootstrap',
@@ -94,10 +93,10 @@ def artefact_builders() -> dict:
                            ef.TABLE7_FORMATS),
         'table8': Artefact('Table 8', 'experiments/04_classification', _classification, cl.TABLE8_COLUMNS,
                            cl.CLASSIFICATION_FORMATS),
-        'fig4': Artefact('Figure 4', 'core/02_amplification', _figure(lambda q, s, p: am.plot_aligned_profiles())),
-        'fig5': Artefact('Figure 5', 'core/02_amplification',
+        'fig4': Artefact('Figure 4', 'experiments/00_amplification_tables', _figure(lambda q, s, p: am.plot_aligned_profiles())),
+        'fig5': Artefact('Figure 5', 'experiments/00_amplification_tables',
                          _figure(lambda q, s, p: am.plot_hyperparameter_contours(_hyperparameter_grid(q)))),
-        'figS3': Artefact('Figure S3', 'core/02_amplification', _figure(lambda q, s, p: am.plot_profile_relations())),
+        'figS3': Artefact('Figure S3', 'experiments/00_amplification_tables', _figure(lambda q, s, p: am.plot_profile_relations())),
         'figS4': Artefact('Figure S4', 'experiments/02_regression',
                           _figure(lambda q, s, p: rg.plot_training_loss(_regression(q, s, p)['loss']))),
         'figS5': Artefact('Figure S5', 'experiments/04_classification',
@@ -178,7 +177,7 @@ def _label(scheme:str, b) -> str: return scheme if b is None else f"{scheme} b={
 # %% ../../nbs/experiments/06_reproduce.ipynb #cb90ac82
 def _vs_table_s1(rows, quick):
     "Table S1: every (ε′, δ′) pair against the printed digits."
-    from must_nbdev.core.amplification import table_s1
+    from must_nbdev.experiments.amplification_tables import table_s1
     from must_nbdev.experiments.paper import compare_table_s1
     return [_cell(f"Δ/σ={c['theta']} {c['mechanism']} {c['scheme']} ε={c['eps']}",
                   f"{c['eps_prime']:.3f}, {c['delta_prime']:.3g}", c['printed'],
@@ -187,7 +186,7 @@ def _vs_table_s1(rows, quick):
 
 def _vs_table3(rows, quick):
     "Table 3: σ to 2 decimals, δ′ in the paper's convention (nominal ηδ: Poisson/WOR, exact: WR/MUST) at its digits."
-    from must_nbdev.accounting.base_calibration import PAPER_TABLE3
+    from must_nbdev.experiments.amplification_tables import PAPER_TABLE3
     from must_nbdev.experiments.paper import matches_printed
     out = []
     for r in rows:
@@ -221,7 +220,7 @@ def _vs_regression(table):
     "Table 5 or S2: σ and the paper-convention δ′ deterministically (Table 5), every simulated cell as a z-score."
     def run(rows, quick):
         from must_nbdev.experiments.regression import compare_regression_with_paper
-        from must_nbdev.accounting.base_calibration import PAPER_TABLE5_SIGMA_DELTA, table5_calibration
+        from must_nbdev.experiments.amplification_tables import PAPER_TABLE5_SIGMA_DELTA, table5_calibration
         res = dict(table5=rows if table == 'Table 5' else [], tableS2=rows if table == 'Table S2' else [])
         out = []
         if table == 'Table 5':
@@ -363,7 +362,7 @@ def _vs_table_s13(rows, quick):
 @lru_cache(maxsize=2)
 def _hyperparameter_grid(quick:bool) -> dict:
     "The (b, m) grid of Figures 5 and S1, computed once for both."
-    from must_nbdev.core.amplification import hyperparameter_grid
+    from must_nbdev.experiments.amplification_tables import hyperparameter_grid
     return hyperparameter_grid(step=5 if quick else 1)
 
 def _vs_sec34(rows, quick):
@@ -383,19 +382,19 @@ def _vs_sec34(rows, quick):
     return out
 
 def _sec34(quick, seed, show_progress) -> list:
-    from must_nbdev.core.amplification import stage_comparison
+    from must_nbdev.experiments.amplification_tables import stage_comparison
     return stage_comparison()
 
 # %% ../../nbs/experiments/06_reproduce.ipynb #a3a9c98e
 def _extra_artefacts() -> dict:
     "The artefacts beyond the tables: Fig 3, Fig S1, Fig S2 for every scheme (and its values), S13's δ_c, the Sec 3.4 check."
-    from must_nbdev.core import amplification as am
+    from must_nbdev.experiments import amplification_tables as am
     sec34_cols = (('scheme', 'stages', 'm0', 'eta', 'mechanism', 'theta')
                   + tuple(f'delta_at_{e}' for e in (0.1, 0.3, 1.0, 2.0)))
     return {
-        'fig3': Artefact('Figure 3 (PA types, Table S1 settings as points)', 'core/02_amplification',
+        'fig3': Artefact('Figure 3 (PA types, Table S1 settings as points)', 'experiments/00_amplification_tables',
                          _figure(lambda q, s, p: am.plot_pa_quadrants())),
-        'figS1': Artefact('Figure S1', 'core/02_amplification',
+        'figS1': Artefact('Figure S1', 'experiments/00_amplification_tables',
                           _figure(lambda q, s, p: am.plot_hyperparameter_surfaces(_hyperparameter_grid(q)))),
         'figS2': Artefact('Figure S2 (every scheme)', 'experiments/05_accounting_figures',
                           _figure(lambda q, s, p: _plot_fig_s2(_fig_s2_rows(q)))),
@@ -408,7 +407,7 @@ def _extra_artefacts() -> dict:
                               'paper_printed_upper'),
                              {'eps': '.5f', 'sigma': '.2f', 'paper_pair_upper': '.3g', 'worst_lower': '.3g',
                               'worst_upper': '.3g', 'paper_printed_upper': '.3g'}),
-        'sec34': Artefact('Sec 3.4 claim: 3-stage vs 2-stage MUST at equal m', 'core/02_amplification', _sec34,
+        'sec34': Artefact('Sec 3.4 claim: 3-stage vs 2-stage MUST at equal m', 'experiments/00_amplification_tables', _sec34,
                           sec34_cols,
                           {'m0': '.1f', 'eta': '.4f', **{f'delta_at_{e}': '.3g' for e in (0.1, 0.3, 1.0, 2.0)}}),
     }
