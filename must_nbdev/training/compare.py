@@ -13,12 +13,19 @@ from ..accounting.accountant import CertifiedResult
 from ..accounting.calibrate import calibrate_sigma
 
 # %% auto #0
-__all__ = ['ComparisonRow', 'comparison_schemes', 'compare_schemes', 'short_label', 'reading', 'comparison_table',
+__all__ = ['EpsRowResult', 'ComparisonRow', 'comparison_schemes', 'compare_schemes', 'short_label', 'reading', 'comparison_table',
            'plot_comparison']
 
 # %% ../../nbs/training/03_compare.ipynb #046f0d89
+class EpsRowResult(CertifiedResult):
+    "A row with a certified ε(δ) `eps` and the best attack's `eps_attack`: the result family read from them."
+    certified = property(lambda self: float(self.eps), doc="The certified ε(δ): `eps`.")
+    attack = property(lambda self: float(self.eps_attack) if math.isfinite(self.eps_attack) else None,
+                      doc="The best attack's ε(δ): `eps_attack` (None where no attack ran).")
+    bracket = property(lambda self: None, doc="None: a row keeps the certified value, not its bracket.")
+
 @dataclass(frozen=True)
-class ComparisonRow(CertifiedResult):
+class ComparisonRow(EpsRowResult):
     "One scheme of a comparison: the noise (or ε) it needs or gets, certified and attacked, and its compute."
     name: str            # the registry's name ('wor', 'must-ow', ...)
     scheme: str          # its label (WOR, MUST.ow, ...)
@@ -32,10 +39,6 @@ class ComparisonRow(CertifiedResult):
     distinct: float      # expected distinct records per step (gradients to compute)
     steps: int           # number of steps
     seconds: float       # wall time of this row
-    certified = property(lambda self: float(self.eps), doc="The certified ε(δ): `eps`.")
-    attack = property(lambda self: float(self.eps_attack) if math.isfinite(self.eps_attack) else None,
-                      doc="The best attack's ε(δ): `eps_attack` (None where no attack ran).")
-    bracket = property(lambda self: None, doc="None: a row keeps the certified value, not its bracket.")
 
 def comparison_schemes(n:int,           # records in the dataset
                        batch_size:int,  # expected batch size m

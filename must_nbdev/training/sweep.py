@@ -10,7 +10,7 @@ from itertools import product
 from ..core.definitions import check_choice, check_int, check_real, progress
 from ..core.sampling import SCHEMES, Scheme, occurrence_pmf, resolve_steps, scheme_at
 from ..accounting.account import account
-from ..accounting.accountant import CertifiedResult
+from .compare import EpsRowResult
 
 # %% auto #0
 __all__ = ['BACKENDS', 'SweepPoint', 'sweep_grid', 'SweepRow', 'evaluate_point', 'import_extra', 'run_sweep', 'sweep_csv',
@@ -62,7 +62,7 @@ def sweep_grid(n:int,                                   # records in the dataset
 
 # %% ../../nbs/training/04_sweep.ipynb #aa4a7ba5
 @dataclass(frozen=True)
-class SweepRow(CertifiedResult):
+class SweepRow(EpsRowResult):
     "The answer at one `SweepPoint`: certified ε(δ), the best attack's ε, the gap, the compute per step."
     scheme: str          # registry name
     label: str           # display name (WOR, MUST.ow, ...)
@@ -80,10 +80,6 @@ class SweepRow(CertifiedResult):
     certificate: str     # which certificate gave `eps`
     distinct: float      # expected distinct records per step
     seconds: float       # wall time of this point
-    certified = property(lambda self: float(self.eps), doc="The certified ε(δ): `eps`.")
-    attack = property(lambda self: float(self.eps_attack) if math.isfinite(self.eps_attack) else None,
-                      doc="The best attack's ε(δ): `eps_attack` (None where no attack ran).")
-    bracket = property(lambda self: None, doc="None: a row keeps the certified value, not its bracket.")
 
 def evaluate_point(point:SweepPoint,  # the configuration
                    delta:float,       # δ in (0, 1)
