@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 from scipy import integrate
-from must_nbdev.accounting.triangles import FAMILIES, NET_TOL, gram_box, member_gram, planar_upper_pld, triangle_net
+from must_nbdev.accounting.triangles import (FAMILIES, GRAM_MARGIN, NET_TOL, gram_box, member_gram, planar_upper_pld,
+                                            triangle_net, _prune)
 
 Q4, S4, H4 = 0.02, 4.0, 6.238e-4            # Figure S2's rate and noise, on the grid `account` picks there
 
@@ -55,7 +56,56 @@ def test_members_dominate_their_cells():
             G = member_gram(box, 4.0)
             for p in rng.uniform(a, b, (10, 2)):
                 if fam != 'I' and p @ p > 1: continue
-                assert np.linalg.eigvalsh(G - _gram(*where[fam](p))).min() >= -1e-12
+                assert np.linalg.eigvalsh(G - _gram(*where[fam](p))).min() >= 0.99 * GRAM_MARGIN
+
+def _exact_gram(fam, p):
+    "A point's Gram matrix at 40 digits (mpmath), for the family's vertices at parameter p."
+    import mpmath as mp
+    mp.mp.dps = 40
+    one, z = mp.mpf(1), mp.mpf(0)
+    circ = lambda t: (mp.cos(mp.mpf(t)), mp.sin(mp.mpf(t)))
+    P = (mp.mpf(p[0]), mp.mpf(p[1]))
+    y, x, xp = {'I': lambda: ((-one, z), circ(p[0]), circ(p[1])), 'xp': lambda: ((-one, z), (one, z), P),
+                'x': lambda: ((-one, z), P, (one, z)), 'y': lambda: (P, (one, z), (-one, z))}[fam]()
+    a, b = (x[0] - y[0], x[1] - y[1]), (xp[0] - y[0], xp[1] - y[1])
+    return [[a[0] ** 2 + a[1] ** 2, a[0] * b[0] + a[1] * b[1]], [a[0] * b[0] + a[1] * b[1], b[0] ** 2 + b[1] ** 2]]
+
+def test_members_dominate_their_cells_exactly_with_the_round_off_margin():
+    # 07's "Rounding, paid by one margin": member − Gram ⪰ (μ − μ/16) I, with the Gram in 40-digit arithmetic, at cell
+    # corners and edges (where a float box that is not rounded outward would leave a hole), for every family
+    import mpmath as mp
+    rng = np.random.default_rng(11)
+    need = mp.mpf(GRAM_MARGIN) * 15 / 16
+    for fam, (lo, hi) in FAMILIES.items():
+        for _ in range(60):
+            c, w = rng.uniform(lo, hi), rng.uniform(0, 0.2, 2) * (np.array(hi) - lo)
+            a, b = np.maximum(c - w, lo), np.minimum(c + w, hi)
+            box = gram_box(fam, tuple(a), tuple(b))
+            if box is None: continue
+            G = member_gram(box, 2.62)
+            for p in [a, b, (a[0], b[1]), (b[0], a[1]), *rng.uniform(a, b, (4, 2))]:
+                if fam != 'I' and p[0] ** 2 + p[1] ** 2 > 1: continue
+                E = _exact_gram(fam, p)
+                D = [[mp.mpf(G[i][j]) - E[i][j] - (need if i == j else 0) for j in range(2)] for i in range(2)]
+                assert D[0][0] >= 0 and D[1][1] >= 0 and D[0][0] * D[1][1] >= D[0][1] ** 2, (fam, a, b, p)
+
+def test_pruning_keeps_a_member_above_every_dropped_one_exactly():
+    # 07's pruning: a member is dropped only when a kept one + μ/2 I lies above it, checked in rational arithmetic on
+    # members that differ at the margin's scale (where a plain float test would drop members that poke out by an ulp)
+    from fractions import Fraction
+    rng = np.random.default_rng(5)
+    half = Fraction(GRAM_MARGIN) / 2
+    for _ in range(40):
+        base = rng.uniform(0, 4, (2, 2)); base = base @ base.T / 4
+        members = [base + GRAM_MARGIN * rng.uniform(-1, 1) * np.array([[1, r], [r, 1 - r]])
+                   for r in rng.uniform(-1, 1, 12)] + [base + rng.uniform(-1, 1) * 1e-16 * np.ones((2, 2))]
+        kept = _prune(members)
+        for G in members:
+            ok = False
+            for K in kept:
+                D = [[Fraction(K[i][j]) - Fraction(G[i][j]) + (half if i == j else 0) for j in range(2)] for i in range(2)]
+                ok |= D[0][0] >= 0 and D[1][1] >= 0 and D[0][0] * D[1][1] >= D[0][1] ** 2
+            assert ok, G
 
 def _exact_hs(G, eps, q=Q4, s=S4):
     b1 = math.sqrt(G[1][1]); a1 = G[0][1] / b1; a2 = math.sqrt(max(G[0][0] - a1 * a1, 0.0))

@@ -16,8 +16,9 @@ from .compose import UNIT_ROUNDOFF
 from .adaptive import fft_round_off, dp_plan
 
 # %% auto #0
-__all__ = ['FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'NET_TRIM', 'gram_box',
-           'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld', 'upper_kernels', 'upper_game_dp']
+__all__ = ['GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK', 'Z_CORE',
+           'PER_H', 'NET_TRIM', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld',
+           'upper_kernels', 'upper_game_dp']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -29,6 +30,9 @@ def _cos(lo:float, hi:float) -> tuple:
     vals = [math.cos(lo), math.cos(hi)] + [(-1.0) ** j for j in range(math.ceil(lo / math.pi),
                                                                          math.floor(hi / math.pi) + 1)]
     return min(vals), max(vals)
+
+GRAM_MARGIN = 2.0 ** -36   # added to a member's diagonal: pays every rounding of the net (entries at most GRAM_MAX)
+GRAM_MAX = 64.0             # the round-off budget assumes every entry of the net below this
 
 FAMILIES = {'I': ((0.0, -math.pi), (math.pi, math.pi)),     # α in [0, π] (reflection), β in [−π, π]
             'xp': ((-1.0, 0.0), (1.0, 1.0)), 'x': ((-1.0, 0.0), (1.0, 1.0)), 'y': ((-1.0, 0.0), (1.0, 1.0))}
@@ -43,7 +47,7 @@ def gram_box(family:str,   # 'I', 'xp', 'x' or 'y' (see the table)
         return ((2 + 2 * ca[0], 2 + 2 * ca[1]), (2 + 2 * cb[0], 2 + 2 * cb[1]),
                 (cd[0] + ca[0] + cb[0] + 1, cd[1] + ca[1] + cb[1] + 1))
     s1, s2 = _sq(lo[0], hi[0]), _sq(lo[1], hi[1])
-    if s1[0] + s2[0] > 1: return None                           # every point of the cell is outside the disc
+    if s1[0] + s2[0] > 1 + GRAM_MARGIN: return None             # every point of the cell is outside the disc
     plus, minus = _sq(lo[0] + 1, hi[0] + 1), _sq(1 - hi[0], 1 - lo[0])
     to_plus = (plus[0] + s2[0], plus[1] + s2[1])                # |p + e1|²
     if family == 'xp': return (4.0, 4.0), to_plus, (2 * (lo[0] + 1), 2 * (hi[0] + 1))
@@ -62,26 +66,30 @@ def chi2_proxy(gram:np.ndarray,   # a 2×2 Gram matrix [[|a|², a·b], [a·b, |b
 def member_gram(box:tuple,     # ((A0, A1), (B0, B1), (C0, C1)) from `gram_box`
                 sigma:float,   # noise multiplier (> 0): picks the split st = w² of least χ² proxy
                ) -> np.ndarray:
-    "A Gram matrix above every one in the box (Loewner order): [[A1 + s, m], [m, B1 + t]], st = w², least χ² proxy."
+    "A Gram matrix above every one in the box (Loewner order) by GRAM_MARGIN: [[A1 + s, m], [m, B1 + t]] + GRAM_MARGIN I, st = w²."
     (A0, A1), (B0, B1), (C0, C1) = box
     m, w = (C0 + C1) / 2, (C1 - C0) / 2
-    if w <= 0: return np.array([[A1, m], [m, B1]])
-    r0 = math.exp((B1 - A1) / (2 * sigma * sigma))            # balances the two exponentials to first order
-    cands = [np.array([[A1 + w * r, m], [m, B1 + w / r]]) for r in r0 * 2.0 ** np.arange(-3, 4)]
-    return min(cands, key=lambda G: chi2_proxy(G, sigma))
+    if w <= 0: best = np.array([[A1, m], [m, B1]])
+    else:
+        r0 = math.exp((B1 - A1) / (2 * sigma * sigma))        # balances the two exponentials to first order
+        cands = [np.array([[A1 + w * r, m], [m, B1 + w / r]]) for r in r0 * 2.0 ** np.arange(-3, 4)]
+        best = min(cands, key=lambda G: chi2_proxy(G, sigma))
+    return best + GRAM_MARGIN * np.eye(2)
 
 # %% ../../nbs/accounting/07_triangles.ipynb #1e41ed74
-NET_TOL = 0.02    # default: a member's χ² proxy at most 2% above the displacing pair's (Fig S2: 416 members)
+NET_TOL = 0.02    # default: a member's χ² proxy at most 2% above the displacing pair's (Fig S2: 414 members)
 MAX_DEPTH = 14    # cells are split at most this many times (a cell at this depth keeps its member: still sound)
 MAX_CELLS = 200_000   # cells examined before the net gives up (small σ with a small tol): a larger tol is needed
 
 def _prune(grams:list) -> np.ndarray:
-    "Drop every member whose Gram matrix lies below another member's (Loewner order, no tolerance)."
+    "Drop every member below another member + GRAM_MARGIN/2 · I (Loewner order, float test with a quarter margin)."
     G = np.array(grams); kept = []
+    if not np.abs(G).max() <= GRAM_MAX:
+        raise ValueError(f"a member's Gram entry exceeds {GRAM_MAX:g}: the net's round-off budget does not cover it")
     for i in np.argsort(-(G[:, 0, 0] + G[:, 1, 1]), kind='stable'):
         if kept:
-            D = G[kept] - G[i]
-            if np.any((D[:, 0, 0] >= 0) & (D[:, 1, 1] >= 0) & (D[:, 0, 0] * D[:, 1, 1] >= D[:, 0, 1] ** 2)): continue
+            D = G[kept] - G[i]; d0, d1 = D[:, 0, 0] + GRAM_MARGIN / 4, D[:, 1, 1] + GRAM_MARGIN / 4
+            if np.any((d0 >= 0) & (d1 >= 0) & (d0 * d1 >= D[:, 0, 1] ** 2)): continue
         kept.append(i)
     return G[sorted(kept)]
 
