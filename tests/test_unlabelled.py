@@ -306,3 +306,28 @@ def test_regression_one_step_exact_at_fig_s2_sizes():
             r = account(sc, sigma=4.0, steps=1, eps=eps, attack_budget=0)
             assert r.certificate == 'partially unlabelled'
             assert A * (1 - 1e-6) <= r.upper <= A * 1.01, (name, eps, r.upper / A)
+
+def test_profile_pld_curve_lies_above_every_hull_knot_in_exact_arithmetic():
+    # 04's "Rounding, charged upward": the returned pair's curve Σ m_i (1 − α e^{−ℓ_i})_+ + m_∞, evaluated at 40
+    # digits, is >= the profile at every knot of a convex profile (every knot on its hull), both orientations
+    import mpmath as mp
+    mp.mp.dps = 40
+    for name, n, m, b, sigma, h in (('wor', 100, 1, None, 1.0, 1e-2), ('must-ow', 60, 4, 12, 2.0, 5e-3)):
+        sc = make_scheme(name, n, m=m, b=b)
+        js = profile_knots(400)
+        U = labelled_profile(sc, sigma, np.exp(js * h)) if name == 'wor' else unlabelled_profile(sc, sigma, np.exp(js * h))
+        p = profile_pld(js, U, h)
+        nz = np.flatnonzero(p.masses)
+        ells = [mp.mpf(int(i + p.j0)) * mp.mpf(h) for i in nz]
+        def curve(j):                                       # at α = e^{j h}, exactly
+            la = mp.mpf(int(j)) * mp.mpf(h)
+            return sum((mp.mpf(p.masses[i]) * (1 - mp.exp(la - l)) for i, l in zip(nz, ells) if l > la),
+                       mp.mpf(p.inf_mass))
+        from must_nbdev.accounting.unlabelled import _lower_hull
+        Uc = np.minimum(U, 1.0); jj = np.r_[-js[:0:-1], js]; a = np.exp(jj * h)
+        x, y = np.r_[0.0, a], np.r_[1.0, 1 - a[:len(js) - 1] + a[:len(js) - 1] * Uc[:0:-1], Uc]
+        on = [k for k in _lower_hull(x, y)[1:] if jj[k - 1] >= 0]        # knots of the hull with α >= 1
+        short = [(int(jj[k - 1]), float(curve(jj[k - 1]) / mp.mpf(y[k]) - 1)) for k in on
+                 if y[k] > 0 and curve(jj[k - 1]) < mp.mpf(y[k])]
+        assert len(on) > 20 and not short, short[:5]                       # no tolerance: the charge pays the rounding
+        assert sum(mp.mpf(x) for x in p.masses[nz]) + mp.mpf(p.inf_mass) >= 1, name   # the curve at α = 0

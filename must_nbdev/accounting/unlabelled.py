@@ -16,9 +16,9 @@ from .dominating import MechanismPLD, dominating_labels
 
 # %% auto #0
 __all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'FEED_FLOOR', 'SEARCH_EVERY', 'KNOTS_DENSE',
-           'KNOTS_RATIO', 'MAX_LOSS', 'LabelGroup', 'positive_binomial', 'label_groups', 'hs_gauss', 'hs_mixture',
-           'charged_mass', 'matched_split', 'group_bound', 'labelled_profile', 'unlabelled_profile', 'profile_knots',
-           'profile_pld', 'unlabelled_pld']
+           'KNOTS_RATIO', 'U_ROUND', 'MASS_CHARGE', 'MAX_LOSS', 'LabelGroup', 'positive_binomial', 'label_groups',
+           'hs_gauss', 'hs_mixture', 'charged_mass', 'matched_split', 'group_bound', 'labelled_profile',
+           'unlabelled_profile', 'profile_knots', 'charged_upward', 'profile_pld', 'unlabelled_pld']
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #1b5ff4af
 LABEL_FLOOR = 1e-20   # a copy count whose conditional probability is below this is dropped (its P-mass charged)
@@ -91,6 +91,7 @@ def hs_gauss(gamma:np.ndarray,  # γ >= 0 (inf allowed: 0)
     la, lb = special.log_ndtr(a), lg + special.log_ndtr(a - theta)
     with np.errstate(invalid='ignore'):
         out = np.exp(la) * -np.expm1(np.minimum(lb - la - 64 * _U * (1 + np.abs(la) + np.abs(lb)), 0.0))
+        out = np.minimum(out * (1 + 16 * _U * (1 + np.abs(la))), 1.0)   # e^{ℓ_a}'s and the product's rounding, upward
     return np.where(live, np.where(np.isnan(out), 1.0, out), np.where(gamma > 0, 0.0, 1.0))
 
 def _root(base:np.ndarray,  # (label, row): log(w_l / γ) − θ_l²/2 of Σ_l w_l e^{θ_l t − θ_l²/2} = γ, per row
@@ -104,14 +105,15 @@ def _root(base:np.ndarray,  # (label, row): log(w_l / γ) − θ_l²/2 of Σ_l w
         step = np.log(total) * total / e.sum(axis=0)
         t = t - step
         if np.all(step <= 1e-14 * (1 + np.abs(t))): break
-    return t
+    z = np.where(np.isfinite(base), th * t + base, 0.0)
+    return np.nextafter(t + 8 * _U * (1 + np.abs(z).max(axis=0)) / th.min(axis=0), np.inf)   # past the rounding: >= t*
 
 def hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
                 W:np.ndarray,      # W[i, l] >= 0: the weight of N(θ_l, 1) in row i
                 theta:np.ndarray,  # θ_l > 0, or θ_il > 0 per row (same shape as W)
                ) -> np.ndarray:
     "An upper bound, round-off included, on H_γ_i(Σ_l W_il N(θ_l, 1) || N(0, 1)) for every row i."
-    gamma, mass = np.asarray(gamma, float), W.sum(axis=1)
+    gamma, mass = np.asarray(gamma, float), W.sum(axis=1) * (1 + W.shape[1] * _U)   # the P-mass, rounded up
     out = mass.copy()                                            # γ = 0: the whole P-mass
     live = (gamma > 0) & (mass > 0)
     if not live.any(): return out
@@ -122,7 +124,8 @@ def hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
     base = lw - (th * th / 2 + lg)                               # log(term_l / γ) at t = 0; -inf where w_l = 0
     t = _root(base, th)
     e = np.exp(th * t + base)
-    excess = np.maximum(np.log(e.sum(axis=0)), 0.0)              # f(t) − log γ >= 0: t is right of the root
+    z = np.where(np.isfinite(base), th * t + base, 0.0)
+    excess = np.maximum(np.log(e.sum(axis=0)), 0.0) + 8 * _U * (1 + np.abs(z).max(axis=0))   # >= f(t) − log γ
     lp = logsumexp_rows((lw + special.log_ndtr(th - t)).T)       # log Σ_l w_l P(N(θ_l, 1) > t)
     lq = lg + special.log_ndtr(-t)
     slack = 64 * _U * (1 + np.abs(lp) + np.abs(lq) + np.abs(t) * th.max(axis=0))
@@ -132,7 +135,8 @@ def hs_mixture(gamma:np.ndarray,  # γ_i >= 0, one per row
     with np.errstate(over='ignore', invalid='ignore'):           # the root's error, second order, in logs (γ <= e^700)
         H += np.where(excess > 0,
                       excess / th_min * np.exp(lg - x * x / 2 - LOG_SQRT_2PI) * np.expm1(excess + slack), 0)
-    out[live] = np.minimum(H, mass[live])
+    H *= 1 + 16 * _U * (1 + np.abs(lp))                         # e^{ℓ_p}'s and the product's rounding, upward
+    out[live] = np.where(np.isnan(H), mass[live], np.minimum(H, mass[live]))   # no number: the P-mass bounds H
     return out
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #6e45c929
@@ -364,6 +368,7 @@ def unlabelled_profile(scheme:Scheme,  # WR, MUST.wo, MUST.ow or MUST.ww (see `l
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #4038d279
 KNOTS_DENSE, KNOTS_RATIO = 64, 1 / 64     # every grid point up to 64 steps, then spacing = 1/64 of the knot's loss
+U_ROUND = np.finfo(np.float64).eps / 2    # unit round-off of float64
 
 def profile_knots(J:int,  # the last knot, in grid steps (>= 1)
                  ) -> np.ndarray:
@@ -382,6 +387,25 @@ def _lower_hull(x:np.ndarray, y:np.ndarray) -> np.ndarray:
         idx.append(i)
     return np.array(idx)
 
+MASS_CHARGE = 2.0 ** -44   # relative raise of every mass of a profile's pair: pays the rounding of its masses
+
+def charged_upward(masses:np.ndarray,  # the pair's masses at losses (i − J) h, i = 0..2J (J = len // 2), nonnegative
+                   knots:np.ndarray,   # the hull's knots (grid steps) above α = 0
+                   values:np.ndarray,  # the hull's values there
+                   inf:float,          # the mass at +∞
+                   h:float,            # loss grid step
+                  ) -> tuple:
+    "(masses, inf) raised until the pair's curve Σ m_i (1 − α e^{−ℓ_i})_+ + inf lies above the hull at every knot."
+    J, nz = len(masses) // 2, np.flatnonzero(masses)
+    kappa = (8 + math.log2(max(len(nz), 2))) * U_ROUND      # relative rounding of a curve value (expm1, products, sum)
+    short = 0.0
+    for s in range(0, len(knots), 256):                     # blocks of knots: memory ≤ 256 × atoms
+        k = knots[s:s + 256]
+        Z = (k[:, None] - (nz - J)[None, :]) * h             # log α − ℓ_i, exact up to one rounding
+        S = (masses[nz] * np.where(Z < 0, -np.expm1(np.minimum(Z, 0.0)), 0.0)).sum(1) * (1 - kappa)
+        short = max(short, float(np.max(values[s:s + 256] - inf - (1 + MASS_CHARGE) * S, initial=0.0)))
+    return masses * (1 + MASS_CHARGE), inf + short * (1 + 4 * U_ROUND)
+
 def profile_pld(js:np.ndarray,  # knot indices 0 = j_0 < j_1 < ... (grid steps)
                 U:np.ndarray,   # bounds on the sup profile S(e^{j h}) at the knots (α >= 1)
                 h:float,        # loss grid step
@@ -398,7 +422,8 @@ def profile_pld(js:np.ndarray,  # knot indices 0 = j_0 < j_1 < ... (grid steps)
     slopes = np.r_[np.diff(y[hull]) / np.diff(x[hull]), 0.0]
     masses = np.zeros(2 * J + 1)
     np.add.at(masses, jj[hull[1:] - 1] + J, x[hull[1:]] * np.diff(slopes))
-    return DiscretePLD(h, -J, np.maximum(masses, 0.0), float(y[hull[-1]]))
+    masses, inf = charged_upward(np.maximum(masses, 0.0), jj[hull[1:] - 1], y[hull[1:]], float(y[hull[-1]]), h)
+    return DiscretePLD(h, -J, masses, inf)
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #c55660d9
 MAX_LOSS = 700.0   # largest privacy loss of a knot: e^700 is near float64's limit
