@@ -1,12 +1,13 @@
 """Theory-gap benchmark: for every fixed-size scheme, each certificate's bound, the winner, the best real
-attack and their ratio (the theory gap), with the time of one `account` query; then the σ each scheme needs for
-(ε, δ) = (3, 1e-5) over 10 epochs of batch 256 on 60,000 records. Writes a markdown table (default
+attack and their ratio (the theory gap), with the time and the peak memory of one `account` query; then the σ each
+scheme needs for (ε, δ) = (3, 1e-5) over 10 epochs of batch 256 on 60,000 records. The time yardstick is measured in
+the same run: dp_accounting's PLD accountant on the Poisson query of the same size. Writes a markdown table (default
 benchmarks/THEORY_GAP.md); the ratios are measured in the same run, never asserted.
 
     python benchmarks/theory_gap.py              # DP-SGD size (σ = 1.1 and 2.62) and Fig S2; then the calibrations
     python benchmarks/theory_gap.py --out FILE   # where to write the markdown table
 """
-import argparse, time
+import argparse, time, tracemalloc
 from pathlib import Path
 from must_nbdev.core.sampling import make_scheme, scheme_at
 from must_nbdev.accounting.account import account
@@ -36,6 +37,9 @@ def rows():
             t0 = time.perf_counter()
             account(sc, sigma=sigma, steps=k, attack=False, **query)
             bound_s, fine = time.perf_counter() - t0, None
+            tracemalloc.start()                  # numpy reports its buffers to tracemalloc: the query's peak heap
+            account(sc, sigma=sigma, steps=k, attack_budget=10 * ADAPTIVE_WORK_BUDGET, **query)
+            peak_mb = tracemalloc.get_traced_memory()[1] / 2 ** 20; tracemalloc.stop()
             if 'delta' in query and k > 1:       # the attack rounds down on r.h: on h/2 it finds more (converged there)
                 fine = max(r.lower, adaptive_epsilon(sc, sigma=sigma, steps=k,
                                                      delta=query['delta'], h=r.h / 2, eps_lo=r.lower * 0.995,
@@ -45,7 +49,16 @@ def rows():
                        else f"δ(ε={query['eps']:g})", labels=r.certificates['public labels'],
                        unlabelled=r.certificates.get('partially unlabelled'), winner=r.certificate, attack=r.lower,
                        adaptive=r.attack_name.startswith('adaptive'), gap=r.upper / r.lower if r.lower > 0 else float('inf'),
-                       upper=r.upper, fine=fine, bound_s=bound_s, total_s=t_all)
+                       upper=r.upper, fine=fine, bound_s=bound_s, total_s=t_all, peak_mb=peak_mb)
+
+def yardstick(sigma:float, steps:int=2350, q:float=256 / 60_000, delta:float=1e-5):
+    "dp_accounting's PLD accountant on Poisson (rate q, add/remove, its default discretisation): (ε, seconds), or None."
+    try: import dp_accounting
+    except ImportError: return None
+    t0 = time.perf_counter()
+    acc = dp_accounting.pld.PLDAccountant()
+    acc.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
+    return acc.get_epsilon(delta), time.perf_counter() - t0
 
 def calibrations():
     "σ for (3, 1e-5) after 10 epochs of batch 256 on 60,000 records, substitution, each scheme (Poisson for reference)."
@@ -68,16 +81,23 @@ def main(argv=None):
              'the adaptive-orientation DP of accounting/06_adaptive. Gap = certified / attack. *attack on h/2*: the '
              'adaptive attack, a lower bound that rounds down on the grid h, on a grid twice as fine (ε(δ) rows; it '
              'has converged there: research/multicopy/attack_grid_out.txt), and the gap against it. *bound s*: one '
-             '`account` query without attacks; *total s*: with them (not the h/2 attack).', '',
-             '| size | scheme | query | public labels | partially unlabelled | winner | best attack | adaptive | gap | '
-             'attack on h/2 | gap (h/2) | bound s | total s |',
-             '|---|---|---|---|---|---|---|---|---|---|---|---|---|']
+             '`account` query without attacks; *total s*: with them (not the h/2 attack); *peak MB*: the largest '
+             'heap the query with its attacks held (tracemalloc, numpy buffers included).', '']
+    for sigma in (1.1, 2.62):
+        y = yardstick(sigma)
+        line = ('Time yardstick, same run: dp_accounting is not installed.' if y is None else
+                f"Time yardstick, same run: dp_accounting's PLD accountant, Poisson q = 256/60,000, σ = {sigma}, "
+                f"2350 steps, add/remove: ε(1e-5) = {y[0]:.4g} in {y[1]:.2f} s.")
+        print(line, flush=True); lines += [line, '']
+    lines += ['| size | scheme | query | public labels | partially unlabelled | winner | best attack | adaptive | gap | '
+              'attack on h/2 | gap (h/2) | bound s | total s | peak MB |',
+              '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|']
     for r in rows():
         fine_gap = '—' if r['fine'] is None else f"**{r['upper'] / r['fine']:.3f}**"
         line = (f"| {r['size']} | {r['scheme']} | {r['query']} | {fmt(r['labels'])} | {fmt(r['unlabelled'])} | "
                 f"{r['winner']} | {fmt(r['attack'])} | {'yes' if r['adaptive'] else 'no'} | **{r['gap']:.3f}** | "
                 f"{fmt(r['fine'])} | {fine_gap} | "
-                f"{r['bound_s']:.2f} | {r['total_s']:.2f} |")
+                f"{r['bound_s']:.2f} | {r['total_s']:.2f} | {r['peak_mb']:.0f} |")
         print(line, flush=True); lines.append(line)
     lines += ['', '## σ for (ε, δ) = (3, 1e-5), 10 epochs of batch 256 on 60,000 records (2344 steps), substitution',
               '', '| scheme | σ | certified ε | attack ε at that σ | certificate | seconds |',
@@ -92,8 +112,9 @@ def main(argv=None):
               'in [-1, 1]; c = -1, +1: the displacing pair and its reverse) gives the same value as over the two '
               'orientations at Fig S2 (WOR 3.05e-4, MUST.ow 4.008e-2), so a better attack is not in that family. The '
               'conjecture that every real one-step pair is dominated by a revealed mixture of the two orientations is '
-              'false (accounting/06_adaptive: excess 0.015 in H_alpha at q = 1/3); for the c-family no counterexample '
-              'was found by adversarial search at tiny n. It is proved for WOR when every other record lies on the '
+              'false (accounting/06_adaptive: excess 0.015 in H_alpha at q = 1/3), and so is the c-family one: at '
+              'tiny n with a large rate, off-line triangles beat every collinear configuration (accounting/06_adaptive, '
+              '"Conjecture 2 is false"; benchmarks/TINY_N_GAPS.md). It is proved for WOR when every other record lies on the '
               'segment between the two differing records (a Gaussian kernel maps a member onto the step); open off '
               'the segment. The exact worst case of WOR is the adaptive DP over *triangles* of gradients, and a '
               'step\'s value is monotone in the triangle\'s Gram matrix (Loewner order), so a finite net of '
