@@ -1,5 +1,6 @@
 """The adaptive-orientation attack (accounting.adaptive): a certified lower bound, between the fixed-mix attack and
-the certified upper bound, and below the exact optimum of the real adaptive attack (tiny-n brute force)."""
+the certified upper bound; at tiny n (every batch enumerated) equal to the exact two-step optimum over the displacing
+pair's two orientations, and below the best enumerated real two-step attack (exact_two_step), which beats that pair."""
 import functools, itertools, math
 import numpy as np
 import pytest
@@ -8,6 +9,7 @@ from must_nbdev.core.sampling import make_scheme, occurrence_pmf
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import (ADAPTIVE_WORK_BUDGET, AdaptiveAttack, adaptive_delta, adaptive_epsilon,
                                             adaptive_work)
+from exact_two_step import best_attack
 
 SMALL = [('wor', 1000, 50, None, 1.0, 20, 0.5), ('wr', 200, 20, None, 2.0, 50, 0.5),
          ('must-ow', 2000, 40, 400, 2.0, 100, 0.5), ('must-ww', 1000, 20, 100, 2.0, 40, 0.5),
@@ -57,7 +59,7 @@ def test_work_estimate():
     assert 2 < w2 / w1 < 8 and 1e8 < ADAPTIVE_WORK_BUDGET < 1e11
     assert adaptive_work(sc, sigma=4.0, steps=100, eps=1.0, h=1e-3, precision='extended') > 3 * w1
 
-# --- exhaustive check at tiny n: the exact optimum of the real two-step adaptive attack --------------------------
+# --- tiny n, every batch enumerated: the displacing pair's exact two-step optimum, and the best enumerated attack ---
 
 def _occurrences(name, n, m, b):
     "pmf of the number of times record 0 is in the batch, by enumerating every sample."
@@ -69,9 +71,11 @@ def _occurrences(name, n, m, b):
             for draw in itertools.product(subset, repeat=m): counts[draw.count(0)] += 1
     return counts / counts.sum()
 
-def _brute_delta(w, sigma, eps):
-    """Exact δ(ε) of the best 2-step adaptive policy on the real outputs: x ↦ +1, x' and the others ↦ −1 (forward,
-    P = Σ_l w_l N(2l, σ²) vs Q = N(0, σ²) after a common shift) or x ↦ −1, x' ↦ +1 (reversed, (Q, P))."""
+def _displacing_pair_two_step_delta(w, sigma, eps):
+    """Exact δ(ε) of the best 2-step adaptive policy that plays, at each step, the displacing pair x ↦ +1, x' and the
+    others ↦ −1 (forward, P = Σ_l w_l N(2l, σ²) vs Q = N(0, σ²) after a common shift) or x ↦ −1, x' ↦ +1 (reversed,
+    (Q, P)): the policies of the package's adaptive attack ('pair 1', 'pair 1 reversed'). NOT the optimum over real
+    configurations: others at 0, or off-line triangles, chosen from the first step's loss beat it (exact_two_step)."""
     l = np.flatnonzero(w > 0).astype(float); wl = w[w > 0]
     def Lf(y):      # log dP/dQ at output y, increasing in y
         t = (2 * l * y - 2 * l ** 2) / sigma ** 2; c = t.max()
@@ -105,34 +109,38 @@ def _brute_delta(w, sigma, eps):
 TINY = {'wr': ('wr', 3, 2, None, 2.0, 0.5), 'must-ow': ('must-ow', 4, 3, 2, 2.0, 0.5)}
 
 @functools.lru_cache(maxsize=None)
-def _brute(name):
-    "(enumerated occurrence pmf, exact two-step adaptive δ) of a tiny case."
+def _pair_optimum(name):
+    "(enumerated occurrence pmf, the displacing pair's exact two-step adaptive δ) of a tiny case."
     _, n, m, b, sigma, eps = TINY[name]
     w = _occurrences(name, n, m, b)
-    return w, _brute_delta(w, sigma, eps)
+    return w, _displacing_pair_two_step_delta(w, sigma, eps)
 
 @pytest.mark.parametrize('name', list(TINY))
-def test_two_steps_below_the_exact_adaptive_optimum(name):
+def test_two_steps_match_the_displacing_pair_optimum_and_stay_below_the_best_enumerated_attack(name):
     _, n, m, b, sigma, eps = TINY[name]
     sc = make_scheme(name, n, m=m, b=b)
-    w, brute = _brute(name)
+    w, pair = _pair_optimum(name)
+    best = best_attack(name, n, m, b, sigma, eps)                          # richer real configurations, adaptively
+    assert pair * (1 - 1e-6) <= best, (pair, best)                         # the pair is in the enumerated family
     assert np.allclose(w, occurrence_pmf(sc).pmf[:m + 1], atol=1e-12)      # the package's pmf is the enumerated one
     r = account(sc, sigma=sigma, steps=2, eps=eps, relation='substitute', attack_budget=0)
     gaps = []
     for h in (2e-3, 5e-4):
         dp = adaptive_delta(sc, sigma=sigma, steps=2, eps=eps, h=h).value
-        assert dp <= brute * (1 + 1e-6), (h, dp, brute)                    # a lower bound on the real adaptive attack
-        assert dp >= brute * (1 - 1e-4), (h, dp, brute)                    # and a tight one (1e-6 measured at 2e-3)
+        assert dp <= pair * (1 + 1e-6), (h, dp, pair)                      # below the pair's optimum (its policies)
+        assert dp >= pair * (1 - 1e-4), (h, dp, pair)                      # and tight there (1e-6 measured at 2e-3)
         assert r.lower * (1 - 1e-9) <= dp <= r.upper, (r.lower, dp, r.upper)
-        gaps.append(brute - dp)
-    assert gaps[1] < gaps[0]                                               # a finer grid closes in on the optimum
+        assert dp <= best * (1 + 1e-6), (h, dp, best)                      # below a real (enumerated) attack
+        gaps.append(pair - dp)
+    assert best <= r.upper, (best, r.upper)                                # the certificate is above a real attack
+    assert gaps[1] < gaps[0]                                               # a finer grid closes in on the pair's optimum
 
 @pytest.mark.parametrize('name', list(TINY))
 def test_adaptivity_gains_at_tiny_n(name):
-    "The brute force itself: the best adaptive policy beats the fixed orientation mixes (so the test above has teeth)."
+    "The displacing pair's adaptive optimum beats the fixed orientation mixes (so the test above has teeth)."
     _, n, m, b, sigma, eps = TINY[name]
     r = account(make_scheme(name, n, m=m, b=b), sigma=sigma, steps=2, eps=eps, relation='substitute', attack_budget=0)
-    assert _brute(name)[1] > 1.001 * r.lower, (_brute(name)[1], r.lower)
+    assert _pair_optimum(name)[1] > 1.001 * r.lower, (_pair_optimum(name)[1], r.lower)
 
 # --- bad inputs -------------------------------------------------------------------------------------------------
 
