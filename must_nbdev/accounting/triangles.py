@@ -77,19 +77,19 @@ def member_gram(box:tuple,     # ((A0, A1), (B0, B1), (C0, C1)) from `gram_box`
     return best + GRAM_MARGIN * np.eye(2)
 
 # %% ../../nbs/accounting/07_triangles.ipynb #1e41ed74
-NET_TOL = 0.02    # default: a member's χ² proxy at most 2% above the displacing pair's (Fig S2: 414 members)
+NET_TOL = 0.02    # default: a member's χ² proxy at most 2% above the displacing pair's (Fig S2: 416 members)
 MAX_DEPTH = 14    # cells are split at most this many times (a cell at this depth keeps its member: still sound)
 MAX_CELLS = 200_000   # cells examined before the net gives up (small σ with a small tol): a larger tol is needed
 
 def _prune(grams:list) -> np.ndarray:
-    "Drop every member below another member + GRAM_MARGIN/2 · I (Loewner order, float test with a quarter margin)."
+    "Drop every member whose Gram matrix lies below another member's (Loewner order, float test; exact up to GRAM_MARGIN/2)."
     G = np.array(grams); kept = []
     if not np.abs(G).max() <= GRAM_MAX:
         raise ValueError(f"a member's Gram entry exceeds {GRAM_MAX:g}: the net's round-off budget does not cover it")
     for i in np.argsort(-(G[:, 0, 0] + G[:, 1, 1]), kind='stable'):
         if kept:
-            D = G[kept] - G[i]; d0, d1 = D[:, 0, 0] + GRAM_MARGIN / 4, D[:, 1, 1] + GRAM_MARGIN / 4
-            if np.any((d0 >= 0) & (d1 >= 0) & (d0 * d1 >= D[:, 0, 1] ** 2)): continue
+            D = G[kept] - G[i]
+            if np.any((D[:, 0, 0] >= 0) & (D[:, 1, 1] >= 0) & (D[:, 0, 0] * D[:, 1, 1] >= D[:, 0, 1] ** 2)): continue
         kept.append(i)
     return G[sorted(kept)]
 

@@ -16,8 +16,8 @@ from .dominating import MechanismPLD, dominating_labels
 
 # %% auto #0
 __all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'FEED_FLOOR', 'SEARCH_EVERY', 'KNOTS_DENSE',
-           'KNOTS_RATIO', 'U_ROUND', 'MASS_CHARGE', 'MAX_LOSS', 'LabelGroup', 'positive_binomial', 'label_groups',
-           'hs_gauss', 'hs_mixture', 'charged_mass', 'matched_split', 'group_bound', 'labelled_profile',
+           'KNOTS_RATIO', 'U_ROUND', 'MASS_CHARGE', 'MAX_MASS_CHARGE', 'MAX_LOSS', 'LabelGroup', 'positive_binomial',
+           'label_groups', 'hs_gauss', 'hs_mixture', 'charged_mass', 'matched_split', 'group_bound', 'labelled_profile',
            'unlabelled_profile', 'profile_knots', 'charged_upward', 'profile_pld', 'unlabelled_pld']
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #1b5ff4af
@@ -387,7 +387,8 @@ def _lower_hull(x:np.ndarray, y:np.ndarray) -> np.ndarray:
         idx.append(i)
     return np.array(idx)
 
-MASS_CHARGE = 2.0 ** -44   # relative raise of every mass of a profile's pair: pays the rounding of its masses
+MASS_CHARGE = 2.0 ** -44       # least relative raise of every mass of a profile's pair: pays the rounding of its masses
+MAX_MASS_CHARGE = 2.0 ** -40   # largest relative raise; a shortfall beyond it goes to the mass at +∞
 
 def charged_upward(masses:np.ndarray,  # the pair's masses at losses (i − J) h, i = 0..2J (J = len // 2), nonnegative
                    knots:np.ndarray,   # the hull's knots (grid steps) above α = 0
@@ -398,13 +399,16 @@ def charged_upward(masses:np.ndarray,  # the pair's masses at losses (i − J) h
     "(masses, inf) raised until the pair's curve Σ m_i (1 − α e^{−ℓ_i})_+ + inf lies above the hull at every knot."
     J, nz = len(masses) // 2, np.flatnonzero(masses)
     kappa = (8 + math.log2(max(len(nz), 2))) * U_ROUND      # relative rounding of a curve value (expm1, products, sum)
-    short = 0.0
+    S = np.empty(len(knots))
     for s in range(0, len(knots), 256):                     # blocks of knots: memory ≤ 256 × atoms
-        k = knots[s:s + 256]
-        Z = (k[:, None] - (nz - J)[None, :]) * h             # log α − ℓ_i, exact up to one rounding
-        S = (masses[nz] * np.where(Z < 0, -np.expm1(np.minimum(Z, 0.0)), 0.0)).sum(1) * (1 - kappa)
-        short = max(short, float(np.max(values[s:s + 256] - inf - (1 + MASS_CHARGE) * S, initial=0.0)))
-    return masses * (1 + MASS_CHARGE), inf + short * (1 + 4 * U_ROUND)
+        Z = (knots[s:s + 256, None] - (nz - J)[None, :]) * h   # log α − ℓ_i, exact up to one rounding
+        S[s:s + 256] = (masses[nz] * np.where(Z < 0, -np.expm1(np.minimum(Z, 0.0)), 0.0)).sum(1) * (1 - kappa)
+    need = values - inf
+    with np.errstate(divide='ignore', invalid='ignore'):
+        ratio = np.where(S > 0, need / S - 1, 0.0)           # the relative raise each knot asks of the masses
+    eta = min(max(MASS_CHARGE, float(np.max(ratio, initial=0.0))), MAX_MASS_CHARGE)
+    short = float(np.max(need - (1 + eta) * S, initial=0.0))    # what the masses cannot pay goes to +∞
+    return masses * (1 + eta), inf + short * (1 + 4 * U_ROUND)
 
 def profile_pld(js:np.ndarray,  # knot indices 0 = j_0 < j_1 < ... (grid steps)
                 U:np.ndarray,   # bounds on the sup profile S(e^{j h}) at the knots (α >= 1)
@@ -419,7 +423,9 @@ def profile_pld(js:np.ndarray,  # knot indices 0 = j_0 < j_1 < ... (grid steps)
     x, y = np.r_[0.0, a], np.r_[1.0, 1 - a[:len(js) - 1] + a[:len(js) - 1] * R[:0:-1], U]
     hull = _lower_hull(x, y)
     if hull[-1] != len(x) - 1: raise RuntimeError("the last knot is not on the hull")
-    slopes = np.r_[np.diff(y[hull]) / np.diff(x[hull]), 0.0]
+    dx, at = np.diff(x[hull]), hull[:-1] >= 1      # x = e^{jj h}: differences as e^{jj h} expm1(Δjj h), not a cancellation
+    dx[at] = x[hull[:-1][at]] * np.expm1((jj[hull[1:][at] - 1] - jj[hull[:-1][at] - 1]) * h)
+    slopes = np.r_[np.diff(y[hull]) / dx, 0.0]
     masses = np.zeros(2 * J + 1)
     np.add.at(masses, jj[hull[1:] - 1] + J, x[hull[1:]] * np.diff(slopes))
     masses, inf = charged_upward(np.maximum(masses, 0.0), jj[hull[1:] - 1], y[hull[1:]], float(y[hull[-1]]), h)
