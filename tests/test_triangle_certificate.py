@@ -4,7 +4,7 @@ Lemma 5): above the best enumerated real two-step adaptive attack at tiny n (exa
 collinear and off-line configurations, the second step chosen from the first's loss), between the attack and the
 best earlier certificate at Figure S2 (full size: 09_triangle_certificate's slow cells), never above the partially
 unlabelled certificate; rates per label only where proved."""
-import itertools, json, math, subprocess, sys
+import json, math, subprocess, sys
 import numpy as np
 import pytest
 from must_nbdev.core.sampling import make_scheme, multistage
@@ -15,7 +15,7 @@ from must_nbdev.accounting.triangle_certificate import (TriangleCertificate, tri
                                                         net_label_groups, on_grid)
 from must_nbdev.accounting import triangle_certificate
 from test_adaptive import TINY
-from exact_two_step import best_attack
+from exact_two_step import batches, best_attack
 
 WOR = make_scheme('wor', 10_000, m=200)
 Q4, S4, H4 = 0.02, 4.0, 6.238e-4            # Figure S2's rate and noise, on the grid `account` picks there
@@ -184,14 +184,8 @@ def test_label_rates_only_where_proved_and_never_worse_than_one_rate(monkeypatch
 # --- rates per copy (every fixed-size scheme: label l at rate q/l, weight l·w_l/q) -------------------------------------
 
 def _batches(name, n, m, b):
-    "Every batch of a tiny MUST.ow / MUST.ww draw, as (record indices, probability), by enumeration."
-    out = {}
-    firsts = (itertools.combinations(range(n), b) if name == 'must-ow' else itertools.product(range(n), repeat=b))
-    firsts = list(firsts)
-    for s in firsts:
-        for pos in itertools.product(range(b), repeat=m):
-            key = tuple(sorted(s[p] for p in pos)); out[key] = out.get(key, 0.0) + 1 / (len(firsts) * b ** m)
-    return list(out.items())
+    "Every batch of a tiny draw, as (record indices, probability), by enumeration (exact_two_step's)."
+    return list(batches(name, n, m, b))
 
 def _hs(p, q, alpha, t):
     "H_α(p‖q) of densities on the grid t (trapezoid)."

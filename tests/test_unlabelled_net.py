@@ -2,7 +2,7 @@
 MUST.ww on real 1-D datasets (both orientations), Lemma T and the cover hold on random triangles, the game over the
 members stays above the best enumerated real two-step attack at tiny n (exact_two_step; Figure S2 at full size:
 09_triangle_certificate), and the triangle certificate plays the members where they exist."""
-import itertools, math
+import math
 import numpy as np
 import pytest
 from must_nbdev.core.sampling import make_scheme, scheme_at
@@ -30,13 +30,6 @@ def _bound(groups, lost, sigma, alpha, x, xp, others, family, scale=1.0):
         out.append(tot)
     return out
 
-def _wr_batches(n, m):
-    "Every batch of WR(m) over n records, as (record indices, probability)."
-    out = {}
-    for seq in itertools.product(range(n), repeat=m):
-        key = tuple(sorted(seq)); out[key] = out.get(key, 0.0) + n ** -m
-    return list(out.items())
-
 @pytest.mark.parametrize('name,n,m,b,family', [('must-ow', 4, 3, 2, 'z'), ('must-ow', 5, 2, 3, 'z'),
                                                 ('must-ww', 4, 2, 2, 'z'), ('must-ow', 4, 3, 2, 'y'),
                                                 ('must-ww', 4, 2, 2, 'y'), ('wr', 3, 3, None, 'y')])
@@ -48,7 +41,7 @@ def test_lemma_g_radii_dominate_every_real_one_step_pair_at_tiny_n(name, n, m, b
     sc, sigma, t = make_scheme(name, n, m=m, b=b), 1.0, np.linspace(-14, 14 + 2 * m, 24_001)
     groups, lost = label_groups(sc)
     alpha = np.exp(np.array([0.0, 0.5, 1.5]))
-    batches, rng = (_wr_batches(n, m) if name == 'wr' else _batches(name, n, m, b)), np.random.default_rng(11)
+    batches, rng = _batches(name, n, m, b), np.random.default_rng(11)
     datasets = [np.r_[1.0, -np.ones(n - 1)], np.r_[-1.0, np.ones(n - 1)]] + [rng.uniform(-1, 1, n) for _ in range(40)]
     worst, worst_halved, displacing = 0.0, 0.0, 0.0
     for i, g in enumerate(datasets):
