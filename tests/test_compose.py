@@ -143,3 +143,54 @@ def test_lower_bound_counts_the_mass_at_infinity(k):
     lo, hi = compose_plds([(pld, k)]).delta_bounds(2.0 + 0.1 * k)
     exact = -math.expm1(k * math.log(0.7))
     assert lo <= exact <= hi and hi - lo < 3 * PLD_SLACK + 2e-15, (lo, exact, hi)
+
+
+def _rr_exact_mp(eps0, p, k, eps, inf_mass=0.0):
+    "The binomial δ(ε) of k-fold RR_ε0 (with loss +∞ w.p. `inf_mass` per step) at 50 digits."
+    from mpmath import mp, mpf, binomial, exp
+    mp.dps = 50
+    fin, tot = (1 - mpf(inf_mass)) ** k, mpf(0)
+    for i in range(k + 1):
+        s = (2 * i - k) * mpf(eps0)
+        if s > eps: tot += binomial(k, i) * mpf(p) ** i * (1 - mpf(p)) ** (k - i) * (1 - exp(mpf(eps) - s))
+    return tot * fin + 1 - fin
+
+
+@pytest.mark.parametrize('eps0,k,inf_mass,deep', [(0.1, 200, 0.0, 3), (0.5, 30, 0.0, 0), (0.3, 60, 1e-9, 0)])
+def test_moments_bound_holds_exactly_from_the_bulk_to_the_deepest_tail(eps0, k, inf_mass, deep):
+    "The moments' δ and ε bounds against the exact binomial at 50 digits, with no tolerance, at δ from 1e-2 to 1e-40."
+    pld, p = rr_pld(eps0, 0.01)
+    pld = DiscretePLD(pld.h, pld.j0, pld.masses * (1 - inf_mass), inf_mass)
+    comp = compose_plds([(pld, k)])
+    checked = 0
+    for eps in np.linspace(0.0, k * eps0, 41):
+        exact = _rr_exact_mp(eps0, p, k, eps, inf_mass)
+        bound, charged = comp.chernoff_delta(float(eps))
+        assert exact <= bound and 0 <= charged <= bound, (eps, exact, bound)
+        lo, up = comp.delta_bounds(float(eps))
+        assert lo <= exact <= up, (eps, lo, exact, up)                  # the certified bracket, padding left out
+        checked += exact < 1e-20
+    assert checked >= deep                                               # the deep tail was reached
+    for d in (1e-3, 1e-9, 1e-16, 1e-30):
+        e_up = comp.chernoff_eps(d)
+        if d <= inf_mass * (1 + 1e-9): assert e_up == math.inf; continue
+        assert math.isfinite(e_up) and _rr_exact_mp(eps0, p, k, e_up, inf_mass) <= d
+
+
+def test_regression_padding_past_the_window_is_neither_summed_nor_charged():
+    "The FFT's padding up to a power of two held only charged mass, yet its bins entered the sum and the √N charge."
+    sc = make_scheme('wr', 100_000, m=15)
+    acc = PrivacyAccountant(); acc.step(sc, sigma=4.0, steps=797)
+    acc.delta(0.3)
+    for c in acc.upper:
+        s = c._curve()[0]
+        assert s.max() <= (c.J.min() + c.width - 1) * c.h * (1 + 1e-12) and c.width < len(c.J)
+
+
+def test_moments_answer_only_where_the_fft_is_mostly_charges():
+    "At δ ≈ 1e-5 the FFT answers (the moments are looser there); deep in the tail the moments do."
+    up = scheme_gaussian_pld(make_scheme('wor', 1, m=1), 5.0, 'add_remove', 1e-3).upper[0]
+    comp = compose_plds([(up, 100)])
+    computed, charged = comp._computed(10.0)
+    assert comp.delta_bounds(10.0)[1] == computed + charged < comp.chernoff_delta(10.0)[0]
+    assert comp.delta_bounds(24.0)[1] == comp.chernoff_delta(24.0)[0] < sum(comp._computed(24.0)) / 5

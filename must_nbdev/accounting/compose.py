@@ -13,8 +13,8 @@ from .pld import DiscretePLD, GridTooLarge, budget_max_bins
 
 
 # %% auto #0
-__all__ = ['MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK', 'log_mgf', 'ComposedPLD',
-           'compose_many', 'compose_plds']
+__all__ = ['MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK', 'CHERNOFF_FROM',
+           'CHERNOFF_LAMBDAS', 'log_mgf', 'ComposedPLD', 'compose_many', 'compose_plds']
 
 # %% ../../nbs/accounting/02_compose.ipynb #fc74185b
 MGF_LAMBDAS = np.geomspace(1e-2, 64, 40)
@@ -24,6 +24,9 @@ PRECISION_DTYPES = {'double': np.float64, 'extended': np.longdouble}
 # threads for scipy.fft (all cores); the arithmetic, hence the bound, is the same
 FFT_WORKERS = -1
 PLD_SLACK = 1e-11   # relative round-off allowance for the PLD construction (masses are computed to ~1e-13)
+# a δ bound whose charged part is over 1/CHERNOFF_FROM of it is also bounded by the moments (min of the two)
+CHERNOFF_FROM = 1e3
+CHERNOFF_LAMBDAS = np.geomspace(1e-2, 1e4, 96)   # λ grid of that bound (deep tails want large λ)
 
 def _l2(x) -> float:
     "Euclidean norm, without BLAS: a multi-threaded BLAS dot stalls for ~15 ms on a busy 2-core machine (0.02 ms idle)."
@@ -61,9 +64,11 @@ class _LazyLogMGF:
     def __init__(self, pld:DiscretePLD):
         self.lm, self.s = _finite_part(pld)
         self.finite, self.t, self.vals = len(self.s) > 0, np.empty_like(self.s), {}
-    def __call__(self, i:int, sign:int) -> float:
-        if (i, sign) not in self.vals: self.vals[i, sign] = _shifted_lse(self.lm, self.s, sign * MGF_LAMBDAS[i], self.t)
-        return self.vals[i, sign]
+    def __call__(self, i:int, sign:int) -> float: return self.at(sign * MGF_LAMBDAS[i])
+    def at(self, lam:float) -> float:
+        "log E[e^{λS}] at any λ, kept."
+        if lam not in self.vals: self.vals[lam] = _shifted_lse(self.lm, self.s, lam, self.t)
+        return self.vals[lam]
 
 def _grid_min(f, n:int) -> float:
     "min of f(0), ..., f(n−1), f quasi-convex in the index: every 4th index and the last, then the best's neighbours."
@@ -96,13 +101,16 @@ class ComposedPLD:
     fp_inv_l2: float = 0.0 # ... and on its ℓ2 norm (the smaller of the two charges is used)
     width: int = 0         # bins of the Chernoff window actually needed (≤ len(u))
     fp_scale: float = 1.0  # 1 for certified bounds; 0 only to diagnose how much the round-off term costs
+    mgfs: tuple = ()       # ((lazy log-MGF of a part's finite masses, k), ...): the Chernoff bound (empty: not used)
 
     def _curve(self):
-        "Suffix sums over increasing positive losses s_k: A_k = Σ_{j≥k} u_j, C_k = Σ_{j≥k} u_j e^{s_k−s_j}, and of |u|."
+        "Suffix sums over increasing positive losses s_k ≤ the window's top: A_k = Σ_{j≥k} u_j, C_k = Σ u_j e^{s_k−s_j}."
         if getattr(self, '_sfx', None) is None:
             from scipy import signal  # imported here: scipy.signal costs most of a second at `must --help`
             order = np.roll(np.arange(len(self.J)), -int(np.argmin(self.J)))      # J is a rotated contiguous range
-            s = self.J[order] * self.h; pos = s > 0
+            # the bins past the window's top hold only wrapped mass and mass above it: charged by the tail, not summed
+            top = int(self.J.min()) + self.width - 1 if self.width else int(self.J.max())
+            s = self.J[order] * self.h; pos = (s > 0) & (self.J[order] <= top)
             s, u = s[pos], np.asarray(self.u[order][pos], float)
             # Σ over this bin and every bin above it
             up = lambda x: np.cumsum(x[::-1])[::-1]
@@ -131,16 +139,70 @@ class ComposedPLD:
         s = self._curve()[0]
         k = int(np.searchsorted(s, eps, side='right'))                          # bins with loss > ε start at k
         e = math.exp(eps - s[k]) if k < len(s) else 0.0                          # e^{ε − s_k} ≤ 1: no overflow
-        (au, bu), (al, bl) = self._pieces(k, True), self._pieces(k, False)
-        return (max(0.0, float((al - e * bl) * (1 - PLD_SLACK))), min(1.0, float((au - e * bu) * (1 + PLD_SLACK))))
+        al, bl = self._pieces(k, False)
+        computed, charged = self._computed(eps)
+        upper = computed + charged
+        if charged * CHERNOFF_FROM > upper: upper = min(upper, self.chernoff_delta(eps)[0])   # mostly charged
+        return max(0.0, float((al - e * bl) * (1 - PLD_SLACK))), upper
 
-    def delta_floor(self, eps:float) -> float:
-        "The part of the certified upper δ(ε) that is charged rather than computed: truncation, mass at +∞, round-off."
+    def _computed(self, eps:float) -> tuple:
+        "The FFT's upper δ(ε) in two parts: (the sum Σ_{s_j>ε} f_ε(s_j) u_j as computed, the charges on top of it)."
         s, A, _, C, _ = self._curve()
         k = int(np.searchsorted(s, eps, side='right'))
         e = math.exp(eps - s[k]) if k < len(s) else 0.0
-        computed = float(A[k] - e * C[k]) if k < len(s) else 0.0
-        return max(0.0, self.delta_bounds(eps)[1] - max(0.0, computed))
+        computed = max(0.0, float(A[k] - e * C[k]) if k < len(s) else 0.0)
+        au, bu = self._pieces(k, True)
+        return computed, max(0.0, min(1.0, float((au - e * bu) * (1 + PLD_SLACK))) - computed)
+
+    def _phi(self, i:int) -> tuple:
+        "(φ = Σ k log M(λ) of the finite parts, a bound on its round-off) at λ = `CHERNOFF_LAMBDAS`[i], kept."
+        if getattr(self, '_phis', None) is None: self._phis = {}
+        if i not in self._phis:
+            lam, u, phi, err = CHERNOFF_LAMBDAS[i], np.finfo(float).eps / 2, 0.0, 0.0
+            for m, k in self.mgfs:
+                lm = m.at(lam)
+                # the shifted sum: γ_{N+4} relative; its log, the products λs and the shift: 8u of their magnitudes
+                phi += k * lm
+                err += k * (_gamma64(len(m.s) + 4) + 8 * u * (abs(lm) + np.abs(m.lm).max() + lam * np.abs(m.s).max()))
+            self._phis[i] = phi, err + 8 * u * abs(phi)
+        return self._phis[i]
+
+    def _chernoff_log(self, i:int, eps:float) -> tuple:
+        "(log of the moments' bound on the finite part of δ(ε) at λ_i, charged upward; the same uncharged)."
+        lam, (phi, err), u = CHERNOFF_LAMBDAS[i], self._phi(i), np.finfo(float).eps / 2
+        # δ_finite ≤ e^{φ(λ) − λε} max_{x>0} (1 − e^{−x}) e^{−λx} = e^{φ(λ) − λε} (λ/(1+λ))^λ / (1+λ)
+        v = phi - lam * eps - math.log1p(lam) + lam * math.log(lam / (1 + lam))
+        return v + err + 8 * u * (abs(phi) + lam * abs(eps) + abs(v) + 2), v
+
+    def chernoff_delta(self, eps:float) -> tuple:
+        "Certified (upper bound on δ(ε), the part of it that is charged) from the composed moments: (∞, ∞) without them."
+        if not self.mgfs: return math.inf, math.inf
+        if all(m.finite for m, _ in self.mgfs):
+            f = lambda i: self._chernoff_log(i, eps)[0]
+            best = _grid_min(f, len(CHERNOFF_LAMBDAS))            # convex in λ: any λ is a bound, the search picks one
+            i = min((j for j in self._phis), key=f)
+            raw = math.exp(min(self._chernoff_log(i, eps)[1], 0.0))
+            finite = math.exp(min(best, 0.0)) * (1 + 2 * np.finfo(float).eps)
+        else: raw = finite = 0.0                                    # a part without finite mass: δ = the mass at +∞
+        bound = min(1.0, (finite + self.inf_mass) * (1 + PLD_SLACK))
+        return bound, bound - raw
+
+    def chernoff_eps(self, delta:float) -> float:
+        "Certified upper bound on ε(δ) from the composed moments (∞ if they certify none)."
+        target = delta / (1 + PLD_SLACK) / (1 + 2 * np.finfo(float).eps) - self.inf_mass
+        if not self.mgfs or not target > 0: return math.inf
+        if not all(m.finite for m, _ in self.mgfs): return 0.0         # δ(ε) is the mass at +∞ for every ε
+        lt = math.log(target) * (1 - np.finfo(float).eps)               # rounded down: the bound is asked ≤ it
+        # λε ≥ (log-bound at ε = 0) − log δ': the least such ε, from the charged log-bound (linear in ε)
+        g = lambda i: (self._chernoff_log(i, 0.0)[0] - lt) / CHERNOFF_LAMBDAS[i]
+        return float(max(0.0, _grid_min(g, len(CHERNOFF_LAMBDAS))) * (1 + 4e-16))
+
+    def delta_floor(self, eps:float) -> float:
+        "The part of the certified upper δ(ε) that is charged rather than computed: truncation, mass at +∞, round-off."
+        computed, charged = self._computed(eps)
+        upper = self.delta_bounds(eps)[1]
+        if upper < computed + charged: return min(upper, self.chernoff_delta(eps)[1])   # the moments answered
+        return max(0.0, upper - computed)
 
     def _eps_solve(self, k:np.ndarray, delta:float, upper:bool):
         "On grid intervals `k`: upper, the first ε where the bound is ≤ `delta`; lower, the last where it is > `delta`."
@@ -178,6 +240,9 @@ class ComposedPLD:
             # not in the window: every interval
             if x is None: x = self._eps_solve(np.arange(len(s) + 1), delta, upper)
             out.append((math.inf if upper else 0.0) if x is None else x)
+        # near the FFT's floor the moments may certify a smaller ε
+        if math.isinf(out[1]) or self._computed(out[1])[1] * CHERNOFF_FROM > delta:
+            out[1] = min(out[1], self.chernoff_eps(delta))
         return tuple(out)
 
 # %% ../../nbs/accounting/02_compose.ipynb #8a3dcff2
@@ -252,7 +317,8 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
         inf = (-math.expm1(sum(k * math.log1p(-min(p.inf_mass, 1.0)) for p, k in parts))
                if all(p.inf_mass < 1 for p, _ in parts) else 1.0)
         fp_inv_l2 = float((eta * 1.01 + u) * _l2(u_bins))   # relative ℓ2 error η
-        done[key] = ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, J_hi - J_lo + 1)
+        done[key] = ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, J_hi - J_lo + 1,
+                                mgfs=tuple((mgfs[id(p)], k) for p, k in parts))
         out.append(done[key])
     return out
 
