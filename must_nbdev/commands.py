@@ -148,6 +148,7 @@ def _account_one(args, sc, k, name, x) -> int:
         print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
               + f"  -> {res.certificate} wins")
         print(f"  attack: {res.attack_name}")
+        if res.tighter: print(f"  tighter: {res.tighter}")
     else:
         print(f"{q} in [{fmt(lo)}, {fmt(up)}] for the paper's pair of datasets (not a worst-case guarantee)")
     print(f"grid h = {res.h:.3g}, r = {res.r}, window |s| <= L = {res.L:.3g}; "
