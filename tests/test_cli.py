@@ -307,3 +307,15 @@ def test_account_says_when_the_fast_certificate_answered_and_how_to_ask_for_the_
     assert rc == 0, err
     line = next(l for l in out.splitlines() if l.strip().startswith('tighter:'))
     assert "'public labels' answered" in line and 'x the best attack' in line and '--net' in line
+
+
+def test_calibrate_says_when_the_fast_certificate_answered():
+    "WOR at Fig S2's rate: the calibrated σ comes from the public labels, far above the attack; the report says so."
+    rc, out, err = run(['calibrate', '--scheme', 'wor', '--n', '10000', '--m', '200', '--k', '200', '--eps', '0.5',
+                        '--delta', '1e-4'])
+    assert rc == 0, err
+    assert 'tighter:' in out and "'public labels' answered" in out and '--net' in out
+    rc, out, err = run(['calibrate', '--scheme', 'wor', '--n', '10000', '--m', '200', '--k', '200', '--eps', '0.5',
+                        '--delta', '1e-4', '--json'])
+    rec = json.loads(out)
+    assert rc == 0 and 'x the best attack' in rec['tighter']
