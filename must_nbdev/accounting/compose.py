@@ -184,7 +184,7 @@ class ComposedPLD:
             raw = math.exp(min(self._chernoff_log(i, eps)[1], 0.0))
             finite = math.exp(min(best, 0.0)) * (1 + 2 * np.finfo(float).eps)
         else: raw = finite = 0.0                                    # a part without finite mass: δ = the mass at +∞
-        bound = min(1.0, (finite + self.inf_mass) * (1 + PLD_SLACK))
+        bound = min(1.0, float((finite + self.inf_mass) * (1 + PLD_SLACK)))
         return bound, bound - raw
 
     def chernoff_eps(self, delta:float) -> float:
