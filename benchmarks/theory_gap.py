@@ -146,7 +146,8 @@ def main(argv=None):
               '(the best, found numerically in research/k1_gap, leaves 1.0-1.9 %); the lemma that would is the '
               'Y-averaged one of research/k1_gap §4. At that size with σ = 4 the one-step δ of WOR and WR is below '
               '1e-12 (ε = 0.5) or the attack underflows to 0 (ε = 2, gap ∞): those rows measure the accountant\'s '
-              'absolute error floor (about 1e-15), not the theory.', '',
+              'absolute error floor (the FFT\'s charges, about 1e-15; below them the moments\' bound of '
+              'accounting/02_compose and the mass the discretisation charges at +∞), not the theory.', '',
               'A second certificate for WOR (Rényi, composed additively) needs the per-step maximiser over clipped '
               'configurations to be the displacing one; Lebeda, Regehr, Kamath & Steinke (2024) state it as a '
               'conjecture; Birrell et al.\'s FS-RDP is a proved bound whose leading term is that of the side-2 '

@@ -148,6 +148,7 @@ def _account_one(args, sc, k, name, x) -> int:
         print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
               + f"  -> {res.certificate} wins")
         print(f"  attack: {res.attack_name}")
+        if res.tighter: print(f"  tighter: {res.tighter}")
     else:
         print(f"{q} in [{fmt(lo)}, {fmt(up)}] for the paper's pair of datasets (not a worst-case guarantee)")
     print(f"grid h = {res.h:.3g}, r = {res.r}, window |s| <= L = {res.L:.3g}; "
@@ -261,10 +262,11 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                             net_cells=args.net_cells)
         rec = dict(solve='sigma', scheme=_scheme_text(sc), k=k, eps=args.eps, delta=args.delta, sigma=c.sigma,
                    sigma_infeasible=c.sigma_infeasible, eps_upper=c.eps_upper, eps_lower=c.eps_lower, calls=c.calls,
-                   seconds=c.seconds, tol=c.tol, certificate=c.result.certificate)
+                   seconds=c.seconds, tol=c.tol, certificate=c.result.certificate, tighter=c.result.tighter)
         line = (f"sigma = {c.sigma:.6g}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
                 f"after k = {k} steps (attack lower bound {c.eps_lower:.6f}); sigma = {c.sigma_infeasible:.6g} fails")
         if not c.result.certified_accuracy: line += f"\nNOT certified to the accuracy ratio: {c.result.reason}"
+        if c.result.tighter: line += f"\ntighter: {c.result.tighter}"
     else:
         if args.sigma is None: raise ValueError(f"--solve {args.solve} needs --sigma (--noise-multiplier)")
         if args.solve == 'steps':

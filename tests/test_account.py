@@ -256,3 +256,13 @@ def test_every_public_path_fits_under_an_address_space_limit():
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, timeout=900)
     assert r.returncode == 0 and r.stdout.rstrip().endswith('ok'), (r.stdout, r.stderr[-2000:])
     assert r.stdout.count('refused:') == 3 and 'batches 3000000' in r.stdout, r.stdout
+
+
+def test_a_fast_answer_far_from_the_attack_says_how_to_ask_for_the_tight_one():
+    "The fast certificate's distance to the attack and the way to the net travel with the result, in every form."
+    sc = make_scheme('wor', 10_000, m=200)
+    r = account(sc, sigma=4.0, steps=200, eps=0.5)
+    assert r.theory_gap > 1.05 and f"{r.theory_gap:.3g}x the best attack" in r.tighter and 'net=True' in r.tighter
+    assert r.to_dict()['tighter'] == r.tighter and 'tighter: net=True' in repr(r)
+    tight = account(sc, sigma=4.0, steps=200, eps=0.5, accuracy=1.05, net=True, net_tol=1.0)
+    assert tight.tighter is None and 'tighter' not in repr(tight)          # the net was asked for

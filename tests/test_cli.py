@@ -298,3 +298,24 @@ def test_help_does_not_load_the_heavy_scipy_submodules():
             "print(sorted(m for m in ('scipy.stats', 'scipy.signal', 'scipy.optimize') if m in sys.modules))")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == '[]'
+
+
+def test_account_says_when_the_fast_certificate_answered_and_how_to_ask_for_the_tight_one():
+    "WOR at Fig S2's rate, 200 steps: the public labels answer at 3.2x the attack; the report names them and --net."
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '10000', '--m', '200', '--sigma', '4', '--k', '200',
+                        '--eps', '0.5'])
+    assert rc == 0, err
+    line = next(l for l in out.splitlines() if l.strip().startswith('tighter:'))
+    assert "'public labels' answered" in line and 'x the best attack' in line and '--net' in line
+
+
+def test_calibrate_says_when_the_fast_certificate_answered():
+    "WOR at Fig S2's rate: the calibrated σ comes from the public labels, far above the attack; the report says so."
+    rc, out, err = run(['calibrate', '--scheme', 'wor', '--n', '10000', '--m', '200', '--k', '200', '--eps', '0.5',
+                        '--delta', '1e-4'])
+    assert rc == 0, err
+    assert 'tighter:' in out and "'public labels' answered" in out and '--net' in out
+    rc, out, err = run(['calibrate', '--scheme', 'wor', '--n', '10000', '--m', '200', '--k', '200', '--eps', '0.5',
+                        '--delta', '1e-4', '--json'])
+    rec = json.loads(out)
+    assert rc == 0 and 'x the best attack' in rec['tighter']

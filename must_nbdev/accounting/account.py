@@ -21,7 +21,7 @@ from .accountant import (AttackAccountant, Bounds, CertifiedResult, PrivacyAccou
 
 
 # %% auto #0
-__all__ = ['FIXED_MIX', 'ADAPTIVE', 'AccountResult', 'requested_run_certificates', 'account', 'delta_over_k',
+__all__ = ['FIXED_MIX', 'TIGHT_GAP', 'ADAPTIVE', 'AccountResult', 'requested_run_certificates', 'account', 'delta_over_k',
            'epsilon_over_steps']
 
 # %% ../../nbs/accounting/10_account.ipynb #db95b7cf
@@ -65,6 +65,7 @@ class AccountResult(CertifiedResult):
     certificates: dict|None = None  # every certificate computed: name -> its certified upper bound
     attack_name: str|None = None    # which attack gave `lower` (worst case), and why the adaptive one was not run
     delta_floor: float|None = None  # charged part of certified δ at the answer's ε (truncation, round-off): see below
+    tighter: str|None = None        # a fast certificate answered above TIGHT_GAP × the attack: how to ask for more
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
     @property
@@ -98,7 +99,7 @@ class AccountResult(CertifiedResult):
             d.update(bound_interval=list(self.bound_interval), attack_interval=list(self.attack_interval),
                      theory_gap=self.theory_gap, certificate=self.certificate,
                      certificates=dict(self.certificates or {}), attack_name=self.attack_name,
-                     delta_floor=self.delta_floor)
+                     delta_floor=self.delta_floor, tighter=self.tighter)
         d.update({f'{self.query}_lower': self.lower, f'{self.query}_upper': self.upper})
         d.update(certified=self.certified, attack=self.attack, bracket=None if self.bracket is None else list(self.bracket))
         if self.reason is not None: d['reason'] = self.reason
@@ -112,7 +113,8 @@ class AccountResult(CertifiedResult):
         won = '' if self.certificate is None else f" ({self.certificate})"
         return (f"AccountResult({what} ≤ {self.upper:.4g} certified{won}, ≥ {self.lower:.4g} by attack{gap}; "
                 f"{self.scheme}, σ={self.sigma:g}, {self.steps} steps, {self.relation}"
-                f"{'' if self.certified_accuracy else '; NOT to the requested accuracy'})")
+                f"{'' if self.certified_accuracy else '; NOT to the requested accuracy'}"
+                f"{'; tighter: net=True' if self.tighter else ''})")
 
 # %% ../../nbs/accounting/10_account.ipynb #9a08508d
 def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why, t0) -> AccountResult:
@@ -126,6 +128,7 @@ def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why
 
 # %% ../../nbs/accounting/10_account.ipynb #c66597fa
 FIXED_MIX = 'fixed orientation mix (j of k steps reversed, j in {0, k/2, k})'
+TIGHT_GAP = 1.05   # above this certified/attack ratio, a fast certificate's answer says how to ask for the tight one
 ADAPTIVE = 'adaptive orientation (backward DP over the loss, accounting/06_adaptive)'
 
 def _adaptive_attack(scheme, sigma, relation, k, h, eps, delta, fixed:Bounds, bound:Bounds, max_bins, budget) -> tuple:
@@ -233,6 +236,10 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     floor = (max(cu.delta_floor(at) for cu in acc.upper) if worst and math.isfinite(at) and won not in tight_names
              else None)
     certified = bool(res.ratio <= accuracy)
+    tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
+               f"triangle-net certificate, tighter and slower (minutes at the DP-SGD size; benchmarks/THEORY_GAP.md)"
+               if worst and not tight and gap is not None and TIGHT_GAP < gap < math.inf
+               and run_certificates(scheme, relation) else None)
     return AccountResult(
         scheme=str(scheme), sigma=sigma, steps=k, relation=relation, pair=pair,
         query='delta' if eps is not None else 'eps', eps=eps if eps is not None else answer,
@@ -241,7 +248,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         reason=None if certified else _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins),
         guarantee=GUARANTEES[pair], h=step, r=bins,
         L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
-        certificate=won, certificates=certs, attack_name=how if worst else None, delta_floor=floor)
+        certificate=won, certificates=certs, attack_name=how if worst else None, delta_floor=floor, tighter=tighter)
 
 # %% ../../nbs/accounting/10_account.ipynb #8f6c94bd
 def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)

@@ -101,7 +101,7 @@ class ComposedPLD:
     fp_inv_l2: float = 0.0 # ... and on its ℓ2 norm (the smaller of the two charges is used)
     width: int = 0         # bins of the Chernoff window actually needed (≤ len(u))
     fp_scale: float = 1.0  # 1 for certified bounds; 0 only to diagnose how much the round-off term costs
-    mgfs: tuple = ()       # ((lazy log-MGF of a part's finite masses, k), ...): the Chernoff bound (empty: not used)
+    parts: tuple = ()      # the composed ((DiscretePLD, k), ...): their moments bound δ below the floor (empty: not)
 
     def _curve(self):
         "Suffix sums over increasing positive losses s_k ≤ the window's top: A_k = Σ_{j≥k} u_j, C_k = Σ u_j e^{s_k−s_j}."
@@ -154,6 +154,12 @@ class ComposedPLD:
         au, bu = self._pieces(k, True)
         return computed, max(0.0, min(1.0, float((au - e * bu) * (1 + PLD_SLACK))) - computed)
 
+    @property
+    def mgfs(self) -> list:
+        "[(lazy log-MGF of a part's finite masses, k), ...], built on first use (the moments' bound is rarely asked)."
+        if getattr(self, '_mgfs', None) is None: self._mgfs = [(_LazyLogMGF(p), k) for p, k in self.parts]
+        return self._mgfs
+
     def _phi(self, i:int) -> tuple:
         "(φ = Σ k log M(λ) of the finite parts, a bound on its round-off) at λ = `CHERNOFF_LAMBDAS`[i], kept."
         if getattr(self, '_phis', None) is None: self._phis = {}
@@ -184,7 +190,7 @@ class ComposedPLD:
             raw = math.exp(min(self._chernoff_log(i, eps)[1], 0.0))
             finite = math.exp(min(best, 0.0)) * (1 + 2 * np.finfo(float).eps)
         else: raw = finite = 0.0                                    # a part without finite mass: δ = the mass at +∞
-        bound = min(1.0, (finite + self.inf_mass) * (1 + PLD_SLACK))
+        bound = min(1.0, float((finite + self.inf_mass) * (1 + PLD_SLACK)))
         return bound, bound - raw
 
     def chernoff_eps(self, delta:float) -> float:
@@ -318,7 +324,7 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
                if all(p.inf_mass < 1 for p, _ in parts) else 1.0)
         fp_inv_l2 = float((eta * 1.01 + u) * _l2(u_bins))   # relative ℓ2 error η
         done[key] = ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, J_hi - J_lo + 1,
-                                mgfs=tuple((mgfs[id(p)], k) for p, k in parts))
+                                parts=tuple(parts))
         out.append(done[key])
     return out
 

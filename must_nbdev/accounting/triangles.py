@@ -125,9 +125,10 @@ def triangle_net(sigma:float,             # noise multiplier (> 0): the refineme
 # %% ../../nbs/accounting/07_triangles.ipynb #9c0db113
 LIGHT = 1e-20     # P-mass of a region below which its loss is simply rounded up (valid: V is nondecreasing)
 
-def _mass(lo:np.ndarray, hi:np.ndarray) -> np.ndarray:
-    "Standard normal mass of [lo, hi], accurate in both tails."
-    return np.where(lo > 0, ndtr(-lo) - ndtr(-hi), ndtr(hi) - ndtr(lo))
+def _cell_masses(x:np.ndarray) -> np.ndarray:
+    "Standard normal masses between consecutive points of `x` (last axis), accurate in both tails."
+    up, down = ndtr(x), ndtr(-x)          # each point's Φ and upper tail once: a point bounds two cells
+    return np.where(x[..., :-1] > 0, down[..., :-1] - down[..., 1:], up[..., 1:] - up[..., :-1])
 
 def _two_atoms(lo:np.ndarray, hi:np.ndarray, ell:np.ndarray) -> np.ndarray:
     "P-weight at `lo` of the two atoms at losses lo ≤ hi whose Q/P ratio is e^{−ell} (ell in [lo, hi])."
@@ -188,7 +189,7 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
     F = lambda u: np.logaddexp(l1q, lq + u / s2 - ca)
     Gq = lambda v: np.logaddexp(l1q, lq + v / s2 - cb)
     e = _o1_edges(F, Gq, a1, b1, sigma, h); e0, e1, mid = e[:-1], e[1:], (e[:-1] + e[1:]) / 2
-    m1 = {mu: _mass((e0 - mu) / sigma, (e1 - mu) / sigma) for mu in {0.0, a1, b1}}
+    m1 = {mu: _cell_masses((e - mu) / sigma) for mu in {0.0, a1, b1}}
     inf_mass = ((1 - q) * float(ndtr(e[0] / sigma) + ndtr(-e[-1] / sigma))
                 + q * float(ndtr((e[0] - a1) / sigma) + ndtr(-(e[-1] - a1) / sigma)))
     Gm, hp = Gq(b1 * mid), h / PER_H
@@ -213,8 +214,8 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
         lev = np.sort(np.concatenate([coarse, lad[(lad >= lo_c) & (lad <= hi_c)]]))
         o2 = o2_of(lev[None, :], mid[sl, None], Gm[sl, None])
         inf_col = np.full((o2.shape[0], 1), np.inf)
-        lo2, hi2 = np.concatenate([-inf_col, o2], 1), np.concatenate([o2, inf_col], 1)
-        w0, wa = _mass(lo2 / sigma, hi2 / sigma), _mass((lo2 - a2) / sigma, (hi2 - a2) / sigma)
+        edges = np.concatenate([-inf_col, o2, inf_col], 1); lo2, hi2 = edges[:, :-1], edges[:, 1:]
+        w0, wa = _cell_masses(edges / sigma), _cell_masses((edges - a2) / sigma)
         pm = (1 - q) * m1[0.0][sl, None] * w0 + q * m1[a1][sl, None] * wa
         qm = ((1 - q) * m1[0.0][sl, None] + q * m1[b1][sl, None]) * w0
         with np.errstate(invalid='ignore', divide='ignore'):
