@@ -151,3 +151,11 @@ def test_sampling_memory_is_estimated_before_allocating():
     try:
         with pytest.raises(ValueError, match='memory budget'): sample_many(make_scheme('wor', 10**5, m=300), 100)
     finally: set_memory_budget(old)
+
+def test_wor_draws_are_the_same_on_every_cpu():
+    "01_bootstrap's MUST.ow rows once differed between machines: argpartition leaves the kept keys' order to the CPU."
+    from must_nbdev.core.sampling import _wor_positions
+    for pop, size in ((300, 100), (10, 10), (50, 49)):             # the sort-key path (4·size > pop)
+        got = _wor_positions(pop, size, 64, np.random.default_rng(1))
+        keys = np.random.default_rng(1).random((64, pop))
+        assert np.array_equal(got, np.argsort(keys, axis=1, kind='stable')[:, :size])   # the smallest keys, in order

@@ -70,10 +70,14 @@ class _LazyLogMGF:
         if lam not in self.vals: self.vals[lam] = _shifted_lse(self.lm, self.s, lam, self.t)
         return self.vals[lam]
 
-def _grid_min(f, n:int) -> float:
-    "min of f(0), ..., f(n−1), f quasi-convex in the index: every 4th index and the last, then the best's neighbours."
+def _grid_argmin(f, n:int) -> int:
+    "argmin of f(0), ..., f(n−1), f quasi-convex in the index: every 4th index and the last, then the best's neighbours."
     c = min(sorted(set(range(0, n, 4)) | {n - 1}), key=f)
-    return min(f(i) for i in range(max(0, c - 3), min(n, c + 4)))
+    return min(range(max(0, c - 3), min(n, c + 4)), key=f)
+
+def _grid_min(f, n:int) -> float:
+    "min of f(0), ..., f(n−1) by `_grid_argmin` (any value of f is a bound: the search only picks one)."
+    return f(_grid_argmin(f, n))
 
 def _window(parts, mgfs:dict, tau:float):
     "Grid window [J_lo, J_hi] outside which the composed loss has probability <= tau on each side."
@@ -136,20 +140,23 @@ class ComposedPLD:
 
     def delta_bounds(self, eps:float) -> tuple:
         "Certified (lower, upper) bounds on δ(ε) of the composed pair, in O(log r) after one O(r) pass."
-        s = self._curve()[0]
-        k = int(np.searchsorted(s, eps, side='right'))                          # bins with loss > ε start at k
-        e = math.exp(eps - s[k]) if k < len(s) else 0.0                          # e^{ε − s_k} ≤ 1: no overflow
+        k, e = self._locate(eps)
         al, bl = self._pieces(k, False)
         computed, charged = self._computed(eps)
         upper = computed + charged
         if charged * CHERNOFF_FROM > upper: upper = min(upper, self.chernoff_delta(eps)[0])   # mostly charged
         return max(0.0, float((al - e * bl) * (1 - PLD_SLACK))), upper
 
+    def _locate(self, eps:float) -> tuple:
+        "(k, e^{ε − s_k}): the first positive grid loss s_k above ε, and the factor of its interval (0 past the last)."
+        s = self._curve()[0]
+        k = int(np.searchsorted(s, eps, side='right'))                          # bins with loss > ε start at k
+        return k, (math.exp(eps - s[k]) if k < len(s) else 0.0)                  # e^{ε − s_k} ≤ 1: no overflow
+
     def _computed(self, eps:float) -> tuple:
         "The FFT's upper δ(ε) in two parts: (the sum Σ_{s_j>ε} f_ε(s_j) u_j as computed, the charges on top of it)."
         s, A, _, C, _ = self._curve()
-        k = int(np.searchsorted(s, eps, side='right'))
-        e = math.exp(eps - s[k]) if k < len(s) else 0.0
+        k, e = self._locate(eps)
         computed = max(0.0, float(A[k] - e * C[k]) if k < len(s) else 0.0)
         au, bu = self._pieces(k, True)
         return computed, max(0.0, min(1.0, float((au - e * bu) * (1 + PLD_SLACK))) - computed)
@@ -177,17 +184,19 @@ class ComposedPLD:
         "(log of the moments' bound on the finite part of δ(ε) at λ_i, charged upward; the same uncharged)."
         lam, (phi, err), u = CHERNOFF_LAMBDAS[i], self._phi(i), np.finfo(float).eps / 2
         # δ_finite ≤ e^{φ(λ) − λε} max_{x>0} (1 − e^{−x}) e^{−λx} = e^{φ(λ) − λε} (λ/(1+λ))^λ / (1+λ)
-        v = phi - lam * eps - math.log1p(lam) + lam * math.log(lam / (1 + lam))
-        return v + err + 8 * u * (abs(phi) + lam * abs(eps) + abs(v) + 2), v
+        # log(1 + λ) and λ log(λ/(1+λ)) = −λ log1p(1/λ), each within a few u of its magnitude
+        grow, peak = math.log1p(lam), -lam * math.log1p(1 / lam)
+        v = phi - lam * eps - grow + peak
+        return v + err + 8 * u * (abs(phi) + lam * abs(eps) + grow + abs(peak) + abs(v) + 2), v
 
     def chernoff_delta(self, eps:float) -> tuple:
         "Certified (upper bound on δ(ε), the part of it that is charged) from the composed moments: (∞, ∞) without them."
         if not self.mgfs: return math.inf, math.inf
         if all(m.finite for m, _ in self.mgfs):
             f = lambda i: self._chernoff_log(i, eps)[0]
-            best = _grid_min(f, len(CHERNOFF_LAMBDAS))            # convex in λ: any λ is a bound, the search picks one
-            i = min((j for j in self._phis), key=f)
-            raw = math.exp(min(self._chernoff_log(i, eps)[1], 0.0))
+            # convex in λ: any λ is a bound, the search picks one; the bound and its uncharged part at that same λ
+            best, uncharged = self._chernoff_log(_grid_argmin(f, len(CHERNOFF_LAMBDAS)), eps)
+            raw = math.exp(min(uncharged, 0.0))
             finite = math.exp(min(best, 0.0)) * (1 + 2 * np.finfo(float).eps)
         else: raw = finite = 0.0                                    # a part without finite mass: δ = the mass at +∞
         bound = min(1.0, float((finite + self.inf_mass) * (1 + PLD_SLACK)))
@@ -198,7 +207,8 @@ class ComposedPLD:
         target = delta / (1 + PLD_SLACK) / (1 + 2 * np.finfo(float).eps) - self.inf_mass
         if not self.mgfs or not target > 0: return math.inf
         if not all(m.finite for m, _ in self.mgfs): return 0.0         # δ(ε) is the mass at +∞ for every ε
-        lt = math.log(target) * (1 - np.finfo(float).eps)               # rounded down: the bound is asked ≤ it
+        # log δ', rounded down (the bound is asked ≤ it): log's own error and δ'’s few roundings, charged
+        lt = math.log(target); lt -= 4 * np.finfo(float).eps * (abs(lt) + 1)
         # λε ≥ (log-bound at ε = 0) − log δ': the least such ε, from the charged log-bound (linear in ε)
         g = lambda i: (self._chernoff_log(i, 0.0)[0] - lt) / CHERNOFF_LAMBDAS[i]
         return float(max(0.0, _grid_min(g, len(CHERNOFF_LAMBDAS))) * (1 + 4e-16))

@@ -97,7 +97,7 @@ def loss_cells(A:GaussianMixture,        # the first law (P) of the pair
     cmax, cmin = np.maximum(Lc[:-1], Lc[1:]), np.minimum(Lc[:-1], Lc[1:])
     # loss band [-s_lo, s_hi]: outside it the P-mass is at most CAP_MASS on each side (coarse cells, bounded above)
     def band_edge(edge):
-        order = np.argsort(-edge); k = int(np.searchsorted(np.cumsum(mc[order]), CAP_MASS, side='right'))
+        order = np.argsort(-edge, kind='stable'); k = int(np.searchsorted(np.cumsum(mc[order]), CAP_MASS, side='right'))
         return max(float(edge[order[k]]) if k < len(order) else float(edge.min()), 1.0)
     s_hi, s_lo = band_edge(cmax), band_edge(-cmin)
     heavy = (mc > 1e-30) & (cmax > -s_lo) & (cmin < s_hi)

@@ -299,7 +299,7 @@ def group_bound(group:LabelGroup,      # one group of Lemma B
     if S == 1: return value(np.arange(n), np.zeros(n, int))
     full, out = np.unique(np.r_[np.arange(0, n, SEARCH_EVERY), n - 1]), np.empty(n)
     v = value(np.repeat(full, S), np.tile(np.arange(S), len(full))).reshape(len(full), S)
-    order = np.argsort(v, axis=1)
+    order = np.argsort(v, axis=1, kind='stable')     # stable: ties break alike on every CPU
     out[full], won, second = v.min(axis=1), order[:, 0], order[:, min(1, S - 1)]
     between = np.setdiff1d(np.arange(n), full); right = np.searchsorted(full, between)
     same = won[right - 1] == won[right]             # the same split wins on both sides: it and both runners-up
@@ -324,7 +324,7 @@ def labelled_profile(scheme:Scheme,  # a fixed-size scheme
     eta_t, labels, inf = dominating_labels(scheme, sigma, 'substitute')
     at, tot = 1 + (alpha - 1) / eta_t, np.full(alpha.shape, inf * eta_t)
     pis, thetas = (np.array([x[i] for x in labels if x[0] > 0 and x[1] > 0], float) for i in (0, 1))
-    rows, top, cap = np.ones(alpha.shape, bool), np.argsort(-pis)[:16], np.inf if cap is None else cap
+    rows, top, cap = np.ones(alpha.shape, bool), np.argsort(-pis, kind='stable')[:16], np.inf if cap is None else cap
     if len(pis) > 16 and np.any(cap < 1):                   # the 16 heaviest labels alone already above cap: skipped
         part = eta_t * (pis[top] * hs_gauss(at[:, None], thetas[top])).sum(axis=1) * (1 - 1e-9)   # <= the full sum
         rows = ~(np.minimum(1.0, part) > cap)

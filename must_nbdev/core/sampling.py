@@ -369,8 +369,10 @@ def _wor_positions(pop:int, size:int, T:int, rng:np.random.Generator) -> np.ndar
     rows = max(1, _KEY_BUDGET // pop); out = np.empty((T, size), dtype=np.int64)
     for start in range(0, T, rows):
         keys = rng.random((min(rows, T - start), pop))
-        out[start:start + rows] = (np.argpartition(keys, size - 1, axis=1)[:, :size] if size < pop
-                                   else np.argsort(keys, axis=1))
+        # the `size` smallest keys in key order (argpartition alone leaves their order to the CPU's SIMD sort)
+        top = np.argpartition(keys, size - 1, axis=1)[:, :size] if size < pop else None
+        order = np.argsort(keys if top is None else np.take_along_axis(keys, top, 1), axis=1, kind='stable')
+        out[start:start + rows] = order if top is None else np.take_along_axis(top, order, 1)
     return out
 
 @dataclass
