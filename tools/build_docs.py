@@ -212,6 +212,37 @@ def notebook_modules(path):
         todo += sorted(more)
     return {f for f in files if f.is_file()}
 
+# ------------------------------------------------------------------------------------------- notebooks' outputs
+
+OUTPUTS_KEY = 'must_outputs'   # notebook metadata: what the outputs stored in nbs/ were computed from
+
+def outputs_stamp(path):
+    """What a notebook's stored outputs are current for: its sources (`source_hash`, the page's stamp too) and the
+    library modules its execution can run (`library_hash` of `notebook_modules`)."""
+    return {'sources': source_hash(path), 'library': library_hash(notebook_modules(path))}
+
+def _kept(output):
+    "An executed output as the notebook in nbs/ keeps it (None: not kept): no stderr, no execution count."
+    if output.get('output_type') == 'stream' and output.get('name') == 'stderr': return None
+    out = dict(output)
+    if 'execution_count' in out: out['execution_count'] = None
+    return out
+
+def keep_outputs(path, nb):
+    """Write the outputs of the execution that renders `path`'s page into the notebook in nbs/ (read on GitHub and in
+    Jupyter), stamped with `outputs_stamp`: one execution feeds the page and the notebook, so the two agree."""
+    src = json.loads(path.read_text(encoding='utf-8'))
+    text = lambda c: ''.join(c['source']) if isinstance(c['source'], list) else c['source']
+    if [(c['cell_type'], text(c)) for c in src['cells']] != [(c['cell_type'], text(c)) for c in nb['cells']]:
+        sys.exit(f'nbs/{path.relative_to(NBS).as_posix()} changed while it was executed: build again')
+    for c, e in zip(src['cells'], nb['cells']):
+        if c['cell_type'] != 'code': continue
+        c['outputs'] = [o for o in map(_kept, e.get('outputs', [])) if o is not None]
+        c['execution_count'] = None
+    src['metadata'][OUTPUTS_KEY] = outputs_stamp(path)
+    new = json.dumps(src, indent=1, ensure_ascii=False) + '\n'
+    if new != path.read_text(encoding='utf-8'): path.write_text(new, encoding='utf-8')
+
 # ---------------------------------------------------------------------------------------------------- execution
 
 KERNELSPEC = {'name': 'python3', 'display_name': 'Python 3', 'language': 'python'}
@@ -756,6 +787,8 @@ def main():
                                     allow_errors=a.allow_errors)
     if a.execute_only: return
     executed = {p: with_stored_outputs(nb, p) for p, nb in executed.items()}   # the slow cells' stored outputs
+    if not missing and not a.allow_errors:     # the notebooks in nbs/ keep these outputs (not drafts' partial ones)
+        for p, nb in executed.items(): keep_outputs(p, nb)
     if SRC.exists(): shutil.rmtree(SRC)
     SRC.mkdir(parents=True)
     title_of = {page_of(p): t for t, ps in secs for p in ps}
