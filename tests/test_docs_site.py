@@ -155,6 +155,25 @@ def test_signatures_and_meta():
     entries = re.findall(r'<li><a href="[^"]+#index-\d+">', (DOCS / 'genindex.html').read_text(encoding='utf-8'))
     assert len(entries) > 20, f'the general index has {len(entries)} entries'
 
+def _signature(pg, name):
+    "The plain text of the signature block of `name` on page `pg` (the first code block that defines it)."
+    text = (DOCS / f'{pg}.html').read_text(encoding='utf-8')
+    for pre in re.findall(r'<pre[^>]*>(.*?)</pre>', text, re.S):
+        plain = html.unescape(re.sub(r'<[^>]+>', '', pre))
+        if re.match(rf'\s*def {name}\(', plain): return plain
+    raise AssertionError(f'{pg}.html has no signature of {name}')
+
+def test_signatures_are_written_as_the_source_writes_them():
+    "Keyword-only parameters follow a bare `*` (they looked positional) and defaults read as written, never NoneType."
+    acc = _signature('accounting/account', 'account')
+    assert re.search(r'scheme:Scheme,[^\n]*\n\s*\*,\n\s*sigma:float', acc), acc
+    assert 'max_bins:int=MAX_BINS' in acc and '2097152' not in acc
+    assert re.search(r'\n\s*\*,\n\s*delta:float', _signature('training/compare', 'compare_schemes'))
+    assert 'rng=None' in _signature('core/sampling', 'as_generator')
+    for pg in notebook_pages():
+        text = (DOCS / f'{pg}.html').read_text(encoding='utf-8')
+        assert 'NoneType' not in text, f'{pg}.html shows a NoneType annotation'
+
 def test_prose_cross_references_are_live_links():
     "nbdev's links from backticked names in prose point into this site, never to '#page.html' or a 404."
     for pg in notebook_pages():

@@ -215,6 +215,7 @@ def notebook_modules(path):
 # ------------------------------------------------------------------------------------------- notebooks' outputs
 
 OUTPUTS_KEY = 'must_outputs'   # notebook metadata: what the outputs stored in nbs/ were computed from
+PROVENANCE = 'must_provenance' # cell metadata of the line under a slow cell's stored output (page only)
 
 def outputs_stamp(path):
     """What a notebook's stored outputs are current for: its sources (`source_hash`, the page's stamp too) and the
@@ -230,12 +231,19 @@ def _kept(output):
 
 def keep_outputs(path, nb):
     """Write the outputs of the execution that renders `path`'s page into the notebook in nbs/ (read on GitHub and in
-    Jupyter), stamped with `outputs_stamp`: one execution feeds the page and the notebook, so the two agree."""
+    Jupyter), stamped with `outputs_stamp`: one execution feeds the page and the notebook, so the two agree. A slow
+    cell keeps its stored output with the line naming the command and commit that made it."""
     src = json.loads(path.read_text(encoding='utf-8'))
     text = lambda c: ''.join(c['source']) if isinstance(c['source'], list) else c['source']
-    if [(c['cell_type'], text(c)) for c in src['cells']] != [(c['cell_type'], text(c)) for c in nb['cells']]:
+    ran = []                                       # executed cells, each slow cell's provenance line as its last output
+    for e in nb['cells']:
+        if e.get('metadata', {}).get(PROVENANCE):
+            ran[-1] = {**ran[-1], 'outputs': list(ran[-1].get('outputs', [])) + [
+                {'output_type': 'display_data', 'metadata': {}, 'data': {'text/markdown': text(e)}}]}
+        else: ran.append(e)
+    if [(c['cell_type'], text(c)) for c in src['cells']] != [(c['cell_type'], text(c)) for c in ran]:
         sys.exit(f'nbs/{path.relative_to(NBS).as_posix()} changed while it was executed: build again')
-    for c, e in zip(src['cells'], nb['cells']):
+    for c, e in zip(src['cells'], ran):
         if c['cell_type'] != 'code': continue
         c['outputs'] = [o for o in map(_kept, e.get('outputs', [])) if o is not None]
         c['execution_count'] = None
@@ -355,7 +363,8 @@ def with_stored_outputs(nb, path):
         if sc.is_slow(orig):
             stored = sc.stored_outputs(orig, art, key)
             c = {**c, 'source': orig['source'], 'outputs': stored['outputs'], 'execution_count': None}
-            cells += [c, {'cell_type': 'markdown', 'metadata': {}, 'source': sc.provenance_line(art, stored)}]
+            cells += [c, {'cell_type': 'markdown', 'metadata': {PROVENANCE: True},
+                          'source': sc.provenance_line(art, stored)}]
         else: cells.append(c)
     return {**nb, 'cells': cells}
 
@@ -527,8 +536,73 @@ def _plain_code(md):
     "nbdev's add_links also links names inside code fences (signatures): there they are raw markdown, so unlink them."
     return _FENCE.sub(lambda m: m.group(1) + _MD_LINK.sub(lambda l: l.group(2), m.group(2)) + m.group(3), md)
 
-def _show_doc_md(md):
-    "nbdev's show_doc markdown (Quarto) as MyST: a real source link, an anchor with nbdev's id, a plain signature."
+def _documented(name, page):
+    "The function a show_doc entry of `page` documents (`name` or `Class.method`), or None (classes, properties...)."
+    import importlib, inspect
+    for short, pg in page_of_module().items():
+        if pg != page or not name: continue
+        obj = importlib.import_module(f'must_nbdev.{short}')
+        for part in name.split('.'):
+            obj = inspect.getattr_static(obj, part, None) if inspect.isclass(obj) else getattr(obj, part, None)
+            obj = getattr(obj, '__func__', obj)          # staticmethod, classmethod
+        if inspect.isfunction(obj) or inspect.isclass(obj): return obj
+    return None
+
+_PARAM_LINE = re.compile(r'^(\s+)(\w+)(?::[^=#]*?)?(?:=[^#]*?)?(,?)((?: # .*)?)$')
+
+def written_signature(md, page):
+    """nbdev's signature block put back as the source writes it: the bare `*` before keyword-only parameters (nbdev drops
+    it, so `account(scheme, sigma)` looked positional and raised TypeError), and each annotation and default as written
+    (`max_bins:int=MAX_BINS`, not `2097152`; no `NoneType` where the source has no annotation)."""
+    import ast, inspect, textwrap
+    fn = _documented(_entry_name(md), page)
+    if fn is None: return md
+    try: src = textwrap.dedent(inspect.getsource(fn)); tree = ast.parse(src)
+    except (OSError, TypeError, SyntaxError): return md
+    text = lambda n: None if n is None else ast.get_source_segment(src, n)
+    node, written, star = tree.body[0] if tree.body else None, {}, None
+    if isinstance(node, ast.ClassDef):     # a class: its own __init__'s parameters, or its dataclass fields
+        init = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == '__init__'), None)
+        if init is None:
+            written = {n.target.id: (text(n.annotation), text(n.value)) for n in node.body
+                       if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+        node = init
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        a = node.args
+        pos = a.posonlyargs + a.args
+        written = {x.arg: (text(x.annotation), text(d))
+                   for x, d in zip(pos, [None] * (len(pos) - len(a.defaults)) + a.defaults)}
+        written.update({x.arg: (text(x.annotation), text(d)) for x, d in zip(a.kwonlyargs, a.kw_defaults)})
+        star = a.kwonlyargs[0].arg if a.kwonlyargs and a.vararg is None else None
+    render = lambda name: f"{name}{':' + written[name][0] if written[name][0] else ''}" + (
+        f"={written[name][1]}" if written[name][1] else '')
+    order = [render(x.arg) for x in (a.posonlyargs + a.args if written and node is not None else [])]
+    if node is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        order += ([f'*{a.vararg.arg}'] if a.vararg else ['*'] if a.kwonlyargs else [])
+        order += [render(x.arg) for x in a.kwonlyargs] + ([f'**{a.kwarg.arg}'] if a.kwarg else [])
+    if not written: return md
+    def fix(m):
+        out = []
+        for line in m.group(2).split('\n'):
+            p = _PARAM_LINE.match(line)
+            if not p and '#' not in line and ',' in line and order:    # no comments: every parameter on one line
+                shown = set(re.findall(r'(?:^|,)\s*\**(\w+)', line.strip()))
+                keep = [x for x in order if x == '*' or re.match(r'\**(\w+)', x).group(1) in shown]
+                out.append(re.match(r'\s*', line).group(0) + ', '.join(keep)); continue
+            if not p or p.group(2) not in written: out.append(line); continue
+            indent, name = p.group(1), p.group(2)
+            if name == star: out.append(f'{indent}*,')
+            ann, default = written[name]
+            out.append(f"{indent}{name}{':' + ann if ann else ''}{'=' + default if default else ''}"
+                       f"{p.group(3) or (',' if name == star else '')}{p.group(4)}")
+        body = '\n'.join(out)
+        if inspect.isclass(fn): body = re.sub(r'^def ', 'class ', body)       # nbdev writes `def` for a class too
+        return m.group(1) + body + m.group(3)
+    return re.sub(r'^(```python\n)(.*?)(^```)', fix, md, count=1, flags=re.S | re.M)
+
+def _show_doc_md(md, page=None):
+    "nbdev's show_doc markdown (Quarto) as MyST: a real source link, an anchor with nbdev's id, the written signature."
+    if page is not None: md = written_signature(md, page)
     md = _plain_code(_local_links(md))
     md = _SOURCE_LINK.sub(lambda m: f'<a class="must-source" href="{m.group(1)}" target="_blank" '
                                     'rel="noopener">source</a>', md)
@@ -666,11 +740,11 @@ def to_myst(nb, page, digest, section='', methods=True):
         if dirs.get('output') == 'asis':   # show_doc: its markdown becomes part of the page, as in Quarto
             md = '\n'.join(''.join(o['data']['text/markdown']) if isinstance(o['data']['text/markdown'], list)
                            else o['data']['text/markdown'] for o in outs if 'text/markdown' in o.get('data', {}))
-            if md.strip(): cells.append({'cell_type': 'markdown', 'metadata': {}, 'source': _show_doc_md(md)})
+            if md.strip(): cells.append({'cell_type': 'markdown', 'metadata': {}, 'source': _show_doc_md(md, page)})
             name = _entry_name(md)
             if name and '.' not in name and name[:1].isupper() and methods:   # a class: its methods follow
                 for m in method_entries(page, name, shown):
-                    cells.append({'cell_type': 'markdown', 'metadata': {}, 'source': _show_doc_md(m)})
+                    cells.append({'cell_type': 'markdown', 'metadata': {}, 'source': _show_doc_md(m, page)})
             continue
         new, k = [], 0
         if dirs.get('output') != 'false':
