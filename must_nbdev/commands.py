@@ -11,7 +11,7 @@ from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.triangles import NET_TOL
 from .accounting.unlabelled_net import CELLS
-from .training.compare import compare_schemes, comparison_table, plot_comparison, reading
+from .training.compare import compare_schemes, comparison_table, plot_comparison, reading, short_label
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, import_extra
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 
@@ -89,6 +89,15 @@ def _table(header, rows) -> str:
     cells = [list(header)] + [[c if isinstance(c, str) else _fmt(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     return '\n'.join('  '.join(c.rjust(w) for c, w in zip(r, widths)) for r in cells)
+
+def _tighter_note(labelled) -> str|None:
+    "One line under a table whose rows (label, gap, tighter) include fast answers far above the attack (None: none)."
+    far = [(label, gap) for label, gap, tighter in labelled if tighter]
+    if not far: return None
+    names = ', '.join(dict.fromkeys(label for label, _ in far))
+    return (f"tighter: for {names} a fast certificate answered, up to {max(g for _, g in far):.3g}x the best attack; "
+            "must account --net (or must calibrate --solve sigma --net) adds the triangle-net certificate, tighter "
+            "and slower (minutes at the DP-SGD size)")
 
 def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
                ) -> int:
@@ -225,6 +234,8 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     print(f"n = {args.n}, batch size {args.m}, {rows[0].steps} steps: {what}; worst case, certified bound and "
           "best attack")
     print(comparison_table(rows)); print(); print(reading(rows, calibrated=args.eps is not None))
+    note = _tighter_note((short_label(r), r.theory_gap, r.tighter) for r in rows)
+    if note: print(note)
     if args.plot: print(f"plot written to {args.plot}")
     return 0
 
@@ -318,6 +329,8 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
                   'certificate'],
                  [[r.label, '' if r.b is None else r.b, r.relation, r.batch_size, _fmt(r.sigma), _fmt(r.epochs),
                    r.steps, _fmt(r.eps), _fmt(r.eps_attack), f'{r.theory_gap:.3f}', r.certificate] for r in rows]))
+    note = _tighter_note((r.label, r.theory_gap, r.tighter) for r in rows)
+    if note: print(note)
     for opt, path in (('CSV', args.csv), ('plot', args.plot)):
         if path: print(f"{opt} written to {path}")
     return 0

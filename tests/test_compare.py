@@ -63,3 +63,17 @@ def test_cli_compare_table_json_plot_and_errors(tmp_path):
                 ['--n', '4000', '--batch-size', '40', '--k', '50', '--sigma', '1', '--delta', '2']):
         rc, out, err = _run(['compare'] + bad)
         assert rc == 2 and out == '' and len(err.strip().splitlines()) == 1 and 'Traceback' not in err, (bad, err)
+
+def test_rows_say_when_a_fast_certificate_answered_far_from_the_attack():
+    "A row whose fast certificate is above TIGHT_GAP × the attack says how to ask for the tight one, as account does."
+    from must_nbdev.accounting.account import TIGHT_GAP
+    rows = compare_schemes(2000, 40, delta=1e-5, sigma=2.0, steps=200, b_values=[80])
+    far = {r.scheme for r in rows if r.relation == 'substitute' and r.theory_gap > TIGHT_GAP and r.name != 'poisson'}
+    assert far >= {'WOR', 'WR'}                                 # 1.11 and 1.09 here
+    for r in rows:
+        assert bool(r.tighter) == (r.scheme in far), r
+        if r.tighter: assert 'net=True' in r.tighter and f'{r.theory_gap:.3g}x' in r.tighter
+    rc, out, _ = _run(['compare', '--n', '2000', '--batch-size', '40', '--k', '200', '--sigma', '2', '--delta', '1e-5',
+                       '--b', '80', '--quiet'])
+    note = [l for l in out.splitlines() if l.startswith('tighter:')]
+    assert rc == 0 and len(note) == 1 and 'WOR' in note[0] and '--net' in note[0] and 'Poisson' not in note[0]

@@ -84,3 +84,13 @@ def test_cli_sweep_bad_input_is_one_line():
     rc, out, err = run_cli('sweep', '--n', '1000', '--batch-sizes', '2000', '--sigmas', '1', '--epochs', '1',
                            '--delta', '1e-5')
     assert rc == 2 and len(err.strip().splitlines()) == 1 and 'batch_sizes' in err
+
+def test_a_point_says_when_a_fast_certificate_answered_far_from_the_attack():
+    "As account does: WOR at n=2000, m=40, σ=2, 4 epochs answers 1.11× the attack; Poisson never sets it."
+    wor = evaluate_point(SweepPoint('wor', 2000, 40, 2.0, 4.0), delta=1e-5)
+    assert wor.theory_gap > 1.05 and 'net=True' in wor.tighter
+    assert evaluate_point(SweepPoint('poisson', 2000, 40, 2.0, 4.0), delta=1e-5).tighter is None
+    assert evaluate_point(SweepPoint('wor', 2000, 40, 2.0, 4.0), delta=1e-5, attack=False).tighter is None
+    rc, out, _ = run_cli('sweep', '--n', '2000', '--schemes', 'wor', '--batch-sizes', '40', '--sigmas', '2',
+                         '--epochs', '4', '--delta', '1e-5', '--quiet', '--jobs', '1')
+    assert rc == 0 and any(l.startswith('tighter: for WOR') for l in out.splitlines()), out

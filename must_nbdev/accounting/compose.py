@@ -7,13 +7,13 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from scipy import fft as sfft
-from ..core.definitions import check_choice
+from ..core.definitions import check_choice, LazyModule
 from .pld import DiscretePLD, GridTooLarge, budget_max_bins
+sfft = LazyModule('scipy.fft')          # imported at first use: `must --help` never needs it
 
 
 # %% auto #0
-__all__ = ['MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK', 'CHERNOFF_FROM',
+__all__ = ['sfft', 'MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK', 'CHERNOFF_FROM',
            'CHERNOFF_LAMBDAS', 'log_mgf', 'ComposedPLD', 'compose_many', 'compose_plds']
 
 # %% ../../nbs/accounting/02_compose.ipynb #fc74185b

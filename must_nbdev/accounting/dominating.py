@@ -7,17 +7,17 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from scipy import special
-from ..core.definitions import check_choice, check_real
+from ..core.definitions import check_choice, check_real, LazyModule
 from ..core.sampling import Scheme, occurrence_pmf
 from .pairs import log_normal_cell, output_pair
 from .pld import (CAP_MASS, CELLS_PER_WEIGHT, DiscretePLD, GridTooLarge, MAX_BINS, TAIL_ROUND,
                                        check_max_bins, loss_cells, lower_pld, merge_cells, upper_pld)
+special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 
 # %% auto #0
-__all__ = ['PAIRS', 'GUARANTEES', 'dominating_rate', 'dominating_labels', 'label_top', 'add_symmetric_label', 'lower_symmetric',
-           'dominating_pld', 'MechanismPLD', 'loss_std', 'scheme_gaussian_pld']
+__all__ = ['special', 'PAIRS', 'GUARANTEES', 'dominating_rate', 'dominating_labels', 'label_top', 'add_symmetric_label',
+           'lower_symmetric', 'dominating_pld', 'MechanismPLD', 'loss_std', 'scheme_gaussian_pld']
 
 # %% ../../nbs/accounting/03_dominating.ipynb #1267195f
 def dominating_rate(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)

@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from scipy import special
-from ..core.definitions import check_choice, check_real
+from ..core.definitions import check_choice, check_real, LazyModule
 from ..core.sampling import Scheme, occurrence_pmf
+special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 
 # %% auto #0
-__all__ = ['RELATIONS', 'LOG_SQRT_2PI', 'COMPONENT_FLOOR', 'log_normal_cell', 'logsumexp_rows', 'GaussianMixture', 'output_pair']
+__all__ = ['special', 'RELATIONS', 'LOG_SQRT_2PI', 'COMPONENT_FLOOR', 'log_normal_cell', 'logsumexp_rows', 'GaussianMixture',
+           'output_pair']
 
 # %% ../../nbs/accounting/00_pairs.ipynb #27147b95
 RELATIONS = ('substitute', 'add_remove')

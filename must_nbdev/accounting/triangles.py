@@ -7,18 +7,18 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 import numpy as np
-from scipy import fft as sfft
-from scipy.special import ndtr
 from ..core import definitions as _defs
-from ..core.definitions import check_int, check_real
+from ..core.definitions import check_int, check_real, LazyModule
 from .pld import DiscretePLD, GridTooLarge
 from .compose import UNIT_ROUNDOFF
 from .adaptive import fft_round_off, dp_plan
+sfft = LazyModule('scipy.fft')          # imported at first use: `must --help` never needs it
+special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
-__all__ = ['GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK', 'Z_CORE',
-           'PER_H', 'NET_TRIM', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld',
-           'upper_kernels', 'upper_game_dp']
+__all__ = ['sfft', 'special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR',
+           'Z_BULK', 'Z_CORE', 'PER_H', 'NET_TRIM', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net',
+           'planar_upper_pld', 'upper_kernels', 'upper_game_dp']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -127,7 +127,7 @@ LIGHT = 1e-20     # P-mass of a region below which its loss is simply rounded up
 
 def _cell_masses(x:np.ndarray) -> np.ndarray:
     "Standard normal masses between consecutive points of `x` (last axis), accurate in both tails."
-    up, down = ndtr(x), ndtr(-x)          # each point's Φ and upper tail once: a point bounds two cells
+    up, down = special.ndtr(x), special.ndtr(-x)          # each point's Φ and upper tail once: a point bounds two cells
     return np.where(x[..., :-1] > 0, down[..., :-1] - down[..., 1:], up[..., 1:] - up[..., :-1])
 
 def _two_atoms(lo:np.ndarray, hi:np.ndarray, ell:np.ndarray) -> np.ndarray:
@@ -190,8 +190,8 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
     Gq = lambda v: np.logaddexp(l1q, lq + v / s2 - cb)
     e = _o1_edges(F, Gq, a1, b1, sigma, h); e0, e1, mid = e[:-1], e[1:], (e[:-1] + e[1:]) / 2
     m1 = {mu: _cell_masses((e - mu) / sigma) for mu in {0.0, a1, b1}}
-    inf_mass = ((1 - q) * float(ndtr(e[0] / sigma) + ndtr(-e[-1] / sigma))
-                + q * float(ndtr((e[0] - a1) / sigma) + ndtr(-(e[-1] - a1) / sigma)))
+    inf_mass = ((1 - q) * float(special.ndtr(e[0] / sigma) + special.ndtr(-e[-1] / sigma))
+                + q * float(special.ndtr((e[0] - a1) / sigma) + special.ndtr(-(e[-1] - a1) / sigma)))
     Gm, hp = Gq(b1 * mid), h / PER_H
     bulk = (mid >= min(0.0, a1, b1) - Z_BULK * sigma) & (mid <= max(0.0, a1, b1) + Z_BULK * sigma)
     lad = np.arange(math.floor(float(np.min(F(a1 * mid[bulk] - a2 * Z_BULK * sigma) - Gm[bulk])) / hp),

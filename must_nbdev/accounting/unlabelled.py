@@ -7,15 +7,15 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from scipy import special
-from ..core.definitions import check_real
+from ..core.definitions import check_real, LazyModule
 from ..core.sampling import Scheme
 from .pairs import LOG_SQRT_2PI, logsumexp_rows
 from .pld import DiscretePLD
 from .dominating import MechanismPLD, dominating_labels
+special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
-__all__ = ['LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'FEED_FLOOR', 'SEARCH_EVERY', 'KNOTS_DENSE',
+__all__ = ['special', 'LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'FEED_FLOOR', 'SEARCH_EVERY', 'KNOTS_DENSE',
            'KNOTS_RATIO', 'U_ROUND', 'MASS_CHARGE', 'MAX_MASS_CHARGE', 'MAX_LOSS', 'LabelGroup', 'positive_binomial',
            'label_groups', 'hs_gauss', 'hs_mixture', 'charged_mass', 'matched_split', 'group_bound', 'labelled_profile',
            'unlabelled_profile', 'profile_knots', 'charged_upward', 'profile_pld', 'unlabelled_pld']

@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 import numpy as np
-from scipy import special
-from ..core.definitions import check_choice, check_real, check_reals
+from ..core.definitions import check_choice, check_real, check_reals, LazyModule
 from .limits import check_epsilon, check_rate
+special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
-__all__ = ['RR_VARIANTS', 'rr_truth_probability', 'keep_probability', 'exact_epsilon', 'subsampled_keep_probability',
+__all__ = ['special', 'RR_VARIANTS', 'rr_truth_probability', 'keep_probability', 'exact_epsilon', 'subsampled_keep_probability',
            'rr_double_prime_parameter', 'subsampled_rr_parameter', 'subsampled_rr_epsilon',
            'subsampling_theorem_epsilon', 'plot_subsampled_rr', 'shuffling_scaling_table']
 

@@ -6,13 +6,27 @@
 from __future__ import annotations
 import math
 import numpy as np
-from scipy import special
 
 # %% auto #0
-__all__ = ['MEMORY_BUDGET', 'MECHANISMS', 'check_int', 'check_real', 'check_reals', 'check_choice', 'set_memory_budget',
-           'check_memory', 'hockey_stick', 'laplace_profile', 'gaussian_profile', 'vadhan_group_factor',
-           'group_profile', 'gaussian_privacy_loss', 'delta_from_pld', 'progress', 'markdown_table', 'jsonable',
-           'patch_to', 'analytic_gaussian_theta']
+__all__ = ['special', 'MEMORY_BUDGET', 'MECHANISMS', 'LazyModule', 'check_int', 'check_real', 'check_reals', 'check_choice',
+           'set_memory_budget', 'check_memory', 'hockey_stick', 'laplace_profile', 'gaussian_profile',
+           'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss', 'delta_from_pld', 'progress',
+           'markdown_table', 'jsonable', 'patch_to', 'analytic_gaussian_theta']
+
+# %% ../../nbs/core/00_definitions.ipynb #a52889f5
+class LazyModule:
+    "A module imported at its first attribute access, its attributes kept on the instance after that."
+    def __init__(self, name:str):  # the module's import name, e.g. 'scipy.special'
+        self.__dict__['_LazyModule__name'] = name
+    def __getattr__(self, attr:str):
+        import importlib
+        module = importlib.import_module(self.__name)
+        self.__dict__.update((k, getattr(module, k)) for k in dir(module) if not k.startswith('__'))
+        if attr not in self.__dict__: raise AttributeError(f"module {self.__name!r} has no attribute {attr!r}")
+        return self.__dict__[attr]
+    def __repr__(self) -> str: return f"LazyModule({self.__name!r})"
+
+special = LazyModule('scipy.special')
 
 # %% ../../nbs/core/00_definitions.ipynb #0d9ed4dd
 def check_int(value,             # an integer (or an integral float); bools are refused

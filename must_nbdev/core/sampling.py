@@ -8,14 +8,14 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 import numpy as np
-from scipy import special
-from .definitions import check_int, check_real, check_choice, check_memory
+from .definitions import check_int, check_real, check_choice, check_memory, LazyModule
+special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
-__all__ = ['STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'SAMPLE_BYTES', 'Stage', 'SchemeSpec', 'Scheme',
-           'check_scheme', 'make_scheme', 'multistage', 'scheme_at', 'scheme_fits', 'resolve_steps', 'log_binom_pmf',
-           'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'expected_distinct', 'as_generator', 'Multisets',
-           'row_cost', 'sample_many', 'sample']
+__all__ = ['special', 'STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'SAMPLE_BYTES', 'Stage', 'SchemeSpec',
+           'Scheme', 'check_scheme', 'make_scheme', 'multistage', 'scheme_at', 'scheme_fits', 'resolve_steps',
+           'log_binom_pmf', 'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'expected_distinct', 'as_generator',
+           'Multisets', 'row_cost', 'sample_many', 'sample']
 
 # %% ../../nbs/core/01_sampling.ipynb #9cb47120
 STAGE_METHODS = ('wor', 'wr', 'poisson')

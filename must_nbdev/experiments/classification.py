@@ -7,22 +7,22 @@ from __future__ import annotations
 import gzip, math, os, struct, time
 from pathlib import Path
 import numpy as np
-from scipy.special import expit
-from ..core.definitions import check_choice, check_int, check_real, markdown_table, progress
+from ..core.definitions import check_choice, check_int, check_real, markdown_table, progress, LazyModule
+special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 from ..core.sampling import as_generator, make_scheme, scheme_at
 from ..accounting.base_calibration import calibrate
 from .amplification_tables import SENSITIVITY_BASES
 from ..training.dpsgd import MLP, LogisticRegression, dpsgd
 
 # %% auto #0
-__all__ = ['DATA_DIR', 'ADULT_RAW_COLUMNS', 'ADULT_FEATURES', 'OCCUPATION_GROUPS', 'MARRIED', 'ADULT_HOW_TO_GET', 'MNIST_FILES',
-           'CLASSIFICATION_SCHEMES', 'MNIST_PAPER', 'MNIST_ADAPT', 'TABLE6_COLUMNS', 'ADULT_METRIC_COLUMNS',
-           'TABLE8_COLUMNS', 'SEED000_COLUMNS', 'CLASSIFICATION_FORMATS', 'PAPER_TABLE6', 'PAPER_N_TEST',
-           'PAPER_TABLE8', 'SEED000_METRICS', 'PAPER000_TABLE8', 'TABLE8_REFERENCE', 'read_adult_raw', 'process_adult',
-           'build_adult_npz', 'load_adult', 'read_idx', 'load_mnist', 'load_digits', 'load_mnist_10k', 'binary_metrics',
-           'classification_settings', 'linear_default_init', 'scheme_sigma', 'run_classification', 'adult_optimum',
-           'comparison_z', 'with_paper', 'with_paper_times', 'seed000_comparison', 'plot_classification_loss',
-           'classification_experiment']
+__all__ = ['special', 'DATA_DIR', 'ADULT_RAW_COLUMNS', 'ADULT_FEATURES', 'OCCUPATION_GROUPS', 'MARRIED', 'ADULT_HOW_TO_GET',
+           'MNIST_FILES', 'CLASSIFICATION_SCHEMES', 'MNIST_PAPER', 'MNIST_ADAPT', 'TABLE6_COLUMNS',
+           'ADULT_METRIC_COLUMNS', 'TABLE8_COLUMNS', 'SEED000_COLUMNS', 'CLASSIFICATION_FORMATS', 'PAPER_TABLE6',
+           'PAPER_N_TEST', 'PAPER_TABLE8', 'SEED000_METRICS', 'PAPER000_TABLE8', 'TABLE8_REFERENCE', 'read_adult_raw',
+           'process_adult', 'build_adult_npz', 'load_adult', 'read_idx', 'load_mnist', 'load_digits', 'load_mnist_10k',
+           'binary_metrics', 'classification_settings', 'linear_default_init', 'scheme_sigma', 'run_classification',
+           'adult_optimum', 'comparison_z', 'with_paper', 'with_paper_times', 'seed000_comparison',
+           'plot_classification_loss', 'classification_experiment']
 
 # %% ../../nbs/experiments/04_classification.ipynb #9a531d1e
 DATA_DIR = (Path(__file__).resolve().parents[1] / 'data' if '__file__' in globals()    # must_nbdev/data, shipped
@@ -292,7 +292,7 @@ def adult_optimum(data:dict,        # the Adult dict from `load_adult`
     Xtr, ytr = data['X_train'], data['y_train']; t0 = time.perf_counter()
     model = LogisticRegression(Xtr.shape[1]); Xd = model._design(Xtr); beta = np.zeros(model.n_params)
     for it in range(1, 101):
-        p = expit(Xd @ beta)
+        p = special.expit(Xd @ beta)
         step = np.linalg.solve((Xd * (p * (1 - p))[:, None]).T @ Xd, Xd.T @ (p - ytr)); beta = beta - step
         if np.abs(step).max() < tol: break
     else: raise RuntimeError("Newton's method did not converge in 100 steps")

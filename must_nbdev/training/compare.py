@@ -39,6 +39,7 @@ class ComparisonRow(EpsRowResult):
     distinct: float      # expected distinct records per step (gradients to compute)
     steps: int           # number of steps
     seconds: float       # wall time of this row
+    tighter: str|None = None  # a fast certificate answered above TIGHT_GAP × the attack: how to ask for a tight one
 
 def comparison_schemes(n:int,           # records in the dataset
                        batch_size:int,  # expected batch size m
@@ -85,7 +86,8 @@ def compare_schemes(n:int,                   # records in the dataset
         else: s, r = sigma, account(sc, sigma=sigma, steps=k, delta=delta, relation=rel)
         gap = r.upper / r.lower if r.lower > 0 else math.inf
         rows.append(ComparisonRow(sc.name, sc.label, sc.b, rel, s, r.upper, r.lower, gap,
-                                  r.certificate, sc.n * occurrence_pmf(sc).eta, k, time.perf_counter() - t0))
+                                  r.certificate, sc.n * occurrence_pmf(sc).eta, k, time.perf_counter() - t0,
+                                  r.tighter))
         if progress is not None: progress(i + 1, len(schemes), rows[-1].scheme)
     return rows
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import math, time
 from dataclasses import dataclass, field
 import numpy as np
-from scipy.special import expit, log_softmax, logsumexp
-from ..core.definitions import check_int, check_real
+from ..core.definitions import check_int, check_real, LazyModule
+special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 from ..core.sampling import Multisets, Scheme, as_generator, make_scheme, sample_many
 
 # %% auto #0
-__all__ = ['PerExample', 'GLM', 'LinearRegression', 'LogisticRegression', 'MLP', 'DPSGDResult', 'dpsgd']
+__all__ = ['special', 'PerExample', 'GLM', 'LinearRegression', 'LogisticRegression', 'MLP', 'DPSGDResult', 'dpsgd']
 
 # %% ../../nbs/training/00_dpsgd.ipynb #2ddc2928
 @dataclass
@@ -74,13 +74,13 @@ class LinearRegression(GLM):
 class LogisticRegression(GLM):
     "Logistic regression with cross-entropy, y ∈ {0, 1}."
     def _loss(self, z, y): return np.logaddexp(0, z) - y * z
-    def _score(self, z, y): return expit(z) - y
+    def _score(self, z, y): return special.expit(z) - y
     def predict_proba(self,
                       params,  # (R, P) one row per run; (P,) is one run
                       X,       # features (n, d), shared by the runs, or (R, n, d)
                      ) -> np.ndarray:
         "Probability of label 1 per run and record."
-        return expit(self.predict(params, X))
+        return special.expit(self.predict(params, X))
 
 # %% ../../nbs/training/00_dpsgd.ipynb #6f225f04
 class MLP:
@@ -118,7 +118,7 @@ class MLP:
                   X,       # features (n, sizes[0])
                  ) -> np.ndarray:
         "Log class probabilities of X under run 0 (params may be (P,) or (1, P))."
-        return log_softmax(self._forward(np.atleast_2d(params)[0], X)[0][-1], axis=1)
+        return special.log_softmax(self._forward(np.atleast_2d(params)[0], X)[0][-1], axis=1)
     def loss(self,
              params,  # (R, P) one row per run; (P,) is one run
              X,       # features (n, sizes[0]) shared by the runs, or (R, n, sizes[0]) one dataset per run
@@ -127,7 +127,7 @@ class MLP:
         "Mean cross-entropy per run (on the shared X, y, or on each run's own dataset)."
         P = np.atleast_2d(params)
         Xs, ys = (X, y) if np.ndim(X) == 3 else ([X] * len(P), [y] * len(P))
-        return np.array([-log_softmax(self._forward(p, x)[0][-1], 1)[np.arange(len(t)), t].mean()
+        return np.array([-special.log_softmax(self._forward(p, x)[0][-1], 1)[np.arange(len(t)), t].mean()
                          for p, x, t in zip(P, Xs, ys)])
     def per_example(self,
                     params,  # (R, P) one row per run
@@ -140,7 +140,7 @@ class MLP:
         for r in range(R):
             sel = np.flatnonzero(rows == r)
             acts, layers = self._forward(params[r], X[sel])
-            logp = log_softmax(acts[-1], 1); loss[sel] = -logp[np.arange(len(sel)), y[sel]]
+            logp = special.log_softmax(acts[-1], 1); loss[sel] = -logp[np.arange(len(sel)), y[sel]]
             e = np.exp(logp); e[np.arange(len(sel)), y[sel]] -= 1          # ∂ℓ/∂logits
             errs = [None] * len(layers)
             for li in range(len(layers) - 1, -1, -1):

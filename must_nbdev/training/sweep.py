@@ -80,6 +80,7 @@ class SweepRow(EpsRowResult):
     certificate: str     # which certificate gave `eps`
     distinct: float      # expected distinct records per step
     seconds: float       # wall time of this point
+    tighter: str|None = None  # a fast certificate answered above TIGHT_GAP × the attack: how to ask for a tight one
 
 def evaluate_point(point:SweepPoint,  # the configuration
                    delta:float,       # δ in (0, 1)
@@ -93,7 +94,7 @@ def evaluate_point(point:SweepPoint,  # the configuration
     gap = (r.upper / low if low > 0 else math.inf) if attack else math.nan
     return SweepRow(point.scheme, SCHEMES[point.scheme].label, point.n, point.batch_size, point.b, r.relation,
                     point.sigma, point.epochs, k, float(delta), r.upper, low, gap, r.certificate,
-                    sc.n * occurrence_pmf(sc).eta, time.perf_counter() - t0)
+                    sc.n * occurrence_pmf(sc).eta, time.perf_counter() - t0, r.tighter)
 
 # %% ../../nbs/training/04_sweep.ipynb #cb030a2d
 def import_extra(module:str,         # the module to import
