@@ -174,6 +174,20 @@ def test_signatures_are_written_as_the_source_writes_them():
         text = (DOCS / f'{pg}.html').read_text(encoding='utf-8')
         assert 'NoneType' not in text, f'{pg}.html shows a NoneType annotation'
 
+def test_every_page_shows_the_version():
+    "The package's version (settings.ini) is on every page, in the title the sidebar shows."
+    version = next(l.split('=', 1)[1].strip() for l in (ROOT / 'settings.ini').read_text().splitlines()
+                   if l.startswith('version'))
+    for pg in notebook_pages() + ['api']:
+        text = (DOCS / f'{pg}.html').read_text(encoding='utf-8')
+        assert f'must_nbdev {version}' in text, f'{pg}.html does not show version {version}'
+
+def test_prose_keeps_options_as_written():
+    "No smart punctuation made from what prose writes: `--out` stays two hyphens, never an en dash (–out)."
+    for pg in notebook_pages() + ['api']:
+        plain = html.unescape(re.sub(r'<[^>]+>', '', (DOCS / f'{pg}.html').read_text(encoding='utf-8')))
+        assert not re.findall(r'(?<![\w–-])[–—][a-z][\w-]+', plain), (pg, re.findall(r'.{30}[–—][a-z][\w-]+', plain)[:3])
+
 def test_prose_cross_references_are_live_links():
     "nbdev's links from backticked names in prose point into this site, never to '#page.html' or a 404."
     for pg in notebook_pages():

@@ -5,6 +5,10 @@ import json, os
 from pathlib import Path
 
 project = 'must_nbdev'
+# the package's version (settings.ini, what nbdev writes into must_nbdev/__init__.py), shown on every page's title
+release = version = next(l.split('=', 1)[1].strip() for l in
+                         (Path(__file__).resolve().parents[2] / 'settings.ini').read_text().splitlines()
+                         if l.startswith('version'))
 author = 'must_nbdev developers'
 copyright = '2026 onwards, must_nbdev developers'
 GIT_URL = 'https://github.com/must-nbdev/must_nbdev'
@@ -29,7 +33,8 @@ suppress_warnings = ['myst.header', 'myst.xref_missing', 'mystnb.unknown_mime_ty
 mathjax_path = 'katex/katex.min.js'
 
 html_theme = 'sphinx_book_theme'
-html_title = 'must_nbdev'
+html_title = f'must_nbdev {version}'
+smartquotes = False   # prose names options (--out) and quotes code: no en dashes or curly quotes made from them
 html_favicon = '_static/favicon.svg'
 html_static_path = ['_static']
 html_extra_path = [os.environ['MUST_DOCS_EXTRA']] if os.environ.get('MUST_DOCS_EXTRA') else []
