@@ -188,6 +188,19 @@ def test_prose_keeps_options_as_written():
         plain = html.unescape(re.sub(r'<[^>]+>', '', (DOCS / f'{pg}.html').read_text(encoding='utf-8')))
         assert not re.findall(r'(?<![\w–-])[–—][a-z][\w-]+', plain), (pg, re.findall(r'.{30}[–—][a-z][\w-]+', plain)[:3])
 
+_INTRODUCES = re.compile(r'<(?:ul|ol|dl|table|pre|figure|img|blockquote|p><strong|div class="[^"]*(?:cell|highlight|math|'
+                         r'output|table|docutils|admonition|pst-scrollable))|<span class="math')
+
+def test_no_sentence_introduces_what_the_page_hides():
+    "A paragraph ending in ':' is followed by what it introduces (code, output, list, table, math, a run-in heading)."
+    dangling = []
+    for pg in notebook_pages() + ['api']:
+        text = (DOCS / f'{pg}.html').read_text(encoding='utf-8')
+        for m in re.finditer(r'<p>((?:(?!</p>).)*?):\s*</p>\s*(<[^>]*>(?:<[^>]*>)?)', text, re.S):
+            if not _INTRODUCES.match(m.group(2)):
+                dangling.append((pg, html.unescape(re.sub(r'<[^>]+>', '', m.group(1)))[-80:]))
+    assert not dangling, dangling
+
 def test_prose_cross_references_are_live_links():
     "nbdev's links from backticked names in prose point into this site, never to '#page.html' or a 404."
     for pg in notebook_pages():
