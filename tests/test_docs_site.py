@@ -36,6 +36,8 @@ def _missing_tools():
 needs_browser = pytest.mark.skipif(bool(_missing_tools()) and not os.environ.get('MUST_REQUIRE_BROWSER'),
                                    reason=f"browser test needs {', '.join(_missing_tools())}")
 
+REFERENCE = ['api', 'cli-reference']   # the generated reference pages, last in the sidebar
+
 def page_name(path):
     "nbdev's page for a notebook (nbdev.doclinks._nbpath2html): nbs/accounting/10_account.ipynb -> accounting/account."
     rel = Path(path).relative_to(NBS).with_suffix('')
@@ -74,7 +76,7 @@ def _shot(page, width): return str(SHOTS / f"{page.replace('/', '-')}-{width}.pn
 
 def test_every_notebook_has_a_page():
     pages = list(all_notebooks()) if not PARTIAL else ['index']
-    missing = [s for s in pages + ['api', 'search'] if not (DOCS / f'{s}.html').exists()]
+    missing = [s for s in pages + REFERENCE + ['search'] if not (DOCS / f'{s}.html').exists()]
     assert not missing, f"{DOCS} lacks pages for {missing}: run python tools/build_docs.py"
 
 @pytest.mark.parametrize('page', notebook_pages())
@@ -174,17 +176,31 @@ def test_signatures_are_written_as_the_source_writes_them():
         text = (DOCS / f'{pg}.html').read_text(encoding='utf-8')
         assert 'NoneType' not in text, f'{pg}.html shows a NoneType annotation'
 
+def test_cli_reference_prints_every_subcommands_help(monkeypatch):
+    "The command-line reference shows `must --help` and, for each subcommand, exactly what its --help prints."
+    import argparse
+    from must_nbdev.cli import build_parser
+    text = html.unescape(re.sub(r'<[^>]+>', '', (DOCS / 'cli-reference.html').read_text(encoding='utf-8')))
+    monkeypatch.setenv('COLUMNS', '100')
+    parser = build_parser()
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert len(subs) >= 6
+    for name, sub in [('', parser)] + list(subs.items()):
+        if name: assert f'must {name}' in text
+        for line in sub.format_help().strip().splitlines():
+            assert line.strip() in text, (name, line)
+
 def test_every_page_shows_the_version():
     "The package's version (settings.ini) is on every page, in the title the sidebar shows."
     version = next(l.split('=', 1)[1].strip() for l in (ROOT / 'settings.ini').read_text().splitlines()
                    if l.startswith('version'))
-    for pg in notebook_pages() + ['api']:
+    for pg in notebook_pages() + REFERENCE:
         text = (DOCS / f'{pg}.html').read_text(encoding='utf-8')
         assert f'must_nbdev {version}' in text, f'{pg}.html does not show version {version}'
 
 def test_prose_keeps_options_as_written():
     "No smart punctuation made from what prose writes: `--out` stays two hyphens, never an en dash (–out)."
-    for pg in notebook_pages() + ['api']:
+    for pg in notebook_pages() + REFERENCE:
         plain = html.unescape(re.sub(r'<[^>]+>', '', (DOCS / f'{pg}.html').read_text(encoding='utf-8')))
         assert not re.findall(r'(?<![\w–-])[–—][a-z][\w-]+', plain), (pg, re.findall(r'.{30}[–—][a-z][\w-]+', plain)[:3])
 
@@ -194,7 +210,7 @@ _INTRODUCES = re.compile(r'<(?:ul|ol|dl|table|pre|figure|img|blockquote|p><stron
 def test_no_sentence_introduces_what_the_page_hides():
     "A paragraph ending in ':' is followed by what it introduces (code, output, list, table, math, a run-in heading)."
     dangling = []
-    for pg in notebook_pages() + ['api']:
+    for pg in notebook_pages() + REFERENCE:
         text = (DOCS / f'{pg}.html').read_text(encoding='utf-8')
         for m in re.finditer(r'<p>((?:(?!</p>).)*?):\s*</p>\s*(<[^>]*>(?:<[^>]*>)?)', text, re.S):
             if not _INTRODUCES.match(m.group(2)):
@@ -336,7 +352,7 @@ def _sections():
     return [t for t, _ in b.sections([all_notebooks()[pg] for pg in notebook_pages()])] + [b.API_SECTION]
 
 @needs_browser
-@pytest.mark.parametrize('stem', notebook_pages() + ['api'])
+@pytest.mark.parametrize('stem', notebook_pages() + REFERENCE)
 def test_page_renders(stem, site, browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
     _Handler.failures.clear()
@@ -353,7 +369,8 @@ def test_page_renders(stem, site, browser):
     assert wide['stderr'] == 0, f'{stem}.html has {wide["stderr"]} stderr outputs'
     # navigation: sections in the sidebar, previous/next, contents on wide screens, one title
     assert wide['nav_sections'] == _sections(), wide['nav_sections']   # the folders, in dependency order
-    assert wide['next'] == (stem != 'api') and wide['prev'] == (stem != 'index'), (stem, wide['prev'], wide['next'])
+    assert wide['next'] == (stem != REFERENCE[-1]) and wide['prev'] == (stem != 'index'), (stem, wide['prev'],
+                                                                                           wide['next'])
     assert wide['toc'], f'{stem}.html: no "On this page" contents at {WIDE} px'
     assert wide['title'].count('must_nbdev') == 1, wide['title']
     # code: copy buttons
@@ -363,7 +380,7 @@ def test_page_renders(stem, site, browser):
         f'{stem}.html: images failed to load {[s for s, w, _ in wide["imgs"] if not w]}')
     generic = [s for s, _, alt in wide['imgs'] if GENERIC_ALT.search(alt)]
     assert not generic, f'{stem}.html: images without a description {generic}'
-    if stem not in ('index', 'api') and _nb_has_figures(stem):
+    if stem not in ['index'] + REFERENCE and _nb_has_figures(stem):
         assert any(s and 'figures/' in s for s, _, _ in wide['imgs']), f'{stem}.html: no figure files'
     # the theme's icons are drawn (from the web font, without fontawesome.js)
     assert wide['icons'] and all(c not in ('none', 'normal', '""') and w >= 8 for _, c, w in wide['icons']), (
@@ -381,7 +398,7 @@ def test_page_renders(stem, site, browser):
     assert wide['wide_reprs'] == 0 and narrow['wide_reprs'] == 0, f'{stem}.html: plain-text outputs run off the edge'
     # math
     assert wide['math']['errors'] == 0, f'{stem}.html: {wide["math"]["errors"]} KaTeX errors'
-    if stem != 'api' and _nb_has_math(stem): assert wide['math']['rendered'] > 0, f'{stem}.html: no math typeset'
+    if stem not in REFERENCE and _nb_has_math(stem): assert wide['math']['rendered'] > 0, f'{stem}.html: no math typeset'
     # a phone-sized window: no sideways scrolling, a readable column
     assert narrow['overflow'] <= 0, f'{stem}.html overflows by {narrow["overflow"]} px at {NARROW} px'
     assert narrow['column'] >= 300, f'{stem}.html: text column {narrow["column"]:.0f} px at {NARROW} px'

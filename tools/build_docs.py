@@ -814,9 +814,30 @@ def api_markdown(secs, anchors):
         if part: md.append(f'\n## {title}\n' + '\n'.join(part))
     return '\n'.join(md) + '\n'
 
+CLI_PAGE = 'cli-reference'
+
+def cli_reference_markdown():
+    "The command-line reference page: `must --help` and each subcommand's `--help`, as the parser prints them."
+    from must_nbdev.cli import build_parser
+    old = os.environ.get('COLUMNS'); os.environ['COLUMNS'] = '100'       # argparse wraps at the terminal's width
+    try:
+        parser = build_parser()
+        subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+        md = ['# Command-line reference', '',
+              '{.must-description}', 'Every subcommand of `must` with the help it prints (`must <command> --help`).', '',
+              'Each section below is what `must <command> --help` prints; [the command-line notebook](cli.html) shows '
+              'how the parser is built and tests it. Bad input exits with status 2 and one line on stderr.', '',
+              '```text', parser.format_help().rstrip(), '```']
+        for name, sub in subs.items():
+            md += ['', f'## must {name}', '', '```text', sub.format_help().rstrip(), '```']
+    finally:
+        if old is None: os.environ.pop('COLUMNS', None)
+        else: os.environ['COLUMNS'] = old
+    return '\n'.join(md) + '\n'
+
 def index_toctrees(secs):
-    "Hidden toctrees, one per sidebar section, appended to the home page; the API reference last."
-    body = [(t, [page_of(p) for p in ps]) for t, ps in secs] + [(API_SECTION, ['api'])]
+    "Hidden toctrees, one per sidebar section, appended to the home page; the API and command-line references last."
+    body = [(t, [page_of(p) for p in ps]) for t, ps in secs] + [(API_SECTION, ['api', CLI_PAGE])]
     return '\n'.join(f'```{{toctree}}\n:hidden:\n:caption: {sec}\n\n' + '\n'.join(pages) + '\n```\n'
                      for sec, pages in body)
 
@@ -902,6 +923,7 @@ def main():
         print(f'{page}: links to entries that do not exist, linked to the page instead: {sorted(set(d1))}',
               file=sys.stderr)
     (SRC / 'api.md').write_text(api, encoding='utf-8')
+    (SRC / f'{CLI_PAGE}.md').write_text(cli_reference_markdown(), encoding='utf-8')
     extra = BUILD / 'extra'
     if extra.exists(): shutil.rmtree(extra)
     (extra / 'figures').mkdir(parents=True)

@@ -86,7 +86,9 @@ def _stamp(app, pagename, templatename, context, doctree):
     description for search engines and link previews, and source buttons that open its notebook."""
     if context.get('title') == project: context['title'] = 'Home'   # 'Home — must_nbdev', not the name twice
     info = _INFO.get(pagename)
-    desc = (info or {}).get('description') or (f'The API reference of {project}.' if pagename == 'api' else '')
+    desc = (info or {}).get('description') or {'api': f'The API reference of {project}.',
+                                               'cli-reference': f'Every subcommand of {project}\'s must command with '
+                                                                'the help it prints.'}.get(pagename, '')
     tags = ''
     if info: tags += f'\n<meta name="must-nb-sha256" content="{info["sha256"]}">'
     if desc:
