@@ -323,6 +323,12 @@ return {
                 .filter(p => p.getBoundingClientRect().height > 36 * 16 + 40).length,
   wide_reprs: Array.from(art.querySelectorAll('.cell_output .output.text_plain pre')).filter(vis)
               .filter(p => p.scrollWidth > p.clientWidth + 1).length,
+  // printed outputs wrap at the column; the article is wide; figures say a click enlarges them
+  wide_streams: Array.from(art.querySelectorAll('.cell_output .output.stream pre')).filter(vis)
+                .filter(p => p.scrollWidth > p.clientWidth + 1).length,
+  article: art.getBoundingClientRect().width,
+  fig_hints: Array.from(art.querySelectorAll('a.must-figure-link')).filter(vis)
+             .map(a => getComputedStyle(a, '::after').content),
   squeezed: (() => {   // table cells narrower than their longest word (a word broken over lines)
     const out = [];
     for (const cell of Array.from(art.querySelectorAll('td, th')).slice(0, 400)) {
@@ -396,6 +402,11 @@ def test_page_renders(stem, site, browser):
     assert wide['tall_outputs'] == 0 and narrow['tall_outputs'] == 0, (
         f'{stem}.html: outputs taller than 36rem, not boxed')
     assert wide['wide_reprs'] == 0 and narrow['wide_reprs'] == 0, f'{stem}.html: plain-text outputs run off the edge'
+    assert wide['wide_streams'] == 0 and narrow['wide_streams'] == 0, f'{stem}.html: printed outputs scroll sideways'
+    assert wide['article'] >= 900, f'{stem}.html: the article is {wide["article"]:.0f} px wide at {WIDE} px'
+    assert all('full size' in h for h in wide['fig_hints']), f'{stem}.html: a figure without its enlarge hint'
+    console = [e['message'] for e in browser.get_log('browser') if 'invalid theme mode' in e['message']]
+    assert not console, f'{stem}.html: {console}'
     # math
     assert wide['math']['errors'] == 0, f'{stem}.html: {wide["math"]["errors"]} KaTeX errors'
     if stem not in REFERENCE and _nb_has_math(stem): assert wide['math']['rendered'] > 0, f'{stem}.html: no math typeset'

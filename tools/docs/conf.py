@@ -45,6 +45,7 @@ html_search_scorer = str(Path(__file__).parent / 'must-scorer.js')   # the API p
 html_show_sourcelink = False
 html_show_sphinx = False
 html_last_updated_fmt = None
+html_context = {'default_mode': 'auto'}   # the theme's light/dark mode; unset, its script logs 'Got invalid theme mode'
 html_theme_options = {
     'repository_url': GIT_URL, 'repository_branch': 'main', 'path_to_docs': 'nbs',
     'use_repository_button': True, 'use_issues_button': True, 'use_source_button': True, 'use_download_button': False,
