@@ -449,6 +449,19 @@ def test_search_finds_the_defining_page_first(query, site, browser):
         assert first == SEARCHES[query] + '.html', (query, [urlsplit(h).path for h, _ in res[:5]])
     dirty = [(h, t[:120]) for h, t in res[:12] if CHROME.search(t)]
     assert not dirty, f'search snippets show page chrome: {dirty}'
+    latex = [(h, t[:120]) for h, t in res if re.search(r'\\[()\[\]]|\\[a-z]{2,}', t)]
+    assert not latex, f'search snippets show raw LaTeX: {latex[:3]}'
+    if '.' in query:   # a dotted name is searched whole: every result page holds it (never only "must" and "ow")
+        for h, _ in res:
+            page = urlsplit(h).path.lstrip('/')
+            text = html.unescape(re.sub(r'<[^>]+>', '', (DOCS / page).read_text(encoding='utf-8')))
+            assert query.lower() in text.lower(), (query, page)
+    # the query is typed right of the magnifier, never under it
+    glass, field = browser.execute_script(
+        'const f = Array.from(document.querySelectorAll("form.bd-search")).find(f => f.getClientRects().length);'
+        'const i = f.querySelector("i, svg"), inp = f.querySelector("input");'
+        'return [i.getBoundingClientRect().right, inp.getBoundingClientRect().left + parseFloat(getComputedStyle(inp).paddingLeft)];')
+    assert field >= glass, f'the query starts at {field:.0f} px, under the magnifier (to {glass:.0f} px)'
 
 _VISIBLE = 'const vis = e => !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";'
 

@@ -39,7 +39,8 @@ html_favicon = '_static/favicon.svg'
 html_static_path = ['_static']
 html_extra_path = [os.environ['MUST_DOCS_EXTRA']] if os.environ.get('MUST_DOCS_EXTRA') else []
 html_css_files = ['katex/katex.min.css', 'must.css', 'must-icons.css']
-html_js_files = [('must-math.js', {'defer': 'defer'}), ('must-nav.js', {'defer': 'defer'})]
+html_js_files = [('must-math.js', {'defer': 'defer'}), ('must-nav.js', {'defer': 'defer'}),
+                 'must-search.js']   # not deferred: its splitQuery must exist before Sphinx's searchtools.js runs
 html_copy_source = False
 html_search_scorer = str(Path(__file__).parent / 'must-scorer.js')   # the API page yields to defining pages
 html_show_sourcelink = False
@@ -98,5 +99,16 @@ def _stamp(app, pagename, templatename, context, doctree):
     context['metatags'] = context.get('metatags', '') + tags
     if info: _fix_source_urls(context.get('header_buttons', []), pagename, info['notebook'])
 
+def _search_language():
+    "English search that also indexes dotted names whole (MUST.ow, core.sampling) beside their parts."
+    import re
+    from sphinx.search.en import SearchEnglish
+    class SearchEnglishNames(SearchEnglish):
+        dotted = re.compile(r'\w+(?:\.\w+)+')
+        def split(self, input):
+            return super().split(input) + [w for w in self.dotted.findall(input) if not w.replace('.', '').isdigit()]
+    return SearchEnglishNames
+
 def setup(app):
+    app.add_search_language(_search_language())   # the query side: _static/must-search.js keeps dotted names whole
     app.connect('html-page-context', _stamp, priority=600)   # after the theme's header buttons (priority 501)
