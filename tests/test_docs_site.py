@@ -467,6 +467,27 @@ _VISIBLE = 'const vis = e => !!e && e.getClientRects().length > 0 && getComputed
 
 @needs_browser
 @pytest.mark.parametrize('width', [NARROW, WIDE])
+def test_general_index_fits_the_screen(width, site, browser):
+    "The general index (genindex.html) scrolls down, never sideways: at 390 px its columns stack."
+    _load(browser, f'{site}/genindex.html', width)
+    over = browser.execute_script('return document.documentElement.scrollWidth - document.documentElement.clientWidth')
+    assert over <= 1, f'genindex.html is {over} px wider than the screen at {width} px'
+
+@needs_browser
+def test_sidebar_shows_the_current_page(site, browser):
+    "On a page far down the sidebar, the sidebar opens scrolled to that page's link (the window stays at the top)."
+    b = _builder()
+    far = b.page_of(b.sections([all_notebooks()[pg] for pg in notebook_pages()])[-1][1][-1])   # last in the sidebar
+    _load(browser, f'{site}/{far}.html', WIDE)
+    import time; time.sleep(0.5)
+    top, bottom, link, window = browser.execute_script(
+        'const s = document.querySelector(".bd-sidebar-primary"), r = s.getBoundingClientRect();'
+        'const a = s.querySelector("a.current.reference, li.current > a").getBoundingClientRect();'
+        'return [r.top, r.bottom, a.top, window.scrollY];')
+    assert top <= link <= bottom - 20 and window == 0, (far, top, link, bottom, window)
+
+@needs_browser
+@pytest.mark.parametrize('width', [NARROW, WIDE])
 def test_nav_toggles_open_the_drawers(width, site, browser):
     "Click the visible sidebar and 'On this page' toggles like a reader: the drawer opens (wide: the sidebar toggles)."
     from selenium.webdriver.common.by import By
@@ -494,6 +515,9 @@ def test_nav_toggles_open_the_drawers(width, site, browser):
         sec[0].click(); time.sleep(0.8)
         opened = state()
         assert opened['smodal'] and opened['toc'] > 0, opened
+        # a tap on one of its links closes the drawer (it stayed open over the page it had scrolled)
+        visible('#pst-secondary-sidebar-modal nav.page-toc a')[0].click(); time.sleep(0.8)
+        assert not state()['smodal'], 'the contents drawer stays open after a tap on its link'
     else:   # the sidebar is open: the toggle hides it, a second click brings it back
         assert before['nav'] > 3 and after['nav'] == 0, (before, after)
         visible('.primary-toggle')[0].click(); time.sleep(0.8)

@@ -16,6 +16,13 @@
   function ready(fn) { document.readyState !== 'loading' ? fn() : document.addEventListener('DOMContentLoaded', fn); }
   ready(() => { forward('.primary-toggle'); forward('.secondary-toggle'); });
 
+  /* On a phone the sidebar and the contents open as dialogs, which stayed open after a tap on a link of this page:
+   * a tap on any link closes its dialog, so the reader sees where it leads. */
+  ready(() => document.querySelectorAll('dialog#pst-primary-sidebar-modal, dialog#pst-secondary-sidebar-modal')
+    .forEach((dlg) => dlg.addEventListener('click', (event) => {
+      if (event.target.closest('a[href]') && dlg.open) dlg.close();
+    })));
+
   /* Sphinx's search shows, under each result, text of the page's [role=main] element, which in this theme also holds
    * the article header (Repository, Show source, Open issue) and the theme switcher: read the article only. */
   function cleanSearch() {
