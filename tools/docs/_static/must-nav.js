@@ -23,6 +23,16 @@
       if (event.target.closest('a[href]') && dlg.open) dlg.close();
     })));
 
+  /* The theme restores the sidebar's scroll position from the last page, so after "next", a search or a link in the
+   * text the current page's link could be out of view: bring it into view (the sidebar only, not the window). */
+  ready(() => setTimeout(() => {
+    const sidebar = document.querySelector('div.bd-sidebar-primary');
+    const link = sidebar && sidebar.querySelector('.bd-docs-nav a.current, .bd-docs-nav li.active > a');
+    if (!link) return;
+    const box = sidebar.getBoundingClientRect(), at = link.getBoundingClientRect();
+    if (at.top < box.top || at.bottom > box.bottom) sidebar.scrollTop += at.top - box.top - sidebar.clientHeight / 3;
+  }, 0));
+
   /* Sphinx's search shows, under each result, text of the page's [role=main] element, which in this theme also holds
    * the article header (Repository, Show source, Open issue) and the theme switcher: read the article only. */
   function cleanSearch() {
