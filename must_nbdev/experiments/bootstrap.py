@@ -15,7 +15,7 @@ from .amplification_tables import TABLE3_B, SENSITIVITY_BASES
 # %% auto #0
 __all__ = ['BOOTSTRAP_SCHEMES', 'TABLE4_COLUMNS', 'TABLE4_FORMATS', 'PAPER_TABLE4', 'TABLE4_PAPER_COLUMNS',
            'TABLE4_PAPER_FORMATS', 'multiset_moments', 'collision_probability', 'bootstrap_experiment', 'agreement',
-           'compare_with_paper', 'table4_agreement']
+           'compare_with_paper', 'table4_agreement', 'agreement_table']
 
 # %% ../../nbs/experiments/01_bootstrap.ipynb #eb5b3fc8
 def multiset_moments(values:np.ndarray,  # data values (n_datasets, n)
@@ -173,3 +173,12 @@ def table4_agreement(rows,                 # rows of `bootstrap_experiment`
     return dict(baseline=agreement([c[0]['z_mu'], c[0]['z_tau2']], threshold),
                 differences=agreement([r[k] for r in c[1:] for k in ('z_mu_diff', 'z_tau2_diff')], threshold))
 
+
+# %% ../../nbs/experiments/01_bootstrap.ipynb #d6f3248b
+def agreement_table(groups:dict,  # group name -> `agreement` of its cells
+                   ) -> str:
+    "The agreements of several groups of cells as one markdown table, numbers rounded to what they can tell."
+    rows = [dict(group=g, cells=a['cells'], beyond_3se=a['exceed'], expected=a['expected'], chi2=a['chi2'], dof=a['dof'],
+                 p=a['p']) for g, a in groups.items()]
+    return markdown_table(rows, ('group', 'cells', 'beyond_3se', 'expected', 'chi2', 'dof', 'p'),
+                          {'expected': '.2f', 'chi2': '.1f', 'p': '.3g'})
