@@ -190,6 +190,20 @@ def test_cli_reference_prints_every_subcommands_help(monkeypatch):
         for line in sub.format_help().strip().splitlines():
             assert line.strip() in text, (name, line)
 
+def test_inventory_lists_the_api_at_its_entries():
+    "objects.inv holds the public names as Python objects (for intersphinx), each at an anchor its page has."
+    import posixpath
+    from sphinx.util.inventory import InventoryFile
+    with open(DOCS / 'objects.inv', 'rb') as f: inv = InventoryFile.load(f, '', posixpath.join)
+    py = {name: item for kind in ('py:function', 'py:class', 'py:method') for name, item in inv.get(kind, {}).items()}
+    for name in ('must_nbdev.accounting.account.account', 'must_nbdev.core.sampling.make_scheme',
+                 'must_nbdev.accounting.accountant.PrivacyAccountant', 'must_nbdev.accounting.calibrate.calibrate_sigma'):
+        assert name in py, f'{name} is not in objects.inv'
+    assert len(py) > 200, len(py)
+    for name, item in py.items():
+        page, _, anchor = item.uri.partition('#')
+        assert anchor and anchor in _parsed(DOCS / page).ids, (name, item.uri)
+
 def test_every_page_shows_the_version():
     "The package's version (settings.ini) is on every page, in the title the sidebar shows."
     version = next(l.split('=', 1)[1].strip() for l in (ROOT / 'settings.ini').read_text().splitlines()

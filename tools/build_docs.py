@@ -814,6 +814,27 @@ def api_markdown(secs, anchors):
         if part: md.append(f'\n## {title}\n' + '\n'.join(part))
     return '\n'.join(md) + '\n'
 
+def api_objects(anchors):
+    """Every public name with a show_doc entry, as Python-domain objects for Sphinx's inventory (objects.inv): full name
+    -> [its kind ('class', 'function', 'method', 'data'), page, anchor], so intersphinx can link to its entry."""
+    import importlib, inspect
+    from must_nbdev._modidx import d
+    out = {}
+    for short, page in page_of_module().items():
+        mod = f'must_nbdev.{short}'
+        if mod not in d['syms']: continue
+        module = importlib.import_module(mod)
+        for full in d['syms'][mod]:
+            name = full[len(mod) + 1:]
+            if any(x.startswith('_') for x in name.split('.')) or name.lower() not in anchors.get(page, ()): continue
+            owner, obj = None, module
+            for x in name.split('.'):
+                owner, obj = obj, (inspect.getattr_static(obj, x, None) if inspect.isclass(obj) else getattr(obj, x, None))
+            kind = ('class' if inspect.isclass(obj) else 'method' if inspect.isclass(owner)
+                    else 'function' if callable(obj) else 'data')
+            out[full] = [kind, page, name.lower()]
+    return out
+
 CLI_PAGE = 'cli-reference'
 
 def cli_reference_markdown():
@@ -932,7 +953,9 @@ def main():
     out = BUILD / 'html'
     if out.exists(): shutil.rmtree(out)
     (BUILD / 'pages.json').write_text(json.dumps(hashes, indent=1, ensure_ascii=False))
+    (BUILD / 'objects.json').write_text(json.dumps(api_objects(anchors), indent=1, ensure_ascii=False))
     env = dict(os.environ, MUST_DOCS_EXTRA=str(extra), MUST_DOCS_PAGES=str(BUILD / 'pages.json'),
+               MUST_DOCS_OBJECTS=str(BUILD / 'objects.json'),
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')]))
     subprocess.run([sys.executable, '-m', 'sphinx', '-b', 'html', '-q', '-c', str(CONF), '-d', str(BUILD / 'doctrees'),
                     str(SRC), str(out)], check=True, env=env)

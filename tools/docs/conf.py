@@ -109,6 +109,21 @@ def _search_language():
             return super().split(input) + [w for w in self.dotted.findall(input) if not w.replace('.', '').isdigit()]
     return SearchEnglishNames
 
+_OBJECTS = Path(os.environ.get('MUST_DOCS_OBJECTS', '/nonexistent'))
+_API = json.loads(_OBJECTS.read_text()) if _OBJECTS.exists() else {}   # full name -> [kind, page, anchor]
+
+def _note_api_objects(app, doctree):
+    """The library's public names go into objects.inv as Python objects at their show_doc entries (the page's anchors
+    are written by tools/build_docs.py), so other projects' intersphinx can link to them."""
+    py = app.env.get_domain('py')
+    for full, (kind, page, anchor) in _API.items():
+        if page == app.env.docname: py.objects[full] = py.objects.get(full) or _py_object(page, anchor, kind)
+
+def _py_object(docname, node_id, objtype):
+    from sphinx.domains.python import ObjectEntry
+    return ObjectEntry(docname, node_id, objtype, False)
+
 def setup(app):
+    app.connect('doctree-read', _note_api_objects)
     app.add_search_language(_search_language())   # the query side: _static/must-search.js keeps dotted names whole
     app.connect('html-page-context', _stamp, priority=600)   # after the theme's header buttons (priority 501)
