@@ -434,7 +434,7 @@ def test_page_renders(stem, site, browser):
         assert n_modules >= 3 and n_tables == n_modules, (n_modules, n_tables)
 
 SEARCHES = {'MUST.ow': 'core/sampling', 'calibrate_sigma': 'accounting/calibrate',
-            'dominating pair': 'accounting/dominating'}
+            'dominating pair': 'accounting/dominating', 'PrivacyAccountant': 'accounting/accountant'}
 CHROME = re.compile(r'Repository|Show source|Open issue|System Settings|\bLight\b.*\bDark\b|Toggle (primary|secondary)',
                     re.S)
 
@@ -463,6 +463,10 @@ def test_search_finds_the_defining_page_first(query, site, browser):
         assert first == SEARCHES[query] + '.html', (query, [urlsplit(h).path for h, _ in res[:5]])
     dirty = [(h, t[:120]) for h, t in res[:12] if CHROME.search(t)]
     assert not dirty, f'search snippets show page chrome: {dirty}'
+    titles = browser.execute_script('return Array.from(document.querySelectorAll("#search-results ul.search li > a"))'
+                                    '.map(a => a.innerText.trim())')
+    from collections import Counter
+    assert max(Counter(titles).values()) <= 2, f'one title repeats in the results: {Counter(titles).most_common(2)}'
     latex = [(h, t[:120]) for h, t in res if re.search(r'\\[()\[\]]|\\[a-z]{2,}', t)]
     assert not latex, f'search snippets show raw LaTeX: {latex[:3]}'
     if '.' in query:   # a dotted name is searched whole: every result page holds it (never only "must" and "ow")
