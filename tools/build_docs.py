@@ -220,7 +220,7 @@ PROVENANCE = 'must_provenance' # cell metadata of the line under a slow cell's s
 def outputs_stamp(path):
     """What a notebook's stored outputs are current for: its sources (`source_hash`, the page's stamp too) and the
     library modules its execution can run (`library_hash` of `notebook_modules`)."""
-    return {'sources': source_hash(path), 'library': library_hash(notebook_modules(path))}
+    return {'library': library_hash(notebook_modules(path)), 'sources': source_hash(path)}   # nbdev_clean's key order
 
 def _kept(output):
     "An executed output as the notebook in nbs/ keeps it (None: not kept): no stderr, no execution count."
