@@ -204,6 +204,22 @@ def test_inventory_lists_the_api_at_its_entries():
         page, _, anchor = item.uri.partition('#')
         assert anchor and anchor in _parsed(DOCS / page).ids, (name, item.uri)
 
+TRACKER = re.compile(r"\bissues? \d+|\bthe issue\b|\ba helper'?s?\b|\bitem \d+\b", re.I)
+
+def test_prose_speaks_of_the_package_not_of_its_tracker():
+    "Notebooks and pages speak of the package, its proofs and its measurements: no issue numbers or items, no helpers."
+    found = []
+    for path in all_notebooks().values():
+        for c in json.loads(path.read_text(encoding='utf-8'))['cells']:
+            found += [(path.name, m.group(0)) for m in TRACKER.finditer(_src(c))]
+    for pg in notebook_pages() + REFERENCE:
+        raw = re.sub(r'<script.*?</script>|<style.*?</style>', '', (DOCS / f'{pg}.html').read_text(encoding='utf-8'),
+                     flags=re.S)
+        found += [(pg, m.group(0)) for m in TRACKER.finditer(html.unescape(re.sub(r'<[^>]+>', ' ', raw)))]
+    for f in (DOCS / '_static').glob('must*'):
+        found += [(f.name, m.group(0)) for m in TRACKER.finditer(f.read_text(encoding='utf-8'))]
+    assert not found, found
+
 def test_every_page_shows_the_version():
     "The package's version (settings.ini) is on every page, in the title the sidebar shows."
     version = next(l.split('=', 1)[1].strip() for l in (ROOT / 'settings.ini').read_text().splitlines()

@@ -58,8 +58,8 @@ copybutton_prompt_text = r'\$ '
 copybutton_prompt_is_regexp = True
 
 def _no_fontawesome_js():
-    """The theme's template macros without its 1.56 MB fontawesome.js (issue 25 item 9): a copy of the installed
-    pydata-sphinx-theme's static/webpack-macros.html minus that script, found first on templates_path; the icons come
+    """The theme's template macros without its 1.56 MB fontawesome.js (the site draws its icons from its own CSS): a
+    copy of the installed pydata-sphinx-theme's static/webpack-macros.html minus that script, found first on templates_path; the icons come
     from _static/must-icons.css. The copy is made from the installed theme, so its asset digests stay right."""
     import re
     import pydata_sphinx_theme

@@ -2,7 +2,7 @@
  *
  * pydata-sphinx-theme 0.20 puts a second ☰ / "On this page" toggle in the article header while its script (and
  * sphinx-book-theme's, for wide screens) binds only document.querySelector('.primary-toggle') - the first one, in a
- * navbar that the book theme hides (sphinx-book-theme issue 935). A click on any other toggle is forwarded to it.
+ * navbar that the book theme hides (github.com/executablebooks/sphinx-book-theme/issues/935). A click on any other toggle is forwarded to it.
  */
 (function () {
   function forward(selector) {
