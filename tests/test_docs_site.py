@@ -359,6 +359,8 @@ return {
   article: art.getBoundingClientRect().width,
   fig_hints: Array.from(art.querySelectorAll('a.must-figure-link')).filter(vis)
              .map(a => getComputedStyle(a, '::after').content),
+  panel_rows: Array.from(art.querySelectorAll('.must-figure-wide')).filter(vis)
+              .map(b => [b.querySelector('img').getBoundingClientRect().width, b.scrollWidth > b.clientWidth + 1]),
   squeezed: (() => {   // table cells narrower than their longest word (a word broken over lines)
     const out = [];
     for (const cell of Array.from(art.querySelectorAll('td, th')).slice(0, 400)) {
@@ -435,6 +437,9 @@ def test_page_renders(stem, site, browser):
     assert wide['wide_streams'] == 0 and narrow['wide_streams'] == 0, f'{stem}.html: printed outputs scroll sideways'
     assert wide['article'] >= 900, f'{stem}.html: the article is {wide["article"]:.0f} px wide at {WIDE} px'
     assert all('full size' in h for h in wide['fig_hints']), f'{stem}.html: a figure without its enlarge hint'
+    # a row of panels keeps a readable width on a phone, in a box that scrolls (the page does not), and fits when wide
+    assert all(w >= 900 and scrolls for w, scrolls in narrow['panel_rows']), (stem, narrow['panel_rows'])
+    assert all(w <= wide['article'] and not scrolls for w, scrolls in wide['panel_rows']), (stem, wide['panel_rows'])
     console = [e['message'] for e in browser.get_log('browser') if 'invalid theme mode' in e['message']]
     assert not console, f'{stem}.html: {console}'
     # math

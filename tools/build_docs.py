@@ -703,10 +703,13 @@ def _figure(o, page, idx, k, alt, figures):
     alt = alt or gen or f'Figure {k + 1} of this cell'
     esc = alt.replace('&', '&amp;').replace('"', '&quot;').replace('<', '&lt;')
     src = posixpath.relpath(f'figures/{name}', posixpath.dirname(page) or '.')
-    return {'output_type': 'display_data', 'metadata': {},
-            'data': {'text/html': f'<a class="must-figure-link" href="{src}" title="Open the figure at full size">'
-                                  f'<img class="must-figure" src="{src}" alt="{esc}" width="{w}" height="{h}" '
-                                  'loading="lazy"></a>'}}
+    link = (f'<a class="must-figure-link" href="{src}" title="Open the figure at full size">'
+            f'<img class="must-figure" src="{src}" alt="{esc}" width="{w}" height="{h}" loading="lazy"></a>')
+    if w >= WIDE_FIGURE * h:   # a row of panels: on a phone it keeps a readable size and scrolls in its own box
+        link = f'<div class="must-figure-wide">{link}</div>'
+    return {'output_type': 'display_data', 'metadata': {}, 'data': {'text/html': link}}
+
+WIDE_FIGURE = 2.2   # width/height from which a figure is a row of panels (too small to read at a phone's width)
 
 def to_myst(nb, page, digest, section='', methods=True):
     "nbdev-processed notebook (Quarto flavour) -> a MyST-NB notebook for `page`, plus the figure files it references."
