@@ -220,7 +220,7 @@ PROVENANCE = 'must_provenance' # cell metadata of the line under a slow cell's s
 def outputs_stamp(path):
     """What a notebook's stored outputs are current for: its sources (`source_hash`, the page's stamp too) and the
     library modules its execution can run (`library_hash` of `notebook_modules`)."""
-    return {'library': library_hash(notebook_modules(path)), 'sources': source_hash(path)}   # nbdev_clean's key order
+    return {'sources': source_hash(path), 'library': library_hash(notebook_modules(path))}
 
 def _kept(output):
     "An executed output as the notebook in nbs/ keeps it (None: not kept): no stderr, no execution count."
@@ -248,7 +248,7 @@ def keep_outputs(path, nb):
         c['outputs'] = [o for o in map(_kept, e.get('outputs', [])) if o is not None]
         c['execution_count'] = None
     src['metadata'][OUTPUTS_KEY] = outputs_stamp(path)
-    new = json.dumps(src, indent=1, ensure_ascii=False) + '\n'
+    new = json.dumps(src, indent=1, ensure_ascii=False, sort_keys=True) + '\n'   # nbdev_clean's form
     if new != path.read_text(encoding='utf-8'): path.write_text(new, encoding='utf-8')
 
 # ---------------------------------------------------------------------------------------------------- execution
@@ -536,15 +536,20 @@ def _plain_code(md):
     "nbdev's add_links also links names inside code fences (signatures): there they are raw markdown, so unlink them."
     return _FENCE.sub(lambda m: m.group(1) + _MD_LINK.sub(lambda l: l.group(2), m.group(2)) + m.group(3), md)
 
+def _lookup(module, dotted):
+    "(owner, object) of `dotted` ('name' or 'Class.method') in `module`: a class's attributes as defined, unbound."
+    import inspect
+    owner, obj = None, module
+    for part in dotted.split('.'):
+        owner, obj = obj, (inspect.getattr_static(obj, part, None) if inspect.isclass(obj) else getattr(obj, part, None))
+    return owner, getattr(obj, '__func__', obj)                   # staticmethod, classmethod: their function
+
 def _documented(name, page):
-    "The function a show_doc entry of `page` documents (`name` or `Class.method`), or None (classes, properties...)."
+    "The function or class a show_doc entry of `page` documents (`name` or `Class.method`), or None (properties...)."
     import importlib, inspect
     for short, pg in page_of_module().items():
         if pg != page or not name: continue
-        obj = importlib.import_module(f'must_nbdev.{short}')
-        for part in name.split('.'):
-            obj = inspect.getattr_static(obj, part, None) if inspect.isclass(obj) else getattr(obj, part, None)
-            obj = getattr(obj, '__func__', obj)          # staticmethod, classmethod
+        obj = _lookup(importlib.import_module(f'must_nbdev.{short}'), name)[1]
         if inspect.isfunction(obj) or inspect.isclass(obj): return obj
     return None
 
@@ -560,41 +565,42 @@ def written_signature(md, page):
     try: src = textwrap.dedent(inspect.getsource(fn)); tree = ast.parse(src)
     except (OSError, TypeError, SyntaxError): return md
     text = lambda n: None if n is None else ast.get_source_segment(src, n)
-    node, written, star = tree.body[0] if tree.body else None, {}, None
+    node, fields = (tree.body[0] if tree.body else None), []
     if isinstance(node, ast.ClassDef):     # a class: its own __init__'s parameters, or its dataclass fields
         init = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == '__init__'), None)
-        if init is None:
-            written = {n.target.id: (text(n.annotation), text(n.value)) for n in node.body
-                       if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+        fields = [(n.target.id, n.annotation, n.value) for n in node.body
+                  if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)]
         node = init
+    params, order, star = [], [], None     # (name, annotation, default) as written; the signature's items in order
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         a = node.args
         pos = a.posonlyargs + a.args
-        written = {x.arg: (text(x.annotation), text(d))
-                   for x, d in zip(pos, [None] * (len(pos) - len(a.defaults)) + a.defaults)}
-        written.update({x.arg: (text(x.annotation), text(d)) for x, d in zip(a.kwonlyargs, a.kw_defaults)})
-        star = a.kwonlyargs[0].arg if a.kwonlyargs and a.vararg is None else None
-    render = lambda name: f"{name}{':' + written[name][0] if written[name][0] else ''}" + (
-        f"={written[name][1]}" if written[name][1] else '')
-    order = [render(x.arg) for x in (a.posonlyargs + a.args if written and node is not None else [])]
-    if node is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        order += ([f'*{a.vararg.arg}'] if a.vararg else ['*'] if a.kwonlyargs else [])
-        order += [render(x.arg) for x in a.kwonlyargs] + ([f'**{a.kwarg.arg}'] if a.kwarg else [])
+        params = [(x.arg, x.annotation, d) for x, d in zip(pos, [None] * (len(pos) - len(a.defaults)) + a.defaults)]
+        kw = [(x.arg, x.annotation, d) for x, d in zip(a.kwonlyargs, a.kw_defaults)]
+        star = kw[0][0] if kw and a.vararg is None else None
+        order = ([p[0] for p in params] + ([f'*{a.vararg.arg}'] if a.vararg else ['*'] if kw else [])
+                 + [p[0] for p in kw] + ([f'**{a.kwarg.arg}'] if a.kwarg else []))
+        params += kw
+    elif isinstance(fn, type): params = fields
+    written = {name: (text(ann), text(default)) for name, ann, default in params}
     if not written: return md
+    def render(name):
+        "A parameter as the source writes it (`*args`, `**kw` and the bare `*` as they are)."
+        if name not in written: return name
+        ann, default = written[name]
+        return f"{name}{':' + ann if ann else ''}{'=' + default if default else ''}"
     def fix(m):
         out = []
         for line in m.group(2).split('\n'):
             p = _PARAM_LINE.match(line)
             if not p and '#' not in line and ',' in line and order:    # no comments: every parameter on one line
                 shown = set(re.findall(r'(?:^|,)\s*\**(\w+)', line.strip()))
-                keep = [x for x in order if x == '*' or re.match(r'\**(\w+)', x).group(1) in shown]
-                out.append(re.match(r'\s*', line).group(0) + ', '.join(keep)); continue
+                keep = [x for x in order if x == '*' or x.lstrip('*') in shown]
+                out.append(re.match(r'\s*', line).group(0) + ', '.join(map(render, keep))); continue
             if not p or p.group(2) not in written: out.append(line); continue
             indent, name = p.group(1), p.group(2)
             if name == star: out.append(f'{indent}*,')
-            ann, default = written[name]
-            out.append(f"{indent}{name}{':' + ann if ann else ''}{'=' + default if default else ''}"
-                       f"{p.group(3) or (',' if name == star else '')}{p.group(4)}")
+            out.append(f"{indent}{render(name)}{p.group(3) or (',' if name == star else '')}{p.group(4)}")
         body = '\n'.join(out)
         if inspect.isclass(fn): body = re.sub(r'^def ', 'class ', body)       # nbdev writes `def` for a class too
         return m.group(1) + body + m.group(3)
@@ -673,6 +679,8 @@ def _stdout_outputs(text):
     flush()
     return out
 
+WIDE_FIGURE = 2.2   # width/height from which a figure is a row of panels (too small to read at a phone's width)
+
 def _png_size(data):
     w, h = struct.unpack('>II', data[16:24]); return w, h
 
@@ -708,8 +716,6 @@ def _figure(o, page, idx, k, alt, figures):
     if w >= WIDE_FIGURE * h:   # a row of panels: on a phone it keeps a readable size and scrolls in its own box
         link = f'<div class="must-figure-wide">{link}</div>'
     return {'output_type': 'display_data', 'metadata': {}, 'data': {'text/html': link}}
-
-WIDE_FIGURE = 2.2   # width/height from which a figure is a row of panels (too small to read at a phone's width)
 
 def to_myst(nb, page, digest, section='', methods=True):
     "nbdev-processed notebook (Quarto flavour) -> a MyST-NB notebook for `page`, plus the figure files it references."
@@ -830,9 +836,7 @@ def api_objects(anchors):
         for full in d['syms'][mod]:
             name = full[len(mod) + 1:]
             if any(x.startswith('_') for x in name.split('.')) or name.lower() not in anchors.get(page, ()): continue
-            owner, obj = None, module
-            for x in name.split('.'):
-                owner, obj = obj, (inspect.getattr_static(obj, x, None) if inspect.isclass(obj) else getattr(obj, x, None))
+            owner, obj = _lookup(module, name)
             kind = ('class' if inspect.isclass(obj) else 'method' if inspect.isclass(owner)
                     else 'function' if callable(obj) else 'data')
             out[full] = [kind, page, name.lower()]
