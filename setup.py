@@ -27,6 +27,7 @@ dev_requirements = shlex.split(cfg.get('dev_requirements') or '')
 docs_requirements = shlex.split(cfg.get('docs_requirements') or '')
 sweep_requirements = shlex.split(cfg.get('sweep_requirements') or '')
 opacus_requirements = shlex.split(cfg.get('opacus_requirements') or '')
+allocation_requirements = shlex.split(cfg.get('allocation_requirements') or '')
 
 setuptools.setup(
     name=cfg['lib_name'],
@@ -42,7 +43,7 @@ setuptools.setup(
     package_data={cfg['lib_path']: ['data/*']},
     install_requires=requirements,
     extras_require={'dev': dev_requirements, 'docs': docs_requirements, 'sweep': sweep_requirements,
-                    'opacus': opacus_requirements},
+                    'opacus': opacus_requirements, 'allocation': allocation_requirements},
     python_requires='>=' + cfg['min_python'],
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',
