@@ -159,7 +159,8 @@ def _add_compare(sub, raw):
                           description='Compare the sampling schemes at one batch size and number of steps: the noise '
                                       'multiplier each needs for (--eps, --delta), or the eps each gets at --sigma, '
                                       'certified in the worst case next to the best attack, and the distinct records '
-                                      'each step touches. wor draws an independent subset per step (not shuffling).')
+                                      'each step touches. wor draws an independent subset per step (not shuffling); random '
+                                      'allocation and shuffled epochs get rows when the run is whole epochs.')
     cmp_.add_argument('--n', required=True, type=parse_number, help='records in the dataset')
     cmp_.add_argument('--m', '--batch-size', dest='m', required=True, type=parse_number,
                       help='batch size (Poisson: rate m/n)')

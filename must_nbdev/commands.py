@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse, json, sys, math
 from .core.definitions import MECHANISMS, jsonable, check_int
 from .core.sampling import SCHEMES, make_scheme, MAX_N
+from .core.epochs import EPOCH_SCHEMES
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.triangles import NET_TOL
@@ -234,6 +235,9 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     print(f"n = {args.n}, batch size {args.m}, {rows[0].steps} steps: {what}; worst case, certified bound and "
           "best attack")
     print(comparison_table(rows)); print(); print(reading(rows, calibrated=args.eps is not None))
+    if not any(r.name in EPOCH_SCHEMES for r in rows):
+        print(f"random allocation and shuffled epochs: not shown ({rows[0].steps} steps is not a whole number of "
+              f"{-(-args.n // args.m)}-step epochs; give --epochs as an integer)")
     note = _tighter_note((short_label(r), r.theory_gap, r.tighter) for r in rows)
     if note: print(note)
     if args.plot: print(f"plot written to {args.plot}")

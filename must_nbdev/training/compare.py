@@ -11,10 +11,12 @@ from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolv
 from ..accounting.account import account
 from ..accounting.accountant import CertifiedResult
 from ..accounting.calibrate import calibrate_sigma
+from ..core.epochs import EPOCH_SCHEMES, make_epoch_scheme
+from ..accounting.allocation import account_epochs, calibrate_epoch_sigma
 
 # %% auto #0
-__all__ = ['EpsRowResult', 'ComparisonRow', 'comparison_schemes', 'compare_schemes', 'short_label', 'reading', 'comparison_table',
-           'plot_comparison']
+__all__ = ['EpsRowResult', 'ComparisonRow', 'comparison_schemes', 'compare_schemes', 'epoch_rows', 'short_label', 'reading',
+           'comparison_table', 'plot_comparison']
 
 # %% ../../nbs/training/03_compare.ipynb #046f0d89
 class EpsRowResult(CertifiedResult):
@@ -69,6 +71,7 @@ def compare_schemes(n:int,                   # records in the dataset
                     epochs:float|None=None,  # ... or passes over the data: steps = ceil(epochs n / m)
                     b_values=None,           # MUST stage-I sizes; None: 2m, 8m and n/4
                     progress=None,           # callable(done, total, label) after each row (e.g. a progress bar)
+                    epoch_schemes:bool=True, # also random allocation and shuffled epochs (whole epochs only)
                    ) -> list:
     "One `ComparisonRow` per scheme at equal batch size and steps: σ calibrated for (eps, delta), or ε at `sigma`."
     if (eps is None) == (sigma is None):
@@ -89,7 +92,32 @@ def compare_schemes(n:int,                   # records in the dataset
                                   r.certificate, sc.n * occurrence_pmf(sc).eta, k, time.perf_counter() - t0,
                                   r.tighter))
         if progress is not None: progress(i + 1, len(schemes), rows[-1].scheme)
+    if epoch_schemes: rows += epoch_rows(n, batch_size, delta=delta, eps=eps, sigma=sigma, steps=steps, epochs=epochs)
     return rows
+
+# %% ../../nbs/training/03_compare.ipynb #cf102ed1
+def epoch_rows(n:int,                   # records in the dataset
+               batch_size:int,          # batch size m
+               *,
+               delta:float,             # δ of the target
+               eps:float|None=None,     # target ε: calibrate σ ...
+               sigma:float|None=None,   # ... or ε at this σ
+               steps:int|None=None,     # steps (a multiple of ⌈n/m⌉ for rows to appear) ...
+               epochs:float|None=None,  # ... or whole epochs
+              ) -> list:
+    "`ComparisonRow`s of random allocation and shuffled epochs, or [] when the run is not a whole number of epochs."
+    out = []
+    for name in EPOCH_SCHEMES:
+        sc = make_epoch_scheme(name, n, batch_size); t = sc.steps_per_epoch
+        if epochs is not None and float(epochs) != int(epochs): return []
+        if epochs is None and steps % t: return []
+        E = int(epochs) if epochs is not None else steps // t
+        t0 = time.perf_counter()
+        s = calibrate_epoch_sigma(sc, epochs=E, eps=eps, delta=delta) if eps is not None else sigma
+        r = account_epochs(sc, sigma=s, epochs=E, delta=delta)
+        out.append(ComparisonRow(sc.name, sc.label, None, sc.relation, s, r.certified, r.attack, r.theory_gap,
+                                 r.certificate, sc.expected_batch, r.steps, time.perf_counter() - t0))
+    return out
 
 # %% ../../nbs/training/03_compare.ipynb #3568a4df
 def short_label(row:ComparisonRow,  # a `compare_schemes` row
@@ -103,7 +131,7 @@ def reading(rows:list,            # `compare_schemes` rows
            ) -> str:
     "One paragraph, in plain words, of what a comparison says."
     key = (lambda r: r.sigma) if calibrated else (lambda r: r.eps)
-    sub = [r for r in rows if r.relation == 'substitute']
+    sub = [r for r in rows if r.relation == 'substitute' and r.name in SCHEMES]
     best, fixed = min(sub, key=key), [r for r in sub if SCHEMES[r.name].fixed_size]
     one_stage = lambda r: r.b is None and SCHEMES[r.name].distinct   # the plain fixed-size baseline: WOR
     bf, wor = min(fixed, key=key), next(r for r in fixed if one_stage(r))
@@ -118,6 +146,26 @@ def reading(rows:list,            # `compare_schemes` rows
     worst_gap = max(sub, key=lambda r: r.theory_gap)
     text += (f" Theory gaps are at most {worst_gap.theory_gap:.2f} ({short_label(worst_gap)}): a difference between "
              f"two schemes larger than their gaps is a fact about the schemes, not about the proofs.")
+    return text + _epoch_reading(rows, key, calibrated)
+
+def _epoch_reading(rows, key, calibrated) -> str:
+    "What the epoch rows add: random allocation against Poisson, and what is (not) certified for shuffled epochs."
+    by = {r.name: r for r in rows if r.name in EPOCH_SCHEMES}
+    poisson = next((r for r in rows if r.name == 'poisson' and r.relation == 'add_remove'), None)
+    text = ''
+    if 'allocation' in by and poisson is not None:
+        ra = by['allocation']
+        text += (f" Random allocation (every record once per epoch, add/remove) {'needs' if calibrated else 'has'} "
+                 f"{key(ra):.3g} against {key(poisson):.3g} for Poisson, with a tight certificate (gap "
+                 f"{ra.theory_gap:.3f}).")
+    if 'shuffle' in by:
+        sh = by['shuffle']
+        same = next((r for r in rows if r.name == 'poisson' and r.relation == 'substitute'), None)
+        text += (f" Shuffled epochs: no amplification is certified ({'σ' if calibrated else 'ε'} {key(sh):.3g}); at "
+                 f"σ = {sh.sigma:.3g} the attack alone forces ε ≥ {sh.eps_attack:.3g}"
+                 + (f", above the {same.eps:.3g} that Poisson accounting certifies under the same relation at that σ: "
+                    "accounting shuffled batches as Poisson under-reports ε."
+                    if same is not None and not calibrated and sh.eps_attack > same.eps else "."))
     return text
 
 # %% ../../nbs/training/03_compare.ipynb #34ebf67a

@@ -1,0 +1,46 @@
+"Epoch schemes (core/03_epochs): registry facts, one epoch's batches, and the sampler's fresh, reproducible passes."
+import numpy as np, pytest
+from must_nbdev.core.epochs import EPOCH_SCHEMES, make_epoch_scheme, epoch_batches, EpochBatchSampler
+
+@pytest.mark.parametrize('name', list(EPOCH_SCHEMES))
+@pytest.mark.parametrize('n,m', [(1, 1), (7, 3), (100, 10), (1000, 333)])
+def test_every_record_once_per_epoch(name, n, m):
+    sc = make_epoch_scheme(name, n, m)
+    b = epoch_batches(sc, 11)
+    assert len(b) == sc.steps_per_epoch == -(-n // m)
+    assert np.array_equal(np.sort(np.concatenate(b)), np.arange(n))
+
+def test_shuffle_batches_have_size_m_but_the_last():
+    sc = make_epoch_scheme('shuffle', 1000, 333)
+    assert [len(x) for x in epoch_batches(sc, 0)] == [333, 333, 333, 1]
+
+def test_allocation_step_of_a_record_is_uniform_and_independent_of_others():
+    sc, g = make_epoch_scheme('allocation', 6, 2), np.random.default_rng(1)
+    pairs = np.zeros((3, 3), int)
+    for _ in range(3000):
+        step = {int(i): s for s, x in enumerate(epoch_batches(sc, g)) for i in x}
+        pairs[step[0], step[1]] += 1
+    expected = 3000 / 9
+    assert ((pairs - expected) ** 2 / expected).sum() < 26.1        # chi-square, 8 dof, p = 0.001
+
+def test_sampler_draws_fresh_batches_every_pass_and_replays_from_seed():
+    sc = make_epoch_scheme('allocation', 500, 50)
+    s = EpochBatchSampler(sc, seed=3)
+    passes = [list(s) for _ in range(3)]
+    assert passes[0] != passes[1] != passes[2]
+    s2 = EpochBatchSampler(sc, seed=3); s2.set_epoch(2)
+    assert list(s2) == passes[2]
+    assert all(isinstance(i, int) for i in passes[0][0])
+
+def test_sampler_is_a_torch_batch_sampler():
+    torch = pytest.importorskip('torch')
+    ds = torch.utils.data.TensorDataset(torch.arange(100))
+    dl = torch.utils.data.DataLoader(ds, batch_sampler=EpochBatchSampler(make_epoch_scheme('shuffle', 100, 32), seed=0))
+    seen = torch.cat([x for (x,) in dl])
+    assert len(dl) == 4 and sorted(seen.tolist()) == list(range(100))
+
+def test_bad_input_names_the_argument():
+    with pytest.raises(ValueError, match='batch_size'): make_epoch_scheme('allocation', 10, 0)
+    with pytest.raises(ValueError, match='scheme'): make_epoch_scheme('wor', 10, 2)
+    with pytest.raises(ValueError, match='whole epochs'): make_epoch_scheme('shuffle', 10, 3).epochs_for_steps(5)
+    with pytest.raises(ValueError, match='seed'): EpochBatchSampler(make_epoch_scheme('shuffle', 10, 3), seed=-1)
