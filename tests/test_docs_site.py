@@ -70,6 +70,32 @@ def _nb_has_figures(page):
     return any(re.search(r'\bplot_\w+\(|plt\.subplots', s) and not re.search(r'^#\|\s*(export|hide)', s, re.M)
                for s in cells)
 
+# The notebooks whose shown code keeps to 96 characters a line, which fit the code column at 1400 px (slow cells
+# aside: their stored outputs belong to their source as written, benchmarks/artefacts/)
+CODE_FITS = ('core/amplification', 'accounting/pairs', 'accounting/pld', 'accounting/compose', 'accounting/dominating',
+             'accounting/unlabelled', 'accounting/certificates', 'accounting/adaptive', 'accounting/triangles',
+             'accounting/unlabelled_net', 'accounting/triangle_certificate', 'accounting/base_calibration',
+             'experiments/', 'companions/')
+
+def _code_fits(page): return page.startswith(CODE_FITS) and page in all_notebooks()
+
+def _slow(cell):
+    src = _src(cell).splitlines()
+    return cell['cell_type'] == 'code' and any(re.match(r'#\|\s*slow\b', l) for l in
+                                               src[:next((i for i, l in enumerate(src) if not l.startswith('#|')), len(src))])
+
+def _slow_lines(page):
+    "Lines of the page's slow cells longer than 96 characters (kept as their stored outputs were made)."
+    return {l.strip() for c in _nb(page)['cells'] if _slow(c) for l in _src(c).split('\n') if len(l) > 96}
+
+def test_shown_code_keeps_to_96_characters_a_line():
+    "In those notebooks no line of a code cell the page shows (not exported, hidden or slow) is longer than 96."
+    hidden = re.compile(r'^#\|\s*(export|exporti|hide|default_exp|echo:\s*false|include:\s*false)\s*$', re.M)
+    long = [(pg, line) for pg in all_notebooks() if _code_fits(pg) for c in _nb(pg)['cells']
+            if c['cell_type'] == 'code' and not hidden.search(_src(c)) and not _slow(c)
+            for line in _src(c).split('\n') if len(line) > 96 and not line.startswith('#|')]
+    assert not long, long[:5]
+
 def _shot(page, width): return str(SHOTS / f"{page.replace('/', '-')}-{width}.png")
 
 # ---------------------------------------------------------------------------------------------------- no browser
@@ -356,6 +382,11 @@ return {
   // printed outputs wrap at the column; the article is wide; figures say a click enlarges them
   wide_streams: Array.from(art.querySelectorAll('.cell_output .output.stream pre')).filter(vis)
                 .filter(p => p.scrollWidth > p.clientWidth + 1).length,
+  // code cells whose longest line runs past the column (a box that scrolls sideways)
+  wide_code: Array.from(art.querySelectorAll('div.cell_input pre')).filter(vis)
+             .filter(p => p.scrollWidth > p.clientWidth + 1)
+             .map(p => p.innerText.split('\n').reduce((a, b) => b.length > a.length ? b : a, '')),
+  height: document.documentElement.scrollHeight,
   article: art.getBoundingClientRect().width,
   fig_hints: Array.from(art.querySelectorAll('a.must-figure-link')).filter(vis)
              .map(a => getComputedStyle(a, '::after').content),
@@ -435,6 +466,9 @@ def test_page_renders(stem, site, browser):
         f'{stem}.html: outputs taller than 36rem, not boxed')
     assert wide['wide_reprs'] == 0 and narrow['wide_reprs'] == 0, f'{stem}.html: plain-text outputs run off the edge'
     assert wide['wide_streams'] == 0 and narrow['wide_streams'] == 0, f'{stem}.html: printed outputs scroll sideways'
+    if _code_fits(stem):   # the notebooks whose shown code was broken into lines that fit the column
+        over = [l for l in wide['wide_code'] if l.strip() not in _slow_lines(stem)]
+        assert not over, f'{stem}.html: code lines scroll sideways at {WIDE} px: {over[:3]}'
     assert wide['article'] >= 900, f'{stem}.html: the article is {wide["article"]:.0f} px wide at {WIDE} px'
     assert all('full size' in h for h in wide['fig_hints']), f'{stem}.html: a figure without its enlarge hint'
     # a row of panels keeps a readable width on a phone, in a box that scrolls (the page does not), and fits when wide
@@ -566,18 +600,31 @@ def test_nav_toggles_open_the_drawers(width, site, browser):
         assert before['toc'] > 0, before
     browser.save_screenshot(_shot(page, f'{width}-toggles'))
 
+def _links(browser):
+    from selenium.webdriver.common.by import By
+    return {urlsplit(a.get_attribute('href')).path.lstrip('/')
+            for a in browser.find_elements(By.CSS_SELECTOR, 'article a[href]')}
+
 @needs_browser
 def test_home_page_is_a_way_in(site, browser):
-    "The home page links every notebook (the notebooks table) and says where to start; screenshots at both widths."
-    from selenium.webdriver.common.by import By
-    for width in (WIDE, NARROW):
+    """The home page is an introduction: short, linking every guide and both references, and saying where to start;
+    the notebooks guide links every notebook. Screenshots at both widths."""
+    for width in (NARROW, WIDE):
         _load(browser, f'{site}/index.html', width)
         browser.save_screenshot(_shot('home', width))
-    hrefs = {urlsplit(a.get_attribute('href')).path.lstrip('/')
-             for a in browser.find_elements(By.CSS_SELECTOR, 'article a[href]')}
-    pages = [pg for pg in (all_notebooks() if not PARTIAL else notebook_pages()) if pg != 'index']
-    missing = [pg for pg in pages if f'{pg}.html' not in hrefs]
+    height = browser.execute_script('return document.documentElement.scrollHeight')
+    assert height < 6000, f'the home page is {height} px tall at {WIDE} px'
+    hrefs = _links(browser)
+    built = all_notebooks() if not PARTIAL else notebook_pages()
+    guides = [pg for pg in built if pg.startswith('guides/')]
+    missing = [pg for pg in guides + REFERENCE if f'{pg}.html' not in hrefs]
     assert not missing, f'the home page does not link {missing}'
+    if 'guides/notebooks' in built:
+        _load(browser, f'{site}/guides/notebooks.html', WIDE)
+        hrefs = _links(browser)
+        missing = [pg for pg in built if pg != 'index' and not pg.startswith('guides/') and f'{pg}.html' not in hrefs]
+        assert not missing, f'the notebooks guide does not link {missing}'
+    _load(browser, f'{site}/index.html', NARROW)
     start = browser.execute_script('const e = document.querySelector(".must-start"); return e ? e.innerText : ""')
     assert re.search(r'where to start', start, re.I), start
     top = browser.execute_script('return document.querySelector(".must-start").getBoundingClientRect().top')
@@ -606,7 +653,9 @@ def test_generator_names_pages_as_nbdev_does():
     if {'core', 'accounting', 'training', 'experiments', 'companions'} <= folders:
         assert order[:5] == ['core', 'accounting', 'training', 'experiments', 'companions'], order
     titles = [t for t, _ in b.sections(list(all_notebooks().values()))]
-    assert titles[0] == 'Core' and titles[-1] == b.TOP_SECTION, titles
+    prose = sorted(f for f in folders if not (ROOT / 'must_nbdev' / f / '__init__.py').exists())   # the guides
+    assert titles[:len(prose)] == [b.section_title(f) for f in prose], titles
+    assert titles[len(prose)] == 'Core' and titles[-1] == b.TOP_SECTION, titles
 
 def test_generator_translates_quarto_output_for_myst():
     b = _builder()

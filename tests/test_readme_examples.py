@@ -1,4 +1,5 @@
-"""README's code blocks run and print what README shows (timings masked, numbers compared to 6 significant digits).
+"""README's code blocks, and those of the guides it links to (nbs/guides/*.ipynb), run and print what they show
+(timings masked, numbers compared to 6 significant digits).
 
 Console blocks (`$ must ...` lines, each followed by its output) run through the CLI's `main`; a ```python block runs
 as a script and must be followed (after at most the word "prints") by a plain block holding its output. Install/test
@@ -16,17 +17,20 @@ make_readme = importlib.util.module_from_spec(_spec); _spec.loader.exec_module(m
 TIME = re.compile(r'\b\d+(?:\.\d+)?\s?s\b')
 NUMBER = re.compile(r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
 
-def blocks():
-    "(language, body, following plain output block or None) for each fenced block of README.md."
-    for m, lang, body, after in make_readme.fenced_blocks((ROOT / 'README.md').read_text(encoding='utf-8')):
-        yield lang, body, (after.group(2) if after is not None else None)
+def blocks(pages=None):
+    "(page, language, body, following plain output block or None) for each fenced block of README and the guides."
+    for page, text in pages or make_readme.example_pages():
+        for m, lang, body, after in make_readme.fenced_blocks(text):
+            yield page, lang, body, (after.group(2) if after is not None else None)
 
-def console_examples():
-    return [c for lang, body, _ in blocks() if not lang and body.startswith('$ ')
+def console_examples(pages=None):
+    return [c for _, lang, body, _ in blocks(pages) if not lang and body.startswith('$ ')
             for c in make_readme.console_chunks(body)]
 
-def python_examples():
-    return [(body, after) for lang, body, after in blocks() if lang == 'python']
+def python_examples(pages=None):
+    return [(body, after) for _, lang, body, after in blocks(pages) if lang == 'python']
+
+def _readme(): return make_readme.example_pages()[:1]
 
 def same(actual:str, expected:str) -> bool:
     "Equal up to timings, trailing spaces and numbers within 1e-6 relative (last printed digit)."
@@ -41,7 +45,11 @@ def same(actual:str, expected:str) -> bool:
     return True
 
 def test_readme_has_console_and_python_examples():
-    assert len(console_examples()) >= 3 and len(python_examples()) >= 1
+    "README keeps the five lines, the Opacus run and the scheme table; the guides keep the longer examples."
+    assert len(console_examples(_readme())) >= 1 and len(python_examples(_readme())) >= 2
+    assert len(console_examples()) >= 8 and len(python_examples()) >= 4
+    pages = {page for page, lang, body, _ in blocks() if lang == 'python' or body.startswith('$ ')}
+    assert {'README.md', 'nbs/guides/00_training.ipynb', 'nbs/guides/01_command_line.ipynb'} <= pages, pages
 
 @pytest.mark.parametrize('cmd,expected', [c for c in console_examples() if not c[0].startswith(make_readme.SKIP)],
                          ids=lambda x: x[:60])
@@ -51,14 +59,14 @@ def test_console_example_prints_what_readme_shows(cmd, expected):
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf): rc = main(argv[1:])
     assert rc == 0 and same(buf.getvalue(), expected), (
-        f"$ {cmd}\n--- README ---\n{expected}\n--- actual ---\n{buf.getvalue()}")
+        f"$ {cmd}\n--- shown ---\n{expected}\n--- actual ---\n{buf.getvalue()}")
 
 @pytest.mark.parametrize('code,expected', python_examples(), ids=lambda x: (x or '')[:40])
 def test_python_example_prints_what_readme_shows(code, expected):
     assert expected is not None, "a README Python block must be followed by a plain block with its output"
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf): exec(compile(code, 'README.md', 'exec'), {'__name__': '__readme__'})
-    assert same(buf.getvalue(), expected), f"--- README ---\n{expected}\n--- actual ---\n{buf.getvalue()}"
+    assert same(buf.getvalue(), expected), f"--- shown ---\n{expected}\n--- actual ---\n{buf.getvalue()}"
 
 def test_the_comparison_catches_a_changed_number():
     assert same("delta <= 1.423980e-01; 1.007 s", "delta <= 1.423980e-01; 0.5 s")

@@ -10,8 +10,9 @@
 Layout: every notebook under nbs/ gets the page nbdev itself names it by (nbdev.doclinks._nbpath2html, the name
 _modidx and nbdev's links use): the folder kept, the number prefix dropped, so nbs/accounting/10_account.ipynb is
 docs/accounting/account.html. The folders drive the sidebar: one section per folder (title from the folder's name),
-in the dependency order of the library's subpackages of the same names, then the top-level notebooks, index first and
-the API reference (by subpackage and module) last. No list of notebooks is kept here.
+first the folders that are no subpackage of the library (nbs/guides: pages of prose that README links to), then the
+subpackages' folders in their dependency order, then the top-level notebooks, index first and the API reference (by
+subpackage and module) last. No list of notebooks is kept here.
 
 Steps:
 1. execute the notebooks, `--jobs` at a time (each only imports the library, so they are independent), in their own
@@ -92,12 +93,16 @@ def folder_order(folders):
 
 def section_title(folder): return folder.replace('_', ' ').capitalize() if folder else TOP_SECTION
 
+def is_subpackage(folder): return (ROOT / 'must_nbdev' / folder / '__init__.py').exists()
+
 def sections(paths):
-    "Sidebar sections in reading order: one per folder (dependency order), then the top-level notebooks; no index."
+    """Sidebar sections in reading order: one per folder, those that are no subpackage (the guides) first, then the
+    subpackages in dependency order, then the top-level notebooks; no index."""
     secs = {}
     for p in paths:
         if page_of(p) != 'index': secs.setdefault(_folder(p), []).append(p)
-    keys = folder_order([k for k in secs if k]) + ([None] if None in secs else [])
+    prose = sorted(k for k in secs if k and not is_subpackage(k))
+    keys = prose + folder_order([k for k in secs if k and k not in prose]) + ([None] if None in secs else [])
     return [(section_title(k), sorted(secs[k])) for k in keys]
 
 SETUP = r'''
@@ -519,7 +524,8 @@ def where_to_start(secs):
     practice = next((p for p in paths if _folder(p) == 'training' and page_of(p) not in modules), None)
     bits = []
     if practice: bits.append(f'to train a model with DP-SGD, {link(practice)}')
-    if paths: bits.append(f'for the theory, {link(paths[0])}, then the sidebar in order')
+    theory = [p for p in paths if _folder(p) and is_subpackage(_folder(p))]
+    if theory: bits.append(f'for the theory, {link(theory[0])}, then the sidebar in order')
     bits.append(f'for a function, the [API reference]({DOC_URL}api.html) or search')
     return '{.must-start}\n**Where to start:** ' + '; '.join(bits) + '.\n'
 
@@ -934,7 +940,7 @@ def main():
                                         c['source'])
                     for a in a if a} for pg, nb in pages.items()}
     api = api_markdown(secs, anchors)
-    anchors['api'] = set()
+    anchors['api'], anchors[CLI_PAGE] = set(), set()
     dropped = {}
     for page, nb in pages.items():
         for c in nb['cells']:

@@ -2,15 +2,17 @@
 offline).
 
     python tools/make_readme.py         # README.md from nbs/index.ipynb
-    python tools/make_readme.py --run   # first re-run README's examples and store their outputs in nbs/index.ipynb
+    python tools/make_readme.py --run   # first re-run the examples and store their outputs in the notebooks
 
 `--run` executes every console example (`$ must ...` inside a plain ``` block, except `must reproduce all`, whose
-output is a full-size run) and every ```python block followed by its output block, and replaces the shown outputs.
-`fenced_blocks` and `console_chunks` are also what tests/test_readme_examples.py checks README with.
+output is a full-size run) and every ```python block followed by its output block, and replaces the shown outputs, in
+nbs/index.ipynb and in the guides (nbs/guides/*.ipynb, the pages README links to for the longer examples).
+`fenced_blocks`, `console_chunks` and `example_pages` are also what tests/test_readme_examples.py checks them with.
 """
 import contextlib, io, json, pathlib, re, shlex, sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 INDEX = ROOT / 'nbs' / 'index.ipynb'
+GUIDES = ROOT / 'nbs' / 'guides'
 FENCE = re.compile(r'^```([a-z]*)\n(.*?)^```\s*$', re.S | re.M)
 SKIP = ('must reproduce all',)   # console examples shown but not re-run (a full-size run of every experiment)
 
@@ -32,6 +34,15 @@ def console_chunks(body:str) -> list:
             cmd, _, shown = chunk.partition('\n'); out.append((cmd[2:].strip(), shown))
     return out
 
+def _markdown(path) -> str:
+    nb = json.loads(pathlib.Path(path).read_text(encoding='utf-8'))
+    return '\n\n'.join(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'markdown')
+
+def example_pages() -> list:
+    "(name, markdown) of each text whose examples are checked: README.md, then each guide's markdown cells."
+    return ([('README.md', (ROOT / 'README.md').read_text(encoding='utf-8'))]
+            + [(p.relative_to(ROOT).as_posix(), _markdown(p)) for p in sorted(GUIDES.glob('*.ipynb'))])
+
 def _capture(fn) -> str:
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf): fn()
@@ -49,27 +60,27 @@ def _rerun_console(body:str) -> str:
         out.append(f'$ {cmd}\n{text}')
     return ''.join(out)
 
-def _rerun(text:str) -> str:
+def _rerun(text:str, name:str='README.md') -> str:
     "The markdown with every example's shown output replaced by a fresh run."
     repl = []                                          # (match whose body is replaced, new body)
     for m, lang, body, after in fenced_blocks(text):
         if not lang and body.startswith('$ '): repl.append((m, _rerun_console(body)))
         elif lang == 'python' and after is not None:
-            repl.append((after, _capture(lambda: exec(compile(body, 'README.md', 'exec'), {'__name__': '__readme__'}))))
+            repl.append((after, _capture(lambda: exec(compile(body, name, 'exec'), {'__name__': '__readme__'}))))
     for m, new in sorted(repl, key=lambda t: t[0].start(), reverse=True):
         text = text[:m.start(2)] + new + text[m.end(2):]
     return text
 
 def main(argv) -> None:
-    nb = json.loads(INDEX.read_text(encoding='utf-8'))
     if '--run' in argv:
-        for c in nb['cells']:
-            if c['cell_type'] == 'markdown' and '```' in ''.join(c['source']):
-                c['source'] = _rerun(''.join(c['source'])).splitlines(keepends=True)
-        INDEX.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
-        print('nbs/index.ipynb examples re-run')
-    text = '\n\n'.join(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'markdown')
-    (ROOT / 'README.md').write_text(text + '\n', encoding='utf-8')
+        for path in [INDEX] + sorted(GUIDES.glob('*.ipynb')):
+            nb = json.loads(path.read_text(encoding='utf-8'))
+            for c in nb['cells']:
+                if c['cell_type'] == 'markdown' and '```' in ''.join(c['source']):
+                    c['source'] = _rerun(''.join(c['source']), path.name).splitlines(keepends=True)
+            path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
+            print(f'{path.relative_to(ROOT).as_posix()} examples re-run')
+    (ROOT / 'README.md').write_text(_markdown(INDEX) + '\n', encoding='utf-8')
     print('README.md written')
 
 if __name__ == '__main__': main(sys.argv[1:])
