@@ -8,7 +8,24 @@ from must_nbdev.training.compare import compare_schemes, comparison_schemes, com
 
 @pytest.fixture(scope='module')
 def calibrated():
-    return compare_schemes(4_000, 40, steps=200, eps=2.0, delta=1e-5, b_values=[160])
+    return compare_schemes(4_000, 40, steps=200, eps=2.0, delta=1e-5, b_values=[160], epoch_schemes=False)
+
+def test_epoch_rows_appear_for_whole_epochs_and_are_rechecked_independently():
+    from must_nbdev.core.epochs import make_epoch_scheme
+    from must_nbdev.accounting.allocation import account_epochs
+    rows = compare_schemes(2_000, 40, steps=100, eps=2.0, delta=1e-5, b_values=[80])      # 2 epochs of 50 steps
+    epoch = {r.name: r for r in rows if r.name in ('allocation', 'shuffle')}
+    assert set(epoch) == {'allocation', 'shuffle'} and all(r.steps == 100 for r in epoch.values())
+    for r in epoch.values():
+        check = account_epochs(make_epoch_scheme(r.name, 2_000, 40), sigma=r.sigma, epochs=2, delta=1e-5)
+        assert check.certified <= 2.0 and r.eps_attack <= r.eps <= 2.0
+    poisson = next(r for r in rows if r.name == 'poisson' and r.relation == 'add_remove')
+    assert epoch['allocation'].sigma < poisson.sigma                    # random allocation beats Poisson
+    assert compare_schemes(2_000, 40, steps=101, sigma=2.0, delta=1e-5, b_values=[80])[-1].name == 'must-wo'
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(['compare', '--n', '2000', '--m', '40', '--k', '101', '--sigma', '2', '--delta', '1e-5', '--b', '80', '--quiet'])
+    assert 'random allocation and shuffled epochs: not shown (101 steps is not a whole number of 50-step epochs' in out.getvalue()
 
 def test_every_scheme_once_at_equal_batch_and_steps(calibrated):
     labels = [short_label(r) for r in calibrated]
@@ -68,7 +85,9 @@ def test_rows_say_when_a_fast_certificate_answered_far_from_the_attack():
     "A row whose fast certificate is above TIGHT_GAP × the attack says how to ask for the tight one, as account does."
     from must_nbdev.accounting.account import TIGHT_GAP
     rows = compare_schemes(2000, 40, delta=1e-5, sigma=2.0, steps=200, b_values=[80])
-    far = {r.scheme for r in rows if r.relation == 'substitute' and r.theory_gap > TIGHT_GAP and r.name != 'poisson'}
+    # epoch schemes have no tighter certificate to ask for: shuffled epochs' gap is reported, not offered a --net
+    far = {r.scheme for r in rows if r.relation == 'substitute' and r.theory_gap > TIGHT_GAP
+           and r.name not in ('poisson', 'allocation', 'shuffle')}
     assert far >= {'WOR', 'WR'}                                 # 1.11 and 1.09 here
     for r in rows:
         assert bool(r.tighter) == (r.scheme in far), r
