@@ -296,7 +296,7 @@ def _epoch_values(scheme, sigma, E, eps, delta, relation, bins, attack=True) -> 
         return lo, up, ALLOCATION_PAIR, 'zero gradients, a fixed unit gradient'
     up = gaussian_epochs_bound(sigma, E, eps, delta)
     if not attack: return math.nan, up, GAUSSIAN_EPOCHS, ''
-    if scheme.name == 'allocation':
+    if not scheme.fixed_size:   # random batch sizes hide the record's step from the others: x' = 0 is add/remove
         lo = allocation_bounds(sigma, t, E, eps=eps, delta=delta, bins=bins)[0]
         return lo, up, GAUSSIAN_EPOCHS, "x' with gradient 0 (the add/remove pair)"
     r = scheme.n - (t - 1) * scheme.batch_size                     # the last batch's size
@@ -322,8 +322,8 @@ def account_epochs(scheme:EpochScheme,        # from `make_epoch_scheme`
     if (epochs is None) == (steps is None): raise ValueError("give exactly one of epochs or steps")
     E = check_int(epochs, 'epochs', 1) if epochs is not None else scheme.epochs_for_steps(steps)
     relation = scheme.relation if relation is None else check_choice(relation, 'relation', ('add_remove', 'substitute'))
-    if scheme.name == 'shuffle' and relation == 'add_remove':
-        raise ValueError("shuffled epochs have fixed batches: their relation is 'substitute' (adding a record changes "
+    if scheme.fixed_size and relation == 'add_remove':
+        raise ValueError(f"{scheme.label} has fixed batches: its relation is 'substitute' (adding a record changes "
                          "every later batch)")
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (ask δ) or delta (ask ε)")
     t0 = time.perf_counter()

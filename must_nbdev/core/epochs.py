@@ -11,9 +11,29 @@ from .definitions import check_int, check_real, check_choice
 from .sampling import as_generator
 
 # %% auto #0
-__all__ = ['EPOCH_SCHEMES', 'EpochSchemeSpec', 'EpochScheme', 'make_epoch_scheme', 'epoch_batches', 'EpochBatchSampler']
+__all__ = ['EPOCH_SCHEMES', 'allocate_records', 'shuffle_records', 'EpochSchemeSpec', 'EpochScheme', 'make_epoch_scheme',
+           'epoch_batches', 'EpochBatchSampler']
 
 # %% ../../nbs/core/03_epochs.ipynb #fc7143f6
+def allocate_records(n:int,                  # records
+                     t:int,                  # steps of the epoch
+                     m:int,                  # batch size (unused: sizes are Binomial(n, 1/t))
+                     rng:np.random.Generator,
+                    ) -> list:
+    "One epoch of random allocation: each record at a uniformly random step; each batch's records in increasing order."
+    step = rng.integers(t, size=n)
+    order = np.argsort(step, kind='stable')
+    return np.split(order, np.cumsum(np.bincount(step, minlength=t))[:-1])
+
+def shuffle_records(n:int,                  # records
+                    t:int,                  # steps of the epoch, ⌈n/m⌉
+                    m:int,                  # batch size
+                    rng:np.random.Generator,
+                   ) -> list:
+    "One shuffled epoch: a uniform permutation cut into batches of m (the last one shorter when m does not divide n)."
+    perm = rng.permutation(n)
+    return [perm[i * m:(i + 1) * m] for i in range(t)]
+
 @dataclass(frozen=True)
 class EpochSchemeSpec:
     "A registered epoch scheme: the facts that its sampler, accountant and tables read."
@@ -21,12 +41,13 @@ class EpochSchemeSpec:
     label: str         # display name
     relation: str      # the neighbouring relation of its analysis: 'add_remove' or 'substitute'
     fixed_size: bool   # True if every batch (but an epoch's last) has exactly m records
+    draw: object       # (n, t, m, rng) -> one epoch's batches, as index arrays in step order
     doc: str           # one line: how an epoch's batches are drawn
 
 EPOCH_SCHEMES = {s.name: s for s in [
-    EpochSchemeSpec('allocation', 'Random allocation', 'add_remove', False,
+    EpochSchemeSpec('allocation', 'Random allocation', 'add_remove', False, allocate_records,
                     'each record at one uniformly random step of each epoch (balls in bins)'),
-    EpochSchemeSpec('shuffle', 'Shuffled epochs', 'substitute', True,
+    EpochSchemeSpec('shuffle', 'Shuffled epochs', 'substitute', True, shuffle_records,
                     'a fresh permutation per epoch, cut into batches of m'),
 ]}
 
@@ -85,13 +106,7 @@ def epoch_batches(scheme:EpochScheme,  # from `make_epoch_scheme`
                   rng=None,            # np.random.Generator, int seed or None
                  ) -> list:
     "One epoch of `scheme`: `steps_per_epoch` index arrays, every record in exactly one."
-    rng, n, t = as_generator(rng), scheme.n, scheme.steps_per_epoch
-    if scheme.name == 'allocation':
-        step = rng.integers(t, size=n)
-        order = np.argsort(step, kind='stable')
-        return np.split(order, np.cumsum(np.bincount(step, minlength=t))[:-1])
-    perm = rng.permutation(n)
-    return [perm[i * scheme.batch_size:(i + 1) * scheme.batch_size] for i in range(t)]
+    return EPOCH_SCHEMES[scheme.name].draw(scheme.n, scheme.steps_per_epoch, scheme.batch_size, as_generator(rng))
 
 # %% ../../nbs/core/03_epochs.ipynb #934b2935
 class EpochBatchSampler:

@@ -150,18 +150,16 @@ def reading(rows:list,            # `compare_schemes` rows
 
 def _epoch_reading(rows, key, calibrated) -> str:
     "What the epoch rows add: random allocation against Poisson, and what is (not) certified for shuffled epochs."
-    by = {r.name: r for r in rows if r.name in EPOCH_SCHEMES}
+    epoch = [r for r in rows if r.name in EPOCH_SCHEMES]
     poisson = next((r for r in rows if r.name == 'poisson' and r.relation == 'add_remove'), None)
     text = ''
-    if 'allocation' in by and poisson is not None:
-        ra = by['allocation']
-        text += (f" Random allocation (every record once per epoch, add/remove) {'needs' if calibrated else 'has'} "
+    for ra in (r for r in epoch if not EPOCH_SCHEMES[r.name].fixed_size and poisson is not None):
+        text += (f" {ra.scheme} (every record once per epoch, add/remove) {'needs' if calibrated else 'has'} "
                  f"{key(ra):.3g} against {key(poisson):.3g} for Poisson, with a tight certificate (gap "
                  f"{ra.theory_gap:.3f}).")
-    if 'shuffle' in by:
-        sh = by['shuffle']
+    for sh in (r for r in epoch if EPOCH_SCHEMES[r.name].fixed_size):
         same = next((r for r in rows if r.name == 'poisson' and r.relation == 'substitute'), None)
-        text += (f" Shuffled epochs: no amplification is certified ({'σ' if calibrated else 'ε'} {key(sh):.3g}); at "
+        text += (f" {sh.scheme}: no amplification is certified ({'σ' if calibrated else 'ε'} {key(sh):.3g}); at "
                  f"σ = {sh.sigma:.3g} the attack alone forces ε ≥ {sh.eps_attack:.3g}"
                  + (f", above the {same.eps:.3g} that Poisson accounting certifies under the same relation at that σ: "
                     "accounting shuffled batches as Poisson under-reports ε."
