@@ -86,3 +86,11 @@ def test_calibrated_sigma_meets_the_target():
     s = calibrate_epoch_sigma(ra, epochs=2, eps=1.5, delta=1e-5, bins=1 << 16, tol=1e-2)
     assert account_epochs(ra, sigma=s, epochs=2, delta=1e-5, bins=1 << 16).certified <= 1.5
     assert account_epochs(ra, sigma=s / 1.02, epochs=2, delta=1e-5, bins=1 << 16).certified > 1.5
+
+@pytest.mark.parametrize('E', [2, 3, 7])
+def test_several_one_step_epochs_bracket_the_composed_gaussian(E):
+    "E epochs of one step are E Gaussian mechanisms: exactly μ-GDP with μ = √E/σ, so both bounds bracket it."
+    for eps in (0.2, 1.0, 3.0):
+        lo, up = allocation_bounds(1.5, 1, E, eps=eps, bins=1 << 17)
+        exact = float(gaussian_profile(eps, math.sqrt(E) / 1.5))
+        assert lo <= exact <= up and up - lo < 0.02 * exact + 1e-12, (E, eps, lo, exact, up)

@@ -193,3 +193,32 @@ def test_checkpoint_round_trip_resumes_with_fresh_passes():
         OpacusStyleAccountant(MustBatchSampler(s, seed=4)).load_state_dict(state)
     with pytest.raises(ValueError, match='state_dict is for'):
         OpacusStyleAccountant(MustBatchSampler(make_scheme('wr', N, m=BATCH))).load_state_dict(state)
+
+@pytest.mark.parametrize('name', ['allocation', 'shuffle'])
+def test_epoch_samplers_through_attach_report_account_epochs_certified_eps(name):
+    from must_nbdev.core.epochs import make_epoch_scheme, EpochBatchSampler
+    from must_nbdev.accounting.allocation import account_epochs
+    sc = make_epoch_scheme(name, N, BATCH)
+    sampler = EpochBatchSampler(sc, seed=4); engine = PrivacyEngine(); attach(engine, sampler)
+    opt, steps, seen = _train(engine, DataLoader(_data(), batch_sampler=sampler), poisson_sampling=False)
+    assert steps == 40 and sum(seen) == EPOCHS * N and opt.expected_batch_size == BATCH
+    ref = account_epochs(sc, sigma=SIGMA, epochs=EPOCHS, delta=1e-5, attack=False)
+    assert engine.get_epsilon(1e-5) == ref.certified and engine.accountant.mechanism() == name
+    if name == 'shuffle': assert set(seen) == {BATCH}
+
+def test_make_private_with_epsilon_calibrates_random_allocation_by_its_certificate():
+    from must_nbdev.core.epochs import make_epoch_scheme, EpochBatchSampler
+    from must_nbdev.accounting.allocation import account_epochs
+    sc = make_epoch_scheme('allocation', N, BATCH)
+    sampler = EpochBatchSampler(sc, seed=5); engine = PrivacyEngine(); attach(engine, sampler)
+    opt, steps, _ = _train(engine, DataLoader(_data(), batch_sampler=sampler), target=2.0, poisson_sampling=False)
+    eps = engine.get_epsilon(1e-5)
+    assert steps == 40 and 1.98 <= eps <= 2.0
+    assert account_epochs(sc, sigma=opt.noise_multiplier, epochs=EPOCHS, delta=1e-5, attack=False).certified == eps
+
+def test_an_epoch_run_with_changing_noise_is_refused():
+    from must_nbdev.core.epochs import make_epoch_scheme
+    acc = OpacusStyleAccountant(make_epoch_scheme('allocation', N, BATCH))
+    acc.step(noise_multiplier=1.0, sample_rate=1 / 20); acc.step(noise_multiplier=2.0, sample_rate=1 / 20)
+    with pytest.raises(ValueError, match='one noise multiplier'): acc.get_epsilon(1e-5)
+    with pytest.raises(ValueError, match='sample_rate'): acc.step(noise_multiplier=1.0, sample_rate=1 / 21)

@@ -74,6 +74,16 @@ class EpochScheme:
         "Mean records per step: n / steps_per_epoch."
         return self.n / self.steps_per_epoch
 
+    @property
+    def rate(self) -> float:
+        "Mean fraction of the records in one step: 1 / steps_per_epoch (what Opacus's sample_rate = 1/len(loader) is)."
+        return 1 / self.steps_per_epoch
+
+    @property
+    def m(self) -> int|None:
+        "The batch size of a fixed-size scheme (an epoch's last batch may be shorter); None where sizes vary."
+        return self.batch_size if self.fixed_size else None
+
     def steps_for_epochs(self,
                          epochs:int,  # whole passes over the data (>= 1)
                         ) -> int:
@@ -123,6 +133,8 @@ class EpochBatchSampler:
         self.seed = (int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1) if seed is None
                      else check_int(seed, 'seed', 0))
         self.epoch = 0                     # the pass the next iteration draws
+        self.batches_drawn = 0             # batches yielded so far, all passes (Opacus's hook checks one per step)
+        self.steps = scheme.steps_per_epoch   # batches per pass
 
     def set_epoch(self, epoch:int):
         "Draw pass `epoch` next (as `DistributedSampler.set_epoch`)."
@@ -133,4 +145,6 @@ class EpochBatchSampler:
     def __iter__(self):
         rng = np.random.default_rng([self.seed, self.epoch])
         self.epoch += 1
-        for batch in epoch_batches(self.scheme, rng): yield batch.tolist()
+        for batch in epoch_batches(self.scheme, rng):
+            self.batches_drawn += 1
+            yield batch.tolist()

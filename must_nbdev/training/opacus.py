@@ -10,6 +10,7 @@ from ..core.definitions import check_choice, check_real, patch_to
 from ..core.sampling import SCHEMES, Scheme, make_scheme
 from ..accounting.pairs import RELATIONS
 from .interop import MustBatchSampler
+from ..core.epochs import EPOCH_SCHEMES, EpochBatchSampler, EpochScheme
 
 # %% auto #0
 __all__ = ['RATE_RTOL', 'OpacusStyleAccountant', 'register_accountant', 'attach']
@@ -25,14 +26,15 @@ class OpacusStyleAccountant:
                  sampler='poisson',       # the MustBatchSampler the DataLoader draws from (or its Scheme); 'poisson':
                                           # Opacus's own Poisson sampler, charged at the rate Opacus passes
                  relation:str|None=None): # 'substitute' or 'add_remove'; None: the scheme's own
-        self.sampler = sampler if isinstance(sampler, MustBatchSampler) else None
+        self.sampler = sampler if isinstance(sampler, (MustBatchSampler, EpochBatchSampler)) else None
         if self.sampler is not None: self.scheme, self.pass_steps = sampler.scheme, sampler.steps
+        elif isinstance(sampler, EpochScheme): self.scheme, self.pass_steps = sampler, sampler.steps_per_epoch
         elif isinstance(sampler, Scheme): self.scheme, self.pass_steps = sampler, None
         elif isinstance(sampler, str) and sampler == 'poisson': self.scheme, self.pass_steps = None, None
         else:
-            raise TypeError(f"sampler must be the MustBatchSampler the DataLoader draws from, its Scheme, or "
-                            f"'poisson' (Opacus's own Poisson sampling), got {sampler!r}: a fixed-size scheme's "
-                            f"batch size cannot be read from Opacus's sample_rate")
+            raise TypeError(f"sampler must be the MustBatchSampler or EpochBatchSampler the DataLoader draws from, its "
+                            f"scheme, or 'poisson' (Opacus's own Poisson sampling), got {sampler!r}: a fixed-size "
+                            f"scheme's batch size cannot be read from Opacus's sample_rate")
         default = SCHEMES['poisson'].relation if self.scheme is None else self.scheme.relation
         self.relation = check_choice(default if relation is None else relation, 'relation', RELATIONS)
         self.history = []          # [(noise_multiplier, sample_rate, num_steps)], as Opacus keeps it
@@ -42,7 +44,7 @@ class OpacusStyleAccountant:
     def mechanism(self) -> str:
         "The name this accountant is registered under in Opacus: the scheme's registry name ('must-ow', 'wor', ...)."
         if self.scheme is None: return 'poisson'
-        return self.scheme.name if self.scheme.name in SCHEMES else 'must-pipeline'
+        return self.scheme.name if self.scheme.name in SCHEMES or self.scheme.name in EPOCH_SCHEMES else 'must-pipeline'
     def __len__(self) -> int: return len(self.history)
     @property
     def steps(self) -> int:
@@ -105,6 +107,7 @@ def get_epsilon(self,
         raise ValueError("no steps recorded: Opacus records steps on the accountant its optimizer was made with. "
                          "Replacing privacy_engine.accountant after make_private leaves this one empty: call "
                          "must_nbdev.attach(privacy_engine, sampler) before make_private")
+    if isinstance(self.scheme, EpochScheme): return self.epoch_epsilon(delta)
     phases = [(self.scheme_at_rate(q), float(s), self.charged_steps(int(k), q)) for s, q, k in self.history]
     merged = [list(phases[0])]
     for sc, s, k in phases[1:]:
@@ -116,6 +119,23 @@ def get_epsilon(self,
     acc = PrivacyAccountant()
     for sc, s, k in merged: acc.step(sc, sigma=s, steps=k, relation=self.relation)
     return float(acc.epsilon(delta).upper)
+
+# %% ../../nbs/training/02_opacus.ipynb #f9c95a68
+@patch_to(OpacusStyleAccountant)
+def epoch_epsilon(self,
+                  delta:float,  # δ in (0, 1)
+                 ) -> float:
+    "Certified ε(δ) of an epoch scheme's recorded steps: every epoch begun is charged whole, at the run's one σ."
+    from must_nbdev.accounting.allocation import account_epochs
+    sigmas = {s for s, _, _ in self.history}
+    if len(sigmas) > 1:
+        raise ValueError(f"{self.scheme.label} is certified per epoch at one noise multiplier; this run used "
+                         f"{sorted(sigmas)}: keep σ fixed")
+    for _, q, _ in self.history: self.scheme_at_rate(q)                # every rate checked against the sampler
+    steps = sum(self.charged_steps(int(k), q) for _, q, k in self.history)
+    epochs = -(-steps // self.scheme.steps_per_epoch)
+    return float(account_epochs(self.scheme, sigma=sigmas.pop(), epochs=epochs, delta=delta, relation=self.relation,
+                                attack=False).certified)
 
 # %% ../../nbs/training/02_opacus.ipynb #15beaf03
 @patch_to(OpacusStyleAccountant)
@@ -236,9 +256,10 @@ def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_priva
            relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
           ) -> OpacusStyleAccountant:
     "Make `privacy_engine` account `sampler`'s scheme with certified bounds; its make_private then checks the wiring."
-    if not (isinstance(sampler, MustBatchSampler) or (isinstance(sampler, str) and sampler == 'poisson')):
-        raise TypeError(f"sampler must be the MustBatchSampler the DataLoader draws from, or 'poisson', got "
-                        f"{type(sampler).__name__}")
+    if not (isinstance(sampler, (MustBatchSampler, EpochBatchSampler))
+            or (isinstance(sampler, str) and sampler == 'poisson')):
+        raise TypeError(f"sampler must be the MustBatchSampler or EpochBatchSampler the DataLoader draws from, or "
+                        f"'poisson', got {type(sampler).__name__}")
     if isinstance(sampler, MustBatchSampler) and sampler.distinct:
         raise ValueError("a DataLoader needs the sampler's expanded batches (distinct=False): with distinct=True it "
                          "would fetch the counts as record indices")
