@@ -8,6 +8,7 @@ import argparse, sys
 from pathlib import Path
 from .core.definitions import MECHANISMS
 from .core.sampling import SCHEMES
+from .core.epochs import EPOCH_SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
 from .accounting.triangles import NET_TOL
 from .accounting.unlabelled_net import CELLS, MAX_CELLS
@@ -17,7 +18,7 @@ from .accounting.pld import MAX_BINS
 from .experiments.reproduce import (REPRODUCIBLE, SUMMARY_COLUMNS, PAPER_COMPARISONS, artefact_builders,
                                              reproduce_all, write_artefact, write_comparison)
 from .commands import (OTHER_NAMES, CommandParser, parse_number, parse_seed, dumps_json, add_scheme_args, cmd_amplify,
-                                 cmd_account, cmd_compare, cmd_calibrate, cmd_sweep)
+                                 cmd_account, cmd_compare, cmd_calibrate, cmd_sweep, cmd_epochs)
 
 # %% auto #0
 __all__ = ['EXAMPLES', 'SIGMA_HELP', 'cmd_reproduce', 'build_parser', 'main']
@@ -79,6 +80,9 @@ EXAMPLES = {
   must sweep --n 50000 --schemes poisson wor must-ow --batch-sizes 256 512 --sigmas 0.8 1 1.5 2 --epochs 20 \\
              --delta 1e-5 --jobs 2 --csv sweep.csv --plot sweep.png
   must sweep --n 50000 --batch-sizes 512 --sigmas 1 2 --epochs 10 20 --delta 1e-5 --dask tcp://scheduler:8786""",
+    'epochs': """examples:
+  must epochs --scheme allocation --n 60000 --batch-size 256 --epochs 10 --sigma 0.8 --delta 1e-5
+  must epochs --scheme shuffle --n 60000 --batch-size 256 --epochs 10 --solve sigma --eps 3 --delta 1e-5""",
     'reproduce': """examples:
   must reproduce --list
   must reproduce table3
@@ -176,6 +180,28 @@ def _add_compare(sub, raw):
     cmp_.add_argument('--quiet', action='store_true', help='no progress on stderr')
     cmp_.set_defaults(func=cmd_compare)
 
+# %% ../nbs/90_cli.ipynb #6e5a0586
+def _add_epochs(sub, raw):
+    "Add the subcommand `must epochs`: random allocation and shuffled epochs, certified and attacked."
+    ep = sub.add_parser('epochs', help='random allocation or shuffled epochs: eps (or sigma) certified and attacked',
+                        formatter_class=raw, epilog=EXAMPLES['epochs'],
+                        description='The batches most training loops draw. allocation: each record at one uniformly '
+                                    'random step of every epoch (add/remove; its certificate is exact); shuffle: a '
+                                    'fresh permutation per epoch cut into batches (substitution; only a bound '
+                                    'without amplification is certified, next to the strongest attack). Both have '
+                                    'ceil(n / batch size) steps per epoch.')
+    ep.add_argument('--scheme', required=True, choices=list(EPOCH_SCHEMES), help='the epoch scheme')
+    ep.add_argument('--n', required=True, type=parse_number, help='records in the dataset')
+    ep.add_argument('--m', '--batch-size', dest='m', required=True, type=parse_number, help='batch size')
+    ep.add_argument('--epochs', required=True, type=parse_number, help='whole epochs')
+    ep.add_argument('--sigma', '--noise-multiplier', dest='sigma', type=parse_number, help=SIGMA_HELP)
+    ep.add_argument('--eps', type=parse_number, help='ask delta at this eps (with --solve sigma: the target eps)')
+    ep.add_argument('--delta', type=parse_number, help='ask eps at this delta (with --solve sigma: the target delta)')
+    ep.add_argument('--solve', choices=['sigma'], help='sigma: the noise the certificate needs, and the attack\'s')
+    ep.add_argument('--relation', choices=list(RELATIONS), help="default: the scheme's own")
+    ep.add_argument('--json', action='store_true', help='print one JSON object')
+    ep.set_defaults(func=cmd_epochs)
+
 # %% ../nbs/90_cli.ipynb #59ae9d38
 def _add_sweep(sub, raw):
     "Add the subcommand `must sweep`: a grid of schemes × batch sizes × σ × epochs, in parallel."
@@ -259,6 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_amplify(sub, raw)
     _add_account(sub, raw)
     _add_compare(sub, raw)
+    _add_epochs(sub, raw)
     _add_sweep(sub, raw)
     _add_calibrate(sub, raw)
     _add_reproduce(sub, raw)

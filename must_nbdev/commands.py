@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse, json, sys, math
 from .core.definitions import MECHANISMS, jsonable, check_int
 from .core.sampling import SCHEMES, make_scheme, MAX_N
-from .core.epochs import EPOCH_SCHEMES
+from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
+from .accounting.allocation import account_epochs, calibrate_epoch_sigma
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.triangles import NET_TOL
@@ -18,7 +19,7 @@ from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_ba
 
 # %% auto #0
 __all__ = ['OTHER_NAMES', 'CommandParser', 'parse_number', 'parse_seed', 'dumps_json', 'add_scheme_args', 'cmd_amplify',
-           'cmd_account', 'cmd_compare', 'cmd_calibrate', 'cmd_sweep']
+           'cmd_account', 'cmd_compare', 'cmd_epochs', 'cmd_calibrate', 'cmd_sweep']
 
 # %% ../nbs/89_commands.ipynb #a37949bc
 OTHER_NAMES = {'--noise_multiplier': '--noise-multiplier', '--batch_size': '--batch-size', '--sample-rate': '--q',
@@ -241,6 +242,37 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     note = _tighter_note((short_label(r), r.theory_gap, r.tighter) for r in rows)
     if note: print(note)
     if args.plot: print(f"plot written to {args.plot}")
+    return 0
+
+# %% ../nbs/89_commands.ipynb #2461539a
+def cmd_epochs(args,  # parsed command-line arguments (argparse.Namespace)
+              ) -> int:
+    "`must epochs`: random allocation or shuffled epochs, certified next to the attack, or σ for (eps, delta)."
+    sc = make_epoch_scheme(args.scheme, args.n, args.m); E = check_int(args.epochs, '--epochs', 1)
+    rel = args.relation or sc.relation
+    if args.solve == 'sigma':
+        if args.eps is None or args.delta is None or args.sigma is not None:
+            raise ValueError("--solve sigma takes --eps and --delta (the target), not --sigma")
+        s_cert = calibrate_epoch_sigma(sc, epochs=E, eps=args.eps, delta=args.delta, relation=rel)
+        s_att = calibrate_epoch_sigma(sc, epochs=E, eps=args.eps, delta=args.delta, relation=rel, which='attack')
+        r = account_epochs(sc, sigma=s_cert, epochs=E, delta=args.delta, relation=rel)
+        out = dict(scheme=str(sc), relation=rel, epochs=E, steps=r.steps, sigma=s_cert, sigma_attack=s_att,
+                   eps=r.certified, eps_attack=r.attack, certificate=r.certificate)
+        if args.json: print(dumps_json(out)); return 0
+        print(f"{sc}, {E} epochs ({r.steps} steps), relation: {rel}; worst case")
+        print(f"sigma = {s_cert:.6g}: certified eps(delta={args.delta:g}) = {r.certified:.6g} <= {args.eps:g} "
+              f"({r.certificate}); the attack reaches {r.attack:.6g}")
+        print(f"below sigma = {s_att:.6g} the attack alone breaks ({args.eps:g}, {args.delta:g}): no certificate can "
+              "allow less noise")
+        return 0
+    if args.sigma is None: raise ValueError("give --sigma (eps or delta at that noise), or --solve sigma")
+    if (args.eps is None) == (args.delta is None): raise ValueError("give exactly one of --eps (ask delta) or --delta")
+    r = account_epochs(sc, sigma=args.sigma, epochs=E, eps=args.eps, delta=args.delta, relation=rel)
+    if args.json: print(dumps_json(dict(jsonable(r.__dict__), certified=r.certified, attack=r.attack))); return 0
+    what = f"delta(eps={args.eps:g})" if args.eps is not None else f"eps(delta={args.delta:g})"
+    print(f"{sc}, {E} epochs ({r.steps} steps), sigma = {args.sigma:g}, relation: {rel}; worst case")
+    print(f"{what} <= {r.certified:.6g} certified ({r.certificate}); >= {r.attack:.6g} by attack ({r.attack_name}); "
+          f"gap {r.theory_gap:.4g}")
     return 0
 
 # %% ../nbs/89_commands.ipynb #254c0d0b

@@ -94,3 +94,25 @@ def test_several_one_step_epochs_bracket_the_composed_gaussian(E):
         lo, up = allocation_bounds(1.5, 1, E, eps=eps, bins=1 << 17)
         exact = float(gaussian_profile(eps, math.sqrt(E) / 1.5))
         assert lo <= exact <= up and up - lo < 0.02 * exact + 1e-12, (E, eps, lo, exact, up)
+
+def test_must_epochs_reports_the_numbers_of_account_epochs_and_refuses_bad_input():
+    import contextlib, io, json
+    from must_nbdev.cli import main
+    def run(*argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): rc = main(list(argv))
+        return rc, out.getvalue(), err.getvalue()
+    sc = make_epoch_scheme('allocation', 1200, 60)
+    ref = account_epochs(sc, sigma=1.3, epochs=2, delta=1e-5)
+    rc, out, _ = run('epochs', '--scheme', 'allocation', '--n', '1200', '--m', '60', '--epochs', '2', '--sigma', '1.3',
+                     '--delta', '1e-5', '--json')
+    got = json.loads(out)
+    assert rc == 0 and got['certified'] == ref.certified and got['attack'] == ref.attack and got['steps'] == 40
+    rc, out, _ = run('epochs', '--scheme', 'shuffle', '--n', '1200', '--m', '60', '--epochs', '2', '--solve', 'sigma',
+                     '--eps', '2', '--delta', '1e-5', '--json')
+    got = json.loads(out)
+    assert rc == 0 and got['sigma_attack'] < got['sigma'] and got['eps'] <= 2.0
+    for bad in (['--sigma', '1', '--relation', 'add_remove', '--delta', '1e-5'],       # shuffle: substitution only
+                ['--sigma', '1'], ['--sigma', '1', '--eps', '1', '--delta', '1e-5'], ['--solve', 'sigma', '--eps', '1']):
+        rc, out, err = run('epochs', '--scheme', 'shuffle', '--n', '1200', '--m', '60', '--epochs', '2', *bad)
+        assert rc == 2 and out == '' and len(err.strip().splitlines()) == 1, (bad, err)
