@@ -149,7 +149,7 @@ def test_version_and_bare_usage():
     rc, out, err = run([])
     assert rc == 2 and 'usage: must' in out and 'examples:' in out
 
-@pytest.mark.parametrize('cmd', ['amplify', 'account', 'compare', 'calibrate', 'reproduce'])
+@pytest.mark.parametrize('cmd', ['amplify', 'account', 'compare', 'epochs', 'calibrate', 'reproduce'])
 def test_every_help_ends_with_examples(cmd):
     rc, out, err = run([cmd, '--help'])
     tail = out.rstrip().split('examples:')[-1].strip().splitlines()
