@@ -33,7 +33,7 @@ def test_lattice_round_off_bound_holds_against_exact_integer_convolution():
 
 def test_lattice_masses_sum_to_one_with_the_tail():
     for up in (True, False):
-        p, beyond, err = lognormal_lattice(-0.3, 0.8, 0.003, 5000, up)
+        p, beyond, err, _ = lognormal_lattice(-0.3, 0.8, 0.003, 5000, 'up' if up else 'down')
         assert abs(p.sum() + beyond - 1) < 1e-12 + err and (p >= 0).all()
 
 # pld-accounting 2.0's own configurations, recomputed here with the real client (the dev extra installs it)
@@ -116,3 +116,17 @@ def test_must_epochs_reports_the_numbers_of_account_epochs_and_refuses_bad_input
                 ['--sigma', '1'], ['--sigma', '1', '--eps', '1', '--delta', '1e-5'], ['--solve', 'sigma', '--eps', '1']):
         rc, out, err = run('epochs', '--scheme', 'shuffle', '--n', '1200', '--m', '60', '--epochs', '2', *bad)
         assert rc == 2 and out == '' and len(err.strip().splitlines()) == 1, (bad, err)
+
+@pytest.mark.parametrize('sigma,t,E', [(0.9, 150, 2), (1.5, 400, 1), (3.0, 80, 4)])
+def test_nearest_rounding_stays_inside_the_directed_bracket(sigma, t, E):
+    "Nearest rounding (mean error plus Hoeffding) and directed rounding bound the same truth: their brackets overlap."
+    d = compose_bounds(mixture_epoch_plds(sigma, t, 0.0, 1 / t, bins=1 << 19, rounding='directed'), E, delta=1e-5)
+    n = compose_bounds(mixture_epoch_plds(sigma, t, 0.0, 1 / t, bins=1 << 17, rounding='nearest'), E, delta=1e-5)
+    assert n['certified'] >= d['attack'] and n['attack'] <= d['certified']
+    assert d['attack'] <= d['certified'] and n['attack'] <= n['certified']
+
+def test_nearest_rounding_narrows_the_bracket_at_many_steps():
+    for rounding in ('directed', 'nearest'):
+        r = compose_bounds(mixture_epoch_plds(1.0, 1000, 0.0, 1e-3, bins=1 << 18, rounding=rounding), 3, delta=1e-5)
+        if rounding == 'directed': wide = r['certified'] / r['attack']
+    assert r['certified'] / r['attack'] - 1 < (wide - 1) / 2

@@ -16,10 +16,11 @@ special = LazyModule('scipy.special')   # imported at first use
 sfft = LazyModule('scipy.fft')
 
 # %% auto #0
-__all__ = ['special', 'sfft', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'FFT_SLACK', 'ALLOCATION_PAIR', 'GAUSSIAN_EPOCHS',
-           'EPOCH_CERTIFICATES', 'lognormal_lattice', 'lattice_convolve', 'lattice_power', 'mixture_epoch_plds',
-           'allocation_epoch_plds', 'compose_bounds', 'allocation_bounds', 'exact_two_step_delta',
-           'gaussian_epochs_bound', 'EpochAccountResult', 'account_epochs', 'calibrate_epoch_sigma']
+__all__ = ['special', 'sfft', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'FFT_SLACK', 'ROUNDINGS', 'ROUNDING_ETA',
+           'ALLOCATION_PAIR', 'GAUSSIAN_EPOCHS', 'EPOCH_CERTIFICATES', 'lognormal_lattice', 'lattice_convolve',
+           'lattice_power', 'mixture_epoch_plds', 'allocation_epoch_plds', 'compose_bounds', 'allocation_bounds',
+           'exact_two_step_delta', 'gaussian_epochs_bound', 'EpochAccountResult', 'account_epochs',
+           'calibrate_epoch_sigma']
 
 # %% ../../nbs/accounting/13_allocation.ipynb #85404fa3
 LATTICE_BINS = 1 << 21   # lattice points of the sum S: its accuracy is about (S's range)/LATTICE_BINS relative
@@ -27,21 +28,26 @@ LATTICE_SPAN = 16.0      # the lattice covers S ≤ LATTICE_SPAN · max(t, 4) at
 LATTICE_TAIL = 1e-13     # P-mass of one term beyond the lattice that sizes it, when that needs less than the span
 FFT_SLACK = 1.05         # factor on the FFT round-off bounds (their second-order terms)
 
+ROUNDINGS = ('up', 'down', 'nearest')
+
 def lognormal_lattice(mu:float,    # mean of log Y
                       s:float,     # standard deviation of log Y (> 0)
                       h:float,     # lattice step (> 0)
                       N:int,       # lattice points k = 0..N-1
-                      up:bool,     # True: round Y up to the lattice; False: down
+                      mode:str,    # 'up', 'down' or 'nearest': how Y is rounded to the lattice
                      ) -> tuple:
-    "(pmf on kh, mass beyond the last point, ℓ1 round-off bound) of Y = exp(mu + s W), W ~ N(0, 1), rounded."
-    e = h * np.arange(N + 1)
-    with np.errstate(divide='ignore'): z = (np.log(e) - mu) / s
+    "(pmf on kh, mass beyond the last point, ℓ1 round-off bound, E[Y; Y in the lattice's cells]) of Y = exp(mu + s W)."
+    check_choice(mode, 'mode', ROUNDINGS)
+    e = h * (np.arange(N + 1) - (0.5 if mode == 'nearest' else 0.0))      # cell edges; 'up' shifts cells by one
+    with np.errstate(divide='ignore', invalid='ignore'):
+        z = np.where(e > 0, (np.log(np.maximum(e, np.finfo(float).tiny)) - mu) / s, -np.inf)
     cdf, sf = special.ndtr(z), special.ndtr(-z)
     cells = np.where(z[1:] < 0, cdf[1:] - cdf[:-1], sf[:-1] - sf[1:])      # the difference of the smaller tails
     err = 2 * 64 * UNIT_ROUNDOFF['double'] * float(np.minimum(cdf, sf).sum()) + UNIT_ROUNDOFF['double']
     cells = np.maximum(cells, 0.0)                                          # within `err` of the truth
-    if up: return np.concatenate([[0.0], cells[:N - 1]]), float(sf[N - 1]), err
-    return cells[:N], float(sf[N]), err
+    pmf, c = (np.concatenate([[0.0], cells[:N - 1]]), e[N - 1]) if mode == 'up' else (cells[:N], e[N])
+    zc = (math.log(c) - mu) / s
+    return pmf, float(special.ndtr(-zc)), err, math.exp(mu + s * s / 2) * float(special.ndtr(zc - s))
 
 # %% ../../nbs/accounting/13_allocation.ipynb #29e3ea9c
 def _l2(x) -> float: return float(math.sqrt(np.dot(x, x)))
@@ -78,6 +84,17 @@ def lattice_power(p:np.ndarray,   # a pmf on the lattice
         base, e = lattice_convolve(base, base, N, overflow); e_base = 2 * e_base + e
 
 # %% ../../nbs/accounting/13_allocation.ipynb #026938e3
+ROUNDING_ETA = 1e-15   # probability charged for Hoeffding's bound on the sum of nearest-rounding errors
+
+def _nearest_mean(lattice:tuple, h:float, clip:bool=False) -> float:
+    "Mean error E[Y − ñ] of one nearest-rounded term (`lognormal_lattice`'s output), given it is in range; clip: over all, the overflow at +h/2."
+    pmf, beyond, _, partial = lattice
+    N = len(pmf)
+    d = partial - float(h * np.arange(N) @ pmf)
+    slack = 8 * N * UNIT_ROUNDOFF['double'] * (partial + 1)                   # the float sums' round-off, outward
+    if clip: return d + h / 2 * beyond - slack
+    return d / (1 - beyond) + slack
+
 def _lattice_size(sigma, t, bins) -> tuple:
     "(lattice step h, points N) for the sum of t terms at noise σ."
     s = 1 / sigma
@@ -86,17 +103,21 @@ def _lattice_size(sigma, t, bins) -> tuple:
     s_max = min(LATTICE_SPAN * max(t, 4), t + 12 * sd + math.exp(0.5 * s * s + s * z))
     return s_max / bins, bins
 
-def _to_pld(S, err, h, a, b, h_loss, direction, upper, tilt=0) -> DiscretePLD:
-    "The PLD on grid `h_loss` of the loss ±log(a + b·kh) given the law `S` of the lattice sum (see the table above)."
+def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, slack=0.0, top_shift=0.0) -> DiscretePLD:
+    "The PLD on grid `h_loss` of the loss ±log(a + b·(kh + shift)) given the law `S` of the lattice sum (see above)."
     k = np.arange(len(S))
     S = np.maximum(S, 0.0)
-    with np.errstate(divide='ignore'): L = np.log(a + k * (h * b))
+    v = a + b * (k * h + shift)
+    if tilt: v[-1] = a + b * (k[-1] * h + top_shift)       # the top point: the shift that holds on every outcome
+    with np.errstate(divide='ignore', invalid='ignore'):
+        L = np.where(v > 0, np.log(np.maximum(v, np.finfo(float).tiny)), -np.inf)
     if direction == 'add': L = -L
-    m = S * (a + k * (h * b)) if tilt else S
-    if tilt:   # a sum of `tilt` terms rounded down is below the true sum by less than tilt·h: the cells below the top
-        # hold P-mass at most Σ (k + tilt) h·ratio Q_k, so the top point (S ≥ its value) holds at least the rest
-        m[-1] = max(0.0, 1 - float(np.sum(S[:-1] * (a + (k[:-1] + tilt) * (h * b)))) - err * (a + len(S) * h * b))
-        err = err * (a + len(S) * h * b)
+    m = S * np.maximum(v, 0.0) if tilt else S
+    if tilt:   # the cells below the top hold all terms in range, each at most `slack`/terms above its point: their
+        # P-mass is at most Σ (a + b(kh + slack)) Q_k, so the top point (S ≥ its value) holds at least the rest
+        vmax = float(np.max(np.maximum(v, 0.0)))
+        m[-1] = max(0.0, 1 - float(np.sum(S[:-1] * (a + b * (k[:-1] * h + slack)))) - err * vmax)
+        err = err * vmax
     fin = np.isfinite(L) & (m > 0)
     x = L[fin] / h_loss
     margin = 1e-9 + 1e-13 * np.abs(x)
@@ -124,6 +145,7 @@ def mixture_epoch_plds(sigma:float,            # noise multiplier over the sensi
                        bins:int=LATTICE_BINS,  # lattice points of the sum (accuracy ~ 1/bins, time ~ bins)
                        certified:bool=True,    # the certificate's PLDs (a = 0, b = 1/terms only)
                        attack:bool=True,       # the attack's PLDs
+                       rounding:str|None=None, # 'directed' or 'nearest' (None: nearest from t > 2 log(1/η) terms)
                       ) -> dict:
     "{('remove'|'add', 'certified'|'attack'): DiscretePLD} of one epoch whose likelihood ratio is a + b·S."
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); t = check_int(terms, 'terms', 1)
@@ -133,25 +155,41 @@ def mixture_epoch_plds(sigma:float,            # noise multiplier over the sensi
     check_memory(48.0 * bins, f"a random-allocation lattice of {bins} points", "use fewer bins")
     dh, N = _lattice_size(sigma, t, bins)
     s, muQ, muP = 1 / sigma, -0.5 / sigma ** 2, 0.5 / sigma ** 2
+    if rounding is None: near = t > 2 * math.log(1 / ROUNDING_ETA)   # Hoeffding's √(t log(1/η)/2)·h beats t·h/2
+    else: near = check_choice(rounding, 'rounding', ('directed', 'nearest')) == 'nearest'
+    hi_mode, lo_mode = ('nearest', 'nearest') if near else ('up', 'down')
     one = np.eye(1, N)[0]
-    up, _, eu = lognormal_lattice(muQ, s, dh, N, up=True)
+    latQ = lognormal_lattice(muQ, s, dh, N, hi_mode)
+    up, _, eu, _ = latQ                                                         # overflow dropped
     R_up, er = lattice_power(up, t - 1, N, 'drop') if t > 1 else (one, 0.0)
     er += (t - 1) * eu
-    dn, bd, ed = lognormal_lattice(muQ, s, dh, N, up=False); dn[N - 1] += bd
+    if near: dn, bd, ed = up.copy(), latQ[1], eu
+    else: dn, bd, ed, _ = lognormal_lattice(muQ, s, dh, N, lo_mode)
+    dn[N - 1] += bd                                                             # overflow at the top point
     R_dn, erd = lattice_power(dn, t - 1, N, 'top') if t > 1 else (one, 0.0)
     erd += (t - 1) * ed
+    # how far the true S may lie from the lattice sum's point: above it (hi) for the rounding/overflow of `up`, below
+    # it (lo) for that of `dn`; directed rounding needs no allowance, nearest rounding its mean error and Hoeffding's
+    x = dh * math.sqrt(t * math.log(1 / ROUNDING_ETA) / 2) if near else 0.0
+    hi = lambda mp: (mp + x) if near else 0.0
+    lo = (_nearest_mean(latQ, dh, clip=True) * t - x) if near else 0.0
+    eta = ROUNDING_ETA if near else 0.0
+    slack = t * dh / 2 if near else t * dh
     out = {}
     if certified:
-        pP, _, eP = lognormal_lattice(muP, s, dh, N, up=True)
+        latP = lognormal_lattice(muP, s, dh, N, hi_mode); pP, eP = latP[0], latP[2]
         S, e = lattice_convolve(R_up, pP, N, 'drop')
-        out['remove', 'certified'] = _to_pld(S, e + er + eP, dh, a, b, h, 'remove', True)
+        mp = (t - 1) * _nearest_mean(latQ, dh) + _nearest_mean(latP, dh) if near else 0.0
+        out['remove', 'certified'] = _to_pld(S, e + er + eP + eta, dh, a, b, h, 'remove', True, hi(mp))
         S, e = lattice_convolve(R_dn, dn, N, 'top')
-        out['add', 'certified'] = _to_pld(S, e + erd + ed, dh, a, b, h, 'add', True)
+        out['add', 'certified'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'add', True, lo)
     if attack:
         S, e = lattice_convolve(R_dn, dn, N, 'top')
-        out['remove', 'attack'] = _to_pld(S, e + erd + ed, dh, a, b, h, 'remove', False, tilt=t)
+        out['remove', 'attack'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'remove', False, lo, tilt=True,
+                                          slack=slack, top_shift=-slack if near else 0.0)
         S, e = lattice_convolve(R_up, up, N, 'drop')
-        out['add', 'attack'] = _to_pld(S, e + er + eu, dh, a, b, h, 'add', False)
+        mp = t * _nearest_mean(latQ, dh) if near else 0.0
+        out['add', 'attack'] = _to_pld(S, e + er + eu + eta, dh, a, b, h, 'add', False, hi(mp))
     return out
 
 def allocation_epoch_plds(sigma:float,             # noise multiplier (> 0)
