@@ -17,10 +17,10 @@ sfft = LazyModule('scipy.fft')
 
 # %% auto #0
 __all__ = ['special', 'sfft', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'FFT_SLACK', 'ROUNDINGS', 'ROUNDING_ETA',
-           'ALLOCATION_PAIR', 'GAUSSIAN_EPOCHS', 'EPOCH_CERTIFICATES', 'lognormal_lattice', 'lattice_convolve',
-           'lattice_power', 'mixture_epoch_plds', 'allocation_epoch_plds', 'compose_bounds', 'allocation_bounds',
-           'exact_two_step_delta', 'gaussian_epochs_bound', 'EpochAccountResult', 'account_epochs',
-           'calibrate_epoch_sigma']
+           'TAIL_RATIO', 'TAIL_BUCKETS', 'TAIL_Z', 'ALLOCATION_PAIR', 'GAUSSIAN_EPOCHS', 'EPOCH_CERTIFICATES',
+           'lognormal_lattice', 'lattice_convolve', 'lattice_power', 'mixture_epoch_plds', 'allocation_epoch_plds',
+           'compose_bounds', 'allocation_bounds', 'exact_two_step_delta', 'gaussian_epochs_bound', 'EpochAccountResult',
+           'account_epochs', 'calibrate_epoch_sigma']
 
 # %% ../../nbs/accounting/13_allocation.ipynb #85404fa3
 LATTICE_BINS = 1 << 21   # lattice points of the sum S: its accuracy is about (S's range)/LATTICE_BINS relative
@@ -85,6 +85,9 @@ def lattice_power(p:np.ndarray,   # a pmf on the lattice
 
 # %% ../../nbs/accounting/13_allocation.ipynb #026938e3
 ROUNDING_ETA = 1e-15   # probability charged for Hoeffding's bound on the sum of nearest-rounding errors
+TAIL_RATIO = 1e-3      # one term's tail beyond the lattice: geometric cells, y_{i+1} = (1 + TAIL_RATIO) y_i
+TAIL_BUCKETS = 64      # the other terms' sum there: pieces of equal mass, each at its top point
+TAIL_Z = 12.0          # the tail's cells reach the term's quantile 1 − Φ(−12) (below 1e-32 beyond: at +∞)
 
 def _nearest_mean(lattice:tuple, h:float, clip:bool=False) -> float:
     "Mean error E[Y − ñ] of one nearest-rounded term (`lognormal_lattice`'s output), given it is in range; clip: over all, the overflow at +h/2."
@@ -103,8 +106,24 @@ def _lattice_size(sigma, t, bins) -> tuple:
     s_max = min(LATTICE_SPAN * max(t, 4), t + 12 * sd + math.exp(0.5 * s * s + s * z))
     return s_max / bins, bins
 
-def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, slack=0.0, top_shift=0.0) -> DiscretePLD:
-    "The PLD on grid `h_loss` of the loss ±log(a + b·(kh + shift)) given the law `S` of the lattice sum (see above)."
+def _tail_masses(mu, s, c, weight, others, dh, shift, a, b) -> tuple:
+    "(losses, masses, ℓ1 round-off) where one term exp(mu + sW) exceeds c (its cells geometric), the others' sum at the top of each of its pieces."
+    z0 = (math.log(c) - mu) / s
+    if z0 >= TAIL_Z: return np.zeros(0), np.zeros(0), 0.0
+    y = c * (1 + TAIL_RATIO) ** np.arange(int(math.ceil((TAIL_Z - z0) * s / math.log1p(TAIL_RATIO))) + 1)
+    sf = special.ndtr(-(np.log(y) - mu) / s)
+    cell = np.maximum(sf[:-1] - sf[1:], 0.0)                     # beyond the last edge (below 1e-33): at +∞
+    cum = np.cumsum(np.maximum(others, 0.0))
+    top = np.unique(np.minimum(np.searchsorted(cum, cum[-1] * np.arange(1, TAIL_BUCKETS + 1) / TAIL_BUCKETS),
+                               len(cum) - 1))
+    w = np.diff(np.concatenate([[0.0], cum[top]]))               # the pieces' masses, each at its top point
+    v = a + b * (y[1:, None] + (top[None, :] * dh + shift))
+    err = weight * (2 * 64 * UNIT_ROUNDOFF['double'] * float(sf.sum()) + UNIT_ROUNDOFF['double'])
+    return np.log(v).ravel(), (weight * cell[:, None] * w[None, :]).ravel(), err
+
+def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, slack=0.0, top_shift=0.0,
+            extra=None) -> DiscretePLD:
+    "The PLD on grid `h_loss` of the loss ±log(a + b·(kh + shift)) given the law `S` of the lattice sum (see above); `extra`: more (losses, masses)."
     k = np.arange(len(S))
     S = np.maximum(S, 0.0)
     v = a + b * (k * h + shift)
@@ -118,6 +137,7 @@ def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, sl
         vmax = float(np.max(np.maximum(v, 0.0)))
         m[-1] = max(0.0, 1 - float(np.sum(S[:-1] * (a + b * (k[:-1] * h + slack)))) - err * vmax)
         err = err * vmax
+    if extra is not None: L, m = np.concatenate([L, extra[0]]), np.concatenate([m, extra[1]])
     fin = np.isfinite(L) & (m > 0)
     x = L[fin] / h_loss
     margin = 1e-9 + 1e-13 * np.abs(x)
@@ -179,8 +199,20 @@ def mixture_epoch_plds(sigma:float,            # noise multiplier over the sensi
     if certified:
         latP = lognormal_lattice(muP, s, dh, N, hi_mode); pP, eP = latP[0], latP[2]
         S, e = lattice_convolve(R_up, pP, N, 'drop')
-        mp = (t - 1) * _nearest_mean(latQ, dh) + _nearest_mean(latP, dh) if near else 0.0
-        out['remove', 'certified'] = _to_pld(S, e + er + eP + eta, dh, a, b, h, 'remove', True, hi(mp))
+        mq = (t - 1) * _nearest_mean(latQ, dh) if near else 0.0
+        mp = mq + (_nearest_mean(latP, dh) if near else 0.0)
+        # what the lattice leaves out, at finite losses: the tilted term beyond it (its tail on geometric cells, the
+        # others' sum in pieces), one of the other terms beyond it (union bound, the whole in-lattice sum as the rest),
+        # and sums beyond the lattice of terms inside it (at most twice its top)
+        c = dh * (N - 0.5 if near else N - 1)
+        tails = [_tail_masses(muP, s, c, 1.0, R_up, dh, hi(mq), a, b)]
+        if t > 1: tails.append(_tail_masses(muQ, s, c, t - 1, S, dh, hi(mp), a, b))
+        over = max(0.0, float(R_up.sum()) * float(pP.sum()) - float(S.sum()))
+        Ls = np.concatenate([x[0] for x in tails] + [[math.log(a + b * (2 * N * dh + hi(mp)))]])
+        ms = np.concatenate([x[1] for x in tails] + [[over]])
+        e_tail = sum(x[2] for x in tails) + (e + er + eP) + eta * len(tails)   # `over` is a difference of sums
+        out['remove', 'certified'] = _to_pld(S, e + er + eP + eta + e_tail, dh, a, b, h, 'remove', True, hi(mp),
+                                             extra=(Ls, ms))
         S, e = lattice_convolve(R_dn, dn, N, 'top')
         out['add', 'certified'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'add', True, lo)
     if attack:
