@@ -86,7 +86,7 @@ def lattice_power(p:np.ndarray,   # a pmf on the lattice
 # %% ../../nbs/accounting/13_allocation.ipynb #026938e3
 ROUNDING_ETA = 1e-15   # probability charged for Hoeffding's bound on the sum of nearest-rounding errors
 TAIL_RATIO = 1e-3      # one term's tail beyond the lattice: geometric cells, y_{i+1} = (1 + TAIL_RATIO) y_i
-TAIL_BUCKETS = 64      # the other terms' sum there: pieces of equal mass, each at its top point
+TAIL_BUCKETS = 64      # the other terms' sum there: pieces of equal mass (halved again and again in its tail), at tops
 TAIL_Z = 12.0          # the tail's cells reach the term's quantile 1 − Φ(−12) (below 1e-32 beyond: at +∞)
 
 def _nearest_mean(lattice:tuple, h:float, clip:bool=False) -> float:
@@ -114,8 +114,8 @@ def _tail_masses(mu, s, c, weight, others, dh, shift, a, b) -> tuple:
     sf = special.ndtr(-(np.log(y) - mu) / s)
     cell = np.maximum(sf[:-1] - sf[1:], 0.0)                     # beyond the last edge (below 1e-33): at +∞
     cum = np.cumsum(np.maximum(others, 0.0))
-    top = np.unique(np.minimum(np.searchsorted(cum, cum[-1] * np.arange(1, TAIL_BUCKETS + 1) / TAIL_BUCKETS),
-                               len(cum) - 1))
+    qs = np.concatenate([np.arange(1, TAIL_BUCKETS + 1) / TAIL_BUCKETS, 1 - 2.0 ** -np.arange(7, 50)])
+    top = np.unique(np.minimum(np.searchsorted(cum, cum[-1] * np.sort(qs)), len(cum) - 1))   # finer in its tail
     w = np.diff(np.concatenate([[0.0], cum[top]]))               # the pieces' masses, each at its top point
     v = a + b * (y[1:, None] + (top[None, :] * dh + shift))
     err = weight * (2 * 64 * UNIT_ROUNDOFF['double'] * float(sf.sum()) + UNIT_ROUNDOFF['double'])
