@@ -9,7 +9,8 @@ and benchmarks/practitioner.png (what training/03_compare shows); minutes.
 import argparse, json, subprocess, time
 from pathlib import Path
 from must_nbdev.core.epochs import make_epoch_scheme
-from must_nbdev.accounting.allocation import calibrate_epoch_sigma, allocation_bounds
+from must_nbdev.accounting.allocation import allocation_bounds
+from must_nbdev.accounting.epoch_account import calibrate_epoch_sigma
 from must_nbdev.training.compare import compare_schemes, comparison_table, plot_comparison, reading
 
 N, BATCH, EPOCHS, EPS, DELTA, B = 60_000, 256, 10, 3.0, 1e-5, 6000

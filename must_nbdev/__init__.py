@@ -23,7 +23,9 @@ _LAZY = {   # public name -> the module that defines it
     'MustBatchSampler': 'training.interop', 'must_dp_accounting_pld': 'training.interop',
     'MustDpEvent': 'training.interop', 'MustPLDAccountant': 'training.interop',
     'OpacusStyleAccountant': 'training.opacus', 'attach': 'training.opacus',
-    'compare_schemes': 'training.compare', 'sweep_grid': 'training.sweep', 'run_sweep': 'training.sweep'}
+    'compare_schemes': 'training.compare', 'sweep_grid': 'training.sweep', 'run_sweep': 'training.sweep',
+    'make_epoch_scheme': 'core.epochs', 'EpochBatchSampler': 'core.epochs',
+    'account_epochs': 'accounting.epoch_account', 'calibrate_epoch_sigma': 'accounting.epoch_account'}
 
 install_old_paths(__name__)
 __all__ = list(_LAZY)

@@ -8,7 +8,7 @@ import argparse, json, sys, math
 from .core.definitions import MECHANISMS, jsonable, check_int
 from .core.sampling import SCHEMES, make_scheme, MAX_N
 from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
-from .accounting.allocation import account_epochs, calibrate_epoch_sigma
+from .accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.triangles import NET_TOL

@@ -12,7 +12,7 @@ def calibrated():
 
 def test_epoch_rows_appear_for_whole_epochs_and_are_rechecked_independently():
     from must_nbdev.core.epochs import make_epoch_scheme
-    from must_nbdev.accounting.allocation import account_epochs
+    from must_nbdev.accounting.epoch_account import account_epochs
     rows = compare_schemes(2_000, 40, steps=100, eps=2.0, delta=1e-5, b_values=[80])      # 2 epochs of 50 steps
     epoch = {r.name: r for r in rows if r.name in ('allocation', 'shuffle')}
     assert set(epoch) == {'allocation', 'shuffle'} and all(r.steps == 100 for r in epoch.values())

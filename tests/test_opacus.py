@@ -197,7 +197,7 @@ def test_checkpoint_round_trip_resumes_with_fresh_passes():
 @pytest.mark.parametrize('name', ['allocation', 'shuffle'])
 def test_epoch_samplers_through_attach_report_account_epochs_certified_eps(name):
     from must_nbdev.core.epochs import make_epoch_scheme, EpochBatchSampler
-    from must_nbdev.accounting.allocation import account_epochs
+    from must_nbdev.accounting.epoch_account import account_epochs
     sc = make_epoch_scheme(name, N, BATCH)
     sampler = EpochBatchSampler(sc, seed=4); engine = PrivacyEngine(); attach(engine, sampler)
     opt, steps, seen = _train(engine, DataLoader(_data(), batch_sampler=sampler), poisson_sampling=False)
@@ -208,7 +208,7 @@ def test_epoch_samplers_through_attach_report_account_epochs_certified_eps(name)
 
 def test_make_private_with_epsilon_calibrates_random_allocation_by_its_certificate():
     from must_nbdev.core.epochs import make_epoch_scheme, EpochBatchSampler
-    from must_nbdev.accounting.allocation import account_epochs
+    from must_nbdev.accounting.epoch_account import account_epochs
     sc = make_epoch_scheme('allocation', N, BATCH)
     sampler = EpochBatchSampler(sc, seed=5); engine = PrivacyEngine(); attach(engine, sampler)
     opt, steps, _ = _train(engine, DataLoader(_data(), batch_sampler=sampler), target=2.0, poisson_sampling=False)

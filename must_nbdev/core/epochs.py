@@ -18,7 +18,7 @@ __all__ = ['EPOCH_SCHEMES', 'allocate_records', 'shuffle_records', 'EpochSchemeS
 def allocate_records(n:int,                  # records
                      t:int,                  # steps of the epoch
                      m:int,                  # batch size (unused: sizes are Binomial(n, 1/t))
-                     rng:np.random.Generator,
+                     rng:np.random.Generator, # the run's random stream
                     ) -> list:
     "One epoch of random allocation: each record at a uniformly random step; each batch's records in increasing order."
     step = rng.integers(t, size=n)
@@ -28,7 +28,7 @@ def allocate_records(n:int,                  # records
 def shuffle_records(n:int,                  # records
                     t:int,                  # steps of the epoch, ⌈n/m⌉
                     m:int,                  # batch size
-                    rng:np.random.Generator,
+                    rng:np.random.Generator, # the run's random stream
                    ) -> list:
     "One shuffled epoch: a uniform permutation cut into batches of m (the last one shorter when m does not divide n)."
     perm = rng.permutation(n)

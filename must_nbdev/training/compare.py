@@ -12,7 +12,7 @@ from ..accounting.account import account
 from ..accounting.accountant import CertifiedResult
 from ..accounting.calibrate import calibrate_sigma
 from ..core.epochs import EPOCH_SCHEMES, make_epoch_scheme
-from ..accounting.allocation import account_epochs, calibrate_epoch_sigma
+from ..accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 
 # %% auto #0
 __all__ = ['EpsRowResult', 'ComparisonRow', 'comparison_schemes', 'compare_schemes', 'epoch_rows', 'short_label', 'reading',

@@ -126,7 +126,7 @@ def epoch_epsilon(self,
                   delta:float,  # δ in (0, 1)
                  ) -> float:
     "Certified ε(δ) of an epoch scheme's recorded steps: every epoch begun is charged whole, at the run's one σ."
-    from must_nbdev.accounting.allocation import account_epochs
+    from must_nbdev.accounting.epoch_account import account_epochs
     sigmas = {s for s, _, _ in self.history}
     if len(sigmas) > 1:
         raise ValueError(f"{self.scheme.label} is certified per epoch at one noise multiplier; this run used "

@@ -1,0 +1,56 @@
+"Epoch schemes' door (accounting/14_epoch_account): account_epochs, calibrate_epoch_sigma, shuffled epochs, substitution, must epochs."
+import math, pytest
+from must_nbdev.core.epochs import make_epoch_scheme
+from must_nbdev.accounting.allocation import allocation_bounds
+from must_nbdev.accounting.epoch_account import account_epochs, calibrate_epoch_sigma, gaussian_epochs_bound
+
+def test_shuffle_attack_is_allocation_at_half_the_noise_when_m_divides_n():
+    sh = make_epoch_scheme('shuffle', 1000, 50)
+    r = account_epochs(sh, sigma=2.0, epochs=2, delta=1e-5, bins=1 << 17)
+    lo, _ = allocation_bounds(1.0, 20, 2, delta=1e-5, bins=1 << 17)
+    assert r.attack == pytest.approx(lo, rel=1e-12) and r.attack <= r.certified
+    assert r.certified == gaussian_epochs_bound(2.0, 2, delta=1e-5)
+
+def test_shuffle_attack_with_a_short_last_batch_stays_below_the_certificate():
+    sh = make_epoch_scheme('shuffle', 1000, 48)                  # 21 batches, the last of 40
+    r = account_epochs(sh, sigma=2.0, epochs=2, delta=1e-5, bins=1 << 17)
+    full = account_epochs(make_epoch_scheme('shuffle', 1008, 48), sigma=2.0, epochs=2, delta=1e-5, bins=1 << 17)
+    assert 0 < r.attack <= r.certified and r.attack <= full.attack * 1.01
+
+def test_account_epochs_fields_and_errors():
+    ra = make_epoch_scheme('allocation', 2000, 100)
+    r = account_epochs(ra, sigma=1.5, steps=60, eps=1.0, bins=1 << 17)
+    assert r.query == 'delta' and r.epochs == 3 and r.tight and r.bracket == (r.attack, r.certified)
+    assert 0 < r.attack <= r.certified and r.delta == r.certified
+    with pytest.raises(ValueError, match='exactly one of epochs'): account_epochs(ra, sigma=1.0, delta=1e-5)
+    with pytest.raises(ValueError, match='sigma'): account_epochs(ra, sigma=0.0, epochs=1, delta=1e-5)
+    with pytest.raises(TypeError, match='EpochScheme'): account_epochs('allocation', sigma=1.0, epochs=1, delta=1e-5)
+
+def test_calibrated_sigma_meets_the_target():
+    ra = make_epoch_scheme('allocation', 2000, 100)
+    s = calibrate_epoch_sigma(ra, epochs=2, eps=1.5, delta=1e-5, bins=1 << 16, tol=1e-2)
+    assert account_epochs(ra, sigma=s, epochs=2, delta=1e-5, bins=1 << 16).certified <= 1.5
+    assert account_epochs(ra, sigma=s / 1.02, epochs=2, delta=1e-5, bins=1 << 16).certified > 1.5
+
+def test_must_epochs_reports_the_numbers_of_account_epochs_and_refuses_bad_input():
+    import contextlib, io, json
+    from must_nbdev.cli import main
+    def run(*argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): rc = main(list(argv))
+        return rc, out.getvalue(), err.getvalue()
+    sc = make_epoch_scheme('allocation', 1200, 60)
+    ref = account_epochs(sc, sigma=1.3, epochs=2, delta=1e-5)
+    rc, out, _ = run('epochs', '--scheme', 'allocation', '--n', '1200', '--m', '60', '--epochs', '2', '--sigma', '1.3',
+                     '--delta', '1e-5', '--json')
+    got = json.loads(out)
+    assert rc == 0 and got['certified'] == ref.certified and got['attack'] == ref.attack and got['steps'] == 40
+    rc, out, _ = run('epochs', '--scheme', 'shuffle', '--n', '1200', '--m', '60', '--epochs', '2', '--solve', 'sigma',
+                     '--eps', '2', '--delta', '1e-5', '--json')
+    got = json.loads(out)
+    assert rc == 0 and got['sigma_attack'] < got['sigma'] and got['eps'] <= 2.0
+    for bad in (['--sigma', '1', '--relation', 'add_remove', '--delta', '1e-5'],       # shuffle: substitution only
+                ['--sigma', '1'], ['--sigma', '1', '--eps', '1', '--delta', '1e-5'], ['--solve', 'sigma', '--eps', '1']):
+        rc, out, err = run('epochs', '--scheme', 'shuffle', '--n', '1200', '--m', '60', '--epochs', '2', *bad)
+        assert rc == 2 and out == '' and len(err.strip().splitlines()) == 1, (bad, err)
+
