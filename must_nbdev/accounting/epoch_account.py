@@ -75,7 +75,7 @@ ALLOCATION_PAIR = 'allocation pair'
 GAUSSIAN_EPOCHS = 'no amplification'
 EPOCH_CERTIFICATES = {   # name -> what it is and where it is proven
     ALLOCATION_PAIR: "the exact dominating pair of one epoch of random allocation (accounting/13_allocation), add/remove",
-    GAUSSIAN_EPOCHS: "one Gaussian mechanism of sensitivity 2 per epoch (accounting/13_allocation): substitution, "
+    GAUSSIAN_EPOCHS: "one Gaussian mechanism of sensitivity 2 per epoch (accounting/14_epoch_account): substitution, "
                      "random allocation and shuffled epochs; no amplification is proven there"}
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #fdb141d1
