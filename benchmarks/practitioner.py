@@ -11,7 +11,7 @@ from pathlib import Path
 from must_nbdev.core.epochs import make_epoch_scheme
 from must_nbdev.accounting.allocation import allocation_bounds
 from must_nbdev.accounting.epoch_account import calibrate_epoch_sigma
-from must_nbdev.training.compare import compare_schemes, comparison_table, plot_comparison, reading
+from must_nbdev.training.compare import compare_schemes, comparison_table, plot_comparison, reading, short_label
 
 N, BATCH, EPOCHS, EPS, DELTA, B = 60_000, 256, 10, 3.0, 1e-5, 6000
 
@@ -24,10 +24,10 @@ def main(argv=None):
     rows = compare_schemes(N, BATCH, epochs=EPOCHS, eps=EPS, delta=DELTA, b_values=[B])
     total = time.perf_counter() - t0
     plot_comparison(rows, path=str(Path(args.out).with_name('practitioner.png')))
-    attack_sigma = {r.name: calibrate_epoch_sigma(make_epoch_scheme(r.name, N, BATCH), epochs=EPOCHS, eps=EPS,
-                                                  delta=DELTA, which='attack')
+    attack_sigma = {short_label(r): calibrate_epoch_sigma(make_epoch_scheme(r.name, N, BATCH), epochs=EPOCHS, eps=EPS,
+                                                          delta=DELTA, relation=r.relation, which='attack')
                     for r in rows if r.name in ('allocation', 'shuffle')}
-    ra = next(r for r in rows if r.name == 'allocation')
+    ra = next(r for r in rows if r.name == 'allocation' and r.relation == 'add_remove')
     t = make_epoch_scheme('allocation', N, BATCH).steps_per_epoch
     t1 = time.perf_counter(); ours = allocation_bounds(ra.sigma, t, EPOCHS, delta=DELTA); ours_s = time.perf_counter() - t1
     peer = 'pld-accounting is not installed'
@@ -47,7 +47,8 @@ def main(argv=None):
              'at that σ. Per-step schemes run ⌈10·n/m⌉ = 2344 steps, epoch schemes 10 epochs of 235 steps.', '',
              comparison_table(rows), '', reading(rows), '',
              '| epoch scheme | σ certified | σ below which the attack breaks (3, 1e-5) |', '|---|---|---|']
-    lines += [f"| {r.scheme} | {r.sigma:.4g} | {attack_sigma[r.name]:.4g} |" for r in rows if r.name in attack_sigma]
+    lines += [f"| {short_label(r)} | {r.sigma:.4g} | {attack_sigma[short_label(r)]:.4g} |" for r in rows
+              if short_label(r) in attack_sigma]
     lines += ['', f'Random allocation at σ = {ra.sigma:.4g}, ε(1e-5): {peer}.', '',
               '![σ per scheme](practitioner.png)', '']
     Path(args.out).write_text('\n'.join(lines))

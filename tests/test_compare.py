@@ -14,13 +14,17 @@ def test_epoch_rows_appear_for_whole_epochs_and_are_rechecked_independently():
     from must_nbdev.core.epochs import make_epoch_scheme
     from must_nbdev.accounting.epoch_account import account_epochs
     rows = compare_schemes(2_000, 40, steps=100, eps=2.0, delta=1e-5, b_values=[80])      # 2 epochs of 50 steps
-    epoch = {r.name: r for r in rows if r.name in ('allocation', 'shuffle')}
-    assert set(epoch) == {'allocation', 'shuffle'} and all(r.steps == 100 for r in epoch.values())
-    for r in epoch.values():
-        check = account_epochs(make_epoch_scheme(r.name, 2_000, 40), sigma=r.sigma, epochs=2, delta=1e-5)
-        assert check.certified <= 2.0 and r.eps_attack <= r.eps <= 2.0
-    poisson = next(r for r in rows if r.name == 'poisson' and r.relation == 'add_remove')
-    assert epoch['allocation'].sigma < poisson.sigma                    # random allocation beats Poisson
+    epoch = {(r.name, r.relation): r for r in rows if r.name in ('allocation', 'shuffle')}
+    assert set(epoch) == {('allocation', 'add_remove'), ('allocation', 'substitute'), ('shuffle', 'substitute')}
+    assert all(r.steps == 100 for r in epoch.values())
+    for (name, rel), r in epoch.items():
+        check = account_epochs(make_epoch_scheme(name, 2_000, 40), sigma=r.sigma, epochs=2, delta=1e-5, relation=rel)
+        assert check.certified <= 2.0 and r.eps_attack <= r.eps <= 2.0 and check.certificate == r.certificate
+    poisson = {r.relation: r for r in rows if r.name == 'poisson'}
+    assert epoch['allocation', 'add_remove'].sigma < poisson['add_remove'].sigma     # random allocation beats Poisson
+    # under substitution: the remove-then-add certificate, far below the Gaussian bound of shuffled epochs
+    assert epoch['allocation', 'substitute'].certificate == 'allocation pair, remove then add'
+    assert poisson['substitute'].sigma < epoch['allocation', 'substitute'].sigma < epoch['shuffle', 'substitute'].sigma / 2
     assert compare_schemes(2_000, 40, steps=101, sigma=2.0, delta=1e-5, b_values=[80])[-1].name == 'must-wo'
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

@@ -1,5 +1,6 @@
 "Epoch schemes' door (accounting/14_epoch_account): account_epochs, calibrate_epoch_sigma, shuffled epochs, substitution, must epochs."
 import math, pytest
+import numpy as np
 from must_nbdev.core.epochs import make_epoch_scheme
 from must_nbdev.accounting.allocation import allocation_bounds
 from must_nbdev.accounting.epoch_account import account_epochs, calibrate_epoch_sigma, gaussian_epochs_bound
@@ -54,3 +55,29 @@ def test_must_epochs_reports_the_numbers_of_account_epochs_and_refuses_bad_input
         rc, out, err = run('epochs', '--scheme', 'shuffle', '--n', '1200', '--m', '60', '--epochs', '2', *bad)
         assert rc == 2 and out == '' and len(err.strip().splitlines()) == 1, (bad, err)
 
+
+def _antipodal_loss_law(sigma, n=1601, L=9.0):
+    "The exact substitution pair of one 2-step epoch (x with +g, x' with −g): losses and D-masses on a fine 2-D grid."
+    from scipy.stats import norm
+    x = np.linspace(-L * sigma - 1, L * sigma + 1, n); dx = x[1] - x[0]
+    X, Y = np.meshgrid(x, x, indexing='ij')
+    f = lambda a, b: norm.pdf(X, a, sigma) * norm.pdf(Y, b, sigma)
+    p, q = (f(1, 0) + f(0, 1)) / 2, (f(-1, 0) + f(0, -1)) / 2
+    return np.log(p / q).ravel(), (p * dx * dx).ravel()
+
+@pytest.mark.parametrize('sigma', [0.7, 1.0, 2.0])
+def test_substitution_bounds_bracket_the_exact_opposite_gradient_pair_at_two_steps(sigma):
+    # random allocation, t = 2: the remove-then-add certificate lies above the exact pair, one and two epochs, and the
+    # score attack below it and within 40% of it (the score is the likelihood ratio's many-step form)
+    sc = make_epoch_scheme('allocation', 20, 10)
+    loss, mass = _antipodal_loss_law(sigma)
+    h = 2e-3; j = np.round(loss / h).astype(int); j0 = j.min()
+    one = np.bincount(j - j0, mass)                                    # one epoch's loss law on the grid h
+    two = np.convolve(one, one)                                        # two epochs
+    for E, law, start in ((1, one, j0), (2, two, 2 * j0)):
+        s = (start + np.arange(len(law))) * h
+        for eps in (0.5, 1.0, 2.0):
+            exact = float(np.sum(law * np.maximum(0, -np.expm1(eps - s))))
+            r = account_epochs(sc, sigma=sigma, epochs=E, eps=eps, relation='substitute', bins=1 << 16)
+            assert r.attack <= exact * (1 + 1e-3) + 1e-9 and exact * (1 + 1e-3) < r.certified, (E, eps, r, exact)
+            assert r.attack > 0.6 * exact and 'score' in r.attack_name
