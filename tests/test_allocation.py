@@ -79,3 +79,21 @@ def test_nearest_rounding_narrows_the_bracket_at_many_steps():
         r = compose_bounds(mixture_epoch_plds(1.0, 1000, 0.0, 1e-3, bins=1 << 18, rounding=rounding), 3, delta=1e-5)
         if rounding == 'directed': wide = r['certified'] / r['attack']
     assert r['certified'] / r['attack'] - 1 < (wide - 1) / 2
+
+@pytest.mark.parametrize('sigma', [0.3, 0.5, 0.7])
+@pytest.mark.parametrize('bins', [1 << 10, 1 << 12])
+def test_the_attack_tail_beyond_a_short_lattice_stays_below_the_truth(sigma, bins):
+    "A short lattice puts much of the tilted term beyond it: the attack keeps it below the truth, one and two steps."
+    for E in (1, 3):
+        for eps in (0.5, 1.0, 3.0):
+            lo, up = allocation_bounds(sigma, 1, E, eps=eps, bins=bins)
+            exact = float(gaussian_profile(eps, math.sqrt(E) / sigma))
+            assert lo <= exact <= up, (E, eps, lo, exact, up)
+    p = allocation_epoch_plds(sigma, 2, bins=bins)
+    for eps in (0.0, 1.0):
+        assert p['remove', 'attack'].delta(eps) <= exact_two_step_delta(sigma, eps, 'remove')
+
+def test_attack_overflow_at_the_top_point_was_loose_at_the_practitioners_size():
+    "σ 0.685, 235 steps, 10 epochs: the tail beyond the lattice, kept below the truth, lifts the attack above 2.93."
+    lo, up = allocation_bounds(0.685, 235, 10, delta=1e-5, bins=1 << 19)
+    assert 2.93 < lo < up < 3.0 and up / lo < 1.025

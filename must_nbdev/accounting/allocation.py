@@ -116,8 +116,21 @@ def _tail_masses(mu, s, c, weight, others, dh, shift, a, b) -> tuple:
     err = weight * (2 * 64 * UNIT_ROUNDOFF['double'] * float(sf.sum()) + UNIT_ROUNDOFF['double'])
     return np.log(v).ravel(), (weight * cell[:, None] * w[None, :]).ravel(), err
 
+def _tail_floor(mu, s, y0, rest, dh, slack, err, a, b) -> tuple:
+    "(losses, masses) below the truth where S ≥ y0: the tilted term exp(mu + sW) on geometric cells, the others' sum at a low quantile."
+    cum = np.cumsum(np.maximum(rest, 0.0))
+    k = int(np.searchsorted(cum, 1e-6 * cum[-1]))                # the others' sum is ≥ r but with probability ≤ 1e-6 + err
+    r = max(0.0, k * dh - slack); p_r = max(0.0, 1 - (float(cum[k - 1]) if k else 0.0) - err)
+    start = max(y0 - r, y0 * 1e-3)
+    z0 = (math.log(start) - mu) / s
+    if z0 >= TAIL_Z: return np.zeros(0), np.zeros(0)
+    y = start * (1 + TAIL_RATIO) ** np.arange(int(math.ceil((TAIL_Z - z0) * s / math.log1p(TAIL_RATIO))) + 1)
+    sf = special.ndtr(-(np.log(y) - mu) / s)
+    cell = np.maximum((sf[:-1] - sf[1:]) - 2 * 64 * UNIT_ROUNDOFF['double'] * sf[:-1], 0.0)    # each end to 64u
+    return np.log(a + b * (y[:-1] + r)), p_r * cell
+
 def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, slack=0.0, top_shift=0.0,
-            extra=None) -> DiscretePLD:
+            extra=None, top_tail=None) -> DiscretePLD:
     "The PLD on grid `h_loss` of the loss ±log(a + b·(kh + shift)) given the law `S` of the lattice sum (see above); `extra`: more (losses, masses)."
     k = np.arange(len(S))
     S = np.maximum(S, 0.0)
@@ -132,6 +145,9 @@ def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, sl
         vmax = float(np.max(np.maximum(v, 0.0)))
         m[-1] = max(0.0, 1 - float(np.sum(S[:-1] * (a + b * (k[:-1] * h + slack)))) - err * vmax)
         err = err * vmax
+        if top_tail is not None:   # the top point's event holds every S ≥ y0: that part of it, by its own law,
+            m[-1] = 0.0            # replaces the top point's (the rest of the top's mass is dropped: still below)
+            L, m = np.concatenate([L, top_tail[0]]), np.concatenate([m, top_tail[1]])
     if extra is not None: L, m = np.concatenate([L, extra[0]]), np.concatenate([m, extra[1]])
     fin = np.isfinite(L) & (m > 0)
     x = L[fin] / h_loss
@@ -212,8 +228,10 @@ def mixture_epoch_plds(sigma:float,            # noise multiplier over the sensi
         out['add', 'certified'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'add', True, lo)
     if attack:
         S, e = lattice_convolve(R_dn, dn, N, 'top')
+        y0 = dh * (N - 1) + slack                                          # S ≥ y0: the lattice sum is at its top
+        tail = _tail_floor(muP, s, y0, R_dn, dh, slack, erd, a, b)
         out['remove', 'attack'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'remove', False, lo, tilt=True,
-                                          slack=slack, top_shift=-slack if near else 0.0)
+                                          slack=slack, top_shift=-slack if near else 0.0, top_tail=tail)
         S, e = lattice_convolve(R_up, up, N, 'drop')
         mp = t * _nearest_mean(latQ, dh) if near else 0.0
         out['add', 'attack'] = _to_pld(S, e + er + eu + eta, dh, a, b, h, 'add', False, hi(mp))

@@ -163,7 +163,7 @@ def _epoch_reading(rows, key, calibrated) -> str:
                      f"{key(poisson):.3g} for Poisson, with a tight certificate (gap {ra.theory_gap:.3f}).")
         if ra.relation == 'substitute':
             text += (f" Under substitution it {verb} {key(ra):.3g} ({ra.certificate}; gap {ra.theory_gap:.2f} to the "
-                     "add/remove attack).")
+                     "opposite-gradient attack).")
     for sh in (r for r in epoch if EPOCH_SCHEMES[r.name].fixed_size):
         same = next((r for r in rows if r.name == 'poisson' and r.relation == 'substitute'), None)
         text += (f" {sh.scheme}: no amplification is certified ({'σ' if calibrated else 'ε'} {key(sh):.3g}); at "
