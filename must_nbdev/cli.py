@@ -211,8 +211,10 @@ def _add_sweep(sub, raw):
                                     'Steps = ceil(epochs * n / batch size). joblib/Dask need pip install '
                                     '"must_nbdev[sweep]".')
     sw.add_argument('--n', required=True, type=parse_number, help='records in the dataset')
-    sw.add_argument('--schemes', nargs='+', default=['poisson', 'wor', 'wr', 'must-ow'], choices=list(SCHEMES),
-                    metavar='SCHEME', help=f"schemes (default poisson wor wr must-ow; any of {', '.join(SCHEMES)})")
+    sw.add_argument('--schemes', nargs='+', default=['poisson', 'wor', 'wr', 'must-ow'],
+                    choices=[*SCHEMES, *EPOCH_SCHEMES], metavar='SCHEME',
+                    help=f"schemes (default poisson wor wr must-ow; any of {', '.join(SCHEMES)}; and "
+                         f"{', '.join(EPOCH_SCHEMES)}, by whole epochs)")
     sw.add_argument('--batch-sizes', nargs='+', required=True, type=parse_number, help='batch sizes m')
     sw.add_argument('--sigmas', '--noise-multipliers', dest='sigmas', nargs='+', required=True, type=parse_number,
                     help='noise multipliers')

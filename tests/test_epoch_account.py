@@ -81,3 +81,12 @@ def test_substitution_bounds_bracket_the_exact_opposite_gradient_pair_at_two_ste
             r = account_epochs(sc, sigma=sigma, epochs=E, eps=eps, relation='substitute', bins=1 << 16)
             assert r.attack <= exact * (1 + 1e-3) + 1e-9 and exact * (1 + 1e-3) < r.certified, (E, eps, r, exact)
             assert r.attack > 0.6 * exact and 'score' in r.attack_name
+
+def test_per_step_doors_refuse_an_epoch_scheme_and_name_the_epoch_door():
+    import must_nbdev as m
+    sh = make_epoch_scheme('shuffle', 6000, 60)
+    for door in (lambda: m.account(sh, sigma=1.0, steps=100, delta=1e-5),
+                 lambda: m.calibrate_sigma(sh, steps=100, eps=1.0, delta=1e-5),
+                 lambda: m.PrivacyAccountant().step(sh, sigma=1.0, steps=100)):
+        with pytest.raises(TypeError, match='account_epochs'): door()
+    with pytest.raises(ValueError, match='make_epoch_scheme'): m.make_scheme('allocation', 6000, m=60)

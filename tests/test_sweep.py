@@ -94,3 +94,18 @@ def test_a_point_says_when_a_fast_certificate_answered_far_from_the_attack():
     rc, out, _ = run_cli('sweep', '--n', '2000', '--schemes', 'wor', '--batch-sizes', '40', '--sigmas', '2',
                          '--epochs', '4', '--delta', '1e-5', '--quiet', '--jobs', '1')
     assert rc == 0 and any(l.startswith('tighter: for WOR') for l in out.splitlines()), out
+
+def test_epoch_schemes_in_a_sweep_answer_what_account_epochs_answers():
+    from must_nbdev.core.epochs import make_epoch_scheme
+    from must_nbdev.accounting.epoch_account import account_epochs
+    pts = sweep_grid(6_000, schemes=('allocation', 'shuffle'), batch_sizes=(60,), sigmas=(1.0, 2.0), epochs=(2,),
+                     relation='substitute')
+    for r in run_sweep(pts, delta=1e-5):
+        ref = account_epochs(make_epoch_scheme(r.scheme, 6_000, 60), sigma=r.sigma, epochs=2, delta=1e-5,
+                             relation='substitute')
+        assert (r.eps, r.eps_attack, r.certificate, r.steps, r.relation) == (ref.certified, ref.attack,
+                                                                               ref.certificate, 200, 'substitute')
+    with pytest.raises(ValueError, match='whole epochs'): sweep_grid(6_000, schemes=('shuffle',), epochs=(0.5,))
+    rc, out, err = run_cli('sweep', '--n', '6000', '--schemes', 'allocation', '--batch-sizes', '60', '--sigmas', '1',
+                           '--epochs', '2.5', '--delta', '1e-5', '--quiet')
+    assert rc == 2 and out == '' and 'whole epochs' in err and len(err.strip().splitlines()) == 1

@@ -151,7 +151,10 @@ def check_scheme(scheme,  # the value to check
                 ) -> 'Scheme':
     "`scheme` if it is a `Scheme`; a TypeError naming how to build one otherwise."
     if not isinstance(scheme, Scheme):
-        raise TypeError(f"scheme must be a Scheme (make_scheme, scheme_at, multistage), got {type(scheme).__name__}")
+        by_epoch = ("; an epoch scheme (make_epoch_scheme) is accounted by whole epochs: account_epochs, "
+                    "calibrate_epoch_sigma, must epochs" if hasattr(scheme, 'steps_per_epoch') else '')
+        raise TypeError(f"scheme must be a Scheme (make_scheme, scheme_at, multistage), got {type(scheme).__name__}"
+                        + by_epoch)
     return scheme
 
 # %% ../../nbs/core/01_sampling.ipynb #de56356c
@@ -162,7 +165,10 @@ def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'mu
                 q:float|None=None,  # Poisson only: keep probability in (0, 1]
                ) -> Scheme:
     "Build a registered scheme by name; for 'poisson' give the rate `q` or the expected size `m` (q = m/n)."
-    spec = SCHEMES[check_choice(name, 'scheme', SCHEMES)]
+    try: spec = SCHEMES[check_choice(name, 'scheme', SCHEMES)]
+    except ValueError as e:
+        raise ValueError(f"{e}; random allocation and shuffled epochs: make_epoch_scheme('allocation' or 'shuffle', n, "
+                         "batch_size)") from None
     n = check_int(n, 'n', 1, MAX_N)
     if name == 'poisson':
         if q is None and m is None: raise ValueError("poisson needs q (rate in (0, 1]) or m (expected size, q = m/n)")

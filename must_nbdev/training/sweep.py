@@ -9,7 +9,9 @@ from dataclasses import dataclass, fields, asdict
 from itertools import product
 from ..core.definitions import check_choice, check_int, check_real, progress
 from ..core.sampling import SCHEMES, Scheme, occurrence_pmf, resolve_steps, scheme_at
+from ..core.epochs import EPOCH_SCHEMES, EpochScheme, make_epoch_scheme
 from ..accounting.account import account
+from ..accounting.epoch_account import account_epochs
 from .compare import EpsRowResult
 
 # %% auto #0
@@ -30,8 +32,9 @@ class SweepPoint:
     b: int|None = None           # stage-I size (schemes that have one), else None
     relation: str|None = None    # 'substitute' or 'add_remove'; None: the scheme's own
 
-    def build(self) -> Scheme:
-        "The registry scheme of this point."
+    def build(self) -> Scheme|EpochScheme:
+        "The registry scheme of this point (an `EpochScheme` for random allocation and shuffled epochs)."
+        if self.scheme in EPOCH_SCHEMES: return make_epoch_scheme(self.scheme, self.n, self.batch_size)
         return scheme_at(self.scheme, self.n, self.batch_size, b=self.b)
 
 def sweep_grid(n:int,                                   # records in the dataset
@@ -45,17 +48,23 @@ def sweep_grid(n:int,                                   # records in the dataset
               ) -> list:
     "Every combination as a `SweepPoint`; a combination a scheme does not admit raises, naming it."
     n = check_int(n, 'n', 2)
-    schemes = [check_choice(s, 'schemes', SCHEMES) for s in schemes]
+    schemes = [check_choice(s, 'schemes', (*SCHEMES, *EPOCH_SCHEMES)) for s in schemes]
     sizes = [check_int(m, 'batch_sizes', 1, n) for m in batch_sizes]
     sigmas = [check_real(s, 'sigmas', 0, lo_open=True) for s in sigmas]
     epochs = [check_real(e, 'epochs', 0, lo_open=True) for e in epochs]
     b_per_m = [check_real(r, 'b_per_m', 1) for r in b_per_m]
     points = []
     for name, m, s, e in product(schemes, sizes, sigmas, epochs):
-        for b in (sorted({int(round(r * m)) for r in b_per_m}) if 'b' in SCHEMES[name].params else [None]):
+        has_b = name in SCHEMES and 'b' in SCHEMES[name].params
+        for b in (sorted({int(round(r * m)) for r in b_per_m}) if has_b else [None]):
             p = SweepPoint(name, n, m, float(s), float(e), b, relation)
-            try: p.build()
+            try: sc = p.build()
             except ValueError as err: raise ValueError(f"sweep point {p} is not a valid scheme: {err}") from None
+            if isinstance(sc, EpochScheme):     # whole epochs; fixed batches only under substitution
+                if e != int(e): raise ValueError(f"epochs={e:g}: {sc.label} is accounted by whole epochs; give integers")
+                if sc.fixed_size and relation == 'add_remove':
+                    raise ValueError(f"relation='add_remove': {sc.label} has fixed batches, accounted under "
+                                     "'substitute' only")
             points.append(p)
     if not points: raise ValueError("the grid is empty: give at least one value of every axis")
     return points
@@ -88,6 +97,12 @@ def evaluate_point(point:SweepPoint,  # the configuration
                   ) -> SweepRow:
     "Account one point: certified ε(`delta`) and the best attack's ε."
     t0, sc = time.perf_counter(), point.build()
+    if isinstance(sc, EpochScheme):                                    # whole epochs: the epoch schemes' door
+        r = account_epochs(sc, sigma=point.sigma, epochs=int(point.epochs), delta=delta, relation=point.relation,
+                           attack=attack)
+        return SweepRow(point.scheme, sc.label, point.n, point.batch_size, None, r.relation, point.sigma,
+                        point.epochs, r.steps, float(delta), r.upper, r.lower, r.theory_gap if attack else math.nan,
+                        r.certificate, sc.expected_batch, time.perf_counter() - t0)
     k = resolve_steps(sc, None, point.epochs)
     r = account(sc, sigma=point.sigma, steps=k, delta=delta, relation=point.relation, attack=attack)
     low = r.lower if attack else math.nan
