@@ -194,6 +194,8 @@ def _add_epochs(sub, raw):
     ep.add_argument('--n', required=True, type=parse_number, help='records in the dataset')
     ep.add_argument('--m', '--batch-size', dest='m', required=True, type=parse_number, help='batch size')
     ep.add_argument('--epochs', required=True, type=parse_number, help='whole epochs')
+    ep.add_argument('--k', type=parse_number, default=1,
+                    help='steps per record per epoch (random allocation: k of ceil(k n / m) steps; default 1)')
     ep.add_argument('--sigma', '--noise-multiplier', dest='sigma', type=parse_number, help=SIGMA_HELP)
     ep.add_argument('--eps', type=parse_number, help='ask delta at this eps (with --solve sigma: the target eps)')
     ep.add_argument('--delta', type=parse_number, help='ask eps at this delta (with --solve sigma: the target delta)')

@@ -248,7 +248,8 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
 def cmd_epochs(args,  # parsed command-line arguments (argparse.Namespace)
               ) -> int:
     "`must epochs`: random allocation or shuffled epochs, certified next to the attack, or σ for (eps, delta)."
-    sc = make_epoch_scheme(args.scheme, args.n, args.m); E = check_int(args.epochs, '--epochs', 1)
+    sc = make_epoch_scheme(args.scheme, args.n, args.m, k=check_int(args.k, '--k', 1))
+    E = check_int(args.epochs, '--epochs', 1)
     rel = args.relation or sc.relation
     if args.solve == 'sigma':
         if args.eps is None or args.delta is None or args.sigma is not None:

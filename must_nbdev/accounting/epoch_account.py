@@ -10,15 +10,15 @@ from dataclasses import dataclass
 from ..core.definitions import check_int, check_real, check_choice, gaussian_profile
 from ..core.epochs import EpochScheme
 from .accountant import CertifiedResult
-from .compose import compose_plds, UNIT_ROUNDOFF
-from .pld import Cells, DiscretePLD, lower_pld
-from .allocation import (LATTICE_BINS, allocation_bounds, allocation_epoch_plds, compose_bounds,
-                                              mixture_epoch_plds, special, sfft)
+from .compose import compose_plds
+from .allocation import LATTICE_BINS, compose_bounds, mixture_epoch_plds
+from .allocation_steps import (allocation_epoch_parts, compose_parts, run_bounds,
+                                                    score_attack_plds)
 
 # %% auto #0
-__all__ = ['TRIANGLE_POINTS', 'SCORE_SPAN', 'SCORE_TAIL', 'ALLOCATION_PAIR', 'ALLOCATION_TRIANGLE', 'GAUSSIAN_EPOCHS',
-           'EPOCH_CERTIFICATES', 'gaussian_epochs_bound', 'triangle_bound', 'score_epoch_pair', 'score_attack_pld',
-           'EpochAccountResult', 'account_epochs', 'calibrate_epoch_sigma']
+__all__ = ['TRIANGLE_POINTS', 'ALLOCATION_PAIR', 'ALLOCATION_BLOCKS', 'ALLOCATION_TRIANGLE', 'GAUSSIAN_EPOCHS',
+           'EPOCH_CERTIFICATES', 'gaussian_epochs_bound', 'triangle_bound', 'EpochAccountResult', 'account_epochs',
+           'calibrate_epoch_sigma']
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #7ac64c9f
 def gaussian_epochs_bound(sigma:float,           # noise multiplier (> 0)
@@ -67,73 +67,6 @@ def triangle_bound(remove,                      # `ComposedPLD` of the whole run
         if math.isfinite(e1): best = min(best, e1 + add.eps_bounds((1 - w) * delta * math.exp(-e1) * (1 - u))[1])
     return best * (1 + u)
 
-# %% ../../nbs/accounting/14_epoch_account.ipynb #0673b10a
-SCORE_SPAN = 12.0   # the score's window: ± SCORE_SPAN standard deviations of the sum, plus one term's far tail
-SCORE_TAIL = 5.0    # a term's values are clipped at SCORE_TAIL standard deviations of y above the shift (a post-processing;
-                    # 5 reads t = 2 within 4% of the exact pair and loses 0.2% of ε at 235 steps against 8)
-
-def _score_term(shift, sigma, dv, K) -> np.ndarray:
-    "Law of one term v(y), y ~ N(shift, σ²): the score rounded to the lattice kdv, |k| ≤ K (the end points take the tails)."
-    a = 2 * math.exp(-0.5 / sigma ** 2)                                  # v = a·sinh(y/σ²): increasing in y
-    e = (np.arange(-K, K + 2) - 0.5) * dv; e[0], e[-1] = -np.inf, np.inf
-    z = (sigma ** 2 * np.arcsinh(e / a) - shift) / sigma
-    cdf, sf = special.ndtr(z), special.ndtr(-z)
-    return np.maximum(np.where(z[1:] < 0, cdf[1:] - cdf[:-1], sf[:-1] - sf[1:]), 0.0)   # the smaller tails' difference
-
-def _fold_convolve(a, b, W) -> tuple:
-    "(law of clamp(A + B) to |index| ≤ W, both centred on their middle point; its ℓ∞ and ℓ1 round-off bounds)."
-    L = len(a) + len(b) - 1; M = sfft.next_fast_len(L, real=True)
-    c = np.maximum(sfft.irfft(sfft.rfft(a, M) * sfft.rfft(b, M), M)[:L], 0.0)   # the truth is ≥ 0: no farther
-    eta = 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
-    l2 = 1.05 * eta * (math.sqrt(a @ a) * a.sum() + b.sum() * math.sqrt(b @ b) + 3 * math.sqrt(c @ c))
-    mid, out = (L - 1) // 2, np.zeros(2 * W + 1)
-    lo, hi = mid - W, mid + W                                            # c's indices kept
-    out[max(0, -lo):min(2 * W, L - 1 - lo) + 1] = c[max(lo, 0):min(hi, L - 1) + 1]
-    out[0] += c[:max(lo, 0)].sum(); out[-1] += c[hi + 1:].sum()          # clamped: a function of the output
-    return out, l2, math.sqrt(L) * l2
-
-def score_epoch_pair(sigma:float,     # noise multiplier (> 0)
-                     steps_per_epoch:int,  # t (>= 1)
-                     bins:int=1 << 20,     # points of the score's window
-                    ) -> tuple:
-    "(D's law, D''s law, ℓ∞ round-off, ℓ1 round-off) of the score T over one epoch of the opposite-gradient pair."
-    sigma = check_real(sigma, 'sigma', 0, lo_open=True); t = check_int(steps_per_epoch, 'steps_per_epoch', 1)
-    W = check_int(bins, 'bins', 64) // 2
-    a = 2 * math.exp(-0.5 / sigma ** 2)
-    sd = a / 2 * math.sqrt(2 * math.expm1(2 / sigma ** 2))             # one null term's standard deviation
-    far = a / 2 * math.exp((1 + SCORE_TAIL * sigma) / sigma ** 2)        # a term's clip
-    dv = (SCORE_SPAN * sd * math.sqrt(t) + 2 * far) / W
-    K = min(W, math.ceil(far / dv))
-    p, q = _score_term(1.0, sigma, dv, K), _score_term(-1.0, sigma, dv, K)
-    if t == 1: return p, q, 0.0, 0.0
-    z, k, e_inf, e_l1 = _score_term(0.0, sigma, dv, K), t - 1, 0.0, 0.0
-    rest, base, b_inf, b_l1 = None, z, 0.0, 0.0                          # binary powering of the t − 1 null terms
-    while k:
-        if k & 1:
-            if rest is None: rest, e_inf, e_l1 = base, b_inf, b_l1
-            else:
-                rest, i, l = _fold_convolve(rest, base, W); e_inf += b_inf + i; e_l1 += b_l1 + l
-        k >>= 1
-        if k: base, i, l = _fold_convolve(base, base, W); b_inf, b_l1 = 2 * b_inf + i, 2 * b_l1 + l
-    (P, ip, lp), (Q, iq, lq) = _fold_convolve(rest, p, W), _fold_convolve(rest, q, W)
-    return P, Q, e_inf + max(ip, iq), e_l1 + max(lp, lq)
-
-def score_attack_pld(sigma:float,           # noise multiplier (> 0)
-                     steps_per_epoch:int,   # t (>= 1)
-                     *,
-                     h:float=1e-4,          # loss grid step
-                     bins:int=1 << 20,      # points of the score's window
-                    ) -> DiscretePLD:
-    "A PLD dominated by one epoch of random allocation under substitution (the opposite-gradient pair, read by its score)."
-    P, Q, e_inf, e_l1 = score_epoch_pair(sigma, steps_per_epoch, bins)
-    err = np.full(len(P), e_inf); err[[0, -1]] = e_l1                  # the end points collect clamped mass
-    p, q = np.maximum(P - err, 0.0), Q + err                             # round-off: D's masses down, D''s up
-    keep = p > 0
-    lA, lB = np.log(p[keep]), np.log(q[keep]); ell = lA - lB
-    cells = Cells(lA, lB, lB, ell, ell, float(ell.min()), float(ell.max()), float(ell.max()) + 1,
-                  1 - float(ell.min()), 0.0, 0.0, 0.0)
-    return lower_pld(cells, h)
-
 # %% ../../nbs/accounting/14_epoch_account.ipynb #6fb7fc96
 @dataclass(frozen=True)
 class EpochAccountResult(CertifiedResult):
@@ -169,10 +102,13 @@ class EpochAccountResult(CertifiedResult):
                 f"by attack; {self.scheme}, σ={self.sigma:g}, {self.epochs} epochs, {self.relation})")
 
 ALLOCATION_PAIR = 'allocation pair'
+ALLOCATION_BLOCKS = 'allocation blocks'
 ALLOCATION_TRIANGLE = 'allocation pair, remove then add'
 GAUSSIAN_EPOCHS = 'no amplification'
 EPOCH_CERTIFICATES = {   # name -> what it is and where it is proven
     ALLOCATION_PAIR: "the exact dominating pair of one epoch of random allocation (accounting/13_allocation), add/remove",
+    ALLOCATION_BLOCKS: "k of t steps per record: k one-step allocations over blocks of the epoch "
+                       "(accounting/13b_allocation_steps), add/remove",
     ALLOCATION_TRIANGLE: "random allocation under substitution: the allocation pair's remove run, then its add run, "
                          "joined by the weak triangle inequality (accounting/14_epoch_account)",
     GAUSSIAN_EPOCHS: "one Gaussian mechanism of sensitivity 2 per epoch (accounting/14_epoch_account): substitution, "
@@ -181,18 +117,21 @@ EPOCH_CERTIFICATES = {   # name -> what it is and where it is proven
 # %% ../../nbs/accounting/14_epoch_account.ipynb #fdb141d1
 def _epoch_values(scheme, sigma, E, eps, delta, relation, bins, attack=True) -> tuple:
     "(attack's value, certified value, certificate, attack's name) of `scheme` at σ."
-    t = scheme.steps_per_epoch
+    t, k = scheme.steps_per_epoch, scheme.k
+    pair = ALLOCATION_PAIR if k == 1 else ALLOCATION_BLOCKS
+    zero_name = 'zero gradients, a fixed unit gradient' if k == 1 else 'others 0, the sum of the per-step ratios'
     if relation == 'add_remove':
-        lo, up = allocation_bounds(sigma, t, E, eps=eps, delta=delta, bins=bins, attack=attack)
-        return lo, up, ALLOCATION_PAIR, 'zero gradients, a fixed unit gradient'
-    up = gaussian_epochs_bound(sigma, E, eps, delta)
-    if not scheme.fixed_size:   # random batch sizes hide the record's step from the others: x' = 0 is add/remove
-        plds = allocation_epoch_plds(sigma, t, bins=bins, attack=attack)
-        run = {d: compose_plds([(plds[d, 'certified'], E)]) for d in ('remove', 'add')}
-        up, cert = min((up, GAUSSIAN_EPOCHS), (triangle_bound(run['remove'], run['add'], eps, delta), ALLOCATION_TRIANGLE))
+        best = run_bounds(compose_parts(allocation_epoch_parts(sigma, t, k, bins=bins, attack=attack), E), eps, delta)
+        return best.get('attack', math.nan), best['certified'], pair, zero_name if attack else ''
+    up = gaussian_epochs_bound(sigma, E * k, eps, delta)     # k steps of sensitivity 2 per epoch: μ = 2√(Ek)/σ
+    if not scheme.fixed_size:   # random batch sizes hide the record's steps from the others: x' = 0 is add/remove
+        run = compose_parts(allocation_epoch_parts(sigma, t, k, bins=bins, attack=attack), E)
+        tri = triangle_bound(run['remove', 'certified'], run['add', 'certified'], eps, delta)
+        up, cert = min((up, GAUSSIAN_EPOCHS), (tri, ALLOCATION_TRIANGLE))
         if not attack: return math.nan, up, cert, ''
-        zero = compose_bounds({k: p for k, p in plds.items() if k[1] == 'attack'}, E, eps, delta)['attack']
-        c = compose_plds([(score_attack_pld(sigma, t, bins=min(bins, 1 << 20)), E)])
+        zero = run_bounds({key: c for key, c in run.items() if key[1] == 'attack'}, eps, delta)['attack']
+        c = compose_plds([(score_attack_plds(sigma, t, k, kind='sinh', bins=min(bins, 1 << 20))['remove', 'attack'],
+                           E)])
         score = c.delta_bounds(eps)[0] if eps is not None else c.eps_bounds(delta)[0]
         lo, name = max((zero, "x' with gradient 0 (the add/remove pair)"),
                        (score, "x with g, x' with −g, others 0, read by the score"))

@@ -17,17 +17,24 @@ __all__ = ['EPOCH_SCHEMES', 'allocate_records', 'shuffle_records', 'EpochSchemeS
 # %% ../../nbs/core/03_epochs.ipynb #fc7143f6
 def allocate_records(n:int,                  # records
                      t:int,                  # steps of the epoch
-                     m:int,                  # batch size (unused: sizes are Binomial(n, 1/t))
+                     m:int,                  # batch size (unused: sizes are Binomial(n, k/t))
+                     k:int,                  # steps per record per epoch (1 <= k <= t)
                      rng:np.random.Generator, # the run's random stream
                     ) -> list:
-    "One epoch of random allocation: each record at a uniformly random step; each batch's records in increasing order."
-    step = rng.integers(t, size=n)
+    "One epoch of random allocation: each record at k distinct uniformly random steps; each batch in increasing order."
+    steps = np.empty((n, k), np.int64)
+    for i, j in enumerate(range(t - k, t)):     # Floyd's sampling of a uniform k-subset, vectorised over the records
+        r = rng.integers(j + 1, size=n)
+        taken = (steps[:, :i] == r[:, None]).any(axis=1)
+        steps[:, i] = np.where(taken, j, r)
+    step, rec = steps.ravel(), np.repeat(np.arange(n), k)
     order = np.argsort(step, kind='stable')
-    return np.split(order, np.cumsum(np.bincount(step, minlength=t))[:-1])
+    return np.split(rec[order], np.cumsum(np.bincount(step, minlength=t))[:-1])
 
 def shuffle_records(n:int,                  # records
                     t:int,                  # steps of the epoch, ⌈n/m⌉
                     m:int,                  # batch size
+                    k:int,                  # steps per record per epoch: 1
                     rng:np.random.Generator, # the run's random stream
                    ) -> list:
     "One shuffled epoch: a uniform permutation cut into batches of m (the last one shorter when m does not divide n)."
@@ -41,43 +48,45 @@ class EpochSchemeSpec:
     label: str         # display name
     relation: str      # the neighbouring relation of its analysis: 'add_remove' or 'substitute'
     fixed_size: bool   # True if every batch (but an epoch's last) has exactly m records
-    draw: object       # (n, t, m, rng) -> one epoch's batches, as index arrays in step order
+    draw: object       # (n, t, m, k, rng) -> one epoch's batches, as index arrays in step order
     doc: str           # one line: how an epoch's batches are drawn
+    multi_step: bool   # True if a record may be given k > 1 steps of each epoch
 
 EPOCH_SCHEMES = {s.name: s for s in [
     EpochSchemeSpec('allocation', 'Random allocation', 'add_remove', False, allocate_records,
-                    'each record at one uniformly random step of each epoch (balls in bins)'),
+                    'each record at k distinct uniformly random steps of each epoch (k = 1: balls in bins)', True),
     EpochSchemeSpec('shuffle', 'Shuffled epochs', 'substitute', True, shuffle_records,
-                    'a fresh permutation per epoch, cut into batches of m'),
+                    'a fresh permutation per epoch, cut into batches of m', False),
 ]}
 
 # %% ../../nbs/core/03_epochs.ipynb #77a2c3df
 @dataclass(frozen=True)
 class EpochScheme:
-    "An epoch scheme on `n` records with batches of (expected) size about `batch_size`: `steps_per_epoch` = ⌈n/m⌉."
+    "An epoch scheme on `n` records with batches of (expected) size about `batch_size`: `steps_per_epoch` = ⌈kn/m⌉."
     name: str              # registry key
     label: str             # display name
     n: int                 # records in the dataset
-    batch_size: int        # batch size m (shuffle: exact, but an epoch's last; allocation: about n / steps_per_epoch)
+    batch_size: int        # batch size m (shuffle: exact, but an epoch's last; allocation: about kn / steps_per_epoch)
     relation: str          # the relation of its analysis
+    k: int = 1             # steps per record per epoch (random allocation; 1 for shuffled epochs)
 
     @property
     def steps_per_epoch(self) -> int:
-        "Steps in one epoch: ⌈n / m⌉."
-        return -(-self.n // self.batch_size)
+        "Steps in one epoch: ⌈k·n / m⌉ (every record k times, batches of about m)."
+        return -(-self.k * self.n // self.batch_size)
 
     @property
     def fixed_size(self) -> bool: return EPOCH_SCHEMES[self.name].fixed_size
 
     @property
     def expected_batch(self) -> float:
-        "Mean records per step: n / steps_per_epoch."
-        return self.n / self.steps_per_epoch
+        "Mean records per step: k·n / steps_per_epoch."
+        return self.k * self.n / self.steps_per_epoch
 
     @property
     def rate(self) -> float:
-        "Mean fraction of the records in one step: 1 / steps_per_epoch (what Opacus's sample_rate = 1/len(loader) is)."
-        return 1 / self.steps_per_epoch
+        "Mean fraction of the records in one step: k / steps_per_epoch (Opacus's sample_rate = 1/len(loader) at k = 1)."
+        return self.k / self.steps_per_epoch
 
     @property
     def m(self) -> int|None:
@@ -100,23 +109,30 @@ class EpochScheme:
                              f"is not a multiple of {self.steps_per_epoch}")
         return steps // self.steps_per_epoch
 
-    def __str__(self): return f"{self.label}(n={self.n}, m={self.batch_size}, {self.steps_per_epoch} steps/epoch)"
+    def __str__(self):
+        each = f", {self.k} steps/record" if self.k > 1 else ''
+        return f"{self.label}(n={self.n}, m={self.batch_size}, {self.steps_per_epoch} steps/epoch{each})"
 
 def make_epoch_scheme(name:str,        # 'allocation' or 'shuffle'
                       n:int,           # records in the dataset (>= 1)
                       batch_size:int,  # batch size m, 1 <= m <= n
+                      k:int=1,         # steps per record per epoch (>= 1; > 1 only where the scheme admits it)
                      ) -> EpochScheme:
     "An epoch scheme by registry name."
     spec = EPOCH_SCHEMES[check_choice(name, 'scheme', EPOCH_SCHEMES)]
     n = check_int(n, 'n', 1)
-    return EpochScheme(spec.name, spec.label, n, check_int(batch_size, 'batch_size', 1, n), spec.relation)
+    k = check_int(k, 'k', 1)
+    if k > 1 and not spec.multi_step:
+        raise ValueError(f"k={k}: {spec.label} uses every record once per epoch; k must be 1")
+    return EpochScheme(spec.name, spec.label, n, check_int(batch_size, 'batch_size', 1, n), spec.relation, k)
 
 # %% ../../nbs/core/03_epochs.ipynb #ff2f50a3
 def epoch_batches(scheme:EpochScheme,  # from `make_epoch_scheme`
                   rng=None,            # np.random.Generator, int seed or None
                  ) -> list:
-    "One epoch of `scheme`: `steps_per_epoch` index arrays, every record in exactly one."
-    return EPOCH_SCHEMES[scheme.name].draw(scheme.n, scheme.steps_per_epoch, scheme.batch_size, as_generator(rng))
+    "One epoch of `scheme`: `steps_per_epoch` index arrays, every record in exactly `scheme.k` of them."
+    return EPOCH_SCHEMES[scheme.name].draw(scheme.n, scheme.steps_per_epoch, scheme.batch_size, scheme.k,
+                                           as_generator(rng))
 
 # %% ../../nbs/core/03_epochs.ipynb #934b2935
 class EpochBatchSampler:
