@@ -25,7 +25,8 @@ _LAZY = {   # public name -> the module that defines it
     'OpacusStyleAccountant': 'training.opacus', 'attach': 'training.opacus',
     'compare_schemes': 'training.compare', 'sweep_grid': 'training.sweep', 'run_sweep': 'training.sweep',
     'make_epoch_scheme': 'core.epochs', 'EpochBatchSampler': 'core.epochs',
-    'account_epochs': 'accounting.epoch_account', 'calibrate_epoch_sigma': 'accounting.epoch_account'}
+    'account_epochs': 'accounting.epoch_account', 'calibrate_epoch_sigma': 'accounting.epoch_account',
+    'account_epoch_phases': 'accounting.epoch_account', 'EpochAccountant': 'accounting.epoch_account'}
 
 install_old_paths(__name__)
 __all__ = list(_LAZY)

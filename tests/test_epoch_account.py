@@ -88,5 +88,24 @@ def test_per_step_doors_refuse_an_epoch_scheme_and_name_the_epoch_door():
     for door in (lambda: m.account(sh, sigma=1.0, steps=100, delta=1e-5),
                  lambda: m.calibrate_sigma(sh, steps=100, eps=1.0, delta=1e-5),
                  lambda: m.PrivacyAccountant().step(sh, sigma=1.0, steps=100)):
-        with pytest.raises(TypeError, match='account_epochs'): door()
+        with pytest.raises(TypeError, match='EpochAccountant'): door()
     with pytest.raises(ValueError, match='make_epoch_scheme'): m.make_scheme('allocation', 6000, m=60)
+
+def test_phases_are_one_engine_for_every_epoch_door():
+    from must_nbdev.accounting.epoch_account import account_epoch_phases, EpochAccountant
+    ra, sh = make_epoch_scheme('allocation', 2_000, 100), make_epoch_scheme('shuffle', 2_000, 100)
+    one = account_epochs(ra, sigma=1.5, epochs=2, delta=1e-5, bins=1 << 16)
+    two = account_epoch_phases([(ra, 1.5, 1), (ra, 1.5, 1)], delta=1e-5, bins=1 << 16)
+    assert (one.certified, one.attack) == pytest.approx((two.certified, two.attack), rel=1e-9)
+    # shuffled epochs at two noise levels: the Gaussian of μ² = 4 Σ E/σ²
+    g = account_epoch_phases([(sh, 2.0, 1), (sh, 1.0, 3)], delta=1e-5, attack=False)
+    assert g.certified == gaussian_epochs_bound(1 / math.sqrt(1 / 4 + 3), 1, delta=1e-5) and math.isnan(g.sigma)
+    # a schedule: more noise never costs privacy, fewer epochs at the small σ never cost either
+    lo = account_epoch_phases([(ra, 2.0, 1), (ra, 1.0, 1)], delta=1e-5, bins=1 << 16, attack=False).certified
+    hi = account_epoch_phases([(ra, 1.0, 2)], delta=1e-5, bins=1 << 16, attack=False).certified
+    assert lo < hi
+    run = EpochAccountant(bins=1 << 16).step(ra, sigma=2.0).step(ra, sigma=1.0)
+    assert run.epsilon(1e-5).certified == lo
+    with pytest.raises(ValueError, match='one epoch scheme'):
+        account_epoch_phases([(ra, 1.0, 1), (sh, 1.0, 1)], delta=1e-5)
+    with pytest.raises(ValueError, match="'substitute'"): EpochAccountant(relation='add_remove').step(sh, sigma=1.0)

@@ -216,9 +216,18 @@ def test_make_private_with_epsilon_calibrates_random_allocation_by_its_certifica
     assert steps == 40 and 1.98 <= eps <= 2.0
     assert account_epochs(sc, sigma=opt.noise_multiplier, epochs=EPOCHS, delta=1e-5, attack=False).certified == eps
 
-def test_an_epoch_run_with_changing_noise_is_refused():
+def test_an_epoch_run_with_changing_noise_charges_each_epoch_at_its_smallest_sigma():
     from must_nbdev.core.epochs import make_epoch_scheme
-    acc = OpacusStyleAccountant(make_epoch_scheme('allocation', N, BATCH))
-    acc.step(noise_multiplier=1.0, sample_rate=1 / 20); acc.step(noise_multiplier=2.0, sample_rate=1 / 20)
-    with pytest.raises(ValueError, match='one noise multiplier'): acc.get_epsilon(1e-5)
-    with pytest.raises(ValueError, match='sample_rate'): acc.step(noise_multiplier=1.0, sample_rate=1 / 21)
+    from must_nbdev.accounting.epoch_account import account_epoch_phases
+    sc = make_epoch_scheme('allocation', N, BATCH)
+    t = sc.steps_per_epoch
+    acc = OpacusStyleAccountant(sc)
+    for _ in range(t): acc.step(noise_multiplier=2.0, sample_rate=1 / t)         # epoch 1 at σ = 2
+    for _ in range(t - 1): acc.step(noise_multiplier=2.0, sample_rate=1 / t)     # epoch 2: σ = 2, then one step at 1
+    acc.step(noise_multiplier=1.0, sample_rate=1 / t)
+    acc.step(noise_multiplier=3.0, sample_rate=1 / t)                            # epoch 3 begun at σ = 3
+    ref = account_epoch_phases([(sc, 2.0, 1), (sc, 1.0, 1), (sc, 3.0, 1)], delta=1e-5, attack=False)
+    assert acc.get_epsilon(1e-5) == ref.certified and ref.epochs == 3 and math.isnan(ref.sigma)
+    one = account_epoch_phases([(sc, 2.0, 1), (sc, 1.0, 1)], delta=1e-5, attack=False).certified
+    assert one < ref.certified                                                   # the third epoch begun is charged
+    with pytest.raises(ValueError, match='sample_rate'): acc.step(noise_multiplier=1.0, sample_rate=1 / (t + 1))

@@ -17,8 +17,8 @@ from .allocation_steps import (allocation_epoch_parts, compose_parts, run_bounds
 
 # %% auto #0
 __all__ = ['TRIANGLE_POINTS', 'ALLOCATION_PAIR', 'ALLOCATION_BLOCKS', 'ALLOCATION_TRIANGLE', 'GAUSSIAN_EPOCHS',
-           'EPOCH_CERTIFICATES', 'gaussian_epochs_bound', 'triangle_bound', 'EpochAccountResult', 'account_epochs',
-           'calibrate_epoch_sigma']
+           'EPOCH_CERTIFICATES', 'gaussian_epochs_bound', 'triangle_bound', 'EpochAccountResult',
+           'account_epoch_phases', 'account_epochs', 'calibrate_epoch_sigma', 'EpochAccountant']
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #7ac64c9f
 def gaussian_epochs_bound(sigma:float,           # noise multiplier (> 0)
@@ -84,6 +84,7 @@ class EpochAccountResult(CertifiedResult):
     certificate: str      # which certificate gave `upper`
     attack_name: str      # which attack gave `lower`
     seconds: float        # wall time
+    phases: tuple = ()    # a run of several phases: ((scheme, σ, epochs), ...); `sigma` is then nan if they differ
     certified = property(lambda self: float(self.upper), doc="The certified upper bound: `upper`.")
     attack = property(lambda self: None if math.isnan(self.lower) else float(self.lower),
                       doc="The attack's value: `lower` (None where it was not run).")
@@ -99,7 +100,8 @@ class EpochAccountResult(CertifiedResult):
     def __repr__(self) -> str:
         what = f"δ(ε={self.eps:g})" if self.query == 'delta' else f"ε(δ={self.delta:g})"
         return (f"EpochAccountResult({what} ≤ {self.upper:.4g} certified ({self.certificate}), ≥ {self.lower:.4g} "
-                f"by attack; {self.scheme}, σ={self.sigma:g}, {self.epochs} epochs, {self.relation})")
+                f"by attack; {self.scheme}, σ={self.sigma:g}, {self.epochs} epochs, {self.relation}"
+                + (f", {len(self.phases)} phases" if len(self.phases) > 1 else '') + ")")
 
 ALLOCATION_PAIR = 'allocation pair'
 ALLOCATION_BLOCKS = 'allocation blocks'
@@ -115,33 +117,74 @@ EPOCH_CERTIFICATES = {   # name -> what it is and where it is proven
                      "random allocation and shuffled epochs; no amplification is proven there"}
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #fdb141d1
-def _epoch_values(scheme, sigma, E, eps, delta, relation, bins, attack=True) -> tuple:
-    "(attack's value, certified value, certificate, attack's name) of `scheme` at σ."
-    t, k = scheme.steps_per_epoch, scheme.k
-    pair = ALLOCATION_PAIR if k == 1 else ALLOCATION_BLOCKS
-    zero_name = 'zero gradients, a fixed unit gradient' if k == 1 else 'others 0, the sum of the per-step ratios'
+def _phase_parts(phases, bins, attack) -> list:
+    "The allocation parts of every phase, each counted for its epochs."
+    return [(plds, c * E) for sc, s, E in phases
+            for plds, c in allocation_epoch_parts(s, sc.steps_per_epoch, sc.k, bins=bins, attack=attack)]
+
+def _run_values(phases, eps, delta, relation, bins, attack=True) -> tuple:
+    "(attack's value, certified value, certificate, attack's name) of a run of epoch phases [(scheme, σ, E)]."
+    sc0 = phases[0][0]
+    one = all(sc.k == 1 for sc, _, _ in phases)
+    pair = ALLOCATION_PAIR if one else ALLOCATION_BLOCKS
+    zero_name = 'zero gradients, a fixed unit gradient' if one else 'others 0, the sum of the per-step ratios'
     if relation == 'add_remove':
-        best = run_bounds(compose_parts(allocation_epoch_parts(sigma, t, k, bins=bins, attack=attack), E), eps, delta)
+        best = run_bounds(compose_parts(_phase_parts(phases, bins, attack), 1), eps, delta)
         return best.get('attack', math.nan), best['certified'], pair, zero_name if attack else ''
-    up = gaussian_epochs_bound(sigma, E * k, eps, delta)     # k steps of sensitivity 2 per epoch: μ = 2√(Ek)/σ
-    if not scheme.fixed_size:   # random batch sizes hide the record's steps from the others: x' = 0 is add/remove
-        run = compose_parts(allocation_epoch_parts(sigma, t, k, bins=bins, attack=attack), E)
+    # k steps of sensitivity 2 per epoch, Gaussian: μ² = Σ 4 E k / σ² over the phases
+    up = gaussian_epochs_bound(1 / math.sqrt(sum(E * sc.k / s ** 2 for sc, s, E in phases)), 1, eps, delta)
+    if not sc0.fixed_size:   # random batch sizes hide the record's steps from the others: x' = 0 is add/remove
+        run = compose_parts(_phase_parts(phases, bins, attack), 1)
         tri = triangle_bound(run['remove', 'certified'], run['add', 'certified'], eps, delta)
         up, cert = min((up, GAUSSIAN_EPOCHS), (tri, ALLOCATION_TRIANGLE))
         if not attack: return math.nan, up, cert, ''
         zero = run_bounds({key: c for key, c in run.items() if key[1] == 'attack'}, eps, delta)['attack']
-        c = compose_plds([(score_attack_plds(sigma, t, k, kind='sinh', bins=min(bins, 1 << 20))['remove', 'attack'],
-                           E)])
+        c = compose_plds([(score_attack_plds(s, sc.steps_per_epoch, sc.k, kind='sinh',
+                                             bins=min(bins, 1 << 20))['remove', 'attack'], E) for sc, s, E in phases])
         score = c.delta_bounds(eps)[0] if eps is not None else c.eps_bounds(delta)[0]
         lo, name = max((zero, "x' with gradient 0 (the add/remove pair)"),
                        (score, "x with g, x' with −g, others 0, read by the score"))
         return lo, up, cert, name
     if not attack: return math.nan, up, GAUSSIAN_EPOCHS, ''
-    r = scheme.n - (t - 1) * scheme.batch_size                     # the last batch's size
-    terms, a, b = (t, 0.0, 1 / t) if r == scheme.batch_size else (t - 1, r / scheme.n, scheme.batch_size / scheme.n)
-    plds = mixture_epoch_plds(sigma / 2, terms, a, b, bins=bins, certified=False)
-    lo = compose_bounds(plds, E, eps, delta)['attack']
+    parts = []
+    for sc, s, E in phases:
+        t = sc.steps_per_epoch; r = sc.n - (t - 1) * sc.batch_size                     # the last batch's size
+        terms, a, b = (t, 0.0, 1 / t) if r == sc.batch_size else (t - 1, r / sc.n, sc.batch_size / sc.n)
+        parts.append((mixture_epoch_plds(s / 2, terms, a, b, bins=bins, certified=False), E))
+    lo = run_bounds(compose_parts(parts, 1), eps, delta)['attack']
     return lo, up, GAUSSIAN_EPOCHS, "others g, x' g, x −g: allocation at sensitivity 2"
+
+def account_epoch_phases(phases,                    # [(EpochScheme, σ, whole epochs)]: one registry scheme, one n
+                         *,
+                         eps:float|None=None,       # ask δ at ε ...
+                         delta:float|None=None,     # ... or ε at δ (give one)
+                         relation:str|None=None,    # default: the scheme's own
+                         bins:int=LATTICE_BINS,     # lattice points of the allocation sums
+                         attack:bool=True,          # also run the attack (False: `lower` is nan)
+                        ) -> EpochAccountResult:
+    "Certified and attacked ε(δ) or δ(ε) of a run of epoch phases, each at its own σ (and batch size, or k)."
+    phases = [tuple(p) for p in phases]
+    if not phases: raise ValueError("phases is empty: give at least one (scheme, sigma, epochs)")
+    for sc, s, E in phases:
+        if not isinstance(sc, EpochScheme):
+            raise TypeError(f"scheme must be an EpochScheme (make_epoch_scheme), got {type(sc).__name__}")
+    sc0 = phases[0][0]
+    if any(sc.name != sc0.name or sc.n != sc0.n for sc, _, _ in phases):
+        raise ValueError(f"a run's phases share one epoch scheme and one dataset: {sc0.label} on n={sc0.n}; got "
+                         f"{sorted({str(sc) for sc, _, _ in phases})}")
+    phases = [(sc, check_real(s, 'sigma', 0, lo_open=True), check_int(E, 'epochs', 1)) for sc, s, E in phases]
+    relation = sc0.relation if relation is None else check_choice(relation, 'relation', ('add_remove', 'substitute'))
+    if sc0.fixed_size and relation == 'add_remove':
+        raise ValueError(f"{sc0.label} has fixed batches: its relation is 'substitute' (adding a record changes "
+                         "every later batch)")
+    if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (ask δ) or delta (ask ε)")
+    t0 = time.perf_counter()
+    lo, up, cert, att = _run_values(phases, eps, delta, relation, bins, attack)
+    q, sigmas = 'delta' if eps is not None else 'eps', {s for _, s, _ in phases}
+    return EpochAccountResult(str(sc0) if len(phases) == 1 else sc0.label, sigmas.pop() if len(sigmas) == 1 else
+                              math.nan, sum(E for _, _, E in phases), sum(E * sc.steps_per_epoch for sc, _, E in phases),
+                              relation, q, up if q == 'eps' else eps, up if q == 'delta' else delta, lo, up, cert, att,
+                              time.perf_counter() - t0, tuple((str(sc), s, E) for sc, s, E in phases))
 
 def account_epochs(scheme:EpochScheme,        # from `make_epoch_scheme`
                    *,
@@ -159,18 +202,8 @@ def account_epochs(scheme:EpochScheme,        # from `make_epoch_scheme`
         raise TypeError(f"scheme must be an EpochScheme (make_epoch_scheme), got {type(scheme).__name__}")
     if (epochs is None) == (steps is None): raise ValueError("give exactly one of epochs or steps")
     E = check_int(epochs, 'epochs', 1) if epochs is not None else scheme.epochs_for_steps(steps)
-    relation = scheme.relation if relation is None else check_choice(relation, 'relation', ('add_remove', 'substitute'))
-    if scheme.fixed_size and relation == 'add_remove':
-        raise ValueError(f"{scheme.label} has fixed batches: its relation is 'substitute' (adding a record changes "
-                         "every later batch)")
-    if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (ask δ) or delta (ask ε)")
-    t0 = time.perf_counter()
-    lo, up, cert, att = _epoch_values(scheme, check_real(sigma, 'sigma', 0, lo_open=True), E, eps, delta, relation, bins,
-                                      attack)
-    q = 'delta' if eps is not None else 'eps'
-    return EpochAccountResult(str(scheme), sigma, E, E * scheme.steps_per_epoch, relation, q,
-                              up if q == 'eps' else eps, up if q == 'delta' else delta, lo, up, cert, att,
-                              time.perf_counter() - t0)
+    return account_epoch_phases([(scheme, sigma, E)], eps=eps, delta=delta, relation=relation, bins=bins,
+                                attack=attack)
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #5e232567
 def calibrate_epoch_sigma(scheme:EpochScheme,      # from `make_epoch_scheme`
@@ -195,3 +228,70 @@ def calibrate_epoch_sigma(scheme:EpochScheme,      # from `make_epoch_scheme`
         mid = math.sqrt(lo * hi)
         lo, hi = (mid, hi) if f(mid) > 0 else (lo, mid)
     return hi
+
+# %% ../../nbs/accounting/14_epoch_account.ipynb #1c729bf8
+class EpochAccountant:
+    "A run of an epoch scheme recorded as it trains; every query answers for the run so far, as `account_epoch_phases`."
+    def __init__(self,
+                 relation:str|None=None,    # 'add_remove' or 'substitute'; None: the scheme's own
+                 bins:int=LATTICE_BINS):    # lattice points of the allocation sums
+        self.relation = None if relation is None else check_choice(relation, 'relation', ('add_remove', 'substitute'))
+        self.bins = check_int(bins, 'bins', 64)
+        self.phases, self.call_ends = [], []     # [[scheme, σ, epochs]]; epochs recorded after each `step` call
+
+    @property
+    def epochs(self) -> int: return sum(E for _, _, E in self.phases)
+
+    def step(self,
+             scheme:EpochScheme,   # from `make_epoch_scheme`
+             *,
+             sigma:float,          # noise multiplier of these epochs (> 0)
+             epochs:int=1,         # whole epochs (>= 1)
+            ) -> 'EpochAccountant':
+        "Record `epochs` epochs of `scheme` at `sigma`; returns the accountant, so calls chain."
+        if not isinstance(scheme, EpochScheme):
+            raise TypeError(f"scheme must be an EpochScheme (make_epoch_scheme), got {type(scheme).__name__}")
+        sigma, E = check_real(sigma, 'sigma', 0, lo_open=True), check_int(epochs, 'epochs', 1)
+        if self.phases and (scheme.name, scheme.n) != (self.phases[0][0].name, self.phases[0][0].n):
+            raise ValueError(f"scheme {scheme} differs from this run's {self.phases[0][0].label} on "
+                             f"n={self.phases[0][0].n}: a run trains one epoch scheme on one dataset")
+        if scheme.fixed_size and (self.relation or scheme.relation) == 'add_remove':
+            raise ValueError(f"{scheme.label} has fixed batches: its relation is 'substitute'")
+        if self.phases and self.phases[-1][0] == scheme and self.phases[-1][1] == sigma: self.phases[-1][2] += E
+        else: self.phases.append([scheme, sigma, E])
+        self.call_ends.append(self.epochs)
+        return self
+
+    def _query(self, phases, attack, **q) -> EpochAccountResult:
+        if not phases: raise ValueError("no epochs recorded yet: call step(scheme, sigma=..., epochs=...) first")
+        return account_epoch_phases(phases, relation=self.relation, bins=self.bins, attack=attack, **q)
+
+    def epsilon(self,
+                delta:float,         # δ in (0, 1)
+                attack:bool=False,   # also run the attack
+               ) -> EpochAccountResult:
+        "Certified ε(δ) of the run so far (and the attack's, if asked)."
+        return self._query(self.phases, attack, delta=delta)
+
+    def delta(self,
+              eps:float,           # ε >= 0
+              attack:bool=False,   # also run the attack
+             ) -> EpochAccountResult:
+        "Certified δ(ε) of the run so far (and the attack's, if asked)."
+        return self._query(self.phases, attack, eps=eps)
+
+    def history(self,
+                delta:float|None=None,   # report ε(delta) ...
+                eps:float|None=None,     # ... or δ(eps) (give one)
+               ) -> list:
+        "The certified value after each `step` call: rows of epochs, σ of the last phase and `upper`."
+        if (eps is None) == (delta is None): raise ValueError("give exactly one of delta or eps")
+        rows = []
+        for end in self.call_ends:
+            cut, done = [], 0
+            for sc, s, E in self.phases:
+                if done >= end: break
+                cut.append((sc, s, min(E, end - done))); done += cut[-1][2]
+            r = self._query(cut, False, delta=delta, eps=eps)
+            rows.append(dict(epochs=end, steps=r.steps, sigma=cut[-1][1], upper=r.upper))
+        return rows

@@ -152,7 +152,7 @@ def check_scheme(scheme,  # the value to check
     "`scheme` if it is a `Scheme`; a TypeError naming how to build one otherwise."
     if not isinstance(scheme, Scheme):
         by_epoch = ("; an epoch scheme (make_epoch_scheme) is accounted by whole epochs: account_epochs, "
-                    "calibrate_epoch_sigma, must epochs" if hasattr(scheme, 'steps_per_epoch') else '')
+                    "calibrate_epoch_sigma, EpochAccountant, must epochs" if hasattr(scheme, 'steps_per_epoch') else '')
         raise TypeError(f"scheme must be a Scheme (make_scheme, scheme_at, multistage), got {type(scheme).__name__}"
                         + by_epoch)
     return scheme

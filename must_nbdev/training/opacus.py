@@ -125,17 +125,22 @@ def get_epsilon(self,
 def epoch_epsilon(self,
                   delta:float,  # δ in (0, 1)
                  ) -> float:
-    "Certified ε(δ) of an epoch scheme's recorded steps: every epoch begun is charged whole, at the run's one σ."
-    from must_nbdev.accounting.epoch_account import account_epochs
-    sigmas = {s for s, _, _ in self.history}
-    if len(sigmas) > 1:
-        raise ValueError(f"{self.scheme.label} is certified per epoch at one noise multiplier; this run used "
-                         f"{sorted(sigmas)}: keep σ fixed")
-    for _, q, _ in self.history: self.scheme_at_rate(q)                # every rate checked against the sampler
-    steps = sum(self.charged_steps(int(k), q) for _, q, k in self.history)
-    epochs = -(-steps // self.scheme.steps_per_epoch)
-    return float(account_epochs(self.scheme, sigma=sigmas.pop(), epochs=epochs, delta=delta, relation=self.relation,
-                                attack=False).certified)
+    "Certified ε(δ) of an epoch scheme's recorded steps: every epoch begun is charged whole, at its smallest σ."
+    from must_nbdev.accounting.epoch_account import account_epoch_phases
+    t, pos, per_epoch = self.scheme.steps_per_epoch, 0, []           # the smallest σ of each epoch begun
+    for s, q, k in self.history:
+        self.scheme_at_rate(q)                                       # every rate checked against the sampler
+        k = self.charged_steps(int(k), q)
+        while k > 0:
+            take = min(k, t - pos % t)
+            if pos % t == 0: per_epoch.append(float(s))
+            else: per_epoch[-1] = min(per_epoch[-1], float(s))
+            pos, k = pos + take, k - take
+    phases = []
+    for s in per_epoch:
+        if phases and phases[-1][1] == s: phases[-1][2] += 1
+        else: phases.append([self.scheme, s, 1])
+    return float(account_epoch_phases(phases, delta=delta, relation=self.relation, attack=False).certified)
 
 # %% ../../nbs/training/02_opacus.ipynb #15beaf03
 @patch_to(OpacusStyleAccountant)
