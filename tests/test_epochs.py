@@ -44,3 +44,24 @@ def test_bad_input_names_the_argument():
     with pytest.raises(ValueError, match='scheme'): make_epoch_scheme('wor', 10, 2)
     with pytest.raises(ValueError, match='whole epochs'): make_epoch_scheme('shuffle', 10, 3).epochs_for_steps(5)
     with pytest.raises(ValueError, match='seed'): EpochBatchSampler(make_epoch_scheme('shuffle', 10, 3), seed=-1)
+
+@pytest.mark.parametrize('n,m,k', [(7, 3, 2), (100, 10, 3), (50, 50, 4), (9, 2, 5)])
+def test_allocation_of_k_steps_gives_every_record_k_distinct_steps(n, m, k):
+    sc = make_epoch_scheme('allocation', n, m, k=k)
+    assert sc.steps_per_epoch == -(-k * n // m) and sc.rate == k / sc.steps_per_epoch
+    b = epoch_batches(sc, 5)
+    assert len(b) == sc.steps_per_epoch and all(len(np.unique(x)) == len(x) for x in b)
+    assert (np.bincount(np.concatenate(b), minlength=n) == k).all()
+
+def test_allocation_of_two_steps_is_a_uniform_pair_of_steps():
+    sc, g = make_epoch_scheme('allocation', 4, 2, k=2), np.random.default_rng(2)    # t = 4 steps: 6 pairs
+    hits = {}
+    for _ in range(3000):
+        pair = tuple(s for s, x in enumerate(epoch_batches(sc, g)) if 0 in x)
+        hits[pair] = hits.get(pair, 0) + 1
+    counts = np.array(list(hits.values()))
+    assert len(counts) == 6 and ((counts - 500) ** 2 / 500).sum() < 20.5          # chi-square, 5 dof, p = 0.001
+
+def test_k_is_refused_where_the_scheme_uses_each_record_once():
+    with pytest.raises(ValueError, match='k must be 1'): make_epoch_scheme('shuffle', 10, 2, k=2)
+    with pytest.raises(ValueError, match='k'): make_epoch_scheme('allocation', 10, 2, k=0)

@@ -8,8 +8,8 @@ import math
 import numpy as np
 
 # %% auto #0
-__all__ = ['special', 'MEMORY_BUDGET', 'MECHANISMS', 'LazyModule', 'check_int', 'check_real', 'check_reals', 'check_choice',
-           'set_memory_budget', 'check_memory', 'hockey_stick', 'laplace_profile', 'gaussian_profile',
+__all__ = ['special', 'MEMORY_BUDGET', 'SERIES_THETA', 'MECHANISMS', 'LazyModule', 'check_int', 'check_real', 'check_reals',
+           'check_choice', 'set_memory_budget', 'check_memory', 'hockey_stick', 'laplace_profile', 'gaussian_profile',
            'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss', 'delta_from_pld', 'progress',
            'markdown_table', 'jsonable', 'patch_to', 'analytic_gaussian_theta']
 
@@ -123,18 +123,32 @@ def laplace_profile(eps,    # privacy parameter ε ≥ 0 (scalar or array)
     eps, theta = np.asarray(eps, float), np.asarray(theta, float)  # ε ≥ 0; θ = Δ₁/σ > 0 (broadcast)
     return np.where(eps < theta, -np.expm1((np.minimum(eps, theta) - theta) / 2), 0.0)
 
+SERIES_THETA = 0.02   # below it, the a < 0 branch integrates Mills' ratio's derivative (a difference of erfcx cancels)
+
 def gaussian_profile(eps,    # privacy parameter ε ≥ 0 (scalar or array)
                      theta,  # sensitivity over noise scale, θ = Δ/σ (≥ 0; 0 gives δ = 0)
                     ) -> np.ndarray:
     "Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018; Theorem 1b), cancellation-free."
     eps, theta = np.asarray(eps, float), np.asarray(theta, float)  # ε ≥ 0; θ = Δ₂/σ ≥ 0 (broadcast)
+    r2, rpi = math.sqrt(2), math.sqrt(math.pi / 2)
     with np.errstate(over='ignore', under='ignore', invalid='ignore', divide='ignore'):
         a = theta / 2 - eps / theta
         b = a - theta
-        direct = special.ndtr(a) - np.exp(eps + special.log_ndtr(b))   # e^ε Φ(b) <= Φ(a): never overflows
-        scaled = 0.5 * np.exp(-a * a / 2) * (special.erfcx(-a / math.sqrt(2)) - special.erfcx(-b / math.sqrt(2)))
+        # a ≥ 0: b ≤ 0 ≤ a, so the erf difference adds; the (e^ε − 1)Φ(b) taken off is small beside it (in log
+        # space from ε = 1, where e^ε would overflow and e^ε − 1 no longer cancels)
+        extra = np.where(eps < 1, special.expm1(eps) * special.ndtr(b),
+                         np.exp(eps + special.log_ndtr(b)) - special.ndtr(b))
+        upper = 0.5 * (special.erf(a / r2) - special.erf(b / r2)) - extra
+        # a < 0: δ = φ(a)(R(a) − R(b)) with Mills' ratio R(x) = Φ(x)/φ(x) = √(π/2) erfcx(−x/√2) (e^ε φ(b) = φ(a))
+        phi_a = np.exp(-a * a / 2) / math.sqrt(2 * math.pi)
+        scaled = phi_a * rpi * (special.erfcx(-a / r2) - special.erfcx(-b / r2))
+        # θ small: R(a) − R(b) = ∫_b^a R' by the midpoint rule and its θ³ and θ⁵ terms (no difference of near values)
+        m = a - theta / 2; mR = m * rpi * special.erfcx(-m / r2)
+        series = phi_a * (theta * (1 + mR) + theta ** 3 / 24 * (2 + 3 * mR + m * m + m * m * mR)
+                          + theta ** 5 / 1920 * (8 + 15 * mR + 9 * m ** 2 + 10 * m * m * mR + m ** 4 + m ** 4 * mR))
+        low = np.where(theta < SERIES_THETA, series, scaled)
     # θ = 0: both outputs have the same law, so δ(ε) = 0 for every ε ≥ 0 (the formula would be 0/0 at ε = 0)
-    return np.where(theta > 0, np.clip(np.where(a < 0, scaled, direct), 0.0, 1.0), 0.0)
+    return np.where(theta > 0, np.clip(np.where(a < 0, low, upper), 0.0, 1.0), 0.0)
 
 MECHANISMS = {'laplace': laplace_profile, 'gaussian': gaussian_profile}
 
