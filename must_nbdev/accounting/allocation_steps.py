@@ -47,19 +47,21 @@ def run_bounds(composed:dict,           # `compose_parts`' answer
 # %% ../../nbs/accounting/13b_allocation_steps.ipynb #602ebbe8
 SCORE_SPAN = 12.0   # the sum's window: ± SCORE_SPAN standard deviations of the sum, plus twice one term's clip
 SCORE_TAIL = 5.0    # a term is clipped where y is SCORE_TAIL·σ above its shift (5 reads t = 2 within 4% of the exact
-                    # opposite-gradient pair and loses 0.2% of ε at 235 steps against 8)
-SCORES = ('ratio', 'sinh')   # v(y) = e^{(y−½)/σ²} − 1 (add/remove), or e^{(y−½)/σ²} − e^{(−y−½)/σ²} (substitution)
+                    # opposite-gradient pair and loses 0.6% of ε at 235 steps against 8: research/allocation)
+SCORES = ('ratio', 'poisson', 'sinh')   # the attacker's v(y), with Y = e^{(y−½)/σ²}: Y − 1 (add/remove),
+                                        # log(1 − q + qY), q = k/t (add/remove, k > 1), Y − e^{(−y−½)/σ²} (substitution)
 
-def _y_of(v, sigma, kind):
-    "The y at which the score equals v (the score is increasing in y)."
+def _y_of(v, sigma, kind, q=1.0):
+    "The y at which the score equals v (every score is increasing in y)."
     if kind == 'sinh': return sigma ** 2 * np.arcsinh(v / (2 * math.exp(-0.5 / sigma ** 2)))
-    with np.errstate(divide='ignore', invalid='ignore'):
-        return np.where(v > -1, sigma ** 2 * np.log(np.maximum(v + 1, np.finfo(float).tiny)) + 0.5, -np.inf)
+    with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
+        Y = v + 1 if kind == 'ratio' else (np.exp(v) - 1 + q) / q          # the step's ratio Y at that score
+        return np.where(Y > 0, sigma ** 2 * np.log(np.maximum(Y, np.finfo(float).tiny)) + 0.5, -np.inf)
 
-def _score_term(shift, sigma, dv, K, kind) -> tuple:
+def _score_term(shift, sigma, dv, K, kind, q=1.0) -> tuple:
     "(law of one term on the lattice kdv, |k| ≤ K, the end points taking the tails; its ℓ∞ and ℓ1 round-off), y ~ N(shift, σ²)."
     e = (np.arange(-K, K + 2) - 0.5) * dv; e[0], e[-1] = -np.inf, np.inf
-    z = (_y_of(e, sigma, kind) - shift) / sigma
+    z = (_y_of(e, sigma, kind, q) - shift) / sigma
     cdf, sf = special.ndtr(z), special.ndtr(-z)
     small = np.minimum(cdf, sf)
     cells = np.maximum(np.where(z[1:] < 0, cdf[1:] - cdf[:-1], sf[:-1] - sf[1:]), 0.0)   # the smaller tails' difference
@@ -98,19 +100,19 @@ def score_epoch_pair(sigma:float,           # noise multiplier (> 0)
                      steps_per_epoch:int,   # t (>= 1)
                      k:int=1,               # steps per record (1 <= k <= t)
                      *,
-                     kind:str='ratio',      # 'ratio' (add/remove) or 'sinh' (substitution, opposite gradients)
+                     kind:str='ratio',      # 'ratio' or 'poisson' (add/remove), 'sinh' (substitution, opposite gradients)
                      bins:int=1 << 20,      # points of the sum's window
                     ) -> tuple:
     "(D's law, D''s law, ℓ∞ round-off, ℓ1 round-off) of the attacker's sum T over one epoch."
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); t = check_int(steps_per_epoch, 'steps_per_epoch', 1)
     k = check_int(k, 'k', 1, t); check_choice(kind, 'kind', SCORES); W = check_int(bins, 'bins', 64) // 2
-    if kind == 'sinh':
-        sd = math.exp(-0.5 / sigma ** 2) * math.sqrt(2 * math.expm1(2 / sigma ** 2))   # a null term's deviation
-        far = math.exp((1 + SCORE_TAIL * sigma - 0.5) / sigma ** 2)                    # a term's clip, about
-    else: sd, far = math.sqrt(math.expm1(1 / sigma ** 2)), math.exp((1 + SCORE_TAIL * sigma - 0.5) / sigma ** 2)
+    q, top = k / t, math.exp((1 + SCORE_TAIL * sigma - 0.5) / sigma ** 2)   # the ratio Y where a term is clipped
+    sd = math.sqrt(math.expm1(1 / sigma ** 2))                                # a null term's deviation, and its clip:
+    sd, far = {'ratio': (sd, top), 'poisson': (q * sd, math.log1p(q * (top - 1))),
+               'sinh': (math.exp(-0.5 / sigma ** 2) * math.sqrt(2 * math.expm1(2 / sigma ** 2)), top)}[kind]
     dv = (SCORE_SPAN * sd * math.sqrt(t) + 2 * far) / W
     K = min(W, math.ceil(far / dv))
-    term = lambda shift: _score_term(shift, sigma, dv, K, kind)
+    term = lambda shift: _score_term(shift, sigma, dv, K, kind, q)
     plus = _fold_power(term(1.0), k, W)
     minus = _fold_power(term(-1.0 if kind == 'sinh' else 0.0), k, W)
     rest = _fold_power(term(0.0), t - k, W)
@@ -138,7 +140,7 @@ def score_attack_plds(sigma:float,           # noise multiplier (> 0)
                       steps_per_epoch:int,   # t (>= 1)
                       k:int=1,               # steps per record
                       *,
-                      kind:str='ratio',      # 'ratio' (add/remove) or 'sinh' (substitution)
+                      kind:str='ratio',      # 'ratio' or 'poisson' (add/remove), 'sinh' (substitution)
                       h:float=1e-4,          # loss grid step
                       bins:int=1 << 20,      # points of the sum's window
                      ) -> dict:
@@ -161,7 +163,7 @@ def allocation_epoch_parts(sigma:float,            # noise multiplier (> 0)
     if k == 1: return [(allocation_epoch_plds(sigma, t, h=h, bins=bins, attack=attack), 1)]
     parts = [(allocation_epoch_plds(sigma, size, h=h, bins=bins, attack=False), c)
              for size, c in allocation_blocks(t, k).items()]
-    if attack: parts.append((score_attack_plds(sigma, t, k, kind='ratio', h=h, bins=min(bins, 1 << 20)), 1))
+    if attack: parts.append((score_attack_plds(sigma, t, k, kind='poisson', h=h, bins=min(bins, 1 << 20)), 1))
     return parts
 
 def allocation_run_bounds(sigma:float,             # noise multiplier (> 0)

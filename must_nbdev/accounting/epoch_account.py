@@ -127,7 +127,7 @@ def _run_values(phases, eps, delta, relation, bins, attack=True) -> tuple:
     sc0 = phases[0][0]
     one = all(sc.k == 1 for sc, _, _ in phases)
     pair = ALLOCATION_PAIR if one else ALLOCATION_BLOCKS
-    zero_name = 'zero gradients, a fixed unit gradient' if one else 'others 0, the sum of the per-step ratios'
+    zero_name = 'zero gradients, a fixed unit gradient' if one else 'others 0, the sum of the steps\' log-ratios'
     if relation == 'add_remove':
         best = run_bounds(compose_parts(_phase_parts(phases, bins, attack), 1), eps, delta)
         return best.get('attack', math.nan), best['certified'], pair, zero_name if attack else ''
