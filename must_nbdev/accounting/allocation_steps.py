@@ -90,10 +90,13 @@ def _fold_power(term:tuple, n:int, W:int) -> tuple|None:
     return out
 
 def _fold_product(x:tuple, y:tuple, W:int) -> tuple:
-    "(law, ℓ∞, ℓ1) of the clamped sum of two independent (law, ℓ∞, ℓ1) (errors add: both laws have mass ≤ 1 + tiny)."
+    "(law, interior error, ℓ1 error) of the clamped sum of two independent (law, interior error, ℓ1 error)."
     c, i, l = _fold_convolve(x[0], y[0], W)
-    grow = 1 + max(x[2], y[2])
-    return c, (x[1] + y[1]) * grow + i, (x[2] + y[2]) * grow + l
+    grow = 1 + max(x[2], y[2])            # a computed law's mass is at most 1 + its ℓ1 error
+    # an interior point gets each input's interior errors times the other's mass, and the input's end points' errors
+    # (at most its ℓ1 error in all) times the other's largest mass: a clamped end plus a negative term is interior
+    inner = (x[1] + y[1]) * grow + x[2] * float(y[0].max()) + y[2] * float(x[0].max()) + x[2] * y[2]
+    return c, inner + i, (x[2] + y[2]) * grow + l
 
 # %% ../../nbs/accounting/13b_allocation_steps.ipynb #ad09d8d3
 def score_epoch_pair(sigma:float,           # noise multiplier (> 0)
