@@ -1,5 +1,7 @@
-"Helpers shared by test files: the CLI in a subprocess, a strict JSON parser, and fuzz-friendly scheme builders."
+"""Helpers shared by test files: the CLI in a subprocess, a strict JSON parser, fuzz-friendly scheme builders, a pair's
+δ(ε) from its losses on a fine grid."""
 import json, subprocess, sys
+import numpy as np
 from hypothesis import strategies as st
 from must_nbdev.core.sampling import make_scheme, scheme_at
 
@@ -23,3 +25,11 @@ def fuzz_scheme(name, n, m, b):
     if name == 'must-ow': return make_scheme(name, n, m=m, b=min(b, n))
     if name == 'must-wo': return make_scheme(name, n, m=min(m, b), b=b)
     return scheme_at(name, n, m, b=b)
+
+def loss_law_deltas(loss, mass, eps_list, epochs, h):
+    "δ(ε) of `epochs` independent copies of a pair given by its losses and P-masses: the loss histogram on the grid h, convolved."
+    j = np.round(np.asarray(loss) / h).astype(int); j0 = j.min()
+    one = np.bincount(j - j0, mass); law, start = one, j0
+    for _ in range(epochs - 1): law, start = np.convolve(law, one), start + j0
+    s = (start + np.arange(len(law))) * h
+    return [float(np.sum(law * np.maximum(0, -np.expm1(e - s)))) for e in eps_list]

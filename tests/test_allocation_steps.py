@@ -2,9 +2,9 @@
 import math, numpy as np, pytest
 from must_nbdev.core.definitions import gaussian_profile
 from must_nbdev.core.epochs import make_epoch_scheme
-from must_nbdev.accounting.allocation import allocation_bounds
+from must_nbdev.accounting.allocation import allocation_bounds, compose_parts, run_bounds
 from must_nbdev.accounting.allocation_steps import (allocation_blocks, allocation_run_bounds, score_attack_plds,
-                                                     allocation_epoch_parts, compose_parts, run_bounds)
+                                                     allocation_epoch_parts)
 from must_nbdev.accounting.epoch_account import account_epochs
 
 def _two_of_three_delta(sigma, eps, direction, step=0.06):

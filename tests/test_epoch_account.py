@@ -4,6 +4,7 @@ import numpy as np
 from must_nbdev.core.epochs import make_epoch_scheme
 from must_nbdev.accounting.allocation import allocation_bounds
 from must_nbdev.accounting.epoch_account import account_epochs, calibrate_epoch_sigma, gaussian_epochs_bound
+from _helpers import loss_law_deltas
 
 def test_shuffle_attack_is_allocation_at_half_the_noise_when_m_divides_n():
     sh = make_epoch_scheme('shuffle', 1000, 50)
@@ -71,13 +72,8 @@ def test_substitution_bounds_bracket_the_exact_opposite_gradient_pair_at_two_ste
     # score attack below it and within 40% of it (the score is the likelihood ratio's many-step form)
     sc = make_epoch_scheme('allocation', 20, 10)
     loss, mass = _antipodal_loss_law(sigma)
-    h = 2e-3; j = np.round(loss / h).astype(int); j0 = j.min()
-    one = np.bincount(j - j0, mass)                                    # one epoch's loss law on the grid h
-    two = np.convolve(one, one)                                        # two epochs
-    for E, law, start in ((1, one, j0), (2, two, 2 * j0)):
-        s = (start + np.arange(len(law))) * h
-        for eps in (0.5, 1.0, 2.0):
-            exact = float(np.sum(law * np.maximum(0, -np.expm1(eps - s))))
+    for E in (1, 2):                                                   # one and two epochs, on the loss grid 2e-3
+        for eps, exact in zip((0.5, 1.0, 2.0), loss_law_deltas(loss, mass, (0.5, 1.0, 2.0), E, 2e-3)):
             r = account_epochs(sc, sigma=sigma, epochs=E, eps=eps, relation='substitute', bins=1 << 16)
             assert r.attack <= exact * (1 + 1e-3) + 1e-9 and exact * (1 + 1e-3) < r.certified, (E, eps, r, exact)
             assert r.attack > 0.6 * exact and 'score' in r.attack_name

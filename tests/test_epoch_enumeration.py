@@ -10,6 +10,7 @@ from scipy.stats import norm
 from must_nbdev.core.definitions import gaussian_profile
 from must_nbdev.core.epochs import make_epoch_scheme
 from must_nbdev.accounting.epoch_account import account_epochs
+from _helpers import loss_law_deltas
 
 STEP, H = 0.1, 2e-3
 
@@ -23,15 +24,9 @@ def _grid_law(components, sigma, dim):
     return sum(product(c) for c in components) / len(components), STEP ** dim
 
 def _deltas(p, q, vol, eps_list, epochs):
-    "δ(ε) of `epochs` independent copies of the pair (p, q) on one grid: the loss histogram, convolved."
+    "δ(ε) of `epochs` independent copies of the pair (p, q) on one grid."
     keep = p > 0
-    loss, mass = np.log(p[keep] / np.maximum(q[keep], 1e-300)), p[keep] * vol
-    j = np.round(loss / H).astype(int); j0 = j.min()
-    law = np.bincount(j - j0, mass); start = j0
-    one = law
-    for _ in range(epochs - 1): law, start = np.convolve(law, one), start + j0
-    s = (start + np.arange(len(law))) * H
-    return [float(np.sum(law * np.maximum(0, -np.expm1(e - s)))) for e in eps_list]
+    return loss_law_deltas(np.log(p[keep] / np.maximum(q[keep], 1e-300)), p[keep] * vol, eps_list, epochs, H)
 
 def _shuffle_components(grads):
     "The 6 output means of one shuffled epoch of 3 records in batches of 1 (1-D gradients)."

@@ -15,7 +15,8 @@ sfft = LazyModule('scipy.fft')
 # %% auto #0
 __all__ = ['special', 'sfft', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'FFT_SLACK', 'ROUNDINGS', 'ROUNDING_ETA',
            'TAIL_RATIO', 'TAIL_BUCKETS', 'TAIL_Z', 'lognormal_lattice', 'lattice_convolve', 'lattice_power',
-           'mixture_epoch_plds', 'allocation_epoch_plds', 'compose_bounds', 'allocation_bounds', 'exact_two_step_delta']
+           'mixture_epoch_plds', 'allocation_epoch_plds', 'compose_parts', 'run_bounds', 'compose_bounds',
+           'allocation_bounds', 'exact_two_step_delta']
 
 # %% ../../nbs/accounting/13_allocation.ipynb #85404fa3
 LATTICE_BINS = 1 << 21   # lattice points of the sum S: its accuracy is about (S's range)/LATTICE_BINS relative
@@ -101,12 +102,17 @@ def _lattice_size(sigma, t, bins) -> tuple:
     s_max = min(LATTICE_SPAN * max(t, 4), t + 12 * sd + math.exp(0.5 * s * s + s * z))
     return s_max / bins, bins
 
+def _geometric_cells(start, mu, s) -> tuple|None:
+    "(edges y, P(Y > y)) of geometric cells from `start` to the quantile TAIL_Z of Y = exp(mu + sW); None if beyond it."
+    z0 = (math.log(start) - mu) / s
+    if z0 >= TAIL_Z: return None
+    y = start * (1 + TAIL_RATIO) ** np.arange(int(math.ceil((TAIL_Z - z0) * s / math.log1p(TAIL_RATIO))) + 1)
+    return y, special.ndtr(-(np.log(y) - mu) / s)
+
 def _tail_masses(mu, s, c, weight, others, dh, shift, a, b) -> tuple:
     "(losses, masses, ℓ1 round-off) where one term exp(mu + sW) exceeds c (its cells geometric), the others' sum at the top of each of its pieces."
-    z0 = (math.log(c) - mu) / s
-    if z0 >= TAIL_Z: return np.zeros(0), np.zeros(0), 0.0
-    y = c * (1 + TAIL_RATIO) ** np.arange(int(math.ceil((TAIL_Z - z0) * s / math.log1p(TAIL_RATIO))) + 1)
-    sf = special.ndtr(-(np.log(y) - mu) / s)
+    if (cells := _geometric_cells(c, mu, s)) is None: return np.zeros(0), np.zeros(0), 0.0
+    y, sf = cells
     cell = np.maximum(sf[:-1] - sf[1:], 0.0)                     # beyond the last edge (below 1e-33): at +∞
     cum = np.cumsum(np.maximum(others, 0.0))
     qs = np.concatenate([np.arange(1, TAIL_BUCKETS + 1) / TAIL_BUCKETS, 1 - 2.0 ** -np.arange(7, 50)])
@@ -121,11 +127,8 @@ def _tail_floor(mu, s, y0, rest, dh, slack, err, a, b) -> tuple:
     cum = np.cumsum(np.maximum(rest, 0.0))
     k = int(np.searchsorted(cum, 1e-6 * cum[-1]))                # the others' sum is ≥ r but with probability ≤ 1e-6 + err
     r = max(0.0, k * dh - slack); p_r = max(0.0, 1 - (float(cum[k - 1]) if k else 0.0) - err)
-    start = max(y0 - r, y0 * 1e-3)
-    z0 = (math.log(start) - mu) / s
-    if z0 >= TAIL_Z: return np.zeros(0), np.zeros(0)
-    y = start * (1 + TAIL_RATIO) ** np.arange(int(math.ceil((TAIL_Z - z0) * s / math.log1p(TAIL_RATIO))) + 1)
-    sf = special.ndtr(-(np.log(y) - mu) / s)
+    if (cells := _geometric_cells(max(y0 - r, y0 * 1e-3), mu, s)) is None: return np.zeros(0), np.zeros(0)
+    y, sf = cells
     cell = np.maximum((sf[:-1] - sf[1:]) - 2 * 64 * UNIT_ROUNDOFF['double'] * sf[:-1], 0.0)    # each end to 64u
     return np.log(a + b * (y[:-1] + r)), p_r * cell
 
@@ -250,22 +253,35 @@ def allocation_epoch_plds(sigma:float,             # noise multiplier (> 0)
     return mixture_epoch_plds(sigma, t, 0.0, 1 / t, h=h, bins=bins, certified=certified, attack=attack)
 
 # %% ../../nbs/accounting/13_allocation.ipynb #c56a3c82
+def compose_parts(parts:list,   # [({(direction, kind): DiscretePLD}, multiplicity)] of one epoch
+                  epochs:int,   # E (>= 1)
+                 ) -> dict:
+    "{(direction, kind): ComposedPLD} of E epochs, each the composition of `parts` (a key composes the parts that hold it)."
+    E = check_int(epochs, 'epochs', 1)
+    keys = dict.fromkeys(key for plds, _ in parts for key in plds)
+    return {key: compose_plds([(plds[key], E * c) for plds, c in parts if key in plds]) for key in keys}
+
+def run_bounds(composed:dict,           # `compose_parts`' answer
+               eps:float|None=None,     # ask δ at this ε ...
+               delta:float|None=None,   # ... or ε at this δ (give one)
+              ) -> dict:
+    "{'certified': the larger direction's upper end, 'attack': the larger direction's lower end}."
+    if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (ask δ) or delta (ask ε)")
+    if eps is not None: eps = check_real(eps, 'eps', 0)
+    else: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    best = {}
+    for (direction, kind), c in composed.items():
+        lo, up = c.delta_bounds(eps) if eps is not None else c.eps_bounds(delta)
+        best[kind] = max(best.get(kind, -math.inf), up if kind == 'certified' else lo)
+    return best
+
 def compose_bounds(plds:dict,              # {(direction, 'certified'|'attack'): DiscretePLD} of one epoch
                    epochs:int,             # E: whole epochs (>= 1)
                    eps:float|None=None,    # ask δ at this ε ...
                    delta:float|None=None,  # ... or ε at this δ (give one)
                   ) -> dict:
     "{'certified': the larger direction's upper end, 'attack': the larger direction's lower end} after E epochs."
-    if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (ask δ) or delta (ask ε)")
-    E = check_int(epochs, 'epochs', 1)
-    if eps is not None: eps = check_real(eps, 'eps', 0)
-    else: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
-    best = {}
-    for (direction, kind), pld in plds.items():
-        c = compose_plds([(pld, E)])
-        lo, up = c.delta_bounds(eps) if eps is not None else c.eps_bounds(delta)
-        best[kind] = max(best.get(kind, -math.inf), up if kind == 'certified' else lo)
-    return best
+    return run_bounds(compose_parts([(plds, 1)], epochs), eps, delta)
 
 def allocation_bounds(sigma:float,             # noise multiplier (> 0)
                       steps_per_epoch:int,     # t

@@ -8,12 +8,13 @@ import math
 import numpy as np
 from ..core.definitions import check_int, check_real, check_choice
 from .pld import Cells, DiscretePLD, lower_pld
-from .compose import compose_plds, UNIT_ROUNDOFF
-from .allocation import LATTICE_BINS, allocation_epoch_plds, special, sfft
+from .compose import UNIT_ROUNDOFF
+from .allocation import (LATTICE_BINS, allocation_epoch_plds, compose_parts, run_bounds,
+                                              lattice_convolve, special)
 
 # %% auto #0
-__all__ = ['SCORE_SPAN', 'SCORE_TAIL', 'SCORES', 'allocation_blocks', 'compose_parts', 'run_bounds', 'score_epoch_pair',
-           'pair_lower_pld', 'score_attack_plds', 'allocation_epoch_parts', 'allocation_run_bounds']
+__all__ = ['SCORE_SPAN', 'SCORE_TAIL', 'SCORES', 'allocation_blocks', 'score_epoch_pair', 'pair_lower_pld', 'score_attack_plds',
+           'allocation_epoch_parts', 'allocation_run_bounds']
 
 # %% ../../nbs/accounting/13b_allocation_steps.ipynb #cd732913
 def allocation_blocks(steps_per_epoch:int,  # t
@@ -23,26 +24,6 @@ def allocation_blocks(steps_per_epoch:int,  # t
     t = check_int(steps_per_epoch, 'steps_per_epoch', 1); k = check_int(k, 'k', 1, t)
     small, extra = divmod(t, k)
     return {size: c for size, c in ((small + 1, extra), (small, k - extra)) if c}
-
-def compose_parts(parts:list,   # [({(direction, kind): DiscretePLD}, multiplicity)] of one epoch
-                  epochs:int,   # E (>= 1)
-                 ) -> dict:
-    "{(direction, kind): ComposedPLD} of E epochs, each the composition of `parts` (a key composes the parts that hold it)."
-    E = check_int(epochs, 'epochs', 1)
-    keys = dict.fromkeys(key for plds, _ in parts for key in plds)
-    return {key: compose_plds([(plds[key], E * c) for plds, c in parts if key in plds]) for key in keys}
-
-def run_bounds(composed:dict,           # `compose_parts`' answer
-               eps:float|None=None,     # ask δ at this ε ...
-               delta:float|None=None,   # ... or ε at this δ (give one)
-              ) -> dict:
-    "{'certified': the larger direction's upper end, 'attack': the larger direction's lower end}."
-    if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (ask δ) or delta (ask ε)")
-    best = {}
-    for (direction, kind), c in composed.items():
-        lo, up = c.delta_bounds(check_real(eps, 'eps', 0)) if eps is not None else c.eps_bounds(delta)
-        best[kind] = max(best.get(kind, -math.inf), up if kind == 'certified' else lo)
-    return best
 
 # %% ../../nbs/accounting/13b_allocation_steps.ipynb #602ebbe8
 SCORE_SPAN = 12.0   # the sum's window: ± SCORE_SPAN standard deviations of the sum, plus twice one term's clip
@@ -70,15 +51,13 @@ def _score_term(shift, sigma, dv, K, kind, q=1.0) -> tuple:
 
 def _fold_convolve(a, b, W) -> tuple:
     "(law of clamp(A + B) to |index| ≤ W, both centred on their middle point; the product's ℓ∞ and ℓ1 round-off)."
-    L = len(a) + len(b) - 1; M = sfft.next_fast_len(L, real=True)
-    c = np.maximum(sfft.irfft(sfft.rfft(a, M) * sfft.rfft(b, M), M)[:L], 0.0)   # the truth is ≥ 0: no farther
-    eta = 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
-    l2 = 1.05 * eta * (math.sqrt(a @ a) * a.sum() + b.sum() * math.sqrt(b @ b) + 3 * math.sqrt(c @ c))
+    L = len(a) + len(b) - 1
+    c, l1 = lattice_convolve(a, b, L, 'drop')        # every point, ≥ 0; its ℓ1 bound is √L times an ℓ2 (so ℓ∞) bound
     mid, out = (L - 1) // 2, np.zeros(2 * W + 1)
     lo, hi = mid - W, mid + W                                            # c's indices kept
     out[max(0, -lo):min(2 * W, L - 1 - lo) + 1] = c[max(lo, 0):min(hi, L - 1) + 1]
     out[0] += c[:max(lo, 0)].sum(); out[-1] += c[hi + 1:].sum()          # clamped: a function of the output
-    return out, l2, math.sqrt(L) * l2
+    return out, l1 / math.sqrt(L), l1
 
 def _fold_power(term:tuple, n:int, W:int) -> tuple|None:
     "(law of n i.i.d. terms' clamped sum, ℓ∞, ℓ1 round-off) by binary powering; None for n = 0."

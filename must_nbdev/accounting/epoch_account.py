@@ -11,9 +11,9 @@ from ..core.definitions import check_int, check_real, check_choice, gaussian_pro
 from ..core.epochs import EpochScheme
 from .accountant import CertifiedResult
 from .compose import compose_plds
-from .allocation import LATTICE_BINS, compose_bounds, mixture_epoch_plds
-from .allocation_steps import (allocation_epoch_parts, compose_parts, run_bounds,
-                                                    score_attack_plds)
+from .allocation import (LATTICE_BINS, compose_bounds, compose_parts, run_bounds,
+                                              mixture_epoch_plds)
+from .allocation_steps import allocation_epoch_parts, score_attack_plds
 
 # %% auto #0
 __all__ = ['TRIANGLE_POINTS', 'ALLOCATION_PAIR', 'ALLOCATION_BLOCKS', 'ALLOCATION_TRIANGLE', 'GAUSSIAN_EPOCHS',
