@@ -8,7 +8,7 @@ import math
 import numpy as np
 from ..core.definitions import check_int, check_real, check_choice, check_memory, LazyModule
 from .pld import DiscretePLD
-from .compose import compose_plds, UNIT_ROUNDOFF
+from .compose import compose_plds, l2_norm, UNIT_ROUNDOFF
 special = LazyModule('scipy.special')   # imported at first use
 sfft = LazyModule('scipy.fft')
 
@@ -46,8 +46,6 @@ def lognormal_lattice(mu:float,    # mean of log Y
     return pmf, float(special.ndtr(-zc)), err, math.exp(mu + s * s / 2) * float(special.ndtr(zc - s))
 
 # %% ../../nbs/accounting/13_allocation.ipynb #29e3ea9c
-def _l2(x) -> float: return float(math.sqrt(np.dot(x, x)))
-
 def lattice_convolve(a:np.ndarray,   # a pmf on the lattice (nonnegative)
                      b:np.ndarray,   # another, same lattice
                      N:int,          # points kept: 0..N-1
@@ -57,9 +55,9 @@ def lattice_convolve(a:np.ndarray,   # a pmf on the lattice (nonnegative)
     L = len(a) + len(b) - 1; M = sfft.next_fast_len(L, real=True)
     c = sfft.irfft(sfft.rfft(a, M) * sfft.rfft(b, M), M)[:L]
     eta = 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
-    l1a, l1b, l2a, l2b = float(np.abs(a).sum()), float(np.abs(b).sum()), _l2(a), _l2(b)
+    l1a, l1b, l2a, l2b = float(np.abs(a).sum()), float(np.abs(b).sum()), l2_norm(a), l2_norm(b)
     err = FFT_SLACK * math.sqrt(L) * (eta * (l2a * l1b + l1a * l2b) + eta ** 2 * math.sqrt(M) * l2a * l2b
-                                      + 3 * eta * _l2(c))
+                                      + 3 * eta * l2_norm(c))
     c = np.maximum(c, 0.0)
     if overflow == 'top' and L > N: c[N - 1] += c[N:].sum()
     return c[:N], err

@@ -14,7 +14,7 @@ sfft = LazyModule('scipy.fft')          # imported at first use: `must --help` n
 
 # %% auto #0
 __all__ = ['sfft', 'MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK', 'CHERNOFF_FROM',
-           'CHERNOFF_LAMBDAS', 'log_mgf', 'ComposedPLD', 'compose_many', 'compose_plds']
+           'CHERNOFF_LAMBDAS', 'l2_norm', 'log_mgf', 'ComposedPLD', 'compose_many', 'compose_plds']
 
 # %% ../../nbs/accounting/02_compose.ipynb #fc74185b
 MGF_LAMBDAS = np.geomspace(1e-2, 64, 40)
@@ -28,7 +28,7 @@ PLD_SLACK = 1e-11   # relative round-off allowance for the PLD construction (mas
 CHERNOFF_FROM = 1e3
 CHERNOFF_LAMBDAS = np.geomspace(1e-2, 1e4, 96)   # λ grid of that bound (deep tails want large λ)
 
-def _l2(x) -> float:
+def l2_norm(x) -> float:
     "Euclidean norm, without BLAS: a multi-threaded BLAS dot stalls for ~15 ms on a busy 2-core machine (0.02 ms idle)."
     x = np.asarray(x)
     if np.iscomplexobj(x): return math.sqrt(float(np.sum(x.real * x.real) + np.sum(x.imag * x.imag)))
@@ -317,7 +317,7 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
             if (id(p), r) not in spectra:
                 c = np.bincount((p.j0 + np.arange(len(p.masses))) % r, p.masses, minlength=r)
                 spectra[id(p), r], l1[id(p)] = sfft.rfft(c.astype(dtype), workers=FFT_WORKERS), float(np.abs(c).sum())
-                l2[id(p)] = _l2(c)
+                l2[id(p)] = l2_norm(c)
         J = J_lo + (np.arange(r) - J_lo) % r     # the window's representative of each residue class
         eta = 10 * u * math.log2(r)
         spec = np.ones(r // 2 + 1, spectra[id(parts[0][0]), r].dtype)
@@ -327,12 +327,12 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
         E1, E2 = _spectral_error(parts, {id(p): spectra[id(p), r] for p, _ in parts}, l1, spec, eta, u)
         # the propagated error, per frequency above or in ℓ2 (‖ê‖₂ ≤ η√r‖c‖₂, times Σk): the smaller; both halves, /√r
         l2_way = sum(k * eta * l2[id(p)] for p, k in parts) * math.exp(sum(k * eta * l1[id(p)] for p, k in parts))
-        fp_l2 = float((min(math.sqrt(2 / r) * _l2(E1), l2_way) + math.sqrt(2 / r) * _l2(E2)) * 1.01)
+        fp_l2 = float((min(math.sqrt(2 / r) * l2_norm(E1), l2_way) + math.sqrt(2 / r) * l2_norm(E2)) * 1.01)
         fp_inf = float(eta * 2 * np.abs(spec).astype(float).sum() / r * 1.01)   # inverse transform, per bin: η ‖Ŷ‖₁ / r
         u_bins = sfft.irfft(spec, r, workers=FFT_WORKERS).astype(float)   # stored in float64: relative rounding u, in γ
         inf = (-math.expm1(sum(k * math.log1p(-min(p.inf_mass, 1.0)) for p, k in parts))
                if all(p.inf_mass < 1 for p, _ in parts) else 1.0)
-        fp_inv_l2 = float((eta * 1.01 + u) * _l2(u_bins))   # relative ℓ2 error η
+        fp_inv_l2 = float((eta * 1.01 + u) * l2_norm(u_bins))   # relative ℓ2 error η
         done[key] = ComposedPLD(h, J, u_bins, tau, inf, fp_l2, fp_inf, fp_inv_l2, J_hi - J_lo + 1,
                                 parts=tuple(parts))
         out.append(done[key])
