@@ -12,11 +12,14 @@ library edit cheap: the docs re-execute only the fast cells of the notebooks tha
 Each notebook runs in full (fast cells included, with the docs build's setup cell) in a fresh kernel, so the stored
 outputs are what the notebook prints. Slow cells that share no variables run as separate executions of the notebook
 (one per group, `--jobs` at a time): 09_triangle_certificate's three Fig S2 schemes run side by side. The artefact,
-benchmarks/artefacts/<notebook>.json, holds per slow cell the sha256 of its source, its outputs (stderr dropped) and
-its seconds, and for the run the command, the commit (the tree must be clean), the date, the machine and the values
-of the notebook's witness (benchmarks/witnesses.py: the same library functions at a size of seconds).
-tests/test_artefacts.py fails when a slow cell's source changed since its artefact was made, or when the current
-library gives other witness values: a library edit that moves the numbers asks for this command to be run again.
+benchmarks/artefacts/<notebook>.json, holds per slow cell its key (`sha256`, see `source_sha`), its outputs (stderr
+dropped) and its seconds, and for the run the command, the commit (the tree must be clean), the date, the machine and
+the values of the notebook's witness (benchmarks/witnesses.py: the same library functions at a size of seconds).
+A cell's key is the sha256 of its `#|` directive lines, magic lines and syntax tree (`canonical_code`), not of its
+text: re-breaking a line, splitting a string literal or editing a comment keeps the stored output; any change to what
+the code does makes it stale. tests/test_artefacts.py fails when a slow cell's code changed since its artefact was
+made, or when the current library gives other witness values: a library edit that moves the numbers asks for this
+command to be run again.
 """
 import argparse, ast, datetime, hashlib, importlib.util, json, os, platform, re, subprocess, sys, time
 from pathlib import Path
@@ -37,7 +40,36 @@ def is_slow(cell):
         if 'slow' in re.split(r'[\s,:]+', line[2:]): return True
     return False
 
-def cell_sha(cell): return hashlib.sha256(_text(cell).encode('utf-8')).hexdigest()
+MAGIC = re.compile(r'^(\s*)(%|!(?!=)).*$')   # an IPython magic or shell line (not a continuation starting with !=)
+
+def _canonical(node):
+    """`ast.dump` of `node` without line numbers, leaving out fields that are None or empty lists (as Python 3.13's
+    ast.dump does by default), so that the text is the same on Python 3.9 to 3.13 (3.12 adds `type_params=[]`)."""
+    if isinstance(node, ast.AST):
+        fields = [f'{k}={_canonical(v)}' for k, v in ast.iter_fields(node)
+                  if not (v is None or (isinstance(v, list) and not v))]
+        return f"{type(node).__name__}({', '.join(fields)})"
+    if isinstance(node, list): return '[' + ', '.join(_canonical(x) for x in node) + ']'
+    return repr(node)
+
+def canonical_code(source):
+    """What a cell's key depends on: its `#|` directive lines, its magic and shell lines (stripped) and the syntax tree of
+    the rest (`_canonical`), so that comments, blank lines, line breaks inside brackets, parentheses and string
+    literals split by implicit concatenation leave it unchanged, while any change to what the code does changes it.
+    A source that does not parse (with its magic lines read as `pass`) is taken as it is written."""
+    lines = source.split('\n')
+    directives = [l.rstrip() for l in lines if l.startswith('#|')]
+    magics = [l.strip() for l in lines if not l.startswith('#|') and MAGIC.match(l)]
+    code = '\n'.join(MAGIC.sub(r'\1pass', l) for l in lines)
+    try: tree = _canonical(ast.parse(code))
+    except SyntaxError: tree = 'unparsed:' + source
+    return json.dumps({'directives': directives, 'magics': magics, 'code': tree}, ensure_ascii=False)
+
+def source_sha(source):
+    "A slow cell's key in its artefact: the sha256 of `canonical_code(source)` (re-breaking lines keeps it)."
+    return hashlib.sha256(canonical_code(source).encode('utf-8')).hexdigest()
+
+def cell_sha(cell): return source_sha(_text(cell))
 
 def key_of(path):
     "A notebook's key: its path under nbs/ without '.ipynb' (accounting/09_triangle_certificate)."
@@ -126,7 +158,7 @@ def run_group(path, group, timeout):
     for i in group:
         c = nb.cells[i + 1]                        # + 1: the setup cell
         outs = [o for o in c.outputs if not (o.get('output_type') == 'stream' and o.get('name') == 'stderr')]
-        out[i] = {'sha256': hashlib.sha256(c.source.encode('utf-8')).hexdigest(), 'seconds': round(_seconds(c), 1),
+        out[i] = {'sha256': source_sha(c.source), 'seconds': round(_seconds(c), 1),
                   'outputs': json.loads(nbformat.writes(nbformat.v4.new_notebook(cells=[
                       nbformat.v4.new_code_cell(outputs=outs)])))['cells'][0]['outputs']}
     return str(path), out, time.time() - t
@@ -150,7 +182,7 @@ def write_index():
     "benchmarks/artefacts/README.md: one row per artefact (notebook, cells, seconds, commit, date)."
     rows = ['# Stored outputs of the notebooks\' slow cells', '',
             f'Made by `{COMMAND}` (see its docstring); shown by the docs build under each slow cell; checked by '
-            '`tests/test_artefacts.py` (cell sources and witness values).', '',
+            '`tests/test_artefacts.py` (cell keys, see `source_sha`, and witness values).', '',
             '| notebook | slow cells | seconds | commit | date | machine |', '|---|---|---|---|---|---|']
     for p in sorted(STORE.glob('*.json')):
         a = json.loads(p.read_text(encoding='utf-8'))

@@ -1,6 +1,7 @@
 """The stored outputs of the notebooks' slow cells (benchmarks/artefacts/) are current: every slow cell has an output
-made from its present source, on a clean committed tree, and the present library gives the witness values stored
-beside it (the same functions at a size of seconds, benchmarks/witnesses.py)."""
+made from its present code (its key: benchmarks/slow_cells.py, `source_sha`), on a clean committed tree, and the
+present library gives the witness values stored beside it (the same functions at a size of seconds,
+benchmarks/witnesses.py)."""
 import importlib.util, json, math, subprocess
 from pathlib import Path
 import pytest
@@ -65,3 +66,12 @@ def test_slow_groups_follow_variables():
     assert not sc.is_slow({'cell_type': 'markdown', 'source': '#| slow'})
     assert not sc.is_slow({'cell_type': 'code', 'source': 'x = 1\n#| slow'})
     assert sc.is_slow({'cell_type': 'code', 'source': '#| export\n#| slow\nx = 1'})
+
+def test_cell_key_ignores_line_breaks_but_not_code():
+    "A slow cell's key (sc.source_sha) keeps through re-broken lines, comments and split strings, not code changes."
+    src = '#| slow\nr = f(1, 2, name="a b")   # one line\nprint(f"{r} done")'
+    same = '#| slow\n# the run\nr = f(1,\n      2, name="a "\n              "b")\nprint(f"{r} "\n      f"done")'
+    assert sc.source_sha(src) == sc.source_sha(same) == sc.cell_sha({'cell_type': 'code', 'source': same})
+    for other in (src.replace('f(1, 2', 'f(1, 3'), src.replace('#| slow', '#| slow\n#| hide'),
+                  src.replace('"a b"', '"a  b"'), src + '\n!ls', src.replace('r = f', 'r = g')):
+        assert sc.source_sha(other) != sc.source_sha(src), other

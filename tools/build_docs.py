@@ -274,7 +274,8 @@ def prepared(path, slow=()):
     """The notebook as it is executed: a hidden setup cell first, which names the notebook and the library's hash so
     that jupyter-cache's key (the code cells' sources) changes with the setup, the notebook's code or the library.
     Cells flagged `#| slow` are not executed (the page shows their stored outputs, see `with_stored_outputs`): each
-    becomes a comment naming its source's hash, except those whose indices are in `slow` (benchmarks/slow_cells.py)."""
+    becomes a comment naming its key (`cell_sha`: the hash of its code, not of its text), except those whose indices
+    are in `slow` (benchmarks/slow_cells.py)."""
     import nbformat
     nb = nbformat.read(path, 4)
     sc = slow_cells()
