@@ -71,13 +71,9 @@ def _nb_has_figures(page):
                for s in cells)
 
 # Shown code keeps to 96 characters a line, which fit the code column at 1400 px, in every notebook (slow cells too:
-# their stored outputs are keyed by their code, not its line breaks, benchmarks/slow_cells.py: source_sha), except
-# PENDING: notebooks another change is editing now, whose lines are re-broken when it lands (then empty this).
+# their stored outputs are keyed by their code, not its line breaks, benchmarks/slow_cells.py: source_sha).
 CODE_WIDTH = 96
-PENDING = ('accounting/allocation', 'accounting/allocation_steps', 'accounting/epoch_account')
 HIDDEN = re.compile(r'^#\|\s*(export|exporti|hide|default_exp|echo:\s*false|include:\s*false)\s*$', re.M)
-
-def _code_fits(page): return page in all_notebooks() and page not in PENDING
 
 def long_shown_lines(cells, width=CODE_WIDTH):
     "Lines longer than `width` of the code cells a page shows (not exported or hidden; `#|` lines are not shown)."
@@ -85,9 +81,8 @@ def long_shown_lines(cells, width=CODE_WIDTH):
             for line in _src(c).split('\n') if len(line) > width and not line.startswith('#|')]
 
 def test_shown_code_keeps_to_96_characters_a_line():
-    "In every notebook but PENDING, no line of a code cell the page shows is longer than 96 characters."
-    assert set(PENDING) <= set(all_notebooks()), 'a PENDING page is gone: drop it from PENDING'
-    long = [(pg, line) for pg in all_notebooks() if _code_fits(pg) for line in long_shown_lines(_nb(pg)['cells'])]
+    "In every notebook, no line of a code cell the page shows is longer than 96 characters."
+    long = [(pg, line) for pg in all_notebooks() for line in long_shown_lines(_nb(pg)['cells'])]
     assert not long, long[:5]
     # what counts: shown code, slow cells included; not exported or hidden cells, nor directive lines
     code = lambda s: {'cell_type': 'code', 'source': s}
@@ -466,7 +461,7 @@ def test_page_renders(stem, site, browser):
         f'{stem}.html: outputs taller than 36rem, not boxed')
     assert wide['wide_reprs'] == 0 and narrow['wide_reprs'] == 0, f'{stem}.html: plain-text outputs run off the edge'
     assert wide['wide_streams'] == 0 and narrow['wide_streams'] == 0, f'{stem}.html: printed outputs scroll sideways'
-    if _code_fits(stem):   # every notebook's shown code fits the column (PENDING aside)
+    if stem in all_notebooks():   # every notebook's shown code fits the column
         over = wide['wide_code']
         assert not over, f'{stem}.html: code lines scroll sideways at {WIDE} px: {over[:3]}'
     assert wide['article'] >= 900, f'{stem}.html: the article is {wide["article"]:.0f} px wide at {WIDE} px'
