@@ -4,7 +4,7 @@
 
 # %% ../nbs/89_commands.ipynb #fe919535
 from __future__ import annotations
-import argparse, json, sys, math
+import argparse, json, sys, math, textwrap
 from .core.definitions import MECHANISMS, jsonable, check_int
 from .core.sampling import SCHEMES, make_scheme, MAX_N
 from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
@@ -18,8 +18,8 @@ from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, import
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 
 # %% auto #0
-__all__ = ['OTHER_NAMES', 'CommandParser', 'parse_number', 'parse_seed', 'dumps_json', 'add_scheme_args', 'cmd_amplify',
-           'cmd_account', 'cmd_compare', 'cmd_epochs', 'cmd_calibrate', 'cmd_sweep']
+__all__ = ['OTHER_NAMES', 'CLI_WIDTH', 'CommandParser', 'parse_number', 'parse_seed', 'dumps_json', 'add_scheme_args',
+           'cmd_amplify', 'cmd_account', 'cmd_compare', 'cmd_epochs', 'cmd_calibrate', 'cmd_sweep']
 
 # %% ../nbs/89_commands.ipynb #a37949bc
 OTHER_NAMES = {'--noise_multiplier': '--noise-multiplier', '--batch_size': '--batch-size', '--sample-rate': '--q',
@@ -92,6 +92,13 @@ def _table(header, rows) -> str:
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     return '\n'.join('  '.join(c.rjust(w) for c, w in zip(r, widths)) for r in cells)
 
+CLI_WIDTH = 96   # prose lines of the reports wrap here (tables and numbers are printed whole)
+
+def _paragraph(text:str, indent:str='') -> str:
+    "`text` wrapped to CLI_WIDTH at spaces, continuation lines indented two more spaces (words never broken)."
+    return textwrap.fill(text, CLI_WIDTH, initial_indent=indent, subsequent_indent=indent + '  ',
+                         break_long_words=False, break_on_hyphens=False)
+
 def _tighter_note(labelled) -> str|None:
     "One line under a table whose rows (label, gap, tighter) include fast answers far above the attack (None: none)."
     far = [(label, gap) for label, gap, tighter in labelled if tighter]
@@ -159,7 +166,7 @@ def _account_one(args, sc, k, name, x) -> int:
         print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
               + f"  -> {res.certificate} wins")
         print(f"  attack: {res.attack_name}")
-        if res.tighter: print(f"  tighter: {res.tighter}")
+        if res.tighter: print(_paragraph(f"tighter: {res.tighter}", '  '))
     else:
         print(f"{q} in [{fmt(lo)}, {fmt(up)}] for the paper's pair of datasets (not a worst-case guarantee)")
     print(f"grid h = {res.h:.3g}, r = {res.r}, window |s| <= L = {res.L:.3g}; "
@@ -233,14 +240,15 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
     what = (f"sigma certified for (eps={args.eps:g}, delta={args.delta:g})" if args.eps is not None
             else f"eps(delta={args.delta:g}) at sigma={args.sigma:g}")
-    print(f"n = {args.n}, batch size {args.m}, {rows[0].steps} steps: {what}; worst case, certified bound and "
-          "best attack")
-    print(comparison_table(rows)); print(); print(reading(rows, calibrated=args.eps is not None))
+    print(_paragraph(f"n = {args.n}, batch size {args.m}, {rows[0].steps} steps: {what}; worst case, certified "
+                     "bound and best attack"))
+    print(comparison_table(rows)); print()
+    print('\n'.join(_paragraph(p) for p in reading(rows, calibrated=args.eps is not None).split('\n')))
     if not any(r.name in EPOCH_SCHEMES for r in rows):
-        print(f"random allocation and shuffled epochs: not shown ({rows[0].steps} steps is not a whole number of "
-              f"{-(-args.n // args.m)}-step epochs; give --epochs as an integer)")
+        print(_paragraph(f"random allocation and shuffled epochs: not shown ({rows[0].steps} steps is not a whole "
+                         f"number of {-(-args.n // args.m)}-step epochs; give --epochs as an integer)"))
     note = _tighter_note((short_label(r), r.theory_gap, r.tighter) for r in rows)
-    if note: print(note)
+    if note: print(_paragraph(note))
     if args.plot: print(f"plot written to {args.plot}")
     return 0
 
@@ -314,7 +322,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
         line = (f"sigma = {c.sigma:.6g}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
                 f"after k = {k} steps (attack lower bound {c.eps_lower:.6f}); sigma = {c.sigma_infeasible:.6g} fails")
         if not c.result.certified_accuracy: line += f"\nNOT certified to the accuracy ratio: {c.result.reason}"
-        if c.result.tighter: line += f"\ntighter: {c.result.tighter}"
+        if c.result.tighter: line += '\n' + _paragraph(f"tighter: {c.result.tighter}")
     else:
         if args.sigma is None: raise ValueError(f"--solve {args.solve} needs --sigma (--noise-multiplier)")
         if args.solve == 'steps':
@@ -367,7 +375,7 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
                  [[r.label, '' if r.b is None else r.b, r.relation, r.batch_size, _fmt(r.sigma), _fmt(r.epochs),
                    r.steps, _fmt(r.eps), _fmt(r.eps_attack), f'{r.theory_gap:.3f}', r.certificate] for r in rows]))
     note = _tighter_note((r.label, r.theory_gap, r.tighter) for r in rows)
-    if note: print(note)
+    if note: print(_paragraph(note))
     for opt, path in (('CSV', args.csv), ('plot', args.plot)):
         if path: print(f"{opt} written to {path}")
     return 0

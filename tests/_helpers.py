@@ -33,3 +33,12 @@ def loss_law_deltas(loss, mass, eps_list, epochs, h):
     for _ in range(epochs - 1): law, start = np.convolve(law, one), start + j0
     s = (start + np.arange(len(law))) * h
     return [float(np.sum(law * np.maximum(0, -np.expm1(e - s)))) for e in eps_list]
+
+def paragraph(out, start):
+    "The CLI paragraph whose first line starts with `start` (after its indent), its wrapped lines joined by spaces."
+    lines = out.splitlines()
+    i = next(i for i, l in enumerate(lines) if l.strip().startswith(start))
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    j = i + 1
+    while j < len(lines) and len(lines[j]) - len(lines[j].lstrip()) > indent and lines[j].strip(): j += 1
+    return ' '.join(l.strip() for l in lines[i:j])

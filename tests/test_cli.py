@@ -5,7 +5,7 @@ import json, subprocess, sys, contextlib, io
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from _helpers import run_cli, strict_json
+from _helpers import run_cli, strict_json, paragraph
 from must_nbdev.cli import main
 from must_nbdev.core.amplification import amplify
 from must_nbdev.experiments.amplification_tables import TABLE_S1_EPS
@@ -306,7 +306,7 @@ def test_account_says_when_the_fast_certificate_answered_and_how_to_ask_for_the_
     rc, out, err = run(['account', '--scheme', 'wor', '--n', '10000', '--m', '200', '--sigma', '4', '--k', '200',
                         '--eps', '0.5'])
     assert rc == 0, err
-    line = next(l for l in out.splitlines() if l.strip().startswith('tighter:'))
+    line = paragraph(out, 'tighter:')
     assert "'public labels' answered" in line and 'x the best attack' in line and '--net' in line
 
 
@@ -315,7 +315,8 @@ def test_calibrate_says_when_the_fast_certificate_answered():
     rc, out, err = run(['calibrate', '--scheme', 'wor', '--n', '10000', '--m', '200', '--k', '200', '--eps', '0.5',
                         '--delta', '1e-4'])
     assert rc == 0, err
-    assert 'tighter:' in out and "'public labels' answered" in out and '--net' in out
+    note = paragraph(out, 'tighter:')
+    assert "'public labels' answered" in note and '--net' in note
     rc, out, err = run(['calibrate', '--scheme', 'wor', '--n', '10000', '--m', '200', '--k', '200', '--eps', '0.5',
                         '--delta', '1e-4', '--json'])
     rec = json.loads(out)

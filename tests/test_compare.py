@@ -4,6 +4,7 @@ import pytest
 from must_nbdev.accounting.account import account
 from must_nbdev.cli import main
 from must_nbdev.core.sampling import make_scheme
+from _helpers import paragraph
 from must_nbdev.training.compare import compare_schemes, comparison_schemes, comparison_table, reading, short_label
 
 @pytest.fixture(scope='module')
@@ -29,7 +30,8 @@ def test_epoch_rows_appear_for_whole_epochs_and_are_rechecked_independently():
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         main(['compare', '--n', '2000', '--m', '40', '--k', '101', '--sigma', '2', '--delta', '1e-5', '--b', '80', '--quiet'])
-    assert 'random allocation and shuffled epochs: not shown (101 steps is not a whole number of 50-step epochs' in out.getvalue()
+    assert ('random allocation and shuffled epochs: not shown (101 steps is not a whole number of 50-step epochs'
+            in ' '.join(out.getvalue().split()))   # the note is wrapped to the CLI's width
 
 def test_every_scheme_once_at_equal_batch_and_steps(calibrated):
     labels = [short_label(r) for r in calibrated]
@@ -98,5 +100,6 @@ def test_rows_say_when_a_fast_certificate_answered_far_from_the_attack():
         if r.tighter: assert 'net=True' in r.tighter and f'{r.theory_gap:.3g}x' in r.tighter
     rc, out, _ = _run(['compare', '--n', '2000', '--batch-size', '40', '--k', '200', '--sigma', '2', '--delta', '1e-5',
                        '--b', '80', '--quiet'])
-    note = [l for l in out.splitlines() if l.startswith('tighter:')]
-    assert rc == 0 and len(note) == 1 and 'WOR' in note[0] and '--net' in note[0] and 'Poisson' not in note[0]
+    note = paragraph(out, 'tighter:')
+    assert rc == 0 and out.count('tighter:') == 1 and 'WOR' in note and '--net' in note and 'Poisson' not in note
+    assert all(len(l) <= 96 for l in out.split('tighter:')[1].splitlines())   # the note wraps to the CLI's width
