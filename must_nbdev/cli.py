@@ -102,13 +102,15 @@ def _add_noise_and_steps(p, sigma_required:bool):
     p.add_argument('--epochs', type=parse_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
 
 def _add_net_args(p):
-    "--net-tol, --net-coarsen and --net-cells: how the triangle nets (`accounting/07_triangles`, 08) are built (--net)."
+    "The --net-* options: how the triangle nets (`accounting/07_triangles`, 08) are built (--net)."
     p.add_argument('--net-tol', dest='net_tol', type=parse_number, default=NET_TOL,
                    help=f'refinement tolerance of the triangle net (default {NET_TOL:g}; smaller: tighter, slower)')
     p.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=1,
                    help="the net's members on the grid coarsen·h (1..64; 2-4 near σ = 1: faster, a little looser)")
     p.add_argument('--net-cells', dest='net_cells', type=int, default=CELLS,
                    help=f"the unlabelled nets' cells per side (1..{MAX_CELLS}; default {CELLS}; more: tighter, slower)")
+    p.add_argument('--net-grid', dest='net_grid', type=int, default=1,
+                   help="the net's own loss grid grid·h (1..64), members and DP: faster, its ε rounded up to it")
 
 # %% ../nbs/90_cli.ipynb #e492c7a2
 def _add_amplify(sub, raw):

@@ -104,7 +104,7 @@ def test_calibrate_sigma_with_the_net_is_lower_and_still_certified():
 
 @pytest.mark.parametrize('kw,match', [(dict(scheme=make_scheme('poisson', 1000, m=10)), 'fixed-size'),
                                       (dict(relation='add_remove'), 'substitute'), (dict(net_coarsen=0), 'net_coarsen'),
-                                      (dict(net_tol=-1.0), 'net_tol')])
+                                      (dict(net_tol=-1.0), 'net_tol'), (dict(net_grid=0), 'net_grid')])
 def test_calibrate_sigma_net_refuses_what_the_net_does_not_cover(kw, match):
     sc = kw.pop('scheme', make_scheme('wor', 1000, m=10))
     with pytest.raises(ValueError, match=match):

@@ -56,11 +56,21 @@ def test_account_with_net_reports_the_winner():
     off = account(WOR, sigma=S4, steps=200, eps=0.5, h=2e-3)
     assert 'triangle net' not in off.certificates and off.lower == r.lower
 
+def test_account_net_grid_is_the_net_on_the_coarser_grid():
+    "net_grid=g runs the net (members and DP) on the grid g·h: exactly the net at h' = g·h, still above the attack."
+    r = account(WOR, sigma=S4, steps=200, eps=0.5, h=1e-3, net=True, net_tol=1.0, net_grid=2)
+    direct = triangle_delta(WOR, sigma=S4, steps=200, eps=0.5, h=2e-3, tol=1.0).value
+    assert r.certificates['triangle net'] == direct and r.lower <= r.upper
+    fine = account(WOR, sigma=S4, steps=200, eps=0.5, h=2e-3, net=True, net_tol=1.0)
+    assert fine.certificates['triangle net'] == direct                 # the same grid, the same net
+
 @pytest.mark.parametrize('kw,match', [(dict(scheme=make_scheme('poisson', 1000, m=10)), 'fixed-size'),
                                       (dict(relation='add_remove'), 'substitute'),
                                       (dict(net_tol=0.0), 'net_tol'), (dict(net_coarsen=0), 'net_coarsen'),
                                       (dict(net_coarsen=1.5), 'net_coarsen'), (dict(net_cells=0), 'net_cells'),
-                                      (dict(net_cells=1.5), 'net_cells'), (dict(net_cells=101), 'net_cells')])
+                                      (dict(net_cells=1.5), 'net_cells'), (dict(net_cells=101), 'net_cells'),
+                                      (dict(net_grid=0), 'net_grid'), (dict(net_grid=65), 'net_grid'),
+                                      (dict(net_grid=1.5), 'net_grid')])
 def test_account_net_refuses_what_it_does_not_cover(kw, match):
     sc = kw.pop('scheme', WOR)
     with pytest.raises(ValueError, match=match):
@@ -74,7 +84,8 @@ def test_cli_net_json_and_bad_scheme():
     d = json.loads(out.stdout)
     assert 'triangle net' in d['certificates'] and d['delta_upper'] == min(d['certificates'].values())
     for wrong in (['--scheme', 'poisson'], ['--scheme', 'wor', '--net-coarsen', '0'],
-                  ['--scheme', 'wor', '--net-cells', '0'], ['--scheme', 'wor', '--net-cells', '0.5']):
+                  ['--scheme', 'wor', '--net-cells', '0'], ['--scheme', 'wor', '--net-cells', '0.5'],
+                  ['--scheme', 'wor', '--net-grid', '0']):
         bad = subprocess.run(base + wrong, capture_output=True, text=True)
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and 'Traceback' not in bad.stderr
 

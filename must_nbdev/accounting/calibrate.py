@@ -166,6 +166,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
                     net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
                     net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
+                    net_grid:int=1,          # its loss grid net_grid·h (1..64): faster, ε rounded up to it
                    ) -> Calibration:
     "The smallest σ (to relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
     check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
@@ -173,7 +174,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last = time.perf_counter(), {}
     tight = requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net)
-    options = TightOptions(net_tol, net_coarsen, net_cells)
+    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid)
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "
@@ -187,7 +188,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                                               progress, fail, start=sigma / 1.02, done=calls)
         sigma_bad, calls = bad, calls + more                  # now the σ that the net misses
     r = account(scheme, sigma=sigma, **kw, net=net, net_tol=options.tol, net_coarsen=options.coarsen,
-                net_cells=options.cells)
+                net_cells=options.cells, net_grid=options.grid)
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls + 1, time.perf_counter() - t0, tol, r)
 

@@ -28,7 +28,8 @@ PLD_SLACK = 1e-11   # relative round-off allowance for the PLD construction (mas
 CHERNOFF_FROM = 1e3
 CHERNOFF_LAMBDAS = np.geomspace(1e-2, 1e4, 96)   # λ grid of that bound (deep tails want large λ)
 
-def l2_norm(x) -> float:
+def l2_norm(x,  # real or complex array
+           ) -> float:
     "Euclidean norm, without BLAS: a multi-threaded BLAS dot stalls for ~15 ms on a busy 2-core machine (0.02 ms idle)."
     x = np.asarray(x)
     if np.iscomplexobj(x): return math.sqrt(float(np.sum(x.real * x.real) + np.sum(x.imag * x.imag)))

@@ -226,11 +226,13 @@ class TightOptions:
     tol:float = NET_TOL   # net refinement tolerance (> 0): smaller is tighter and slower
     coarsen:int = 1       # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
     cells:int = CELLS     # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
+    grid:int = 1          # the net's own loss grid grid·h (1..64), members and DP: faster; ε rounded up to it
 
     def __post_init__(self):
         object.__setattr__(self, 'tol', check_real(self.tol, 'net_tol', 0, lo_open=True))
         object.__setattr__(self, 'coarsen', check_int(self.coarsen, 'net_coarsen', 1, 64))
         object.__setattr__(self, 'cells', check_int(self.cells, 'net_cells', 1, MAX_CELLS))
+        object.__setattr__(self, 'grid', check_int(self.grid, 'net_grid', 1, 64))
 
 def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
                    *,
@@ -246,10 +248,11 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
                   ) -> float:
     "The triangle net's certified δ(eps) or ε(delta) for a whole run: the run certificate of `CERTIFICATES`."
     o = TightOptions() if options is None else options
-    if not all(hasattr(o, a) for a in ('tol', 'coarsen', 'cells')):
+    if not all(hasattr(o, a) for a in ('tol', 'coarsen', 'cells', 'grid')):
         raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
-    kw = dict(sigma=sigma, steps=steps, h=h, relation=relation, tol=o.tol, coarsen=o.coarsen, cells=o.cells,
-              max_bins=max_bins)
+    if h * o.grid > 1: raise ValueError(f"net_grid={o.grid} puts the net on the grid {h * o.grid:g} > 1; lower it")
+    kw = dict(sigma=sigma, steps=steps, h=h * o.grid, relation=relation, tol=o.tol, coarsen=o.coarsen,
+              cells=o.cells, max_bins=max_bins)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
     if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
     if bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range to search")
