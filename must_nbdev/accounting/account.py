@@ -238,7 +238,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
              else None)
     certified = bool(res.ratio <= accuracy)
     tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
-               f"triangle-net certificate, tighter and slower (minutes at the DP-SGD size; benchmarks/THEORY_GAP.md)"
+               "triangle-net certificate, tighter and slower (minutes at the DP-SGD size; net_grid=4 is faster "
+               "and a little looser: benchmarks/TRIANGLE_NET.md)"
                if worst and not tight and gap is not None and TIGHT_GAP < gap < math.inf
                and run_certificates(scheme, relation) else None)
     return AccountResult(
