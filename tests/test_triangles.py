@@ -140,3 +140,33 @@ def test_small_sigma_fails_closed_and_cache_is_read_only():
         triangle_net(0.3)
     with pytest.raises(ValueError):
         triangle_net(4.0)[0, 0, 0] = 1.0
+
+def test_largest_correlation_is_the_direct_correlation_in_any_batch():
+    "The DP's batched inverse FFTs give the direct correlations' largest, the same bits for every batch size."
+    import must_nbdev.accounting.triangles as T
+    from scipy import fft
+    rng = np.random.default_rng(1)
+    E, K, infs = rng.random(500), rng.random((9, 61)), rng.random(9) * 1e-3
+    r = fft.next_fast_len(len(E), real=True); FE, S = fft.rfft(E, r), fft.rfft(K[:, ::-1], r, axis=1)
+    direct = np.max([np.correlate(E, K[i], 'valid') + infs[i] for i in range(9)], axis=0)
+    runs = []
+    for rows in (1, 2, 4, 9, 100):                  # one row a batch .. all rows in one batch
+        old, T.CORRELATION_BATCH = T.CORRELATION_BATCH, 16 * len(FE) * rows
+        try: runs.append(T.largest_correlation(FE, S, infs, r, 60, 440))
+        finally: T.CORRELATION_BATCH = old
+    assert all(np.array_equal(runs[0], x) for x in runs[1:])
+    np.testing.assert_allclose(runs[0], direct, rtol=1e-12, atol=1e-12)
+
+def test_upper_game_dp_does_not_depend_on_the_batch():
+    "The labelled game's δ is the same bits with one member a batch and with the default batch."
+    import must_nbdev.accounting.triangles as T
+    import must_nbdev.accounting.triangle_certificate as TC
+    from must_nbdev.core.sampling import scheme_at
+    sc, h = scheme_at('wor', 10000, 200), 4 * H4
+    runs = []
+    for batch in (1, T.CORRELATION_BATCH):
+        old, T.CORRELATION_BATCH = T.CORRELATION_BATCH, batch
+        try: runs.append(TC.triangle_delta(sc, sigma=S4, steps=20, eps=0.1, h=h, tol=0.2))
+        finally: T.CORRELATION_BATCH = old
+    assert runs[0].value == runs[1].value and runs[0].err_charged == runs[1].err_charged
+    assert runs[0].members > 10 and 0 < runs[0].value < 1

@@ -10,15 +10,15 @@ import numpy as np
 from ..core import definitions as _defs
 from ..core.definitions import check_int, check_real, LazyModule
 from .pld import DiscretePLD, GridTooLarge
-from .compose import UNIT_ROUNDOFF
+from .compose import UNIT_ROUNDOFF, FFT_WORKERS
 from .adaptive import fft_round_off, dp_plan
 sfft = LazyModule('scipy.fft')          # imported at first use: `must --help` never needs it
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
 __all__ = ['sfft', 'special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR',
-           'Z_BULK', 'Z_CORE', 'PER_H', 'NET_TRIM', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net',
-           'planar_upper_pld', 'upper_kernels', 'upper_game_dp']
+           'Z_BULK', 'Z_CORE', 'PER_H', 'CORRELATION_BATCH', 'NET_TRIM', 'gram_box', 'chi2_proxy', 'member_gram',
+           'triangle_net', 'planar_upper_pld', 'largest_correlation', 'upper_kernels', 'upper_game_dp']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -228,6 +228,25 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
     for p in pieces: m[p.j0 - j0:p.j0 - j0 + len(p.masses)] += p.masses
     return DiscretePLD(h, j0, m, inf_mass)
 
+# %% ../../nbs/accounting/07_triangles.ipynb #ffc084a5
+CORRELATION_BATCH = 1 << 25   # bytes of members' spectra multiplied and inverted at once
+
+def largest_correlation(FE:np.ndarray,    # rfft of the values read, length r // 2 + 1
+                        S:np.ndarray,     # members' rffts of their reversed kernels, one row each
+                        infs:np.ndarray,  # members' masses at +∞ (added to their rows)
+                        r:int,            # circular length, at least the values' length
+                        off:int,          # first output kept: the kernel width − 1
+                        n:int,            # outputs kept
+                       ) -> np.ndarray:
+    "max over members i of (values ⋆ kernel_i)[off:off + n] + infs[i], by batched inverse FFTs."
+    best, rows = np.full(n, -np.inf), max(1, CORRELATION_BATCH // (16 * len(FE)))
+    for i in range(0, len(S), rows):
+        # circular length r >= the values' length: outputs from off on are the linear correlation's
+        X = sfft.irfft(FE * S[i:i + rows], r, axis=1, workers=FFT_WORKERS)[:, off:off + n]
+        X += infs[i:i + rows, None]
+        np.maximum(best, X.max(axis=0), out=best)
+    return best
+
 # %% ../../nbs/accounting/07_triangles.ipynb #9ad7bbaf
 NET_TRIM = 1e-14  # P-mass of each tail of a member moved up over the whole run (low tail to its cut, high to +∞)
 _MASS_SLACK = 1e-11   # relative allowance for the masses' round-off
@@ -298,13 +317,11 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
         for g, (pi, K, infs, a, b, cuts, l1, d) in enumerate(G):
             E = read(np.arange(lo[t] + a, hi[t] + b + 1))
             r = sfft.next_fast_len(len(E), real=True); bins = max(bins, r)
-            if spectra.get(g, (0,))[0] != r: spectra[g] = (r, [sfft.rfft(row[::-1], r) for row in K])
+            if spectra.get(g, (0,))[0] != r:
+                spectra[g] = (r, sfft.rfft(K[:, ::-1], r, axis=1, workers=FFT_WORKERS))   # a row per member
             FE, w, value = sfft.rfft(E, r), b - a + 1, np.full(n_out, np.inf)
-            for c0, c1 in zip(cuts[:-1], cuts[1:]):
-                best = np.full(n_out, -np.inf)
-                for i in range(c0, c1):
-                    # circular length r >= len(E): outputs from w − 1 on are the linear correlation's
-                    np.maximum(best, sfft.irfft(FE * spectra[g][1][i], r)[w - 1:w - 1 + n_out] + infs[i], out=best)
+            for c0, c1 in zip(cuts[:-1], cuts[1:]):     # an alternative: the largest over its members
+                best = largest_correlation(FE, spectra[g][1][c0:c1], infs[c0:c1], r, w - 1, n_out)
                 np.minimum(value, best, out=value)
             e = fft_round_off(u, r, math.sqrt(float(E @ E)), l1)
             if d < 0: steps.append((value + e, e)); continue
