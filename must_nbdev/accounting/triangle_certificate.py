@@ -4,7 +4,7 @@
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8dfc09b
 from __future__ import annotations
-import math, time
+import math, os, time
 from dataclasses import dataclass
 from functools import lru_cache
 import numpy as np
@@ -16,6 +16,7 @@ from .dominating import add_symmetric_label, label_top, dominating_labels, schem
 from .unlabelled import unlabelled_pld
 from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import attack_runs
+from .compose import FFT_WORKERS
 from .triangles import NET_TOL, triangle_net, planar_upper_pld, upper_game_dp
 
 # %% auto #0
@@ -128,6 +129,14 @@ def _per_copy_pays(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, ma
             < _proxy_delta(scheme, sigma, steps, eps, h, 1, max_bins))
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8a01c48
+def _member_plds(net, eta:float, sigma:float, h:float, c:int) -> tuple:
+    "The members' upper PLDs on the grid c·h, put on h: a thread per core (numpy and scipy release the GIL)."
+    build = lambda G: on_grid(planar_upper_pld(G, q=eta, sigma=sigma, h=c * h), c)
+    threads = min(len(net), os.cpu_count() or 1) if FFT_WORKERS < 0 else FFT_WORKERS
+    if threads <= 1: return tuple(map(build, net))
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(threads) as pool: return tuple(pool.map(build, net))   # in order, each on its own
+
 @lru_cache(maxsize=6)
 def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1) -> tuple:
     "The labelled game's steps: (groups for `upper_game_dp`, null weight, mass at +∞, members) (cached: the costly part)."
@@ -138,8 +147,7 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
         c = coarsen * l * l                                    # label l's members: on the grid c·h
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
         if pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA:   # l copies: the disc scaled by l, i.e. noise σ/l
-            alts.append(tuple(on_grid(planar_upper_pld(G, q=eta, sigma=sigma / l, h=c * h), c)
-                              for G in triangle_net(sigma / l, tol=tol)))
+            alts.append(_member_plds(triangle_net(sigma / l, tol=tol), eta, sigma / l, h, c))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
     for _, alts in groups:
