@@ -10,7 +10,7 @@ from .core.definitions import MECHANISMS
 from .core.sampling import SCHEMES
 from .core.epochs import EPOCH_SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from .accounting.triangles import NET_TOL
+from .accounting.triangles import NET_TOL, PER_H
 from .accounting.unlabelled_net import CELLS, MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
@@ -111,6 +111,8 @@ def _add_net_args(p):
                    help=f"the unlabelled nets' cells per side (1..{MAX_CELLS}; default {CELLS}; more: tighter, slower)")
     p.add_argument('--net-grid', dest='net_grid', type=int, default=1,
                    help="the net's own loss grid grid·h (1..64), members and DP: faster, its ε rounded up to it")
+    p.add_argument('--net-levels', dest='net_levels', type=parse_number, default=PER_H,
+                   help=f"the members' cells and loss levels per grid step (0.25..8; default {PER_H:g}; 1: faster)")
 
 # %% ../nbs/90_cli.ipynb #e492c7a2
 def _add_amplify(sub, raw):

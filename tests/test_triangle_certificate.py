@@ -70,7 +70,8 @@ def test_account_net_grid_is_the_net_on_the_coarser_grid():
                                       (dict(net_coarsen=1.5), 'net_coarsen'), (dict(net_cells=0), 'net_cells'),
                                       (dict(net_cells=1.5), 'net_cells'), (dict(net_cells=101), 'net_cells'),
                                       (dict(net_grid=0), 'net_grid'), (dict(net_grid=65), 'net_grid'),
-                                      (dict(net_grid=1.5), 'net_grid')])
+                                      (dict(net_grid=1.5), 'net_grid'), (dict(net_levels=0.2), 'net_levels'),
+                                      (dict(net_levels=9), 'net_levels'), (dict(net_levels=math.nan), 'net_levels')])
 def test_account_net_refuses_what_it_does_not_cover(kw, match):
     sc = kw.pop('scheme', WOR)
     with pytest.raises(ValueError, match=match):
@@ -85,7 +86,7 @@ def test_cli_net_json_and_bad_scheme():
     assert 'triangle net' in d['certificates'] and d['delta_upper'] == min(d['certificates'].values())
     for wrong in (['--scheme', 'poisson'], ['--scheme', 'wor', '--net-coarsen', '0'],
                   ['--scheme', 'wor', '--net-cells', '0'], ['--scheme', 'wor', '--net-cells', '0.5'],
-                  ['--scheme', 'wor', '--net-grid', '0']):
+                  ['--scheme', 'wor', '--net-grid', '0'], ['--scheme', 'wor', '--net-levels', '0.1']):
         bad = subprocess.run(base + wrong, capture_output=True, text=True)
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and 'Traceback' not in bad.stderr
 
@@ -111,6 +112,28 @@ def test_coarser_member_grid_stays_above_the_best_enumerated_two_step_attack(nam
     coarse = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0, coarsen=2)
     best = best_attack(name, n, m, b, sigma, eps)
     assert coarse.coarsen == 2 and best <= coarse.value <= 1.05 * fine.value, (best, coarse.value, fine.value)
+
+@pytest.mark.parametrize('name', list(TINY))
+def test_fewer_member_levels_stay_above_the_best_enumerated_two_step_attack(name):
+    # levels=1 (and 0.25) builds every member with cells and loss levels h (4h) apart: still an upper PLD, still sound
+    _, n, m, b, sigma, eps = TINY[name]
+    sc = make_scheme(name, n, m=m, b=b)
+    best = best_attack(name, n, m, b, sigma, eps)
+    for levels in (1.0, 0.25):
+        c = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0, levels=levels)
+        assert c.levels == levels and best <= c.value, (levels, best, c.value)
+
+def test_fewer_member_levels_are_a_little_looser_and_reach_every_door():
+    # 40 steps of Fig S2 WOR: one level per grid step instead of two, within 5% of the default net, above the attack
+    att = adaptive_delta(WOR, sigma=S4, steps=40, eps=0.3, h=H4).value
+    fine = triangle_delta(WOR, sigma=S4, steps=40, eps=0.3, h=H4, tol=0.2)
+    one = triangle_delta(WOR, sigma=S4, steps=40, eps=0.3, h=H4, tol=0.2, levels=1)
+    assert fine.levels == 2 and att <= fine.value and att <= one.value <= 1.05 * fine.value, (att, fine, one)
+    r = account(WOR, sigma=S4, steps=40, eps=0.3, h=H4, net=True, net_tol=0.2, net_levels=1)
+    assert r.certificates['triangle net'] == one.value                  # account passes the option through
+    for bad in (0.1, 9, math.inf):
+        with pytest.raises(ValueError, match='levels'):
+            triangle_delta(WOR, sigma=S4, steps=2, eps=0.3, h=H4, levels=bad)
 
 def test_coarser_member_grid_is_a_little_looser_and_validated():
     # 40 steps of Fig S2 WOR: the chord split to a coarser grid can only add spread (to within the cells' layout)

@@ -12,7 +12,7 @@ from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
 from .dominating import GUARANTEES, PAIRS, loss_std, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
-from .triangles import NET_TOL
+from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
 from .triangle_certificate import TightOptions
 from .certificates import CERTIFICATES, run_certificates
@@ -181,6 +181,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             net_coarsen:int=1,         # its members on the grid coarsen·h (1..64): faster, a little looser
             net_cells:int=CELLS,       # its unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
             net_grid:int=1,            # its loss grid net_grid·h (1..64), members and DP: faster, ε rounded up to it
+            net_levels:float=PER_H,    # its members' cells and loss levels per grid step (0.25..8): 1 is faster
            ) -> AccountResult:
     "Certified δ(ε) (or ε(δ)) after `steps` of `scheme`∘Gaussian(σ), worst case by default, next to the best attack."
     check_scheme(scheme)
@@ -196,7 +197,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     attack_budget = check_real(attack_budget, 'attack_budget', 0)
     tight = requested_run_certificates(scheme, relation, pair, net)
     tight_names = {c.name for c in tight}
-    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid)
+    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels)
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
     t0, mechs = time.perf_counter(), {}
     def build(step):

@@ -12,7 +12,7 @@ from .pld import MAX_BINS, GridTooLarge
 from .account import account
 from .pairs import RELATIONS
 from .accountant import CertifiedResult, PrivacyAccountant
-from .triangles import NET_TOL
+from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS
 from .triangle_certificate import TightOptions
 from .account import requested_run_certificates
@@ -167,6 +167,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
                     net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
                     net_grid:int=1,          # its loss grid net_grid·h (1..64): faster, ε rounded up to it
+                    net_levels:float=PER_H,  # its members' cells and loss levels per grid step (0.25..8): 1 is faster
                    ) -> Calibration:
     "The smallest σ (to relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
     check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
@@ -174,7 +175,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last = time.perf_counter(), {}
     tight = requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net)
-    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid)
+    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels)
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "
@@ -188,7 +189,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                                               progress, fail, start=sigma / 1.02, done=calls)
         sigma_bad, calls = bad, calls + more                  # now the σ that the net misses
     r = account(scheme, sigma=sigma, **kw, net=net, net_tol=options.tol, net_coarsen=options.coarsen,
-                net_cells=options.cells, net_grid=options.grid)
+                net_cells=options.cells, net_grid=options.grid, net_levels=options.levels)
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls + 1, time.perf_counter() - t0, tol, r)
 

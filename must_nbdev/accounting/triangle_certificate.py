@@ -17,7 +17,7 @@ from .unlabelled import unlabelled_pld
 from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import attack_runs
 from .compose import FFT_WORKERS
-from .triangles import NET_TOL, triangle_net, planar_upper_pld, upper_game_dp
+from .triangles import NET_TOL, PER_H, triangle_net, planar_upper_pld, upper_game_dp
 
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'TriangleCertificate',
@@ -40,6 +40,7 @@ class TriangleCertificate:
     per_copy: bool = False      # True if the split with rate q/l for label l was played too (see "Rates per copy")
     unlabelled_members: int = 0  # members of the unlabelled nets (`08_unlabelled_net`, both families) played too
     cells: int = CELLS           # the unlabelled nets' cells per free side (`triangle_cover`)
+    levels: float = PER_H        # the members' cells and loss levels per grid step (`planar_upper_pld`'s per_h)
 
 def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins, cells) -> tuple:
     "Validated (sigma, steps, h, tol, coarsen, max_bins, cells); the errors name the argument."
@@ -129,16 +130,17 @@ def _per_copy_pays(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, ma
             < _proxy_delta(scheme, sigma, steps, eps, h, 1, max_bins))
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8a01c48
-def _member_plds(net, eta:float, sigma:float, h:float, c:int) -> tuple:
+def _member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> tuple:
     "The members' upper PLDs on the grid c·h, put on h: a thread per core (numpy and scipy release the GIL)."
-    build = lambda G: on_grid(planar_upper_pld(G, q=eta, sigma=sigma, h=c * h), c)
+    build = lambda G: on_grid(planar_upper_pld(G, q=eta, sigma=sigma, h=c * h, per_h=levels), c)
     threads = min(len(net), os.cpu_count() or 1) if FFT_WORKERS < 0 else FFT_WORKERS
     if threads <= 1: return tuple(map(build, net))
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(threads) as pool: return tuple(pool.map(build, net))   # in order, each on its own
 
 @lru_cache(maxsize=6)
-def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1) -> tuple:
+def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1,
+                     levels:float=PER_H) -> tuple:
     "The labelled game's steps: (groups for `upper_game_dp`, null weight, mass at +∞, members) (cached: the costly part)."
     labels, null, left = _rated_labels(scheme, sigma, ratio)
     groups, members = [], 0
@@ -147,7 +149,7 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
         c = coarsen * l * l                                    # label l's members: on the grid c·h
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
         if pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA:   # l copies: the disc scaled by l, i.e. noise σ/l
-            alts.append(_member_plds(triangle_net(sigma / l, tol=tol), eta, sigma / l, h, c))
+            alts.append(_member_plds(triangle_net(sigma / l, tol=tol), eta, sigma / l, h, c, levels))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
     for _, alts in groups:
@@ -163,15 +165,16 @@ def whole_steps(scheme:Scheme, sigma:float, h:float, max_bins:int) -> tuple:
     for p in alt.upper: p.masses.setflags(write=False)                   # cached: shared by every caller
     return tuple(alt.upper)
 
-def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins, cells) -> tuple:
+def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins, cells, levels) -> tuple:
     "The labelled game's upper DP, each step at most the partially unlabelled pair's and the unlabelled net's."
     # returns (dp, members, ratio, per copy, unlabelled members)
     ratio = _best_ratio(scheme, sigma, steps, e0, h, max_bins)
     per_copy = _per_copy_pays(scheme, sigma, steps, e0, h, max_bins)
-    groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen)
+    groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen, levels=levels)
     more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
     for split in [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
-        *alt, extra = net_label_groups(scheme, sigma, h, tol, coarsen, split); more.append(tuple(alt)); members += extra
+        *alt, extra = net_label_groups(scheme, sigma, h, tol, coarsen, split, levels)
+        more.append(tuple(alt)); members += extra
     families = [f for f in unlabelled_members(scheme, sigma, h, cells, max_bins=max_bins) if f]   # none for WOR
     more += [(((1.0, (f,)),), 0.0, 0.0) for f in families]      # each family: its largest member, the count hidden
     window = attack_runs(scheme, sigma, 'substitute', h, max_bins)[0]
@@ -190,16 +193,17 @@ def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`
                    tol:float=NET_TOL,       # net refinement tolerance (> 0): smaller is tighter and slower
                    coarsen:int=1,           # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
                    cells:int=CELLS,         # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
+                   levels:float=PER_H,      # members' cells and loss levels per grid step (0.25..8): fewer is faster
                    max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
                   ) -> TriangleCertificate:
     "Certified upper bound on the worst-case δ(ε) after `steps` adaptive steps: the labelled game over Loewner nets."
     t0 = time.perf_counter()
     sigma, steps, h, tol, coarsen, max_bins, cells = _checked(scheme, sigma, steps, h, relation, tol, coarsen,
                                                               max_bins, cells)
-    eps = check_real(eps, 'eps', 0)
-    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins, cells)
+    eps, levels = check_real(eps, 'eps', 0), check_real(levels, 'levels', 0.25, 8)
+    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins, cells, levels)
     return TriangleCertificate(float(d['values'][0]), n, tol, h, coarsen, d['bins'], d['err'],
-                               time.perf_counter() - t0, ratio, per_copy, un, cells)
+                               time.perf_counter() - t0, ratio, per_copy, un, cells, levels)
 
 def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)
                      *,
@@ -213,6 +217,7 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
                      tol:float=NET_TOL,       # net refinement tolerance (> 0): smaller is tighter and slower
                      coarsen:int=1,           # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
                      cells:int=CELLS,         # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
+                     levels:float=PER_H,      # members' cells and loss levels per grid step (0.25..8): fewer is faster
                      max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
                     ) -> TriangleCertificate:
     "Certified upper bound on the worst-case ε(δ): the first ε on eps_lo + jh with net δ(ε) ≤ `delta` (∞ if none)."
@@ -221,11 +226,12 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
                                                               max_bins, cells)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
-    span = math.ceil((eps_hi - eps_lo) / h)
-    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells)
+    span, levels = math.ceil((eps_hi - eps_lo) / h), check_real(levels, 'levels', 0.25, 8)
+    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells,
+                                        levels)
     ok = np.flatnonzero(d['values'] <= delta)
     return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
-                               d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells)
+                               d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels)
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #ca66aa97
 @dataclass(frozen=True)
@@ -235,12 +241,14 @@ class TightOptions:
     coarsen:int = 1       # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
     cells:int = CELLS     # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
     grid:int = 1          # the net's own loss grid grid·h (1..64), members and DP: faster; ε rounded up to it
+    levels:float = PER_H  # members' cells and loss levels per grid step (0.25..8): 1 is faster, a little looser
 
     def __post_init__(self):
         object.__setattr__(self, 'tol', check_real(self.tol, 'net_tol', 0, lo_open=True))
         object.__setattr__(self, 'coarsen', check_int(self.coarsen, 'net_coarsen', 1, 64))
         object.__setattr__(self, 'cells', check_int(self.cells, 'net_cells', 1, MAX_CELLS))
         object.__setattr__(self, 'grid', check_int(self.grid, 'net_grid', 1, 64))
+        object.__setattr__(self, 'levels', check_real(self.levels, 'net_levels', 0.25, 8))
 
 def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
                    *,
@@ -256,11 +264,11 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
                   ) -> float:
     "The triangle net's certified δ(eps) or ε(delta) for a whole run: the run certificate of `CERTIFICATES`."
     o = TightOptions() if options is None else options
-    if not all(hasattr(o, a) for a in ('tol', 'coarsen', 'cells', 'grid')):
+    if not all(hasattr(o, a) for a in ('tol', 'coarsen', 'cells', 'grid', 'levels')):
         raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
     if h * o.grid > 1: raise ValueError(f"net_grid={o.grid} puts the net on the grid {h * o.grid:g} > 1; lower it")
     kw = dict(sigma=sigma, steps=steps, h=h * o.grid, relation=relation, tol=o.tol, coarsen=o.coarsen,
-              cells=o.cells, max_bins=max_bins)
+              cells=o.cells, levels=o.levels, max_bins=max_bins)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
     if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
     if bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range to search")

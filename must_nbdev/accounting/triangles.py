@@ -156,13 +156,13 @@ def _split_regions(Lmin, Lmax, lA, lB, inf_mass:float, h:float) -> DiscretePLD:
 Z_FAR, Z_BULK, Z_CORE = 11.0, 7.0, 5.0   # σ's: +∞ beyond Z_FAR; fine cells within Z_BULK, 4× finer within Z_CORE
 PER_H = 2.0                               # fine cells and levels move the loss by at most h / PER_H
 
-def _o1_edges(F, Gq, a1:float, b1:float, sigma:float, h:float) -> np.ndarray:
-    "Cell edges along o1: each fine cell moves F(a1 o1) + G(b1 o1) by ≤ h/PER_H (4h/PER_H beyond Z_CORE σ)."
+def _o1_edges(F, Gq, a1:float, b1:float, sigma:float, h:float, per_h:float=PER_H) -> np.ndarray:
+    "Cell edges along o1: each fine cell moves F(a1 o1) + G(b1 o1) by ≤ h/per_h (4h/per_h beyond Z_CORE σ)."
     c0, c1 = min(0.0, a1, b1), max(0.0, a1, b1)
     xs = np.linspace(c0 - Z_BULK * sigma, c1 + Z_BULK * sigma, 20001); xm = (xs[:-1] + xs[1:]) / 2
     slope = np.abs(np.diff(F(a1 * xs))) + np.abs(np.diff(Gq(b1 * xs)))
     far = (xm < c0 - Z_CORE * sigma) | (xm > c1 + Z_CORE * sigma)
-    cum = np.concatenate([[0.0], np.cumsum(np.maximum(slope * PER_H / h * np.where(far, 0.25, 1.0),
+    cum = np.concatenate([[0.0], np.cumsum(np.maximum(slope * per_h / h * np.where(far, 0.25, 1.0),
                                                       np.diff(xs) * 8 / sigma))])
     n = int(min(max(200, math.ceil(cum[-1])), 20000))
     tails = lambda a, b: np.linspace(a, b, 41)
@@ -175,10 +175,11 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
                      q:float,           # sampling rate m/n, in (0, 1)
                      sigma:float,       # noise multiplier (> 0)
                      h:float,           # loss grid step, in (0, 1]
+                     per_h:float=PER_H, # cells and loss levels per grid step, in [0.25, 8]: fewer is faster, looser
                     ) -> DiscretePLD:
     "Discrete PLD above (1−q)N(0)+qN(a) vs (1−q)N(0)+qN(b), Gram(a, b) = `gram`, for E_P φ(dQ/dP), φ convex, nonincreasing."
     q = check_real(q, 'q', 0, 1, lo_open=True, hi_open=True); sigma = check_real(sigma, 'sigma', 0, lo_open=True)
-    h = check_real(h, 'h', 0, 1, lo_open=True)
+    h = check_real(h, 'h', 0, 1, lo_open=True); per_h = check_real(per_h, 'per_h', 0.25, 8)
     G11, G12, G22 = float(gram[0][0]), float(gram[0][1]), float(gram[1][1])
     if min(G11, G22) < 0 or G12 * G12 > G11 * G22 * (1 + 1e-9) + 1e-18:
         raise ValueError(f"gram must be positive semidefinite, got {np.asarray(gram).tolist()}")
@@ -188,11 +189,11 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
     ca, cb = (a1 * a1 + a2 * a2) / (2 * s2), b1 * b1 / (2 * s2)
     F = lambda u: np.logaddexp(l1q, lq + u / s2 - ca)
     Gq = lambda v: np.logaddexp(l1q, lq + v / s2 - cb)
-    e = _o1_edges(F, Gq, a1, b1, sigma, h); e0, e1, mid = e[:-1], e[1:], (e[:-1] + e[1:]) / 2
+    e = _o1_edges(F, Gq, a1, b1, sigma, h, per_h); e0, e1, mid = e[:-1], e[1:], (e[:-1] + e[1:]) / 2
     m1 = {mu: _cell_masses((e - mu) / sigma) for mu in {0.0, a1, b1}}
     inf_mass = ((1 - q) * float(special.ndtr(e[0] / sigma) + special.ndtr(-e[-1] / sigma))
                 + q * float(special.ndtr((e[0] - a1) / sigma) + special.ndtr(-(e[-1] - a1) / sigma)))
-    Gm, hp = Gq(b1 * mid), h / PER_H
+    Gm, hp = Gq(b1 * mid), h / per_h
     bulk = (mid >= min(0.0, a1, b1) - Z_BULK * sigma) & (mid <= max(0.0, a1, b1) + Z_BULK * sigma)
     lad = np.arange(math.floor(float(np.min(F(a1 * mid[bulk] - a2 * Z_BULK * sigma) - Gm[bulk])) / hp),
                     math.ceil(float(np.max(F(a1 * mid[bulk] + a2 * (a2 + Z_BULK * sigma)) - Gm[bulk])) / hp) + 1) * hp

@@ -5,7 +5,9 @@ per core): WOR at the DP-SGD size, each run in a fresh child process, one after 
 
 Prints, per run: the certified ε, the attack's ε, the gap, wall seconds and the child's peak RSS. Runs: `account` with
 `net_tol=0.04, net_grid=4` (σ = 2.62), `account` with the net's defaults (σ = 2.62), and `calibrate_sigma` for
-(3, 1e-5) with `net_tol=0.04, net_grid=4`, which `research/tight_default/README.md` compares with the same runs before.
+(3, 1e-5) with `net_tol=0.04, net_grid=4`, which `research/tight_default/README.md` compares with the same runs before;
+then that calibration again with `net_levels=1` (one cell and loss level per grid step in the members:
+`member_cost.py`).
 """
 import json, subprocess, sys
 
@@ -29,7 +31,8 @@ print(json.dumps(out))
 '''
 
 RUNS = [('account', 2.62, dict(net_tol=0.04, net_grid=4)), ('account', 2.62, {}),
-        ('calibrate', 0.0, dict(net_tol=0.04, net_grid=4))]
+        ('calibrate', 0.0, dict(net_tol=0.04, net_grid=4)),
+        ('calibrate', 0.0, dict(net_tol=0.04, net_grid=4, net_levels=1))]
 
 if __name__ == '__main__':
     print('| run | options | σ | certified ε | attack ε | gap | seconds | peak MB |\n|---|---|---|---|---|---|---|---|')
