@@ -288,9 +288,9 @@ def test_rates_per_copy_are_played_where_they_pay():
 def test_member_plds_on_threads_are_the_serial_ones(monkeypatch):
     "The net's members built on a thread per core: the same PLDs, in the same order, as one after the other."
     net = triangle_net(2.0, tol=0.3)
-    threaded = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2)
+    threaded = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
     monkeypatch.setattr(triangle_certificate, 'FFT_WORKERS', 1)
-    serial = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2)
+    serial = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
     assert len(net) > 4 and len(threaded) == len(serial) == len(net)
     for a, b in zip(threaded, serial):
         assert a.j0 == b.j0 and a.h == b.h and a.inf_mass == b.inf_mass and np.array_equal(a.masses, b.masses)
