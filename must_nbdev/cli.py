@@ -10,8 +10,8 @@ from .core.definitions import MECHANISMS
 from .core.sampling import SCHEMES
 from .core.epochs import EPOCH_SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from .accounting.triangles import NET_TOL, PER_H
-from .accounting.unlabelled_net import CELLS, MAX_CELLS
+from .accounting.triangle_certificate import TightOptions
+from .accounting.unlabelled_net import MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
 from .accounting.pld import MAX_BINS
@@ -102,17 +102,19 @@ def _add_noise_and_steps(p, sigma_required:bool):
     p.add_argument('--epochs', type=parse_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
 
 def _add_net_args(p):
-    "The --net-* options: how the triangle nets (`accounting/07_triangles`, 08) are built (--net)."
-    p.add_argument('--net-tol', dest='net_tol', type=parse_number, default=NET_TOL,
-                   help=f'refinement tolerance of the triangle net (default {NET_TOL:g}; smaller: tighter, slower)')
-    p.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=1,
+    "The --net-* options: how the triangle nets (`accounting/07_triangles`, 08) are built (--net); `TightOptions`."
+    d = TightOptions()                                                      # the defaults, from the group itself
+    p.add_argument('--net-tol', dest='net_tol', type=parse_number, default=d.tol,
+                   help=f'refinement tolerance of the triangle net (default {d.tol:g}; smaller: tighter, slower)')
+    p.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=d.coarsen,
                    help="the net's members on the grid coarsen·h (1..64; 2-4 near σ = 1: faster, a little looser)")
-    p.add_argument('--net-cells', dest='net_cells', type=int, default=CELLS,
-                   help=f"the unlabelled nets' cells per side (1..{MAX_CELLS}; default {CELLS}; more: tighter, slower)")
-    p.add_argument('--net-grid', dest='net_grid', type=int, default=1,
+    p.add_argument('--net-cells', dest='net_cells', type=int, default=d.cells,
+                   help=f"the unlabelled nets' cells per side (1..{MAX_CELLS}; default {d.cells}; more: tighter, "
+                        "slower)")
+    p.add_argument('--net-grid', dest='net_grid', type=int, default=d.grid,
                    help="the net's own loss grid grid·h (1..64), members and DP: faster, its ε rounded up to it")
-    p.add_argument('--net-levels', dest='net_levels', type=parse_number, default=PER_H,
-                   help=f"the members' cells and loss levels per grid step (0.25..8; default {PER_H:g}; 1: faster)")
+    p.add_argument('--net-levels', dest='net_levels', type=parse_number, default=d.levels,
+                   help=f"the members' cells and loss levels per grid step (0.25..8; default {d.levels:g}; 1: faster)")
 
 # %% ../nbs/90_cli.ipynb #e492c7a2
 def _add_amplify(sub, raw):

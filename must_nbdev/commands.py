@@ -11,8 +11,7 @@ from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from .accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
-from .accounting.triangles import NET_TOL, PER_H
-from .accounting.unlabelled_net import CELLS
+from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
 from .training.compare import compare_schemes, comparison_table, plot_comparison, reading, short_label
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, import_extra
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
@@ -106,7 +105,7 @@ def _tighter_note(labelled) -> str|None:
     names = ', '.join(dict.fromkeys(label for label, _ in far))
     return (f"tighter: for {names} a fast certificate answered, up to {max(g for _, g in far):.3g}x the best attack; "
             "must account --net (or must calibrate --solve sigma --net) adds the triangle-net certificate, tighter "
-            "and slower (minutes at the DP-SGD size; --net-grid 4 is faster and a little looser)")
+            f"and slower; {QUICK_NET.recipe(cli=True)} is its quick setting ({QUICK_NET_MEASURED})")
 
 def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
                ) -> int:
@@ -146,9 +145,7 @@ def _account_one(args, sc, k, name, x) -> int:
     eps, delta = (x, None) if name == 'eps' else (None, x)
     res = account(sc, sigma=args.sigma, steps=k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy,
                   pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget,
-                  net=getattr(args, 'net', False), net_tol=getattr(args, 'net_tol', NET_TOL),
-                  net_coarsen=getattr(args, 'net_coarsen', 1), net_cells=getattr(args, 'net_cells', CELLS),
-                  net_grid=getattr(args, 'net_grid', 1), net_levels=getattr(args, 'net_levels', PER_H))
+                  net=getattr(args, 'net', False), **TightOptions.of(vars(args)).keywords())
     if args.json: print(dumps_json(res.to_dict())); return 0
     print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
     print(f"guarantee: {res.guarantee}")
@@ -315,8 +312,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
         if args.sigma is not None:
             raise ValueError("--sigma is what --solve sigma computes; drop it, or choose --solve steps|batch-size")
         c = calibrate_sigma(sc, steps=k, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol,
-                            progress=prog, net=args.net, net_tol=args.net_tol, net_coarsen=args.net_coarsen,
-                            net_cells=args.net_cells, net_grid=args.net_grid, net_levels=args.net_levels)
+                            progress=prog, net=args.net, **TightOptions.of(vars(args)).keywords())
         rec = dict(solve='sigma', scheme=_scheme_text(sc), k=k, eps=args.eps, delta=args.delta, sigma=c.sigma,
                    sigma_infeasible=c.sigma_infeasible, eps_upper=c.eps_upper, eps_lower=c.eps_lower, calls=c.calls,
                    seconds=c.seconds, tol=c.tol, certificate=c.result.certificate, tighter=c.result.tighter)

@@ -308,6 +308,7 @@ def test_account_says_when_the_fast_certificate_answered_and_how_to_ask_for_the_
     assert rc == 0, err
     line = paragraph(out, 'tighter:')
     assert "'public labels' answered" in line and 'x the best attack' in line and '--net' in line
+    assert '--net-tol 0.04 --net-grid 4 --net-levels 1' in line            # the quick setting, as flags
 
 
 def test_calibrate_says_when_the_fast_certificate_answered():

@@ -12,7 +12,7 @@ from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import adaptive_delta
 from must_nbdev.accounting.triangles import planar_upper_pld, triangle_net
 from must_nbdev.accounting.triangle_certificate import (TriangleCertificate, triangle_delta, triangle_epsilon,
-                                                        net_label_groups, on_grid)
+                                                        net_label_groups, on_grid, TightOptions)
 from must_nbdev.accounting import triangle_certificate
 from test_adaptive import TINY
 from exact_two_step import batches, best_attack
@@ -76,6 +76,20 @@ def test_account_net_refuses_what_it_does_not_cover(kw, match):
     sc = kw.pop('scheme', WOR)
     with pytest.raises(ValueError, match=match):
         account(sc, sigma=S4, steps=10, eps=0.5, net=True, **kw)
+
+def test_every_door_takes_the_net_options_with_the_groups_defaults():
+    # TightOptions is the one source of the net's options: the doors' keywords and the CLI's defaults agree with it
+    import inspect
+    from must_nbdev.accounting.calibrate import calibrate_sigma
+    from must_nbdev.cli import build_parser
+    want = TightOptions().keywords()
+    for door in (account, calibrate_sigma):
+        params = inspect.signature(door).parameters
+        assert {k: params[k].default for k in want} == want, door.__name__
+    for cmd in (['account', '--scheme', 'wor', '--sigma', '1', '--k', '1', '--eps', '1'],
+                ['calibrate', '--scheme', 'wor', '--n', '100', '--m', '10', '--k', '1', '--eps', '1', '--delta', '1e-5']):
+        args = build_parser().parse_args(cmd)
+        assert TightOptions.of(vars(args)) == TightOptions(), cmd
 
 def test_cli_net_json_and_bad_scheme():
     base = [sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'account', '--n', '10000', '--m', '200', '--sigma', '4',

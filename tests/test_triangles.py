@@ -170,3 +170,17 @@ def test_upper_game_dp_does_not_depend_on_the_batch():
         finally: T.CORRELATION_BATCH = old
     assert runs[0].value == runs[1].value and runs[0].err_charged == runs[1].err_charged
     assert runs[0].members > 10 and 0 < runs[0].value < 1
+
+
+def test_cell_masses_with_one_ndtr_per_point_are_the_two_tail_bits():
+    "Regression: one ndtr per point (each point's smaller tail) gives the same bits as Φ(x) and Φ(−x) at every point."
+    from scipy import special
+    from must_nbdev.accounting.triangles import _cell_masses
+    rng = np.random.default_rng(7)
+    for trial in range(300):
+        x = rng.normal(0, rng.choice([1e-3, 1.0, 6.0, 40.0]), size=(int(rng.integers(1, 4)), int(rng.integers(2, 40))))
+        if trial % 2: x = np.sort(x, axis=-1)                              # sorted edges, and unsorted points too
+        if trial % 5 == 0: x[..., 0], x[..., -1] = -np.inf, np.inf
+        up, down = special.ndtr(x), special.ndtr(-x)
+        two = np.where(x[..., :-1] > 0, down[..., :-1] - down[..., 1:], up[..., 1:] - up[..., :-1])
+        assert np.array_equal(_cell_masses(x), two), trial

@@ -14,7 +14,7 @@ from .dominating import GUARANTEES, PAIRS, loss_std, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
-from .triangle_certificate import TightOptions
+from .triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
 from .certificates import CERTIFICATES, run_certificates
 from .accountant import (AttackAccountant, Bounds, CertifiedResult, PrivacyAccountant,
                                              best_composition, refine_grid)
@@ -239,8 +239,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
              else None)
     certified = bool(res.ratio <= accuracy)
     tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
-               "triangle-net certificate, tighter and slower (minutes at the DP-SGD size; net_grid=4 is faster "
-               "and a little looser: benchmarks/TRIANGLE_NET.md)"
+               f"triangle-net certificate, tighter and slower; its quick setting is {QUICK_NET.recipe()} (CLI "
+               f"{QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}: benchmarks/TRIANGLE_NET.md)"
                if worst and not tight and gap is not None and TIGHT_GAP < gap < math.inf
                and run_certificates(scheme, relation) else None)
     return AccountResult(

@@ -188,8 +188,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
         sigma, _, bad, more = _smallest_sigma(lambda s: _net_eps(scheme, s, eps, kw, tight, options), eps, sigma, tol,
                                               progress, fail, start=sigma / 1.02, done=calls)
         sigma_bad, calls = bad, calls + more                  # now the σ that the net misses
-    r = account(scheme, sigma=sigma, **kw, net=net, net_tol=options.tol, net_coarsen=options.coarsen,
-                net_cells=options.cells, net_grid=options.grid, net_levels=options.levels)
+    r = account(scheme, sigma=sigma, **kw, net=net, **options.keywords())
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls + 1, time.perf_counter() - t0, tol, r)
 

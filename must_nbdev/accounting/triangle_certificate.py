@@ -5,7 +5,7 @@
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8dfc09b
 from __future__ import annotations
 import math, os, time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 import numpy as np
 from ..core.definitions import check_int, check_real
@@ -20,9 +20,9 @@ from .compose import FFT_WORKERS
 from .triangles import NET_TOL, PER_H, triangle_net, planar_upper_pld, upper_game_dp
 
 # %% auto #0
-__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'TriangleCertificate',
-           'label_pld', 'on_grid', 'net_label_groups', 'whole_steps', 'triangle_delta', 'triangle_epsilon',
-           'TightOptions', 'triangle_bound']
+__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'QUICK_NET',
+           'QUICK_NET_MEASURED', 'TriangleCertificate', 'label_pld', 'on_grid', 'net_label_groups', 'whole_steps',
+           'triangle_delta', 'triangle_epsilon', 'TightOptions', 'triangle_bound']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -249,6 +249,25 @@ class TightOptions:
         object.__setattr__(self, 'cells', check_int(self.cells, 'net_cells', 1, MAX_CELLS))
         object.__setattr__(self, 'grid', check_int(self.grid, 'net_grid', 1, 64))
         object.__setattr__(self, 'levels', check_real(self.levels, 'net_levels', 0.25, 8))
+
+    def keywords(self) -> dict:
+        "The options as the doors' keyword arguments: net_tol, net_coarsen, net_cells, net_grid, net_levels."
+        return {f'net_{f.name}': getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def of(cls, keywords:dict):  # e.g. `vars(args)`: its net_* entries; the others are not options
+        "The options named `net_<field>` in `keywords`; a missing one takes its default."
+        return cls(**{f.name: keywords[f'net_{f.name}'] for f in fields(cls) if f'net_{f.name}' in keywords})
+
+    def recipe(self, cli:bool=False) -> str:
+        "The options that differ from the defaults: 'net_tol=0.04, ...' (cli: '--net-tol 0.04 ...')."
+        d = TightOptions()
+        return (' ' if cli else ', ').join(f"--net-{f.name} {getattr(self, f.name):g}" if cli
+                                           else f"net_{f.name}={getattr(self, f.name):g}"
+                                           for f in fields(self) if getattr(self, f.name) != getattr(d, f.name))
+
+QUICK_NET = TightOptions(tol=0.04, grid=4, levels=1)   # the quick setting: research/tight_default/quick_net.py
+QUICK_NET_MEASURED = "at the DP-SGD size 1.03-1.06x the attack: WOR in 20-90 s, WR in about 4 minutes"
 
 def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
                    *,

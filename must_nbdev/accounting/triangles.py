@@ -127,8 +127,15 @@ LIGHT = 1e-20     # P-mass of a region below which its loss is simply rounded up
 
 def _cell_masses(x:np.ndarray) -> np.ndarray:
     "Standard normal masses between consecutive points of `x` (last axis), accurate in both tails."
-    up, down = special.ndtr(x), special.ndtr(-x)          # each point's Φ and upper tail once: a point bounds two cells
-    return np.where(x[..., :-1] > 0, down[..., :-1] - down[..., 1:], up[..., 1:] - up[..., :-1])
+    # a cell right of 0 is a difference of upper tails Φ(−x), one left of 0 of Φ(x): both are each point's smaller
+    # tail Φ(−|x|), one ndtr per point (each bounds two cells); only the cells whose ends lie on both sides of 0 differ
+    v = special.ndtr(-np.abs(x)); x0, x1, v0, v1 = x[..., :-1], x[..., 1:], v[..., :-1], v[..., 1:]
+    right = x0 > 0; m = np.where(right, v0 - v1, v1 - v0)
+    cross = right != (x1 > 0)
+    if cross.any():
+        a, b = x0[cross], x1[cross]
+        m[cross] = np.where(a > 0, special.ndtr(-a) - special.ndtr(-b), special.ndtr(b) - special.ndtr(a))
+    return m
 
 def _two_atoms(lo:np.ndarray, hi:np.ndarray, ell:np.ndarray) -> np.ndarray:
     "P-weight at `lo` of the two atoms at losses lo ≤ hi whose Q/P ratio is e^{−ell} (ell in [lo, hi])."
@@ -141,15 +148,16 @@ def _split_regions(Lmin, Lmax, lA, lB, inf_mass:float, h:float) -> DiscretePLD:
     "Regions (loss in [Lmin, Lmax], log P- and Q-masses) → atoms at Lmin, Lmax → the grid points around each atom."
     p = np.exp(lA); light = p < LIGHT
     j_light, p_light = np.ceil(Lmax[light] / h).astype(np.int64), p[light]
-    Lmin, Lmax, p, ell = Lmin[~light], Lmax[~light], p[~light], np.clip((lA - lB)[~light], Lmin[~light], Lmax[~light])
-    al = _two_atoms(Lmin, Lmax, ell)
+    if len(p_light):
+        keep = ~light; Lmin, Lmax, p, lA, lB = Lmin[keep], Lmax[keep], p[keep], lA[keep], lB[keep]
+    al = _two_atoms(Lmin, Lmax, np.clip(lA - lB, Lmin, Lmax))
     xs, ps = np.concatenate([Lmin, Lmax]), np.concatenate([p * al, p * (1 - al)])
     g = np.floor(xs / h); g = np.where(g * h > xs, g - 1, g)                   # g h <= x < (g + 1) h
     be = _two_atoms(g * h, (g + 1) * h, xs)
     j = g.astype(np.int64); both = np.concatenate([j, j + 1, j_light])
     j0 = int(both.min()); n = int(both.max()) - j0 + 1
-    m = (np.bincount(j - j0, ps * be, minlength=n) + np.bincount(j + 1 - j0, ps * (1 - be), minlength=n)
-         + np.bincount(j_light - j0, p_light, minlength=n))
+    m = np.bincount(j - j0, ps * be, minlength=n) + np.bincount(j + 1 - j0, ps * (1 - be), minlength=n)
+    if len(p_light): m = m + np.bincount(j_light - j0, p_light, minlength=n)  # (+ on a new array: m may be empty ints)
     return DiscretePLD(h, j0, m, float(inf_mass))
 
 # %% ../../nbs/accounting/07_triangles.ipynb #cf6a86bd

@@ -1,0 +1,39 @@
+"""The triangle net's quick setting, `QUICK_NET` (accounting/09_triangle_certificate: `net_tol=0.04, net_grid=4,
+net_levels=1`), at the DP-SGD size: the numbers that `account`'s `tighter` hint (`QUICK_NET_MEASURED`) quotes.
+
+    python research/tight_default/quick_net.py > research/tight_default/quick_net_out.txt
+
+n = 60,000, batch 256, b = 6,000, 2,350 steps, ε(δ = 1e-5), substitution, the attack with
+`attack_budget = 10 × ADAPTIVE_WORK_BUDGET` (as `benchmarks/triangle_net.py`). Each run is one `account(net=True,
+**QUICK_NET.keywords())` call in a fresh child process, one after the other; the seconds include the attack and the
+default certificates, the peak is the child's largest RSS.
+"""
+import json, subprocess, sys
+
+CHILD = r'''
+import json, resource, sys, time
+from must_nbdev.core.sampling import scheme_at
+from must_nbdev.accounting.account import account
+from must_nbdev.accounting.adaptive import ADAPTIVE_WORK_BUDGET
+from must_nbdev.accounting.triangle_certificate import QUICK_NET
+name, sigma = sys.argv[1], float(sys.argv[2])
+t0 = time.perf_counter()
+r = account(scheme_at(name, 60000, 256, b=6000), sigma=sigma, steps=2350, delta=1e-5,
+            attack_budget=10 * ADAPTIVE_WORK_BUDGET, net=True, **QUICK_NET.keywords())
+print(json.dumps(dict(certified=r.upper, attack=r.lower, certificate=r.certificate, default=min(
+    v for k, v in r.certificates.items() if k != 'triangle net'), seconds=round(time.perf_counter() - t0, 1),
+    peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)))
+'''
+
+RUNS = [('wor', 2.62), ('wor', 1.1), ('wr', 2.62)]
+
+if __name__ == '__main__':
+    print('| scheme | σ | default ε | quick net ε | attack ε | gap, default | gap, quick net | seconds | peak MB |')
+    print('|---|---|---|---|---|---|---|---|---|')
+    for name, sigma in RUNS:
+        line = subprocess.run([sys.executable, '-c', CHILD, name, str(sigma)], check=True, capture_output=True,
+                              text=True).stdout.strip().splitlines()[-1]
+        o = json.loads(line)
+        print(f"| {name} | {sigma} | {o['default']:.4f} | {o['certified']:.4f} | {o['attack']:.4f} | "
+              f"{o['default'] / o['attack']:.3f} | {o['certified'] / o['attack']:.3f} | {o['seconds']} | "
+              f"{o['peak_mb']} |", flush=True)
