@@ -267,7 +267,8 @@ class TightOptions:
                                            for f in fields(self) if getattr(self, f.name) != getattr(d, f.name))
 
 QUICK_NET = TightOptions(tol=0.04, grid=4, levels=1)   # the quick setting: research/tight_default/quick_net.py
-QUICK_NET_MEASURED = "at the DP-SGD size 1.03-1.06x the attack: WOR in 20-90 s, WR in about 4 minutes"
+QUICK_NET_MEASURED = (            # research/tight_default/quick_net_out.txt (2 cores)
+    "at the DP-SGD size: WOR 1.03-1.05x the attack in 20-90 s, WR 1.06x in 4 min, MUST.ow 1.09x in 6 min")
 
 def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
                    *,

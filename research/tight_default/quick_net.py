@@ -25,7 +25,7 @@ print(json.dumps(dict(certified=r.upper, attack=r.lower, certificate=r.certifica
     peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)))
 '''
 
-RUNS = [('wor', 2.62), ('wor', 1.1), ('wr', 2.62)]
+RUNS = [('wor', 2.62), ('wor', 1.1), ('wr', 2.62), ('must-ow', 2.62)]
 
 if __name__ == '__main__':
     print('| scheme | σ | default ε | quick net ε | attack ε | gap, default | gap, quick net | seconds | peak MB |')
