@@ -137,6 +137,16 @@ def test_fewer_member_levels_stay_above_the_best_enumerated_two_step_attack(name
         c = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0, levels=levels)
         assert c.levels == levels and best <= c.value, (levels, best, c.value)
 
+@pytest.mark.parametrize('name,n,m,b,sigma,eps', [('wor', 3, 2, None, 2.0, 0.5)] + list(TINY.values()))
+def test_quick_setting_stays_above_the_best_enumerated_two_step_attack_at_tiny_n(name, n, m, b, sigma, eps):
+    # QUICK_NET, as the tighter hint offers it: tol 0.04, the whole net on the grid 4h, one level per grid step
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET, triangle_bound
+    sc = make_scheme(name, n, m=m, b=b)
+    best = best_attack(name, n, m, b, sigma, eps)
+    quick = triangle_bound(sc, sigma=sigma, steps=2, eps=eps, h=0.01, options=QUICK_NET)      # the net on 0.04
+    coarse = triangle_bound(sc, sigma=sigma, steps=2, eps=eps, h=0.01, options=TightOptions(tol=1.0))
+    assert best <= quick <= 1.1 * coarse, (best, quick, coarse)
+
 def test_fewer_member_levels_are_a_little_looser_and_reach_every_door():
     # 40 steps of Fig S2 WOR: one level per grid step instead of two, within 5% of the default net, above the attack
     att = adaptive_delta(WOR, sigma=S4, steps=40, eps=0.3, h=H4).value
