@@ -2,6 +2,7 @@
 net_levels=1`), at the DP-SGD size: the numbers that `account`'s `tighter` hint (`QUICK_NET_MEASURED`) quotes.
 
     python research/tight_default/quick_net.py > research/tight_default/quick_net_out.txt
+    python research/tight_default/quick_net.py must-ww:2.62 wr:1.1 > research/tight_default/quick_net_more_out.txt
 
 n = 60,000, batch 256, b = 6,000, 2,350 steps, ε(δ = 1e-5), substitution, the attack with
 `attack_budget = 10 × ADAPTIVE_WORK_BUDGET` (as `benchmarks/triangle_net.py`). Each run is one `account(net=True,
@@ -30,7 +31,8 @@ RUNS = [('wor', 2.62), ('wor', 1.1), ('wr', 2.62), ('must-ow', 2.62)]
 if __name__ == '__main__':
     print('| scheme | σ | default ε | quick net ε | attack ε | gap, default | gap, quick net | seconds | peak MB |')
     print('|---|---|---|---|---|---|---|---|---|')
-    for name, sigma in RUNS:
+    runs = [(a.split(':')[0], float(a.split(':')[1])) for a in sys.argv[1:]] or RUNS    # scheme:σ, or the four
+    for name, sigma in runs:
         line = subprocess.run([sys.executable, '-c', CHILD, name, str(sigma)], check=True, capture_output=True,
                               text=True).stdout.strip().splitlines()[-1]
         o = json.loads(line)
