@@ -261,14 +261,16 @@ class TightOptions:
 
     def recipe(self, cli:bool=False) -> str:
         "The options that differ from the defaults: 'net_tol=0.04, ...' (cli: '--net-tol 0.04 ...')."
-        d = TightOptions()
-        return (' ' if cli else ', ').join(f"--net-{f.name} {getattr(self, f.name):g}" if cli
-                                           else f"net_{f.name}={getattr(self, f.name):g}"
-                                           for f in fields(self) if getattr(self, f.name) != getattr(d, f.name))
+        default = TightOptions()
+        changed = [(f.name, getattr(self, f.name)) for f in fields(self)
+                   if getattr(self, f.name) != getattr(default, f.name)]
+        if cli: return ' '.join(f"--net-{name} {value:g}" for name, value in changed)
+        return ', '.join(f"net_{name}={value:g}" for name, value in changed)
 
 QUICK_NET = TightOptions(tol=0.04, grid=4, levels=1)   # the quick setting: research/tight_default/quick_net.py
-QUICK_NET_MEASURED = (            # research/tight_default/quick_net_out.txt (2 cores)
-    "at the DP-SGD size: WOR 1.03-1.05x the attack in 20-90 s, WR 1.06x in 4 min, MUST.ow 1.09x in 6 min")
+QUICK_NET_MEASURED = (            # research/tight_default/quick_net*_out.txt (2 cores, σ = 1.1 and 2.62)
+    "at the DP-SGD size: WOR 1.03-1.05x the attack in 20-90 s, WR and MUST.wo 1.02-1.06x in 4-6 min, "
+    "MUST.ow 1.01-1.09x and MUST.ww 1.10x in 6-9 min")
 
 def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
                    *,
