@@ -23,8 +23,9 @@ def proxy(scheme, sigma, steps, eps, h, ratio, tight_labels):
     window = attack_runs(scheme, sigma, 'substitute', h, MAX_BINS)[0]
     return float(upper_game_dp(groups, steps, eps, 0, h, window, MAX_BINS, null=null, left=left,
                                whole=tc.whole_steps(scheme, sigma, h, MAX_BINS))['values'][0])
-for name, sigma, eps, splits in (('wr', 2.62, 0.7319, (1, 8)), ('must-ow', 2.62, 0.7786, (1, tc.PER_COPY)), ('wr', 1.1, 8.436, (1, 16))):
-    sc = scheme_at(name, 60000, 256, b=6000); h = account(sc, sigma=sigma, steps=2350, delta=1e-5).h * 4
-    for sp in splits:
-        d1 = proxy(sc, sigma, 2350, eps, h, sp, {1}); d12 = proxy(sc, sigma, 2350, eps, h, sp, {1, 2})
-        print(name, sigma, sp, d1, d12, (d1 - d12) / d1, flush=True)
+if __name__ == '__main__':
+    for name, sigma, eps, splits in (('wr', 2.62, 0.7319, (1, 8)), ('must-ow', 2.62, 0.7786, (1, tc.PER_COPY)), ('wr', 1.1, 8.436, (1, 16))):
+        sc = scheme_at(name, 60000, 256, b=6000); h = account(sc, sigma=sigma, steps=2350, delta=1e-5).h * 4
+        for sp in splits:
+            d1 = proxy(sc, sigma, 2350, eps, h, sp, {1}); d12 = proxy(sc, sigma, 2350, eps, h, sp, {1, 2})
+            print(name, sigma, sp, d1, d12, (d1 - d12) / d1, flush=True)

@@ -3,11 +3,8 @@ stand-in on the grid PROXY_COARSEN·h): what a label-2 net could buy per split f
 
     python research/tight_default/standin_gain_s2.py > research/tight_default/standin_gain_s2_out.txt
 """
-import sys
-from pathlib import Path
-sys.argv = sys.argv[:1]
-exec(Path(__file__).with_name('standin_gain.py').read_text().split('for name, sigma, eps, splits in')[0])  # its `proxy`
 from must_nbdev.core.sampling import scheme_at
+from standin_gain import account, proxy, tc      # the stand-in game with chosen labels at their displacing pair
 for name, splits in (('wr', (1, 4)), ('must-ow', (1, tc.PER_COPY)), ('must-ww', (1, tc.PER_COPY))):
     sc = scheme_at(name, 10000, 200, b=118); h = account(sc, sigma=4.0, steps=1000, eps=1.0).h
     for sp in splits:
