@@ -115,6 +115,9 @@ def _add_net_args(p):
                    help="the net's own loss grid grid·h (1..64), members and DP: faster, its ε rounded up to it")
     p.add_argument('--net-levels', dest='net_levels', type=parse_number, default=d.levels,
                    help=f"the members' cells and loss levels per grid step (0.25..8; default {d.levels:g}; 1: faster)")
+    p.add_argument('--net-lean', dest='net_lean', action='store_true', default=d.lean,
+                   help="play only the split the stand-in game ranks first, and nets for labels l >= 2 only where "
+                        "it says they pay (WR, MUST: faster, a little looser)")
 
 # %% ../nbs/90_cli.ipynb #e492c7a2
 def _add_amplify(sub, raw):

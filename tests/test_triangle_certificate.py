@@ -100,7 +100,8 @@ def test_cli_net_json_and_bad_scheme():
     assert 'triangle net' in d['certificates'] and d['delta_upper'] == min(d['certificates'].values())
     for wrong in (['--scheme', 'poisson'], ['--scheme', 'wor', '--net-coarsen', '0'],
                   ['--scheme', 'wor', '--net-cells', '0'], ['--scheme', 'wor', '--net-cells', '0.5'],
-                  ['--scheme', 'wor', '--net-grid', '0'], ['--scheme', 'wor', '--net-levels', '0.1']):
+                  ['--scheme', 'wor', '--net-grid', '0'], ['--scheme', 'wor', '--net-levels', '0.1'],
+                  ['--scheme', 'wor', '--net-lean', '1']):
         bad = subprocess.run(base + wrong, capture_output=True, text=True)
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and 'Traceback' not in bad.stderr
 
@@ -308,6 +309,47 @@ def test_rates_per_copy_are_played_where_they_pay():
     assert not triangle_certificate._per_copy_pays(WOR, S4, 100, 0.5, H4, 2**20)
     assert not triangle_certificate._per_copy_pays(make_scheme('wr', 10_000, m=200), S4, 100, 0.5, H4, 2**20)
     assert triangle_certificate._rated_labels(make_scheme('wr', 10, m=20), 1.0, triangle_certificate.PER_COPY) is None
+
+# --- lean games (the stand-in game's first split alone; label nets l ≥ 2 only where they pay) --------------------------
+
+@pytest.mark.parametrize('name,n,m,b,sigma,eps', list(TINY.values()) + [('must-ow', 5, 2, 3, 2.0, 0.5)])
+def test_lean_game_stays_above_the_best_enumerated_two_step_attack_and_above_the_full_game(name, n, m, b, sigma, eps):
+    # fewer splits and fewer nets: the least over fewer upper bounds, so never below the full game, still sound
+    sc = make_scheme(name, n, m=m, b=b)
+    best = best_attack(name, n, m, b, sigma, eps)
+    full = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0)
+    lean = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0, lean=True)
+    assert lean.lean and not full.lean and best <= full.value <= lean.value * (1 + 1e-9), (best, full.value, lean.value)
+    # (up to the FFT round-off charged, which differs by a few ulps between the two games)
+
+def test_lean_game_plays_the_first_split_alone_and_label_nets_only_where_they_pay(monkeypatch):
+    # WR at Fig S2's size, 100 steps: the stand-in picks a ratio split; lean plays it alone (about half the members)
+    wr = make_scheme('wr', 10_000, m=200)
+    full = triangle_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4, tol=1.0)
+    lean = triangle_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4, tol=1.0, lean=True)
+    att = adaptive_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4).value
+    assert lean.label_rate_ratio == full.label_rate_ratio > 1 and not lean.per_copy
+    ratio_split = net_label_groups(wr, S4, H4, 1.0, 1, full.label_rate_ratio, triangle_certificate.PER_H)[3]
+    assert lean.members == ratio_split < full.members                  # label 2 pays here: its net is kept
+    assert att <= full.value <= lean.value <= 1.05 * full.value, (att, full.value, lean.value)
+    monkeypatch.setattr(triangle_certificate, 'LEAN_GAIN', 1.0)       # no label net can pay all of δ: label 1's alone
+    only1 = triangle_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4, tol=1.0, lean=True)
+    label1 = net_label_groups(wr, S4, H4, 1.0, 1, full.label_rate_ratio, triangle_certificate.PER_H, 1)[3]
+    assert only1.members == label1 < lean.members and lean.value <= only1.value * (1 + 1e-9)   # up to the round-off
+    assert att <= only1.value, (att, only1.value)
+
+def test_lean_game_is_the_full_game_for_wor_and_reaches_every_door():
+    # one label, one split: nothing to drop, the same bits
+    full = triangle_delta(WOR, sigma=S4, steps=50, eps=0.3, h=H4, tol=0.5)
+    lean = triangle_delta(WOR, sigma=S4, steps=50, eps=0.3, h=H4, tol=0.5, lean=True)
+    assert lean.value == full.value and lean.members == full.members and lean.lean
+    r = account(WOR, sigma=S4, steps=50, eps=0.3, h=H4, net=True, net_tol=0.5, net_lean=True)
+    assert r.certificates['triangle net'] == lean.value
+    for bad in (1, 'yes', None):
+        with pytest.raises(TypeError, match='net_lean'):
+            account(WOR, sigma=S4, steps=10, eps=0.5, net=True, net_lean=bad)
+        with pytest.raises(TypeError, match='lean'):
+            triangle_delta(WOR, sigma=S4, steps=2, eps=0.3, h=H4, lean=bad)
 
 def test_member_plds_on_threads_are_the_serial_ones(monkeypatch):
     "The net's members built on a thread per core: the same PLDs, in the same order, as one after the other."

@@ -182,6 +182,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             net_cells:int=CELLS,       # its unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
             net_grid:int=1,            # its loss grid net_grid·h (1..64), members and DP: faster, ε rounded up to it
             net_levels:float=PER_H,    # its members' cells and loss levels per grid step (0.25..8): 1 is faster
+            net_lean:bool=False,       # its stand-in's first split alone, label nets l ≥ 2 where they pay: faster
            ) -> AccountResult:
     "Certified δ(ε) (or ε(δ)) after `steps` of `scheme`∘Gaussian(σ), worst case by default, next to the best attack."
     check_scheme(scheme)
@@ -197,7 +198,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     attack_budget = check_real(attack_budget, 'attack_budget', 0)
     tight = requested_run_certificates(scheme, relation, pair, net)
     tight_names = {c.name for c in tight}
-    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels)
+    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean)
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
     t0, mechs = time.perf_counter(), {}
     def build(step):

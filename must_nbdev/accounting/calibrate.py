@@ -168,6 +168,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
                     net_grid:int=1,          # its loss grid net_grid·h (1..64): faster, ε rounded up to it
                     net_levels:float=PER_H,  # its members' cells and loss levels per grid step (0.25..8): 1 is faster
+                    net_lean:bool=False,     # its stand-in's first split alone, label nets l ≥ 2 where they pay
                    ) -> Calibration:
     "The smallest σ (to relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
     check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
@@ -175,7 +176,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last = time.perf_counter(), {}
     tight = requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net)
-    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels)
+    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean)
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "

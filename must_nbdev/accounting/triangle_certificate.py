@@ -8,7 +8,7 @@ import math, os, time
 from dataclasses import dataclass, fields
 from functools import lru_cache
 import numpy as np
-from ..core.definitions import check_int, check_real
+from ..core.definitions import check_flag, check_int, check_real
 from ..core.sampling import check_scheme, Scheme
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, loss_cells, upper_pld
 from .pairs import GaussianMixture
@@ -20,7 +20,7 @@ from .compose import FFT_WORKERS
 from .triangles import NET_TOL, PER_H, triangle_net, planar_upper_pld, upper_game_dp
 
 # %% auto #0
-__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'QUICK_NET',
+__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'QUICK_NET',
            'QUICK_NET_MEASURED', 'TriangleCertificate', 'label_pld', 'on_grid', 'net_label_groups', 'whole_steps',
            'triangle_delta', 'triangle_epsilon', 'TightOptions', 'triangle_bound']
 
@@ -37,10 +37,11 @@ class TriangleCertificate:
     err_charged: float    # FFT round-off added, summed over the steps (absolute, in δ)
     seconds: float        # wall time
     label_rate_ratio: int = 1   # η/η_l of the labels l ≥ 2 in a ratio split (1: none; see "Rates per label")
-    per_copy: bool = False      # True if the split with rate q/l for label l was played too (see "Rates per copy")
+    per_copy: bool = False      # True if the split with rate q/l for label l was played (see "Rates per copy")
     unlabelled_members: int = 0  # members of the unlabelled nets (`08_unlabelled_net`, both families) played too
     cells: int = CELLS           # the unlabelled nets' cells per free side (`triangle_cover`)
     levels: float = PER_H        # the members' cells and loss levels per grid step (`planar_upper_pld`'s per_h)
+    lean: bool = False           # True: the stand-in's first split alone, label nets l ≥ 2 only where they pay
 
 def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins, cells) -> tuple:
     "Validated (sigma, steps, h, tol, coarsen, max_bins, cells); the errors name the argument."
@@ -56,6 +57,7 @@ def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins, cells) -
 
 LABEL_NET_MASS = 1e-3   # a label lighter than this keeps only its symmetrised pair (no net)
 LABEL_NET_SIGMA = 1.0   # so does a label l with σ/l below this (its net would need too many members)
+LEAN_GAIN = 0.01        # lean: labels l ≥ 2 get nets only if the stand-in game says they could cut δ by this share
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #abe14b32
 def label_pld(eta:float,    # the label rate η̃
@@ -101,15 +103,19 @@ def _rated_labels(scheme:Scheme, sigma:float, ratio:int|str=1):
 
 PROXY_COARSEN = 4   # the stand-in game runs on the grid PROXY_COARSEN·h: it only ranks the ratios
 
-def _proxy_delta(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, ratio:int, max_bins:int) -> float:
-    "δ(eps) of a stand-in game split at `ratio`: label 1 the displacing pair, labels ≥ 2 symmetrised, the whole-step min."
+@lru_cache(maxsize=32)
+def _proxy_delta(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, ratio:int, max_bins:int,
+                 displaced:bool=False) -> float:
+    "δ(eps) of a stand-in game split at `ratio`: label 1 (every label if `displaced`) the displacing pair, the rest"
+    # symmetrised, each step at most the whole-step pairs'. The displacing pair is what no net of its label can beat.
     rated = _rated_labels(scheme, sigma, ratio)
     if rated is None: return math.inf
     (labels, null, left), h = rated, PROXY_COARSEN * h
-    one = lambda eta: GaussianMixture(np.log([1 - eta, eta]), np.array([0.0, 2 / sigma]), 1.0)   # label 1: nearly
-    zero = GaussianMixture(np.zeros(1), np.zeros(1), 1.0)                                  # tight in the game
-    groups = tuple((pi, ((upper_pld(loss_cells(one(eta), zero, h, max_cells=4 * max_bins, width=1.0), h) if l == 1 else
-                          label_pld(eta, 2 * l / sigma, h),),)) for pi, eta, l in labels if pi >= CAP_MASS)
+    one = lambda eta, l: GaussianMixture(np.log([1 - eta, eta]), np.array([0.0, 2 * l / sigma]), 1.0)   # nearly tight
+    zero = GaussianMixture(np.zeros(1), np.zeros(1), 1.0)                                           # in the game
+    groups = tuple((pi, ((upper_pld(loss_cells(one(eta, l), zero, h, max_cells=4 * max_bins, width=1.0), h)
+                          if l == 1 or displaced else label_pld(eta, 2 * l / sigma, h),),))
+                   for pi, eta, l in labels if pi >= CAP_MASS)
     left += sum(pi for pi, *_ in labels if pi < CAP_MASS)
     try:
         window = attack_runs(scheme, sigma, 'substitute', h, max_bins)[0]
@@ -129,6 +135,13 @@ def _per_copy_pays(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, ma
     return (_proxy_delta(scheme, sigma, steps, eps, h, PER_COPY, max_bins)
             < _proxy_delta(scheme, sigma, steps, eps, h, 1, max_bins))
 
+def _label_nets_pay(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, split:int|str, max_bins:int) -> bool:
+    "True if, in the stand-in game of `split`, labels ≥ 2 as displacing pairs cut δ(eps) by at least `LEAN_GAIN`."
+    sym = _proxy_delta(scheme, sigma, steps, eps, h, split, max_bins)
+    tight = _proxy_delta(scheme, sigma, steps, eps, h, split, max_bins, True)
+    if not (math.isfinite(sym) and math.isfinite(tight)): return True          # no ranking: keep every net
+    return sym > 0 and sym - tight >= LEAN_GAIN * sym
+
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8a01c48
 def _member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> tuple:
     "The members' upper PLDs on the grid c·h, put on h: a thread per core (numpy and scipy release the GIL)."
@@ -140,15 +153,16 @@ def _member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> t
 
 @lru_cache(maxsize=6)
 def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1,
-                     levels:float=PER_H) -> tuple:
+                     levels:float=PER_H, last_net_label:int=0) -> tuple:
     "The labelled game's steps: (groups for `upper_game_dp`, null weight, mass at +∞, members) (cached: the costly part)."
+    # last_net_label: only the labels l ≤ this get a net (0: every label heavy enough and with σ/l large enough)
     labels, null, left = _rated_labels(scheme, sigma, ratio)
     groups, members = [], 0
     for pi, eta, l in labels:
         if pi < CAP_MASS: left += pi; continue                 # negligible label: at +∞
         c = coarsen * l * l                                    # label l's members: on the grid c·h
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
-        if pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA:   # l copies: the disc scaled by l, i.e. noise σ/l
+        if pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA and (not last_net_label or l <= last_net_label):
             alts.append(_member_plds(triangle_net(sigma / l, tol=tol), eta, sigma / l, h, c, levels))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
@@ -165,14 +179,16 @@ def whole_steps(scheme:Scheme, sigma:float, h:float, max_bins:int) -> tuple:
     for p in alt.upper: p.masses.setflags(write=False)                   # cached: shared by every caller
     return tuple(alt.upper)
 
-def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins, cells, levels) -> tuple:
+def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins, cells, levels, lean=False) -> tuple:
     "The labelled game's upper DP, each step at most the partially unlabelled pair's and the unlabelled net's."
-    # returns (dp, members, ratio, per copy, unlabelled members)
+    # returns (dp, members, ratio, per copy, unlabelled members); l ≥ 2's nets are the l-copy discs: noise σ/l
     ratio = _best_ratio(scheme, sigma, steps, e0, h, max_bins)
     per_copy = _per_copy_pays(scheme, sigma, steps, e0, h, max_bins)
-    groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen, levels=levels)
+    first = ratio if ratio > 1 else PER_COPY if per_copy else 1         # the split the stand-in game ranks first
+    last = 0 if not lean or _label_nets_pay(scheme, sigma, steps, e0, h, first, max_bins) else 1
+    groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen, first if lean else 1, levels, last)
     more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
-    for split in [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
+    for split in [] if lean else [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
         *alt, extra = net_label_groups(scheme, sigma, h, tol, coarsen, split, levels)
         more.append(tuple(alt)); members += extra
     families = [f for f in unlabelled_members(scheme, sigma, h, cells, max_bins=max_bins) if f]   # none for WOR
@@ -194,16 +210,17 @@ def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`
                    coarsen:int=1,           # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
                    cells:int=CELLS,         # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
                    levels:float=PER_H,      # members' cells and loss levels per grid step (0.25..8): fewer is faster
+                   lean:bool=False,         # the stand-in's first split alone, label nets l ≥ 2 where they pay: faster
                    max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
                   ) -> TriangleCertificate:
     "Certified upper bound on the worst-case δ(ε) after `steps` adaptive steps: the labelled game over Loewner nets."
     t0 = time.perf_counter()
     sigma, steps, h, tol, coarsen, max_bins, cells = _checked(scheme, sigma, steps, h, relation, tol, coarsen,
                                                               max_bins, cells)
-    eps, levels = check_real(eps, 'eps', 0), check_real(levels, 'levels', 0.25, 8)
-    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins, cells, levels)
+    eps, levels, lean = check_real(eps, 'eps', 0), check_real(levels, 'levels', 0.25, 8), check_flag(lean, 'lean')
+    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins, cells, levels, lean)
     return TriangleCertificate(float(d['values'][0]), n, tol, h, coarsen, d['bins'], d['err'],
-                               time.perf_counter() - t0, ratio, per_copy, un, cells, levels)
+                               time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean)
 
 def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)
                      *,
@@ -218,6 +235,7 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
                      coarsen:int=1,           # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
                      cells:int=CELLS,         # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
                      levels:float=PER_H,      # members' cells and loss levels per grid step (0.25..8): fewer is faster
+                     lean:bool=False,         # the stand-in's first split alone, label nets l ≥ 2 where they pay
                      max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
                     ) -> TriangleCertificate:
     "Certified upper bound on the worst-case ε(δ): the first ε on eps_lo + jh with net δ(ε) ≤ `delta` (∞ if none)."
@@ -228,10 +246,10 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
     eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
     span, levels = math.ceil((eps_hi - eps_lo) / h), check_real(levels, 'levels', 0.25, 8)
     d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells,
-                                        levels)
+                                        levels, check_flag(lean, 'lean'))
     ok = np.flatnonzero(d['values'] <= delta)
     return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
-                               d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels)
+                               d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean)
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #ca66aa97
 @dataclass(frozen=True)
@@ -242,6 +260,7 @@ class TightOptions:
     cells:int = CELLS     # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
     grid:int = 1          # the net's own loss grid grid·h (1..64), members and DP: faster; ε rounded up to it
     levels:float = PER_H  # members' cells and loss levels per grid step (0.25..8): 1 is faster, a little looser
+    lean:bool = False     # the stand-in's first split alone, label nets l ≥ 2 only where they pay: faster, looser
 
     def __post_init__(self):
         object.__setattr__(self, 'tol', check_real(self.tol, 'net_tol', 0, lo_open=True))
@@ -249,9 +268,10 @@ class TightOptions:
         object.__setattr__(self, 'cells', check_int(self.cells, 'net_cells', 1, MAX_CELLS))
         object.__setattr__(self, 'grid', check_int(self.grid, 'net_grid', 1, 64))
         object.__setattr__(self, 'levels', check_real(self.levels, 'net_levels', 0.25, 8))
+        object.__setattr__(self, 'lean', check_flag(self.lean, 'net_lean'))
 
     def keywords(self) -> dict:
-        "The options as the doors' keyword arguments: net_tol, net_coarsen, net_cells, net_grid, net_levels."
+        "The options as the doors' keyword arguments: net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean."
         return {f'net_{f.name}': getattr(self, f.name) for f in fields(self)}
 
     @classmethod
@@ -264,10 +284,12 @@ class TightOptions:
         default = TightOptions()
         changed = [(f.name, getattr(self, f.name)) for f in fields(self)
                    if getattr(self, f.name) != getattr(default, f.name)]
-        if cli: return ' '.join(f"--net-{name} {value:g}" for name, value in changed)
-        return ', '.join(f"net_{name}={value:g}" for name, value in changed)
+        if cli: return ' '.join(f"--net-{name}" + ('' if isinstance(value, bool) else f" {value:g}")   # a flag
+                                for name, value in changed)
+        return ', '.join(f"net_{name}={value}" if isinstance(value, bool) else f"net_{name}={value:g}"
+                         for name, value in changed)
 
-QUICK_NET = TightOptions(tol=0.04, grid=4, levels=1)   # the quick setting: research/tight_default/quick_net.py
+QUICK_NET = TightOptions(tol=0.04, grid=4, levels=1, lean=True)   # the quick setting: research/tight_default
 QUICK_NET_MEASURED = (            # research/tight_default/quick_net*_out.txt (2 cores, σ = 1.1 and 2.62)
     "at the DP-SGD size: WOR 1.03-1.05x the attack in 20-90 s, WR and MUST.wo 1.02-1.06x in 4-6 min, "
     "MUST.ow 1.01-1.09x and MUST.ww 1.10x in 6-9 min")
@@ -286,11 +308,11 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
                   ) -> float:
     "The triangle net's certified δ(eps) or ε(delta) for a whole run: the run certificate of `CERTIFICATES`."
     o = TightOptions() if options is None else options
-    if not all(hasattr(o, a) for a in ('tol', 'coarsen', 'cells', 'grid', 'levels')):
+    if not all(hasattr(o, f.name) for f in fields(TightOptions)):
         raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
     if h * o.grid > 1: raise ValueError(f"net_grid={o.grid} puts the net on the grid {h * o.grid:g} > 1; lower it")
     kw = dict(sigma=sigma, steps=steps, h=h * o.grid, relation=relation, tol=o.tol, coarsen=o.coarsen,
-              cells=o.cells, levels=o.levels, max_bins=max_bins)
+              cells=o.cells, levels=o.levels, lean=o.lean, max_bins=max_bins)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
     if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
     if bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range to search")

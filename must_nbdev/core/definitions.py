@@ -9,9 +9,9 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['special', 'MEMORY_BUDGET', 'SERIES_THETA', 'MECHANISMS', 'LazyModule', 'check_int', 'check_real', 'check_reals',
-           'check_choice', 'set_memory_budget', 'check_memory', 'hockey_stick', 'laplace_profile', 'gaussian_profile',
-           'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss', 'delta_from_pld', 'progress',
-           'markdown_table', 'jsonable', 'patch_to', 'analytic_gaussian_theta']
+           'check_choice', 'check_flag', 'set_memory_budget', 'check_memory', 'hockey_stick', 'laplace_profile',
+           'gaussian_profile', 'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss', 'delta_from_pld',
+           'progress', 'markdown_table', 'jsonable', 'patch_to', 'analytic_gaussian_theta']
 
 # %% ../../nbs/core/00_definitions.ipynb #a52889f5
 class LazyModule:
@@ -85,6 +85,13 @@ def check_choice(value,     # the value to check
     "Return `value` if it is one of `choices`, else raise `ValueError` listing them."
     if value not in choices: raise ValueError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
     return value
+
+def check_flag(value,     # the value to check: True or False (numpy's bools too)
+               name:str,  # argument name used in the error message
+              ) -> bool:
+    "Return `value` as a `bool`, or raise `TypeError` naming `name` unless it is True or False (not 0, 1 or 'yes')."
+    if not isinstance(value, (bool, np.bool_)): raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 # %% ../../nbs/core/00_definitions.ipynb #d52e824b
 MEMORY_BUDGET = 2 << 30   # bytes one call of the package may allocate; change it with `set_memory_budget`

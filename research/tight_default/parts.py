@@ -10,7 +10,8 @@ grid step: `QUICK_NET`), δ at a fixed ε (finer than ε, which moves in steps o
 Variants (each patches the module for one call; a research probe, not a library path):
 base: the library; nolabel2: no net for the labels l >= 2 (`LABEL_NET_MASS` 0.05); l2tolM: their nets at M x tol;
 weighted[F]: label l's net at tol x max(1, F / pi_l), F the heaviest label's weight if omitted; onlyratio: only the
-chosen label-rate split is played (not the single rate as well; the stand-in search outside the timer); nofamily: no
+chosen label-rate split is played (not the single rate as well; the stand-in search outside the timer); lean: onlyratio and nolabel2 together; onlypercopy: only
+the rates-per-copy split; nofamily: no
 unlabelled net (08_unlabelled_net); nopercopy: no rates-per-copy split. Seconds are one call's wall time on 2 cores;
 the first variant in a process also builds the cached whole-step pairs and unlabelled members (a few seconds).
 """
@@ -59,8 +60,12 @@ for w in which:
             return tuple(groups), null, left, members
         tc.net_label_groups = nlg
     if w == 'nopercopy': tc._per_copy_pays = lambda *a: False
-    if w == 'onlyratio':
+    if w == 'onlypercopy':             # only the rates-per-copy split (not the single rate as well)
+        tc._per_copy_pays = lambda *a: False
+        tc.net_label_groups = lambda s, sg, hh, tol, co=1, ratio=1, levels=2: orig_groups(s, sg, hh, tol, co, tc.PER_COPY, levels)
+    if w in ('onlyratio', 'lean'):
         best = orig_best(sc, sigma, 2350, eps, h, 2097152)
+        if w == 'lean': tc.LABEL_NET_MASS = 0.05     # lean: only the chosen split, and no net for the labels l >= 2
         tc._best_ratio = lambda *a: 1
         tc.net_label_groups = lambda s, sg, hh, tol, co=1, ratio=1, levels=2: orig_groups(s, sg, hh, tol, co, best, levels)
     run(w)
