@@ -6,6 +6,8 @@ grid step: `QUICK_NET`), δ at a fixed ε (finer than ε, which moves in steps o
     python research/tight_default/parts.py wr 2.62 0.7319377441858466 weighted weighted0.05 >> research/tight_default/parts_wr_out.jsonl
     python research/tight_default/parts.py must-ow 2.62 0.7786 base nolabel2 weighted > research/tight_default/parts_must_out.jsonl
     python research/tight_default/parts.py must-ow 2.62 0.7786 nofamily nopercopy >> research/tight_default/parts_must_out.jsonl
+    python research/tight_default/parts.py wr 2.62 0.7319377441858466 lean >> research/tight_default/parts_wr_out.jsonl
+    python research/tight_default/parts.py must-ow 2.62 0.7786 onlypercopy >> research/tight_default/parts_must_out.jsonl
 
 Variants (each patches the module for one call; a research probe, not a library path):
 base: the library; nolabel2: no net for the labels l >= 2 (`LABEL_NET_MASS` 0.05); l2tolM: their nets at M x tol;
@@ -14,6 +16,9 @@ chosen label-rate split is played (not the single rate as well; the stand-in sea
 the rates-per-copy split; nofamily: no
 unlabelled net (08_unlabelled_net); nopercopy: no rates-per-copy split. Seconds are one call's wall time on 2 cores;
 the first variant in a process also builds the cached whole-step pairs and unlabelled members (a few seconds).
+The lean and onlypercopy lines ran on the library before its `lean` option (commit f7d41b2), which `lean` here mimics;
+the library's `triangle_delta(..., lean=True)` plays the same game (the split the stand-in game ranks first, label nets
+l >= 2 only where the stand-in game says they pay: for MUST.ow at sigma 2.62 they do, so onlypercopy is its lean game).
 """
 import time, sys, json
 from must_nbdev.core.sampling import scheme_at
@@ -45,7 +50,7 @@ for w in which:
         import numpy as np
         from functools import lru_cache
         @lru_cache(maxsize=6)
-        def nlg(scheme, sg, hh, tol, coarsen=1, ratio=1, levels=2.0):
+        def nlg(scheme, sg, hh, tol, coarsen=1, ratio=1, levels=2.0, last=0):
             labels, null, left = tc._rated_labels(scheme, sg, ratio)
             top = floor or max(pi for pi, *_ in labels)
             groups, members = [], 0
@@ -62,10 +67,10 @@ for w in which:
     if w == 'nopercopy': tc._per_copy_pays = lambda *a: False
     if w == 'onlypercopy':             # only the rates-per-copy split (not the single rate as well)
         tc._per_copy_pays = lambda *a: False
-        tc.net_label_groups = lambda s, sg, hh, tol, co=1, ratio=1, levels=2: orig_groups(s, sg, hh, tol, co, tc.PER_COPY, levels)
+        tc.net_label_groups = lambda s, sg, hh, tol, co=1, ratio=1, levels=2, last=0: orig_groups(s, sg, hh, tol, co, tc.PER_COPY, levels, last)
     if w in ('onlyratio', 'lean'):
         best = orig_best(sc, sigma, 2350, eps, h, 2097152)
         if w == 'lean': tc.LABEL_NET_MASS = 0.05     # lean: only the chosen split, and no net for the labels l >= 2
         tc._best_ratio = lambda *a: 1
-        tc.net_label_groups = lambda s, sg, hh, tol, co=1, ratio=1, levels=2: orig_groups(s, sg, hh, tol, co, best, levels)
+        tc.net_label_groups = lambda s, sg, hh, tol, co=1, ratio=1, levels=2, last=0: orig_groups(s, sg, hh, tol, co, best, levels, last)
     run(w)
