@@ -151,6 +151,10 @@ def _member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> t
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(threads) as pool: return tuple(pool.map(build, net))   # in order, each on its own
 
+def _has_net(pi:float, l:int, sigma:float, last_net_label:int=0) -> bool:
+    "True if label l of weight π gets a net: heavy enough, noise σ/l not too small, l ≤ last_net_label (0: any l)."
+    return pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA and (not last_net_label or l <= last_net_label)
+
 @lru_cache(maxsize=6)
 def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1,
                      levels:float=PER_H, last_net_label:int=0) -> tuple:
@@ -162,7 +166,7 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
         if pi < CAP_MASS: left += pi; continue                 # negligible label: at +∞
         c = coarsen * l * l                                    # label l's members: on the grid c·h
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
-        if pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA and (not last_net_label or l <= last_net_label):
+        if _has_net(pi, l, sigma, last_net_label):               # l copies: the disc scaled by l, i.e. noise σ/l
             alts.append(_member_plds(triangle_net(sigma / l, tol=tol), eta, sigma / l, h, c, levels))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
@@ -185,7 +189,8 @@ def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins, cells, le
     ratio = _best_ratio(scheme, sigma, steps, e0, h, max_bins)
     per_copy = _per_copy_pays(scheme, sigma, steps, e0, h, max_bins)
     first = ratio if ratio > 1 else PER_COPY if per_copy else 1         # the split the stand-in game ranks first
-    last = 0 if not lean or _label_nets_pay(scheme, sigma, steps, e0, h, first, max_bins) else 1
+    asks = lean and any(_has_net(pi, l, sigma) for pi, _, l in _rated_labels(scheme, sigma, first)[0] if l >= 2)
+    last = 1 if asks and not _label_nets_pay(scheme, sigma, steps, e0, h, first, max_bins) else 0   # 1: label 1's only
     groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen, first if lean else 1, levels, last)
     more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
     for split in [] if lean else [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
@@ -245,8 +250,9 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
     span, levels = math.ceil((eps_hi - eps_lo) / h), check_real(levels, 'levels', 0.25, 8)
+    lean = check_flag(lean, 'lean')
     d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells,
-                                        levels, check_flag(lean, 'lean'))
+                                        levels, lean)
     ok = np.flatnonzero(d['values'] <= delta)
     return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
                                d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean)
