@@ -230,9 +230,13 @@ def test_label_rates_only_where_proved_and_never_worse_than_one_rate(monkeypatch
     wo, ww = make_scheme('must-wo', 10_000, m=200, b=400), make_scheme('must-ww', 10_000, m=200, b=118)
     assert wr.iid_slots and wo.iid_slots      # MUST.wo's batch has WR's law
     assert not any(s.iid_slots for s in (ow, ww, WOR))
+    triangles._proxy_delta.cache_clear()
     r = triangles._best_ratio(wr, S4, 100, 0.5, H4, 2**20)
-    ds = {q: triangles._proxy_delta(wr, S4, 100, 0.5, H4, q, 2**20) for q in triangles.LABEL_RATE_RATIOS}
+    played, ratios = triangles._proxy_delta.cache_info().misses, triangles.LABEL_RATE_RATIOS
+    ds = {q: triangles._proxy_delta(wr, S4, 100, 0.5, H4, q, 2**20) for q in ratios}
+    # the walk up the ratios stops at the stand-in's first rise, and picks what the full scan picks
     assert r > 1 and ds[r] == min(ds.values()) and ds[r] < ds[1]
+    assert played == ratios.index(r) + 2 < len(ratios) and ds[ratios[played - 1]] > ds[r]
     both = triangle_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4, tol=1.0)
     monkeypatch.setattr(triangles, '_best_ratio', lambda *a: 1)
     one = triangle_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4, tol=1.0)

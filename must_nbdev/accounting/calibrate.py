@@ -132,13 +132,12 @@ def _smallest_sigma(eps_at,         # σ -> certified ε (∞ where it cannot be
                                            power=0.5, steps=(1.5, 16.0, 1.05), fail=lambda x, e: fail(1 / x, e))
     return 1 / x, e, (0.0 if x_bad is None else 1 / x_bad), calls
 
-def _net_eps(scheme, sigma:float, eps:float, kw:dict, tight:list, options:TightOptions) -> float:
-    "Certified ε(δ), with the run certificates asked for (the triangle net) where they decide `eps`."
-    r = account(scheme, sigma=sigma, **kw)
-    if r.upper <= eps or r.lower > eps: return r.upper      # met without them, or missed by a real attack
-    return min([r.upper] + [c.bound(scheme, sigma=sigma, steps=kw['steps'], delta=kw['delta'], h=r.h,
-                                    relation=r.relation, bracket=(r.lower, r.upper), max_bins=kw['max_bins'],
-                                    options=options) for c in tight])
+def _net_eps(scheme, sigma:float, eps:float, kw:dict, options:TightOptions, netted:dict) -> float:
+    "Certified ε(δ), with the triangle net asked for where the fast certificates and the attack leave `eps` open."
+    r = account(scheme, sigma=sigma, **kw)                  # about a second: the fast certificates and the attack
+    if r.upper <= eps or r.lower > eps: return r.upper      # met without the net, or missed by a real attack
+    netted[sigma] = r = account(scheme, sigma=sigma, **kw, net=True, **options.keywords())   # minutes: kept
+    return r.upper
 
 def _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, last:dict) -> float:
     "The certified upper ε(δ) of one configuration; ∞ when no grid within `max_bins` can certify it (infeasible)."
@@ -174,8 +173,8 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
-    t0, last = time.perf_counter(), {}
-    tight = requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net)
+    t0, last, netted = time.perf_counter(), {}, {}
+    requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net)   # applies?
     options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean)
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
@@ -186,12 +185,13 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
         progress, fail)
     kw = dict(steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
     if net:      # below that answer: the same search on the net's ε (minutes per call where the net is needed)
-        sigma, _, bad, more = _smallest_sigma(lambda s: _net_eps(scheme, s, eps, kw, tight, options), eps, sigma, tol,
-                                              progress, fail, start=sigma / 1.02, done=calls)
+        sigma, _, bad, more = _smallest_sigma(lambda s: _net_eps(scheme, s, eps, kw, options, netted), eps, sigma,
+                                              tol, progress, fail, start=sigma / 1.02, done=calls)
         sigma_bad, calls = bad, calls + more                  # now the σ that the net misses
-    r = account(scheme, sigma=sigma, **kw, net=net, **options.keywords())
+    r = netted.get(sigma)         # the search's own `account(net=True)` at the answer: not computed twice
+    if r is None: r, calls = account(scheme, sigma=sigma, **kw, net=net, **options.keywords()), calls + 1
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
-                       calls + 1, time.perf_counter() - t0, tol, r)
+                       calls, time.perf_counter() - t0, tol, r)
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #c23508dd
 def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)

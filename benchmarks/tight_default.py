@@ -1,0 +1,129 @@
+"""Tight by default? What `account` and `calibrate_sigma` answer by default at every configuration of the
+tight-by-default goal: the certificate that answered, its value, the best attack, the gap, the seconds and the peak
+memory, with dp_accounting's PLD on a Poisson query of the same size as the time yardstick (the same run, the same
+machine); then σ for (3, 1e-5) at the DP-SGD size for every fixed-size scheme, with the time taken. `--quick` adds the
+triangle net's quick setting (`QUICK_NET`) for the schemes named: the tight answer and what it costs (minutes each).
+Every measurement runs in a fresh child process, one at a time, so its peak memory is its own. Writes
+benchmarks/TIGHT_DEFAULT.md and .json.
+
+    python benchmarks/tight_default.py                       # the defaults: a few minutes
+    python benchmarks/tight_default.py --quick wor wr        # and the quick net for WOR and WR (about 15 minutes)
+"""
+import argparse, json, subprocess, sys, time
+from pathlib import Path
+
+DPSGD = dict(n=60_000, m=256, b=6000, steps=2350, delta=1e-5)            # ε(δ) at σ = 2.62 and 1.1
+FIG_S2 = dict(n=10_000, m=200, b=118, steps=1000, eps=1.0, sigma=4.0)    # δ(ε)
+SCHEMES = ('wor', 'wr', 'must-ow', 'must-ww', 'must-wo')                 # the fixed-size schemes of the goal
+TARGET = dict(eps=3.0, delta=1e-5)                                       # the calibration's target
+
+ACCOUNT = r'''
+import json, resource, sys, time
+from must_nbdev.core.sampling import scheme_at
+from must_nbdev.accounting.account import account
+from must_nbdev.accounting.triangle_certificate import TightOptions
+a = json.loads(sys.argv[1]); net = a.pop('net')
+t0 = time.perf_counter()
+r = account(scheme_at(a.pop('name'), a.pop('n'), a.pop('m'), b=a.pop('b')), **a,
+            **(dict(net=True, **TightOptions(**net).keywords()) if net else {}))
+print(json.dumps(dict(certificate=r.certificate, upper=r.upper, attack=r.lower, gap=r.theory_gap,
+                      tighter=r.tighter is not None, seconds=time.perf_counter() - t0,
+                      peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+'''
+
+CALIBRATE = r'''
+import json, resource, sys, time
+from must_nbdev.core.sampling import scheme_at
+from must_nbdev.accounting.calibrate import calibrate_sigma
+from must_nbdev.accounting.triangle_certificate import TightOptions
+a = json.loads(sys.argv[1]); net = a.pop('net')
+t0 = time.perf_counter()
+c = calibrate_sigma(scheme_at(a.pop('name'), a.pop('n'), a.pop('m'), b=a.pop('b')), **a,
+                    **(dict(net=True, **TightOptions(**net).keywords()) if net else {}))
+print(json.dumps(dict(sigma=c.sigma, certificate=c.result.certificate, upper=c.eps_upper, attack=c.eps_lower,
+                      calls=c.calls, seconds=time.perf_counter() - t0,
+                      peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+'''
+
+YARDSTICK = r'''
+import json, resource, sys, time
+from dp_accounting import dp_event
+from dp_accounting.pld import pld_privacy_accountant
+a = json.loads(sys.argv[1])
+t0 = time.perf_counter()
+acc = pld_privacy_accountant.PLDAccountant()
+acc.compose(dp_event.PoissonSampledDpEvent(a['m'] / a['n'], dp_event.GaussianDpEvent(a['sigma'])), a['steps'])
+value = acc.get_epsilon(a['delta']) if 'delta' in a else acc.get_delta(a['eps'])
+print(json.dumps(dict(value=value, seconds=time.perf_counter() - t0,
+                      peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+'''
+
+def child(code:str, spec:dict) -> dict:
+    "Run one measurement in a fresh interpreter: its JSON line."
+    out = subprocess.run([sys.executable, '-c', code, json.dumps(spec)], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+def configurations():
+    "(size label, query label, spec without the scheme name, scheme names) for every configuration of the goal."
+    for sigma in (2.62, 1.1):
+        yield f'DP-SGD σ={sigma}', 'ε(δ=1e-05)', dict(DPSGD, sigma=sigma), SCHEMES
+    yield 'Fig S2 σ=4', 'δ(ε=1)', dict(FIG_S2), SCHEMES[:4]
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--quick', nargs='*', default=[], choices=SCHEMES, metavar='SCHEME',
+                    help='also the quick net (QUICK_NET) for these schemes: one account per configuration and a '
+                         'calibration at the DP-SGD size (minutes each)')
+    ap.add_argument('--out', default=str(Path(__file__).with_name('TIGHT_DEFAULT.md')))
+    args = ap.parse_args(argv)
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from dataclasses import asdict
+    quick = asdict(QUICK_NET)
+    commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
+    t_all, rows, cals, yard = time.perf_counter(), [], [], []
+    for size, query, spec, names in configurations():
+        ys = {k: spec[k] for k in ('n', 'm', 'steps', 'sigma', 'delta', 'eps') if k in spec}
+        y = child(YARDSTICK, ys); yard.append(dict(size=size, **y)); print(size, 'dp_accounting', y, flush=True)
+        for name in names:
+            for setting in ['default'] + ['quick'] * (name in args.quick):
+                o = child(ACCOUNT, dict(spec, name=name, net=quick if setting == 'quick' else None))
+                rows.append(dict(size=size, query=query, scheme=name, setting=setting, yardstick=y['seconds'], **o))
+                print(rows[-1], flush=True)
+    for name in SCHEMES:
+        for setting in ['default'] + ['quick'] * (name in args.quick):
+            spec = dict(DPSGD, **TARGET, net=quick if setting == 'quick' else None)
+            cals.append(dict(scheme=name, setting=setting, **child(CALIBRATE, dict(spec, name=name))))
+            print(cals[-1], flush=True)
+    total = time.perf_counter() - t_all
+    lines = ['# Tight by default? What the doors answer by default, next to the attack and the time yardstick', '',
+             f'`python benchmarks/tight_default.py{" --quick " + " ".join(args.quick) if args.quick else ""}` at '
+             f'commit `{commit}`, {time.strftime("%Y-%m-%d")}, {total:.0f} s in all, one fresh process per '
+             'measurement. *default*: `account(...)` as it ships (attack included); *quick*: with the triangle '
+             f'net\'s quick setting `{QUICK_NET.recipe()}`. *gap* = certified / attack. *yardstick*: '
+             'dp_accounting\'s PLD accountant on a Poisson query of the same size (rate m/n, σ, steps), in the same '
+             'run. The goal: within 1.05× of the attack at the DP-SGD size and 1.3× at Fig S2, in 5 s (WOR, WR) '
+             'or 30 s (MUST), in 2 GB.', '',
+             '| size | query | scheme | setting | certificate | certified | attack | gap | seconds | '
+             '× yardstick | peak MB | goal met |', '|---|---|---|---|---|---|---|---|---|---|---|---|']
+    for r in rows:
+        budget = 5 if r['scheme'] in ('wor', 'wr') else 30
+        limit = 1.3 if r['size'].startswith('Fig') else 1.05
+        met = r['gap'] <= limit and r['seconds'] <= budget and r['peak_mb'] <= 2048
+        lines.append(f"| {r['size']} | {r['query']} | {r['scheme']} | {r['setting']} | {r['certificate']} | "
+                     f"{r['upper']:.4g} | {r['attack']:.4g} | {r['gap']:.3f} | {r['seconds']:.1f} | "
+                     f"{r['seconds'] / r['yardstick']:.1f} | {r['peak_mb']:.0f} | {'yes' if met else 'no'} |")
+    lines += ['', '| size | dp_accounting PLD, Poisson | seconds | peak MB |', '|---|---|---|---|']
+    lines += [f"| {y['size']} | {y['value']:.4g} | {y['seconds']:.2f} | {y['peak_mb']:.0f} |" for y in yard]
+    lines += ['', f"σ for ({TARGET['eps']:g}, {TARGET['delta']:g}) at the DP-SGD size ({DPSGD['n']:,} records, "
+              f"batch {DPSGD['m']}, b = {DPSGD['b']:,}, {DPSGD['steps']:,} steps), `calibrate_sigma`:", '',
+              '| scheme | setting | σ | certificate | certified ε | attack ε at σ | gap | calls | seconds | peak MB |',
+              '|---|---|---|---|---|---|---|---|---|---|']
+    lines += [f"| {c['scheme']} | {c['setting']} | {c['sigma']:.5g} | {c['certificate']} | {c['upper']:.4f} | "
+              f"{c['attack']:.4f} | {c['upper'] / c['attack']:.3f} | {c['calls']} | {c['seconds']:.1f} | "
+              f"{c['peak_mb']:.0f} |" for c in cals]
+    Path(args.out).write_text('\n'.join(lines) + '\n')
+    Path(args.out).with_suffix('.json').write_text(json.dumps(dict(commit=commit, quick=quick, rows=rows,
+                                                                   yardstick=yard, calibrations=cals), indent=1))
+    print('\n'.join(lines))
+
+if __name__ == '__main__': main()
