@@ -127,9 +127,9 @@ def _best_ratio(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, max_b
     "The label-rate ratio whose stand-in game has the least δ(eps), walking up the ratios until it rises (1: not proved)."
     if not scheme.iid_slots or len(_rated_labels(scheme, sigma)[0]) < 2: return 1
     best, least = 1, _proxy_delta(scheme, sigma, steps, eps, h, 1, max_bins)
-    for r in LABEL_RATE_RATIOS[1:]:     # the stand-in's δ is unimodal in the ratio wherever it was measured: stop at
-        d = _proxy_delta(scheme, sigma, steps, eps, h, r, max_bins)    # its first rise (any ratio is sound)
-        if d > least: break
+    for r in LABEL_RATE_RATIOS[1:]:     # the stand-in's δ was unimodal in the ratio at the sizes measured: stop at its
+        d = _proxy_delta(scheme, sigma, steps, eps, h, r, max_bins)    # first rise beyond round-off (any ratio is sound)
+        if d > least * (1 + 1e-9): break
         if d < least: best, least = r, d
     return best
 
