@@ -234,15 +234,27 @@ def test_label_rates_only_where_proved_and_never_worse_than_one_rate(monkeypatch
     r = triangles._best_ratio(wr, S4, 100, 0.5, H4, 2**20)
     played, ratios = triangles._proxy_delta.cache_info().misses, triangles.LABEL_RATE_RATIOS
     ds = {q: triangles._proxy_delta(wr, S4, 100, 0.5, H4, q, 2**20) for q in ratios}
-    # the walk up the ratios stops at the stand-in's first rise, and picks what the full scan picks
-    assert r > 1 and ds[r] == min(ds.values()) and ds[r] < ds[1]
-    assert played == ratios.index(r) + 2 < len(ratios) and ds[ratios[played - 1]] > ds[r]
+    # the walk downhill from the middle ratio plays fewer games than the full scan and picks what it picks
+    assert r > 1 and ds[r] == min(ds.values()) and ds[r] < ds[1] and played < len(ratios)
     both = triangle_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4, tol=1.0)
     monkeypatch.setattr(triangles, '_best_ratio', lambda *a: 1)
     one = triangle_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4, tol=1.0)
     att = adaptive_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4).value
     assert both.label_rate_ratio == r and one.label_rate_ratio == 1 and att <= both.value < one.value, (
         att, both.value, one.value)
+
+@pytest.mark.parametrize('curve,picked', [((5, 4, 3, 2, 1, .5, .4, .3), 128), ((1, 2, 3, 4, 5, 6, 7, 8), 1),
+                                          ((3, 2, 1, 2, 3, 4, 5, 6), 4), ((9, 8, 7, 6, 5, 4, 3, math.inf), 64),
+                                          ((1,) * 8, 1), ((2,) + (1,) * 7, 2), ((1, 1, 1, 1 + 1e-15, 1, 1, 1, 1), 1)])
+def test_best_ratio_walks_downhill_to_the_scans_choice_on_unimodal_curves(monkeypatch, curve, picked):
+    # the full scan's rule on these stand-in curves: the least δ, the smallest ratio among ties (round-off included)
+    played = []
+    def proxy(*a, **kw):
+        played.append(a[5]); return curve[triangle_certificate.LABEL_RATE_RATIOS.index(a[5])]
+    monkeypatch.setattr(triangle_certificate, '_proxy_delta', proxy)
+    wr = make_scheme('wr', 10_000, m=200)
+    assert triangle_certificate._best_ratio(wr, S4, 100, 0.5, H4, 2**20) == picked
+    assert set(played) <= set(triangle_certificate.LABEL_RATE_RATIOS)
 
 # --- rates per copy (every fixed-size scheme: label l at rate q/l, weight l·w_l/q) -------------------------------------
 

@@ -124,14 +124,15 @@ def _proxy_delta(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, rati
     except GridTooLarge: return math.inf
 
 def _best_ratio(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, max_bins:int) -> int:
-    "The label-rate ratio whose stand-in game has the least δ(eps), walking up the ratios until it rises (1: not proved)."
+    "The label-rate ratio whose stand-in game has the least δ(eps), descending from the middle ratio (1: not proved)."
     if not scheme.iid_slots or len(_rated_labels(scheme, sigma)[0]) < 2: return 1
-    best, least = 1, _proxy_delta(scheme, sigma, steps, eps, h, 1, max_bins)
-    for r in LABEL_RATE_RATIOS[1:]:     # the stand-in's δ was unimodal in the ratio at the sizes measured: stop at its
-        d = _proxy_delta(scheme, sigma, steps, eps, h, r, max_bins)    # first rise beyond round-off (any ratio is sound)
-        if d > least * (1 + 1e-9): break
-        if d < least: best, least = r, d
-    return best
+    d = lambda i: _proxy_delta(scheme, sigma, steps, eps, h, LABEL_RATE_RATIOS[i], max_bins)   # cached
+    up = lambda i: i + 1 < len(LABEL_RATE_RATIOS) and d(i + 1) * (1 + 1e-9) < d(i)   # lower beyond round-off
+    down = lambda i: i > 0 and d(i - 1) <= d(i) * (1 + 1e-9)                        # not higher: ties go down
+    i = len(LABEL_RATE_RATIOS) // 2 - 1      # the stand-in's δ was unimodal in the ratio at the sizes measured:
+    step = up if up(i) else down             # walk downhill from the middle until it rises (any ratio is sound)
+    while step(i): i += 1 if step is up else -1
+    return LABEL_RATE_RATIOS[i]
 
 def _per_copy_pays(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, max_bins:int) -> bool:
     "True if the rates-per-copy stand-in game is below the single rate's (schemes without i.i.d. slots, ≥ 2 labels)."
