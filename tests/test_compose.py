@@ -194,3 +194,8 @@ def test_moments_answer_only_where_the_fft_is_mostly_charges():
     computed, charged = comp._computed(10.0)
     assert comp.delta_bounds(10.0)[1] == computed + charged < comp.chernoff_delta(10.0)[0]
     assert comp.delta_bounds(24.0)[1] == comp.chernoff_delta(24.0)[0] < sum(comp._computed(24.0)) / 5
+
+def test_regression_fuzz_poisson_delta_near_1_is_never_above_1():
+    # Poisson at rate 29/38, σ = 0.75, 247 steps, δ(ε = 5): the masses above ε summed to 1 + 2.4e-15 (Hypothesis)
+    r = account(make_scheme('poisson', 38, m=29), sigma=0.75, steps=247, eps=5.0)
+    assert 0.99999 < r.lower <= r.upper <= 1.0 and 0 <= r.delta_floor <= r.upper
