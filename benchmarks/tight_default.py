@@ -17,45 +17,38 @@ FIG_S2 = dict(n=10_000, m=200, b=118, steps=1000, eps=1.0, sigma=4.0)    # δ(ε
 SCHEMES = ('wor', 'wr', 'must-ow', 'must-ww', 'must-wo')                 # the fixed-size schemes of the goal
 TARGET = dict(eps=3.0, delta=1e-5)                                       # the calibration's target
 
-ACCOUNT = r'''
+PRELUDE = r'''
 import json, resource, sys, time
+a = json.loads(sys.argv[1]); t0 = time.perf_counter()
+def report(**fields):   # one JSON line: the measurement, its wall seconds and the process's peak memory
+    print(json.dumps(dict(fields, seconds=time.perf_counter() - t0,
+                          peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+'''
+LIBRARY = PRELUDE + r'''
 from must_nbdev.core.sampling import scheme_at
+from must_nbdev.accounting.triangle_certificate import TightOptions
+net = a.pop('net'); scheme = scheme_at(a.pop('name'), a.pop('n'), a.pop('m'), b=a.pop('b'))
+options = dict(net=True, **TightOptions(**net).keywords()) if net else {}
+'''
+
+ACCOUNT = LIBRARY + r'''
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.triangle_certificate import TightOptions
-a = json.loads(sys.argv[1]); net = a.pop('net')
-t0 = time.perf_counter()
-r = account(scheme_at(a.pop('name'), a.pop('n'), a.pop('m'), b=a.pop('b')), **a,
-            **(dict(net=True, **TightOptions(**net).keywords()) if net else {}))
-print(json.dumps(dict(certificate=r.certificate, upper=r.upper, attack=r.lower, gap=r.theory_gap,
-                      tighter=r.tighter is not None, seconds=time.perf_counter() - t0,
-                      peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+r = account(scheme, **a, **options)
+report(certificate=r.certificate, upper=r.upper, attack=r.lower, gap=r.theory_gap, tighter=r.tighter is not None)
 '''
 
-CALIBRATE = r'''
-import json, resource, sys, time
-from must_nbdev.core.sampling import scheme_at
+CALIBRATE = LIBRARY + r'''
 from must_nbdev.accounting.calibrate import calibrate_sigma
-from must_nbdev.accounting.triangle_certificate import TightOptions
-a = json.loads(sys.argv[1]); net = a.pop('net')
-t0 = time.perf_counter()
-c = calibrate_sigma(scheme_at(a.pop('name'), a.pop('n'), a.pop('m'), b=a.pop('b')), **a,
-                    **(dict(net=True, **TightOptions(**net).keywords()) if net else {}))
-print(json.dumps(dict(sigma=c.sigma, certificate=c.result.certificate, upper=c.eps_upper, attack=c.eps_lower,
-                      calls=c.calls, seconds=time.perf_counter() - t0,
-                      peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+c = calibrate_sigma(scheme, **a, **options)
+report(sigma=c.sigma, certificate=c.result.certificate, upper=c.eps_upper, attack=c.eps_lower, calls=c.calls)
 '''
 
-YARDSTICK = r'''
-import json, resource, sys, time
+YARDSTICK = PRELUDE + r'''
 from dp_accounting import dp_event
 from dp_accounting.pld import pld_privacy_accountant
-a = json.loads(sys.argv[1])
-t0 = time.perf_counter()
 acc = pld_privacy_accountant.PLDAccountant()
 acc.compose(dp_event.PoissonSampledDpEvent(a['m'] / a['n'], dp_event.GaussianDpEvent(a['sigma'])), a['steps'])
-value = acc.get_epsilon(a['delta']) if 'delta' in a else acc.get_delta(a['eps'])
-print(json.dumps(dict(value=value, seconds=time.perf_counter() - t0,
-                      peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+report(value=acc.get_epsilon(a['delta']) if 'delta' in a else acc.get_delta(a['eps']))
 '''
 
 def child(code:str, spec:dict) -> dict:
