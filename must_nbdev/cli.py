@@ -187,6 +187,9 @@ def _add_compare(sub, raw):
     cmp_.add_argument('--plot', metavar='FILE.png', help='bar chart of the result into FILE.png')
     cmp_.add_argument('--json', action='store_true', help='print a JSON list, one object per scheme')
     cmp_.add_argument('--quiet', action='store_true', help='no progress on stderr')
+    cmp_.add_argument('--net', action='store_true',
+                      help='also the triangle-net certificate for the fixed-size schemes (substitution; minutes a row)')
+    _add_net_args(cmp_)
     cmp_.set_defaults(func=cmd_compare)
 
 # %% ../nbs/90_cli.ipynb #6e5a0586

@@ -98,13 +98,15 @@ def _paragraph(text:str, indent:str='') -> str:
     return textwrap.fill(text, CLI_WIDTH, initial_indent=indent, subsequent_indent=indent + '  ',
                          break_long_words=False, break_on_hyphens=False)
 
-def _tighter_note(labelled) -> str|None:
+def _tighter_note(labelled,  # (label, gap, tighter) per row
+                  door:str='must account --net (or must calibrate --solve sigma --net)',  # how to ask, here
+                 ) -> str|None:
     "One line under a table whose rows (label, gap, tighter) include fast answers far above the attack (None: none)."
     far = [(label, gap) for label, gap, tighter in labelled if tighter]
     if not far: return None
     names = ', '.join(dict.fromkeys(label for label, _ in far))
     return (f"tighter: for {names} a fast certificate answered, up to {max(g for _, g in far):.3g}x the best attack; "
-            "must account --net (or must calibrate --solve sigma --net) adds the triangle-net certificate, tighter "
+            f"{door} adds the triangle-net certificate, tighter "
             f"and slower; {QUICK_NET.recipe(cli=True)} is its quick setting ({QUICK_NET_MEASURED})")
 
 def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
@@ -233,7 +235,7 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
         lambda i, n, label: print(f"\r[{i}/{n}] {label:<12}", end='' if i < n else '\n', file=sys.stderr, flush=True))
     rows = compare_schemes(args.n, args.m, delta=args.delta, eps=args.eps, sigma=args.sigma, epochs=args.epochs,
                            steps=None if args.k is None else check_int(args.k, '--k', 1), b_values=args.b,
-                           progress=progress)
+                           progress=progress, net=args.net, net_options=TightOptions.of(vars(args)))
     if args.plot: plot_comparison(rows, calibrated=args.eps is not None, path=args.plot)
     if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
     what = (f"sigma certified for (eps={args.eps:g}, delta={args.delta:g})" if args.eps is not None
@@ -245,7 +247,8 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     if not any(r.name in EPOCH_SCHEMES for r in rows):
         print(_paragraph(f"random allocation and shuffled epochs: not shown ({rows[0].steps} steps is not a whole "
                          f"number of {-(-args.n // args.m)}-step epochs; give --epochs as an integer)"))
-    note = _tighter_note((short_label(r), r.theory_gap, r.tighter) for r in rows)
+    note = _tighter_note(((short_label(r), r.theory_gap, r.tighter) for r in rows),
+                         'must compare --net (or must account --net for one scheme)')
     if note: print(_paragraph(note))
     if args.plot: print(f"plot written to {args.plot}")
     return 0
@@ -305,7 +308,8 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                  if v is not None]
         if extra:
             raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
-    if args.net and args.solve != 'sigma': raise ValueError("--net is used by --solve sigma only")
+    if (args.net or TightOptions.of(vars(args)) != TightOptions()) and args.solve != 'sigma':
+        raise ValueError("--net and the --net-* options are used by --solve sigma only")
     prog = _calibration_progress(args)
     if args.solve == 'sigma':
         sc = _scheme_from(args); k = _steps_from(args, sc)[0]

@@ -101,5 +101,30 @@ def test_rows_say_when_a_fast_certificate_answered_far_from_the_attack():
     rc, out, _ = _run(['compare', '--n', '2000', '--batch-size', '40', '--k', '200', '--sigma', '2', '--delta', '1e-5',
                        '--b', '80', '--quiet'])
     note = paragraph(out, 'tighter:')
-    assert rc == 0 and out.count('tighter:') == 1 and 'WOR' in note and '--net' in note and 'Poisson' not in note
+    assert rc == 0 and out.count('tighter:') == 1 and 'WOR' in note and 'must compare --net' in note
+    assert 'Poisson' not in note
     assert all(len(l) <= 96 for l in out.split('tighter:')[1].splitlines())   # the note wraps to the CLI's width
+
+
+def test_net_rows_take_the_triangle_net_where_it_applies():
+    "net=True: every fixed-size row also gets the triangle net, the number account(net=True) gives; Poisson untouched."
+    from must_nbdev.accounting.triangle_certificate import TightOptions
+    kw = dict(delta=1e-5, sigma=2.0, steps=50, b_values=[80], epoch_schemes=False)
+    options = TightOptions(tol=1.0, grid=4, lean=True)                 # a coarse net: seconds a row
+    fast, tight = compare_schemes(2000, 40, **kw), compare_schemes(2000, 40, **kw, net=True, net_options=options)
+    assert [(r.name, r.relation) for r in fast] == [(r.name, r.relation) for r in tight]
+    for f, t in zip(fast, tight):
+        if f.name == 'poisson': assert (t.eps, t.certificate) == (f.eps, f.certificate)
+        else: assert t.eps_attack <= t.eps <= f.eps and t.tighter is None, (f, t)
+    won = {t.name for t in tight if t.certificate == 'triangle net'}
+    assert won >= {'wr', 'must-ow'}                                    # 1.3974 < 1.423, 11.2411 < 11.2547
+    wr = next(t for t in tight if t.name == 'wr')
+    assert wr.eps == account(make_scheme('wr', 2000, m=40), sigma=2.0, steps=50, delta=1e-5, net=True,
+                             **options.keywords()).upper       # the same number as the account door
+    with pytest.raises(ValueError, match='net_tol=0.5 set the triangle net'):
+        compare_schemes(2000, 40, **kw, net_options=TightOptions(tol=0.5))
+    with pytest.raises(TypeError, match='must be TightOptions'):
+        compare_schemes(2000, 40, **kw, net=True, net_options={'tol': 1.0})
+    rc, out, _ = _run(['compare', '--n', '2000', '--batch-size', '40', '--k', '50', '--sigma', '2', '--delta', '1e-5',
+                       '--b', '80', '--quiet', '--net', '--net-tol', '1', '--net-grid', '4', '--net-lean'])
+    assert rc == 0 and '| WR | 2 | 1.397 |' in out and 'triangle net' in out, out

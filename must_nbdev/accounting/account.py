@@ -152,9 +152,16 @@ def requested_run_certificates(scheme:Scheme,  # the run's scheme
                                relation:str,   # its neighbouring relation
                                pair:str,       # 'worst' or 'paper'
                                net:bool,       # whether the run certificates (the triangle net) were asked for
+                               options:TightOptions|None=None,  # the net's options given (None: the defaults)
                               ) -> list:
     "The run certificates of `CERTIFICATES` a query asked for (`net=True`), checked to apply: [] when not asked."
-    if not net: return []
+    if options is not None and not isinstance(options, TightOptions):
+        raise TypeError(f"net options must be TightOptions, got {type(options).__name__}")
+    if not net:
+        if options is not None and options != TightOptions():   # options of a certificate that will not run
+            raise ValueError(f"{options.recipe()} set the triangle net's options, but the net was not asked for: "
+                             "give net=True (CLI --net) or drop them")
+        return []
     found = run_certificates(scheme, relation) if pair == 'worst' else []
     if not found:
         raise ValueError(f"net=True needs a fixed-size scheme (not Poisson), relation 'substitute' and "
@@ -196,9 +203,9 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     if h is not None: h = check_real(h, 'h', 0, 1, lo_open=True)
     max_bins = check_max_bins(max_bins)                     # against the memory budget, before any allocation
     attack_budget = check_real(attack_budget, 'attack_budget', 0)
-    tight = requested_run_certificates(scheme, relation, pair, net)
-    tight_names = {c.name for c in tight}
     options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean)
+    tight = requested_run_certificates(scheme, relation, pair, net, options)
+    tight_names = {c.name for c in tight}
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
     t0, mechs = time.perf_counter(), {}
     def build(step):

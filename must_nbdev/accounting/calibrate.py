@@ -174,8 +174,8 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last, netted = time.perf_counter(), {}, {}
-    requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net)   # applies?
     options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean)
+    requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net, options)
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "

@@ -8,7 +8,9 @@ import math, time
 from dataclasses import dataclass
 from ..core.definitions import check_int, check_real
 from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
-from ..accounting.account import account
+from ..accounting.account import account, requested_run_certificates
+from ..accounting.certificates import run_certificates
+from ..accounting.triangle_certificate import TightOptions
 from ..accounting.accountant import CertifiedResult
 from ..accounting.calibrate import calibrate_sigma
 from ..core.epochs import EPOCH_SCHEMES, make_epoch_scheme
@@ -72,6 +74,8 @@ def compare_schemes(n:int,                   # records in the dataset
                     b_values=None,           # MUST stage-I sizes; None: 2m, 8m and n/4
                     progress=None,           # callable(done, total, label) after each row (e.g. a progress bar)
                     epoch_schemes:bool=True, # also random allocation and shuffled epochs (whole epochs only)
+                    net:bool=False,          # also the triangle net where it applies (fixed size, substitution; slow)
+                    net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
                    ) -> list:
     "One `ComparisonRow` per scheme at equal batch size and steps: σ calibrated for (eps, delta), or ε at `sigma`."
     if (eps is None) == (sigma is None):
@@ -81,12 +85,16 @@ def compare_schemes(n:int,                   # records in the dataset
     if sigma is not None: sigma = check_real(sigma, 'sigma', 0, lo_open=True)
     schemes = comparison_schemes(n, batch_size, b_values)
     k = resolve_steps(schemes[0][0], steps, epochs)          # every scheme has rate m/n: the same steps
+    covered = [(sc, rel) for sc, rel in schemes if run_certificates(sc, rel)]   # the rows the net covers: WOR on
+    requested_run_certificates(*covered[0], 'worst', net, net_options)          # the options checked, once
+    tight = (net_options or TightOptions()).keywords()
     rows = []
     for i, (sc, rel) in enumerate(schemes):
         t0 = time.perf_counter()
+        asks = dict(net=True, **tight) if net and (sc, rel) in covered else {}
         if eps is not None:
-            cal = calibrate_sigma(sc, steps=k, eps=eps, delta=delta, relation=rel); s, r = cal.sigma, cal.result
-        else: s, r = sigma, account(sc, sigma=sigma, steps=k, delta=delta, relation=rel)
+            cal = calibrate_sigma(sc, steps=k, eps=eps, delta=delta, relation=rel, **asks); s, r = cal.sigma, cal.result
+        else: s, r = sigma, account(sc, sigma=sigma, steps=k, delta=delta, relation=rel, **asks)
         gap = r.upper / r.lower if r.lower > 0 else math.inf
         rows.append(ComparisonRow(sc.name, sc.label, sc.b, rel, s, r.upper, r.lower, gap,
                                   r.certificate, sc.n * occurrence_pmf(sc).eta, k, time.perf_counter() - t0,
