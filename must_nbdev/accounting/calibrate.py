@@ -19,7 +19,7 @@ from .account import requested_run_certificates
 
 
 # %% auto #0
-__all__ = ['Calibration', 'calibrate_sigma', 'calibrate_steps', 'calibrate_batch_size', 'calibrate_schedule']
+__all__ = ['NET_GAP_SHARE', 'Calibration', 'calibrate_sigma', 'calibrate_steps', 'calibrate_batch_size', 'calibrate_schedule']
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #e719da93
 @dataclass(frozen=True)
@@ -132,12 +132,60 @@ def _smallest_sigma(eps_at,         # σ -> certified ε (∞ where it cannot be
                                            power=0.5, steps=(1.5, 16.0, 1.05), fail=lambda x, e: fail(1 / x, e))
     return 1 / x, e, (0.0 if x_bad is None else 1 / x_bad), calls
 
-def _net_eps(scheme, sigma:float, eps:float, kw:dict, options:TightOptions, netted:dict) -> float:
-    "Certified ε(δ), with the triangle net asked for where the fast certificates and the attack leave `eps` open."
-    r = account(scheme, sigma=sigma, **kw)                  # about a second: the fast certificates and the attack
-    if r.upper <= eps or r.lower > eps: return r.upper      # met without the net, or missed by a real attack
-    netted[sigma] = r = account(scheme, sigma=sigma, **kw, net=True, **options.keywords())   # minutes: kept
-    return r.upper
+NET_GAP_SHARE = 0.3   # the net's first call guesses its gap to the attack as this share of the fast certificate's
+
+def _attack_root(attack_at,   # σ -> the best attack's ε at σ (about a second a call)
+                 eps:float,   # the target ε
+                 gap:float,   # the net's ε / the attack's, as last measured (or guessed)
+                 lo:float,    # a σ the target is known to miss (0: none yet)
+                 hi:float,    # a σ the target is known to meet
+                 tol:float,   # the search's relative tolerance: the root is solved to tol/8
+                ) -> float:
+    "Where the net's ε should meet `eps`: σ in (lo, hi] with gap × attack ε(σ) = eps, by secant in log σ."
+    f = lambda x: math.log(gap * max(attack_at(math.exp(x)), 1e-300) / eps)   # decreasing in σ
+    top, bottom = math.log(hi), math.log(lo * (1 + tol / 8)) if lo > 0 else -math.inf
+    x0, f0 = top, f(top)
+    x1 = min(max(x0 + f0 / 2, bottom), top)             # start as if ε ∝ 1/σ²
+    for _ in range(8):
+        f1 = f(x1)
+        if abs(x1 - x0) < tol / 8 or f1 == f0: break
+        x0, f0, x1 = x1, f1, min(max(x1 - f1 * (x1 - x0) / (f1 - f0), bottom), top)
+    return math.exp(x1)
+
+def _tight_sigma(scheme, eps:float, sigma_ok:float, kw:dict, options:TightOptions, tol:float, progress,
+                 done:int) -> tuple:
+    "The net's σ search below `sigma_ok`, which the fast certificates meet: (σ, σ missed or 0, the nets, calls)."
+    fast, netted, calls, bad = {}, {}, [done], [0.0]
+    def counted(s, r):
+        calls[0] += 1
+        if progress is not None: progress(calls[0], 'sigma', s, r.upper)
+        return r
+    def probe(s):             # the fast certificates and the attack: about a second; an attack above eps rules σ out
+        if s not in fast: fast[s] = counted(s, account(scheme, sigma=s, **kw))
+        if fast[s].lower > eps: bad[0] = max(bad[0], s)
+        return fast[s]
+    def certified(s):         # the net only where the fast certificates and the attack leave eps open (minutes)
+        r = probe(s)
+        if r.upper <= eps or r.lower > eps: return r.upper
+        netted[s] = counted(s, account(scheme, sigma=s, **kw, net=True, **options.keywords()))
+        return netted[s].upper
+    r = probe(sigma_ok)
+    gap, ok, rounds = 1 + NET_GAP_SHARE * max(r.upper / r.lower - 1, 0) if r.lower > 0 else 1.0, sigma_ok, 0
+    while not (bad[0] and ok <= bad[0] * (1 + tol)):
+        rounds += 1
+        if rounds > 4:        # the attack's curve did not close the bracket: bisect it (or step down to find a miss)
+            c = math.sqrt(ok * bad[0]) if bad[0] else ok / (1 + tol) ** (2 ** (rounds - 4))
+        else:                 # where the net's ε should meet eps, by the attack's curve and the last gap
+            s = _attack_root(lambda s: probe(s).lower, eps, gap, bad[0], ok, tol)
+            if bad[0] and ok <= bad[0] * (1 + tol): break                          # the attack closed the bracket
+            if bad[0] >= s / (1 + tol): c = min(s * (1 + 0.45 * tol), bad[0] * (1 + 0.95 * tol))  # close from above
+            elif ok <= s * (1 + tol): c = max(s / (1 + 0.45 * tol), ok / (1 + 0.95 * tol))      # close from below
+            else: c = s * (1 + 0.45 * tol)       # just above the root: likely met, and the next call closes
+        if not bad[0] < c < ok: c = math.sqrt(ok * bad[0])
+        if certified(c) <= eps: ok = c
+        else: bad[0] = max(bad[0], c)
+        if c in netted and fast[c].lower > 0: gap = max(1.0, netted[c].upper / fast[c].lower)
+    return ok, bad[0], netted, calls[0] - done
 
 def _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, last:dict) -> float:
     "The certified upper ε(δ) of one configuration; ∞ when no grid within `max_bins` can certify it (infeasible)."
@@ -184,10 +232,9 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
         lambda s: _certified_eps(scheme, s, k, delta, relation, accuracy, max_bins, last), eps, sigma_max, tol,
         progress, fail)
     kw = dict(steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
-    if net:      # below that answer: the same search on the net's ε (minutes per call where the net is needed)
-        sigma, _, bad, more = _smallest_sigma(lambda s: _net_eps(scheme, s, eps, kw, options, netted), eps, sigma,
-                                              tol, progress, fail, start=sigma / 1.02, done=calls)
-        sigma_bad, calls = bad, calls + more                  # now the σ that the net misses
+    if net:      # below that answer: the net's ε (minutes a call), each σ aimed by the attack's curve
+        sigma, sigma_bad, netted, more = _tight_sigma(scheme, eps, sigma, kw, options, tol, progress, calls)
+        calls += more                                         # sigma_bad: now a σ that the net misses
     r = netted.get(sigma)         # the search's own `account(net=True)` at the answer: not computed twice
     if r is None: r, calls = account(scheme, sigma=sigma, **kw, net=net, **options.keywords()), calls + 1
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
