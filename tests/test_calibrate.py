@@ -114,7 +114,8 @@ def test_calibrate_sigma_with_the_net_is_lower_and_still_certified(monkeypatch):
 def test_attack_root_finds_where_the_net_should_meet_the_target():
     from must_nbdev.accounting.calibrate import _attack_root
     attack = lambda s: 4.0 / s ** 2                        # ε ∝ 1/σ²: the root of 1.1 · 4/σ² = 1 is √4.4
-    assert _attack_root(attack, 1.0, 1.1, 0.0, 5.0, 0.005) == pytest.approx(4.4 ** 0.5, rel=0.005 / 8)
+    assert _attack_root(attack, 1.0, 1.1, 0.0, 3.0, 0.005) == pytest.approx(4.4 ** 0.5, rel=0.005 / 8)
+    assert _attack_root(attack, 1.0, 1.1, 0.0, 5.0, 0.005) == 2.5      # never below hi/2: a guess stays near
     steep = lambda s: 9.0 / s ** 4                          # another power: the secant still lands there
     assert _attack_root(steep, 1.0, 1.05, 1.0, 3.0, 0.005) == pytest.approx(9.45 ** 0.25, rel=0.005 / 8)
     assert _attack_root(attack, 1.0, 1.1, 0.0, 1.5, 0.005) == 1.5      # the root above the met end: the met end

@@ -143,7 +143,8 @@ def _attack_root(attack_at,   # σ -> the best attack's ε at σ (about a second
                 ) -> float:
     "Where the net's ε should meet `eps`: σ in (lo, hi] with gap × attack ε(σ) = eps, by secant in log σ."
     f = lambda x: math.log(gap * max(attack_at(math.exp(x)), 1e-300) / eps)   # decreasing in σ
-    top, bottom = math.log(hi), math.log(lo * (1 + tol / 8)) if lo > 0 else -math.inf
+    top = math.log(hi)                                  # never below hi/2: a guess, not a reason to leave the grid
+    bottom = max(math.log(lo * (1 + tol / 8)) if lo > 0 else -math.inf, top - math.log(2))
     x0, f0 = top, f(top)
     x1 = min(max(x0 + f0 / 2, bottom), top)             # start as if ε ∝ 1/σ²
     for _ in range(8):
