@@ -248,7 +248,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     certified = bool(res.ratio <= accuracy)
     tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
                f"triangle-net certificate, tighter and slower; its quick setting is {QUICK_NET.recipe()} (CLI "
-               f"{QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}: benchmarks/TRIANGLE_NET.md)"
+               f"{QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}: benchmarks/TIGHT_DEFAULT.md)"
                if worst and not tight and gap is not None and TIGHT_GAP < gap < math.inf
                and run_certificates(scheme, relation) else None)
     return AccountResult(
