@@ -109,11 +109,10 @@ def _largest_feasible(f,                  # x -> certified ε at x, non-decreasi
 def _reported(f,             # x -> certified ε
               progress,      # callable(calls, knob, value, certified ε) after each evaluation, or None
               knob:str,      # 'sigma', 'steps' or 'batch_size'
-              user=None,     # x -> the knob's value (σ = 1/x for calibrate_sigma); None: x itself
-              done:int=0):   # evaluations reported before these: the numbering continues from there
+              user=None):    # x -> the knob's value (σ = 1/x for calibrate_sigma); None: x itself
     "`f`, reporting each evaluation to `progress` (a progress line on stderr in the CLI)."
     if progress is None: return f
-    calls = [done]
+    calls = [0]
     def g(x):
         e = f(x); calls[0] += 1; progress(calls[0], knob, x if user is None else user(x), e); return e
     return g
@@ -122,13 +121,11 @@ def _smallest_sigma(eps_at,         # σ -> certified ε (∞ where it cannot be
                    eps:float,      # the target ε
                    sigma_max:float, tol:float, progress,
                    fail,           # (σ, ε) -> the message when even sigma_max misses the target
-                   start:float=1.0,   # the first σ tried
-                   done:int=0,        # evaluations already reported (progress numbering continues)
                   ) -> tuple:
     "The σ search of `calibrate_sigma` and `calibrate_schedule`, over x = 1/σ (ε grows with x): (σ, ε, σ_bad, calls)."
-    f = _reported(lambda x: eps_at(1 / x), progress, 'sigma', lambda x: 1 / x, done)
+    f = _reported(lambda x: eps_at(1 / x), progress, 'sigma', lambda x: 1 / x)
     x, e, x_bad, calls = _largest_feasible(f, eps,
-                                           lo=1 / sigma_max, hi=1e4, start=min(1 / start, 1e4), tol=tol, integer=False,
+                                           lo=1 / sigma_max, hi=1e4, start=1.0, tol=tol, integer=False,
                                            power=0.5, steps=(1.5, 16.0, 1.05), fail=lambda x, e: fail(1 / x, e))
     return 1 / x, e, (0.0 if x_bad is None else 1 / x_bad), calls
 
