@@ -231,3 +231,34 @@ def test_an_epoch_run_with_changing_noise_charges_each_epoch_at_its_smallest_sig
     one = account_epoch_phases([(sc, 2.0, 1), (sc, 1.0, 1)], delta=1e-5, attack=False).certified
     assert one < ref.certified                                                   # the third epoch begun is charged
     with pytest.raises(ValueError, match='sample_rate'): acc.step(noise_multiplier=1.0, sample_rate=1 / (t + 1))
+
+def test_a_net_accountant_calibrates_and_reports_by_the_triangle_net():
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.calibrate import calibrate_sigma
+    s = make_scheme('wor', N, m=BATCH)
+    sampler = MustBatchSampler(s, seed=6); engine = PrivacyEngine()
+    acc = attach(engine, sampler, net=QUICK_NET)
+    opt, steps, _ = _train(engine, DataLoader(_data(), batch_sampler=sampler), target=0.74, poisson_sampling=False)
+    cal = calibrate_sigma(s, steps=40, eps=0.74, delta=1e-5, net=True, **QUICK_NET.keywords())
+    assert steps == 40 and opt.noise_multiplier == cal.sigma and cal.result.certificate == 'triangle net'
+    eps = engine.get_epsilon(1e-5)
+    assert eps == cal.eps_upper <= 0.74 and acc.net == QUICK_NET
+    from opacus.accountants import create_accountant
+    assert create_accountant('wor').net == QUICK_NET          # Opacus's calibration by name: the same certificate
+    assert account(s, sigma=cal.sigma, steps=40, delta=1e-5, attack=False).upper > 0.74   # fast: more noise needed
+    with pytest.raises(TypeError, match='epsilon_tolerance'):
+        s2 = MustBatchSampler(s, seed=7); e2 = PrivacyEngine(); attach(e2, s2, net=QUICK_NET)
+        _train(e2, DataLoader(_data(), batch_sampler=s2), target=0.74, poisson_sampling=False, epsilon_tolerance=0.1)
+
+def test_a_net_accountant_refuses_what_the_net_does_not_certify():
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.core.epochs import make_epoch_scheme
+    s = make_scheme('wor', N, m=BATCH)
+    with pytest.raises(TypeError, match='TightOptions'): OpacusStyleAccountant(s, net=True)
+    with pytest.raises(ValueError, match='Poisson'): OpacusStyleAccountant('poisson', net=QUICK_NET)
+    with pytest.raises(ValueError, match='epoch scheme'):
+        OpacusStyleAccountant(make_epoch_scheme('shuffle', N, BATCH), net=QUICK_NET)
+    with pytest.raises(ValueError, match='substitute'): OpacusStyleAccountant(s, 'add_remove', net=QUICK_NET)
+    acc = OpacusStyleAccountant(s, net=QUICK_NET)
+    for sigma in (4.0, 3.0): acc.step(noise_multiplier=sigma, sample_rate=BATCH / N)
+    with pytest.raises(ValueError, match='one noise multiplier'): acc.get_epsilon(1e-5)

@@ -20,12 +20,27 @@ RATE_RTOL = 1e-9   # relative tolerance on a sample rate: Opacus computes 1/len(
 
 def _same_rate(a:float, b:float) -> bool: return abs(a - b) <= RATE_RTOL * max(a, b)
 
+def _checked_net(scheme, relation:str, net):
+    "The triangle net's options for an accountant of `scheme`, checked to apply (None: the fast certificates)."
+    if net is None: return None
+    from must_nbdev.accounting.triangle_certificate import TightOptions
+    from must_nbdev.accounting.account import requested_run_certificates
+    if not isinstance(net, TightOptions):
+        raise TypeError(f"net must be TightOptions (e.g. QUICK_NET or TightOptions()) or None, got {net!r}")
+    if scheme is None or isinstance(scheme, EpochScheme):
+        what = "Opacus's Poisson sampler" if scheme is None else f"the epoch scheme {scheme}"
+        raise ValueError(f"net: the triangle net certifies runs of a fixed-size MustBatchSampler under "
+                         f"substitution, not {what}; drop net")
+    requested_run_certificates(scheme, relation, 'worst', True, net)    # fixed size and substitution, or it raises
+    return net
+
 class OpacusStyleAccountant:
     "Opacus's accountant interface, answered by the certified worst-case bound of the sampler's own scheme."
     def __init__(self,
                  sampler='poisson',       # the MustBatchSampler the DataLoader draws from (or its Scheme); 'poisson':
                                           # Opacus's own Poisson sampler, charged at the rate Opacus passes
-                 relation:str|None=None): # 'substitute' or 'add_remove'; None: the scheme's own
+                 relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
+                 net=None):               # TightOptions: answer with the triangle net too (slow); None: fast only
         self.sampler = sampler if isinstance(sampler, (MustBatchSampler, EpochBatchSampler)) else None
         if self.sampler is not None: self.scheme, self.pass_steps = sampler.scheme, sampler.steps
         elif isinstance(sampler, EpochScheme): self.scheme, self.pass_steps = sampler, sampler.steps_per_epoch
@@ -37,6 +52,7 @@ class OpacusStyleAccountant:
                             f"scheme's batch size cannot be read from Opacus's sample_rate")
         default = SCHEMES['poisson'].relation if self.scheme is None else self.scheme.relation
         self.relation = check_choice(default if relation is None else relation, 'relation', RELATIONS)
+        self.net = _checked_net(self.scheme, self.relation, net)   # the triangle net's options, or None
         self.history = []          # [(noise_multiplier, sample_rate, num_steps)], as Opacus keeps it
         self.whole_epochs = False  # built by Opacus by name (get_noise_multiplier): see `charged_steps`
         self.arming, self.window = False, 0   # set by `attach`'s checked make_private (see `get_optimizer_hook_fn`)
@@ -98,7 +114,7 @@ def step(self, *,
 def get_epsilon(self,
                 delta:float,  # δ in (0, 1)
                 **kwargs) -> float:
-    "Certified worst-case ε(delta) of the recorded steps: `account`'s number for a run of one σ (no other option)."
+    "Certified worst-case ε(delta) of the recorded steps: `account`'s number for a run of one σ (net: net=True's)."
     from must_nbdev.accounting.account import account
     from must_nbdev.accounting.accountant import PrivacyAccountant
     if kwargs: raise TypeError(f"get_epsilon takes only delta; got {sorted(kwargs)} (options of another accountant)")
@@ -115,7 +131,15 @@ def get_epsilon(self,
         else: merged.append([sc, s, k])
     if len(merged) == 1:
         sc, s, k = merged[0]
-        return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, attack=False).upper)
+        if self.net is None:
+            return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, attack=False).upper)
+        # the net's ε search starts at the attack's ε: the attack runs, as in calibrate_sigma(net=True)
+        return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, net=True,
+                             **self.net.keywords()).upper)
+    if self.net is not None:
+        raise ValueError(f"the triangle net (net=...) certifies a run of one noise multiplier; this run changed it "
+                         f"({len(merged)} phases, sigma {', '.join(f'{s:g}' for _, s, _ in merged)}): build the "
+                         f"accountant without net for the composed certificate")
     acc = PrivacyAccountant()
     for sc, s, k in merged: acc.step(sc, sigma=s, steps=k, relation=self.relation)
     return float(acc.epsilon(delta).upper)
@@ -217,10 +241,10 @@ def register_accountant(accountant:OpacusStyleAccountant):  # the accountant who
     if not isinstance(accountant, OpacusStyleAccountant):
         raise TypeError(f"accountant must be an OpacusStyleAccountant, got {type(accountant).__name__}")
     bound = accountant.sampler or accountant.scheme or 'poisson'
-    pass_steps, relation = accountant.pass_steps, accountant.relation
+    pass_steps, relation, net = accountant.pass_steps, accountant.relation, accountant.net
     def build():
         "A fresh accountant for the same sampler, for calibration (Opacus calls this with no arguments)."
-        new = OpacusStyleAccountant(bound, relation)
+        new = OpacusStyleAccountant(bound, relation, net)
         new.pass_steps, new.whole_epochs = pass_steps, True
         return new
     opacus_register(accountant.mechanism(), build, force=True)
@@ -256,9 +280,28 @@ def _check_wiring(acc:OpacusStyleAccountant, kw:dict):
     workers = getattr(loader, 'num_workers', 0)
     acc.window = workers * (getattr(loader, 'prefetch_factor', None) or 2) if workers else 0   # indices fetched ahead
 
+def _tight_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
+    "make_private's keywords for make_private_with_epsilon(**kw) on a net accountant: σ from calibrate_sigma(net=True)."
+    from must_nbdev.accounting.calibrate import calibrate_sigma
+    kw = dict(kw)
+    for name in ('noise_multiplier', 'epsilon_tolerance'):   # Opacus's search is not the one that runs
+        if name in kw:
+            raise TypeError(f"make_private_with_epsilon got {name}: with net, sigma comes from calibrate_sigma "
+                            f"(sigma within 0.5%, certified eps never above the target); drop it")
+    missing = [name for name in ('target_epsilon', 'target_delta', 'epochs') if name not in kw]
+    if missing: raise TypeError(f"make_private_with_epsilon needs {', '.join(missing)}")
+    _check_wiring(acc, kw)                      # before minutes of calibration, not after
+    epochs = check_real(kw.pop('epochs'), 'epochs', 0, lo_open=True)
+    steps = math.ceil(epochs * acc.pass_steps)  # Opacus's epochs of len(data_loader) steps, whole
+    cal = calibrate_sigma(acc.scheme, steps=steps, eps=kw.pop('target_epsilon'), delta=kw.pop('target_delta'),
+                          relation=acc.relation, net=True, **acc.net.keywords())
+    return dict(kw, noise_multiplier=cal.sigma)
+
 def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_private / make_private_with_epsilon
            sampler,                 # the MustBatchSampler the DataLoader draws from, or 'poisson' (Opacus's own)
            relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
+           net=None,                # TightOptions (e.g. QUICK_NET): the triangle net too, in get_epsilon and
+                                    # make_private_with_epsilon (fixed size, substitution; slow); None: fast only
           ) -> OpacusStyleAccountant:
     "Make `privacy_engine` account `sampler`'s scheme with certified bounds; its make_private then checks the wiring."
     if not (isinstance(sampler, (MustBatchSampler, EpochBatchSampler))
@@ -277,7 +320,7 @@ def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_priva
         raise ValueError("privacy_engine's accountant has already recorded steps: attach before make_private")
     if getattr(privacy_engine, 'must_accountant', None) is not None:
         raise ValueError("a sampler is already attached to this privacy_engine: use one PrivacyEngine per run")
-    acc = OpacusStyleAccountant(sampler, relation)
+    acc = OpacusStyleAccountant(sampler, relation, net)
     register_accountant(acc)
     privacy_engine.accountant = privacy_engine.must_accountant = acc
     cls = type(privacy_engine)
@@ -298,6 +341,7 @@ def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_priva
     def make_private_with_epsilon(**kw):
         "Opacus's make_private_with_epsilon, calibrating with this engine's accountant (the registry is global)."
         register_accountant(acc)
-        return cls.make_private_with_epsilon(privacy_engine, **kw)
+        if acc.net is None: return cls.make_private_with_epsilon(privacy_engine, **kw)
+        return make_private(**_tight_noise(acc, kw))      # the net: calibrate_sigma's aimed search, not Opacus's
     privacy_engine.make_private, privacy_engine.make_private_with_epsilon = make_private, make_private_with_epsilon
     return acc
