@@ -244,6 +244,9 @@ def _add_sweep(sub, raw):
     sw.add_argument('--plot', metavar='FILE.png', help='eps against sigma, one panel per (batch size, epochs)')
     sw.add_argument('--json', action='store_true', help='print a JSON list, one object per point')
     sw.add_argument('--quiet', action='store_true', help='no progress on stderr')
+    sw.add_argument('--net', action='store_true',
+                    help='also the triangle-net certificate at the fixed-size points (substitution; minutes a point)')
+    _add_net_args(sw)
     sw.set_defaults(func=cmd_sweep)
 
 # %% ../nbs/90_cli.ipynb #5f97a7b9

@@ -360,12 +360,15 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
     "`must sweep`: certified ε(δ) and the best attack over a grid of schemes, batch sizes, σ and epochs, in parallel."
     points = sweep_grid(args.n, schemes=args.schemes, batch_sizes=args.batch_sizes, sigmas=args.sigmas,
                         epochs=args.epochs, b_per_m=args.b_per_m, relation=args.relation)
-    show = not (args.quiet or args.json)
-    if args.dask == 'local': backend, rows = 'dask (local cluster)', _local_dask(points, args, show)
+    show, options = not (args.quiet or args.json), TightOptions.of(vars(args))
+    if not args.net and options != TightOptions():
+        raise ValueError(f"{options.recipe(cli=True)} set the triangle net's options, but --net was not given")
+    net = options if args.net else None
+    if args.dask == 'local': backend, rows = 'dask (local cluster)', _local_dask(points, args, show, net)
     else:
         backend = 'dask' if args.dask else ('sequential' if args.jobs == 1 else 'joblib')
         rows = run_sweep(points, delta=args.delta, backend=backend, n_jobs=args.jobs, address=args.dask,
-                         show_progress=show)
+                         show_progress=show, net=net)
     if args.csv: sweep_csv(rows, args.csv)
     if args.plot: plot_sweep(rows, path=args.plot)
     if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
@@ -375,17 +378,17 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
                   'certificate'],
                  [[r.label, '' if r.b is None else r.b, r.relation, r.batch_size, _fmt(r.sigma), _fmt(r.epochs),
                    r.steps, _fmt(r.eps), _fmt(r.eps_attack), f'{r.theory_gap:.3f}', r.certificate] for r in rows]))
-    note = _tighter_note((r.label, r.theory_gap, r.tighter) for r in rows)
+    note = _tighter_note(((r.label, r.theory_gap, r.tighter) for r in rows), 'must sweep --net')
     if note: print(_paragraph(note))
     for opt, path in (('CSV', args.csv), ('plot', args.plot)):
         if path: print(f"{opt} written to {path}")
     return 0
 
-def _local_dask(points, args, show:bool) -> list:
+def _local_dask(points, args, show:bool, net=None) -> list:
     "`--dask local`: a throw-away local Dask cluster with --jobs worker processes (-1: one per core)."
     import os
     distributed = import_extra('distributed')
     workers = (os.cpu_count() or 1) if args.jobs == -1 else check_int(args.jobs, '--jobs', 1)
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) as cluster, \
          distributed.Client(cluster) as client:
-        return run_sweep(points, delta=args.delta, backend='dask', client=client, show_progress=show)
+        return run_sweep(points, delta=args.delta, backend='dask', client=client, show_progress=show, net=net)

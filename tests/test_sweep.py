@@ -109,3 +109,21 @@ def test_epoch_schemes_in_a_sweep_answer_what_account_epochs_answers():
     rc, out, err = run_cli('sweep', '--n', '6000', '--schemes', 'allocation', '--batch-sizes', '60', '--sigmas', '1',
                            '--epochs', '2.5', '--delta', '1e-5', '--quiet')
     assert rc == 2 and out == '' and 'whole epochs' in err and len(err.strip().splitlines()) == 1
+
+def test_a_sweep_with_the_net_answers_what_account_net_answers_where_it_applies():
+    "WOR at n=1000, m=50, σ=4, 2 epochs: the quick net certifies 0.731 against the fast 0.749; Poisson is untouched."
+    from must_nbdev import account, make_scheme
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    pts = sweep_grid(1000, schemes=['poisson', 'wor'], batch_sizes=[50], sigmas=[4.0], epochs=[2])
+    fast, tight = run_sweep(pts, delta=1e-5), run_sweep(pts, delta=1e-5, net=QUICK_NET)
+    ref = account(make_scheme('wor', 1000, m=50), sigma=4.0, steps=40, delta=1e-5, net=True, **QUICK_NET.keywords())
+    assert (tight[1].eps, tight[1].certificate, tight[1].tighter) == (ref.upper, 'triangle net', None)
+    assert tight[1].eps < fast[1].eps and fast[1].tighter is not None and key(tight[:1]) == key(fast[:1])
+    with pytest.raises(ValueError, match='applies to no point'): run_sweep(pts[:1], delta=1e-5, net=QUICK_NET)
+    with pytest.raises(TypeError, match='TightOptions'): run_sweep(pts, delta=1e-5, net=True)
+    rc, out, err = run_cli('sweep', '--n', '1000', '--schemes', 'wor', '--batch-sizes', '50', '--sigmas', '4',
+                           '--epochs', '2', '--delta', '1e-5', '--quiet', '--net', *QUICK_NET.recipe(cli=True).split())
+    assert rc == 0 and 'triangle net' in out and f'{ref.upper:.6f}'[:7] in out, (out, err)
+    rc, out, err = run_cli('sweep', '--n', '1000', '--schemes', 'wor', '--batch-sizes', '50', '--sigmas', '4',
+                           '--epochs', '2', '--delta', '1e-5', '--net-tol', '0.04')
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and '--net was not given' in err

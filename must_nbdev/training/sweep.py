@@ -10,7 +10,9 @@ from itertools import product
 from ..core.definitions import check_choice, check_int, check_real, progress
 from ..core.sampling import SCHEMES, Scheme, occurrence_pmf, resolve_steps, scheme_at
 from ..core.epochs import EPOCH_SCHEMES, EpochScheme, make_epoch_scheme
-from ..accounting.account import account
+from ..accounting.account import account, requested_run_certificates
+from ..accounting.certificates import run_certificates
+from ..accounting.triangle_certificate import TightOptions
 from ..accounting.epoch_account import account_epochs
 from .compare import EpsRowResult
 
@@ -94,6 +96,7 @@ class SweepRow(EpsRowResult):
 def evaluate_point(point:SweepPoint,  # the configuration
                    delta:float,       # δ in (0, 1)
                    attack:bool=True,  # also run the attacks (eps_attack, theory_gap); False: faster, NaN there
+                   net:TightOptions|None=None,  # the triangle net too, where it applies (fixed size, substitution)
                   ) -> SweepRow:
     "Account one point: certified ε(`delta`) and the best attack's ε."
     t0, sc = time.perf_counter(), point.build()
@@ -104,7 +107,9 @@ def evaluate_point(point:SweepPoint,  # the configuration
                         point.epochs, r.steps, float(delta), r.upper, r.lower, r.theory_gap if attack else math.nan,
                         r.certificate, sc.expected_batch, time.perf_counter() - t0)
     k = resolve_steps(sc, None, point.epochs)
-    r = account(sc, sigma=point.sigma, steps=k, delta=delta, relation=point.relation, attack=attack)
+    rel = sc.relation if point.relation is None else point.relation
+    asks = dict(net=True, **net.keywords()) if net is not None and run_certificates(sc, rel) else {}
+    r = account(sc, sigma=point.sigma, steps=k, delta=delta, relation=point.relation, attack=attack, **asks)
     low = r.lower if attack else math.nan
     gap = (r.upper / low if low > 0 else math.inf) if attack else math.nan
     return SweepRow(point.scheme, SCHEMES[point.scheme].label, point.n, point.batch_size, point.b, r.relation,
@@ -131,6 +136,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
               connect_timeout:float=20.0, # seconds to wait for the scheduler at `address`
               attack:bool=True,           # also run the attacks (False: faster, no gap)
               show_progress:bool=False,   # progress bar on stderr
+              net:TightOptions|None=None, # the triangle net too where it applies (e.g. QUICK_NET; minutes a point)
              ) -> list:
     "Evaluate every point (`evaluate_point`) and return the `SweepRow`s in the order of `points`."
     points = list(points)
@@ -139,12 +145,19 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     check_choice(backend, 'backend', BACKENDS)
     if n_jobs != -1: n_jobs = check_int(n_jobs, 'n_jobs', 1)
+    if net is not None:                         # checked once; the rows it applies to: fixed size, substitution
+        covered = [(sc, rel) for p in points for sc in [p.build()] if isinstance(sc, Scheme)
+                   for rel in [sc.relation if p.relation is None else p.relation] if run_certificates(sc, rel)]
+        if not covered:
+            raise ValueError("net: the triangle net applies to no point of this sweep (it needs a fixed-size scheme "
+                             "and relation 'substitute'); drop net")
+        requested_run_certificates(*covered[0], 'worst', True, net)
     if backend != 'dask' and (client is not None or address is not None):
         raise ValueError(f"client and address are for backend='dask', not {backend!r}")
     if backend == 'sequential':
-        return [evaluate_point(p, delta, attack) for p in progress(points, 'sweep', show_progress)]
+        return [evaluate_point(p, delta, attack, net) for p in progress(points, 'sweep', show_progress)]
     joblib = import_extra('joblib')
-    tasks = (joblib.delayed(evaluate_point)(p, delta, attack) for p in points)
+    tasks = (joblib.delayed(evaluate_point)(p, delta, attack, net) for p in points)
     if backend == 'joblib':
         out = joblib.Parallel(n_jobs=n_jobs, return_as='generator')(tasks)
         return list(progress(out, 'sweep', show_progress, total=len(points)))
