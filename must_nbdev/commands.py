@@ -308,8 +308,8 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                  if v is not None]
         if extra:
             raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
-    if (args.net or TightOptions.of(vars(args)) != TightOptions()) and args.solve != 'sigma':
-        raise ValueError("--net and the --net-* options are used by --solve sigma only")
+    if (args.net or TightOptions.of(vars(args)) != TightOptions()) and args.solve == 'batch-size':
+        raise ValueError("--net and the --net-* options are used by --solve sigma and --solve steps only")
     prog = _calibration_progress(args)
     if args.solve == 'sigma':
         sc = _scheme_from(args); k = _steps_from(args, sc)[0]
@@ -331,7 +331,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
             if any(v is not None for v in (args.k, args.steps, args.epochs)):
                 raise ValueError("--solve steps computes k: drop --k/--steps/--epochs")
             c = calibrate_steps(sc, sigma=args.sigma, eps=args.eps, delta=args.delta, relation=args.relation,
-                                tol=args.tol, progress=prog)
+                                tol=args.tol, progress=prog, net=args.net, **TightOptions.of(vars(args)).keywords())
             unit = f'steps (searched up to k_max = {10 ** 7})'
         else:
             if args.n is None or args.k is None: raise ValueError("--solve batch-size needs --n and --k")
@@ -343,9 +343,13 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
         rec = dict(solve=args.solve, scheme=_scheme_text(c.scheme), sigma=args.sigma, eps=args.eps, delta=args.delta,
                    value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,
                    seconds=c.seconds, tol=c.tol)
+        if c.result is not None:   # --net: the answer's account(net=True), with its attack and certificate
+            rec.update(eps_lower=c.eps_lower, certificate=c.result.certificate)
         bad = 'the whole range is feasible' if c.value_infeasible is None else f"{c.value_infeasible} fails"
         line = (f"{'k' if args.solve == 'steps' else 'batch size'} = {c.value} {unit}: certified "
                 f"eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} at sigma = {args.sigma:g} ({bad})")
+        if c.result is not None:
+            line += f"\n{c.result.certificate} certificate; attack lower bound {c.eps_lower:.6f}"
     if prog is not None: print(file=sys.stderr)                    # end the progress line
     if args.json: print(dumps_json(rec)); return 0
     print(f"{rec['scheme']}, relation: {args.relation or sc.relation}; worst case over all neighbouring datasets")

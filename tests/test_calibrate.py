@@ -148,3 +148,24 @@ def test_calibrate_sigma_net_refuses_what_the_net_does_not_cover(kw, match):
     sc = kw.pop('scheme', make_scheme('wor', 1000, m=10))
     with pytest.raises(ValueError, match=match):
         calibrate_sigma(sc, steps=10, eps=1.0, delta=1e-5, net=True, **kw)
+
+def test_calibrate_steps_with_the_net_finds_more_steps_each_as_account_net_certifies_them():
+    "WOR at n=1000, m=50, σ=4 for (0.74, 1e-5): the fast certificates allow 39 steps, the quick net 41."
+    from must_nbdev.accounting.calibrate import calibrate_steps
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    s, target = make_scheme('wor', 1000, m=50), dict(sigma=4.0, eps=0.74, delta=1e-5)
+    fast = calibrate_steps(s, **target)
+    tight = calibrate_steps(s, **target, net=True, **QUICK_NET.keywords())
+    net = lambda k: account(s, sigma=4.0, steps=k, delta=1e-5, net=True, **QUICK_NET.keywords())
+    assert tight.value > fast.value and tight.result.certificate == 'triangle net'
+    assert tight.eps_upper == net(tight.value).upper <= 0.74 and tight.eps_lower == tight.result.lower
+    assert tight.value < tight.value_infeasible <= max(tight.value + 1, tight.value * (1 + tight.tol))
+    assert net(tight.value_infeasible).upper > 0.74
+    with pytest.raises(ValueError, match='substitute'):
+        calibrate_steps(make_scheme('poisson', 1000, q=0.05), **target, net=True)
+    with pytest.raises(ValueError, match='net=True'):
+        calibrate_steps(s, **target, net_tol=0.04)
+    from _helpers import run_cli
+    rc, out, err = run_cli('calibrate', '--scheme', 'wor', '--n', '1000', '--m', '50', '--sigma', '4', '--eps', '0.74',
+                           '--delta', '1e-5', '--solve', 'steps', '--net', *QUICK_NET.recipe(cli=True).split(), '--quiet')
+    assert rc == 0 and f'k = {tight.value} steps' in out and 'triangle net certificate' in out, (out, err)

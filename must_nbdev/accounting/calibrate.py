@@ -239,6 +239,27 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                        calls, time.perf_counter() - t0, tol, r)
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #c23508dd
+def _tight_steps(scheme, eps:float, k_ok:int, k_bad:int|None, kw:dict, options:TightOptions, tol:float, k_max:int,
+                 progress, done:int) -> tuple:
+    "The net's search above `k_ok` steps, which the fast certificates meet: (k, k missed or None, its result, calls)."
+    results, netted, calls, net = {}, set(), [done], dict(net=True, **options.keywords())
+    def certified(k):     # the fast certificates and the attack first (seconds); the net where they leave eps open
+        r = account(scheme, steps=k, **kw); calls[0] += 1
+        if r.upper > eps >= r.lower: r = account(scheme, steps=k, **kw, **net); calls[0] += 1; netted.add(k)
+        results[k] = r
+        if progress is not None: progress(calls[0], 'steps', k, r.upper)
+        return r.upper
+    certified(k_ok)       # where the net should meet eps: the attack's ε ∝ √k times its guessed gap
+    r = results[k_ok]
+    gap = 1 + NET_GAP_SHARE * max(r.upper / r.lower - 1, 0) if r.lower > 0 else math.inf
+    start = k_ok if k_bad is None or not math.isfinite(gap) else (k_ok * (eps / (gap * r.lower)) ** 2)
+    k, _, bad, _ = _largest_feasible(certified, eps, lo=k_ok, hi=k_max, start=min(max(start, k_ok), k_max), tol=tol,
+                                     integer=True, power=2.0, steps=(1 + tol, 2.0, 1.0),
+                                     fail=lambda x, e: f"steps={x}: the fast certificates met eps here")  # never
+    r = results[k]
+    if k not in netted: r = account(scheme, steps=k, **kw, **net); calls[0] += 1   # as account(net=True) answers
+    return k, bad, r, calls[0] - done
+
 def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                     *,
                     sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
@@ -250,18 +271,31 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                     progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
+                    net:bool=False,          # then search higher with the triangle net (fixed size, substitution; slow)
+                    net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
+                    net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
+                    net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
+                    net_grid:int=1,          # its loss grid net_grid·h (1..64): faster, ε rounded up to it
+                    net_levels:float=PER_H,  # its members' cells and loss levels per grid step (0.25..8): 1 is faster
+                    net_lean:bool=False,     # its stand-in's first split alone, label nets l ≥ 2 where they pay
                    ) -> Calibration:
     "The most steps ≤ `steps_max` after which `scheme`∘Gaussian(σ) is certified (`eps`, `delta`)-DP, worst case."
     check_scheme(scheme)
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
     k_max = check_int(steps_max, 'steps_max', 1); t0 = time.perf_counter()
+    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean)
+    requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net, options)
     f = _reported(lambda k: _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, {}), progress,
                   'steps')
     fail = lambda x, e: f"even steps=1 has certified eps {e:.4g} > the target {eps:g}; raise sigma, eps or delta"
     k, e, bad, calls = _largest_feasible(f, eps, lo=1, hi=k_max, start=1000, tol=tol, integer=True, power=2.0,
                                          steps=(2.0, 64.0, 1.0), fail=fail)
-    return Calibration('steps', k, bad, sigma, k, scheme, e, None, calls, time.perf_counter() - t0, tol)
+    if not net: return Calibration('steps', k, bad, sigma, k, scheme, e, None, calls, time.perf_counter() - t0, tol)
+    kw = dict(sigma=sigma, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
+    k, bad, r, more = _tight_steps(scheme, eps, k, bad, kw, options, tol, k_max, progress, calls)
+    return Calibration('steps', k, bad, sigma, k, scheme, r.upper, r.lower, calls + more,
+                       time.perf_counter() - t0, tol, r)
 
 def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 'poisson', 'wor', 'must-ow'
                          *,
