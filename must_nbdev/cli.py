@@ -158,7 +158,7 @@ def _add_account(sub, raw):
                    help=f'work units for the adaptive-orientation attack (default {10 * ADAPTIVE_WORK_BUDGET:.2g}, '
                         f'about 20 s; 0: fixed orientation mixes only)')
     c.add_argument('--net', action='store_true',
-                   help='also the triangle-net certificate (fixed size, substitution; one k and one query; minutes)')
+                   help='also the triangle-net certificate (fixed size, substitution; minutes per k and query)')
     _add_net_args(c)
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')

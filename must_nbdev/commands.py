@@ -182,12 +182,12 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
     sc = _scheme_from(args); ks = _steps_from(args, sc)
     queries = [('eps', e) for e in args.eps or []] + [('delta', d) for d in args.delta or []]
     if len(ks) == 1 and len(queries) == 1 and not args.plot: return _account_one(args, sc, ks[0], *queries[0])
-    if getattr(args, 'net', False): raise ValueError("--net takes one number of steps and one --eps or --delta")
     rows = []
     for name, x in queries:                       # one grid per query for all k (epsilon_over_steps / delta_over_k)
         curve, given = (delta_over_k, dict(eps=x)) if name == 'eps' else (epsilon_over_steps, dict(delta=x))
         over = curve(sc, sigma=args.sigma, steps=ks, **given, relation=args.relation, pair=args.pair,
-                     accuracy=args.accuracy, max_bins=args.max_bins)
+                     accuracy=args.accuracy, max_bins=args.max_bins, net=args.net,
+                     net_options=TightOptions.of(vars(args)))
         for k, b in zip(ks, over):
             ok = bool(b.ratio <= args.accuracy)
             why = '' if ok else (f"delta < 1e-8: not refined this far (by design); the upper bound is valid"

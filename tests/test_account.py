@@ -268,3 +268,16 @@ def test_a_fast_answer_far_from_the_attack_says_how_to_ask_for_the_tight_one():
     assert QUICK_NET.recipe() in r.tighter and QUICK_NET.recipe(cli=True) in r.tighter
     tight = account(sc, sigma=4.0, steps=200, eps=0.5, accuracy=1.05, net=True, net_tol=1.0)
     assert tight.tighter is None and 'tighter' not in repr(tight)          # the net was asked for
+
+def test_curves_with_the_net_answer_each_k_as_account_net_does():
+    from must_nbdev.accounting.account import delta_over_k
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    sc = make_scheme('wor', 1000, m=50)
+    curve = delta_over_k(sc, sigma=4.0, steps=[10, 30], eps=0.5, net=True, net_options=QUICK_NET)
+    for k, r in zip((10, 30), curve):
+        assert r.upper == account(sc, sigma=4.0, steps=k, eps=0.5, net=True, **QUICK_NET.keywords()).upper
+        assert r.certificates['triangle net'] >= r.upper and r.lower <= r.upper
+    with pytest.raises(ValueError, match="pair 'worst'"):
+        delta_over_k(sc, sigma=4.0, steps=[10], eps=0.5, pair='paper', net=True)
+    with pytest.raises(TypeError, match='TightOptions'):
+        delta_over_k(sc, sigma=4.0, steps=[10], eps=0.5, net=True, net_options={'tol': 0.04})

@@ -331,3 +331,17 @@ def test_calibrate_says_when_the_fast_certificate_answered():
                         '--delta', '1e-4', '--json'])
     rec = json.loads(out)
     assert rc == 0 and 'x the best attack' in rec['tighter']
+
+def test_net_options_on_a_list_of_steps_used_to_be_ignored():
+    "Regression: `must account --steps 20,40 --net-tol 0.04` printed the fast table; now --net-* needs --net, and"
+    # --net answers every k as `account(net=True)` does
+    from must_nbdev.accounting.account import account
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    base = ['account', '--scheme', 'wor', '--n', '1000', '--m', '50', '--sigma', '4', '--steps', '20,40', '--delta',
+            '1e-5']
+    rc, out, err = run([*base, '--net-tol', '0.04'])
+    assert rc == 2 and err.count('\n') == 1 and 'net_tol=0.04 set the triangle net' in err, err
+    rc, out, err = run([*base, '--net', *QUICK_NET.recipe(cli=True).split(), '--json'])
+    sc = make_scheme('wor', 1000, m=50)
+    want = [account(sc, sigma=4.0, steps=k, delta=1e-5, net=True, **QUICK_NET.keywords()).upper for k in (20, 40)]
+    assert rc == 0 and [r['upper'] for r in json.loads(out)] == want, (out, err)

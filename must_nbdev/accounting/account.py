@@ -271,9 +271,12 @@ def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or p
                  pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
                  accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                  max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+                 net:bool=False,          # also the triangle net at every k (fixed size, substitution; slow)
+                 net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
                 ) -> list:
     "δ(ε) after each number of steps in `steps`: one `AccountResult` per k, as `account` gives for that run."
-    return _over_steps(scheme, sigma, steps, relation, pair, accuracy, max_bins, eps=check_real(eps, 'eps', 0))
+    return _over_steps(scheme, sigma, steps, relation, pair, accuracy, max_bins, net, net_options,
+                       eps=check_real(eps, 'eps', 0))
 
 def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                        *,
@@ -284,17 +287,22 @@ def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`
                        pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
                        accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                        max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
+                       net:bool=False,          # also the triangle net at every k (fixed size, substitution; slow)
+                       net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
                       ) -> list:
     "ε(δ) after each number of steps in `steps`: one `AccountResult` per k, as `account` gives for that run."
-    return _over_steps(scheme, sigma, steps, relation, pair, accuracy, max_bins,
+    return _over_steps(scheme, sigma, steps, relation, pair, accuracy, max_bins, net, net_options,
                        delta=check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True))
 
-def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, eps=None, delta=None) -> list:
+def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, net=False, options=None, eps=None,
+                delta=None) -> list:
     "`account` for every k in `ks`, one at a time (memory: one composition, whatever len(ks))."
     check_scheme(scheme)
+    requested_run_certificates(scheme, scheme.relation if relation is None else relation, pair, net, options)
+    tight = dict(net=True, **(options or TightOptions()).keywords()) if net else {}   # checked once, above
     try: ks = [check_int(k, 'steps', 1) for k in ks]
     except TypeError: raise ValueError(f"steps must be a list of integers >= 1, got {ks!r}") from None
     if not ks: raise ValueError("steps must hold at least one number of steps (integers >= 1)")
     return [account(scheme, sigma=sigma, steps=k, eps=eps, delta=delta, relation=relation, pair=pair,
-                    accuracy=accuracy, max_bins=max_bins) for k in ks]
+                    accuracy=accuracy, max_bins=max_bins, **tight) for k in ks]
 
