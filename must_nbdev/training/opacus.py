@@ -68,7 +68,8 @@ class OpacusStyleAccountant:
         return sum(k for *_, k in self.history)
     def __repr__(self) -> str:
         what = "Opacus's Poisson sampler" if self.scheme is None else str(self.scheme)
-        return f"OpacusStyleAccountant({what}, {self.relation}, {self.steps} steps)"
+        net = '' if self.net is None else f", triangle net ({self.net.recipe() or 'its defaults'})"
+        return f"OpacusStyleAccountant({what}, {self.relation}{net}, {self.steps} steps)"
 
 # %% ../../nbs/training/02_opacus.ipynb #c6b15ead
 @patch_to(OpacusStyleAccountant)
