@@ -186,7 +186,7 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
     for name, x in queries:                       # one grid per query for all k (epsilon_over_steps / delta_over_k)
         curve, given = (delta_over_k, dict(eps=x)) if name == 'eps' else (epsilon_over_steps, dict(delta=x))
         over = curve(sc, sigma=args.sigma, steps=ks, **given, relation=args.relation, pair=args.pair,
-                     accuracy=args.accuracy, max_bins=args.max_bins, net=args.net,
+                     accuracy=args.accuracy, max_bins=args.max_bins, net=getattr(args, 'net', False),
                      net_options=TightOptions.of(vars(args)))
         for k, b in zip(ks, over):
             ok = bool(b.ratio <= args.accuracy)
@@ -365,9 +365,10 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
     points = sweep_grid(args.n, schemes=args.schemes, batch_sizes=args.batch_sizes, sigmas=args.sigmas,
                         epochs=args.epochs, b_per_m=args.b_per_m, relation=args.relation)
     show, options = not (args.quiet or args.json), TightOptions.of(vars(args))
-    if not args.net and options != TightOptions():
+    asked = getattr(args, 'net', False)                   # a Namespace built by hand may have no --net
+    if not asked and options != TightOptions():
         raise ValueError(f"{options.recipe(cli=True)} set the triangle net's options, but --net was not given")
-    net = options if args.net else None
+    net = options if asked else None
     if args.dask == 'local': backend, rows = 'dask (local cluster)', _local_dask(points, args, show, net)
     else:
         backend = 'dask' if args.dask else ('sequential' if args.jobs == 1 else 'joblib')
