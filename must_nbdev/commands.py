@@ -196,18 +196,22 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
                                  f"--max-bins {args.max_bins}: raise --max-bins or loosen --accuracy (the bounds "
                                  "are valid)")
             rows.append(dict(k=k, query=f"{'delta(eps' if name == 'eps' else 'eps(delta'}={x:g})", lower=b.lower,
-                             upper=b.upper, certified_accuracy=ok, reason=why))
+                             upper=b.upper, certified_accuracy=ok, reason=why, certificate=b.certificate,
+                             theory_gap=b.theory_gap, tighter=b.tighter))
     if args.plot: _plot_over_steps(rows, sc, args)
     if args.json: print(dumps_json(rows)); return 0
     relation = args.relation or sc.relation
     print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), relation: {relation}; "
           + ("worst case: certified upper bound, attack lower bound" if args.pair == 'worst'
              else "the paper's pair: NOT a worst-case guarantee"))
-    print(_table(('k', 'query', 'lower', 'upper', 'accuracy met'),
-                 [(str(r['k']), r['query'], r['lower'], r['upper'], 'yes' if r['certified_accuracy'] else 'NO')
-                  for r in rows]))
+    print(_table(('k', 'query', 'lower', 'upper', 'accuracy met', 'certificate'),
+                 [(str(r['k']), r['query'], r['lower'], r['upper'], 'yes' if r['certified_accuracy'] else 'NO',
+                   r['certificate'] or '') for r in rows]))
     for why in dict.fromkeys(r['reason'] for r in rows if r['reason']):
         print(f"NOT certified to ratio {args.accuracy:g} (rows marked NO): {why}")
+    note = _tighter_note(((f"k = {r['k']}", r['theory_gap'], r['tighter']) for r in rows),
+                         'must account --steps ... --net')
+    if note: print(_paragraph(note))
     if args.plot: print(f"plot written to {args.plot}")
     return 0
 

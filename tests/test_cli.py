@@ -345,3 +345,11 @@ def test_net_options_on_a_list_of_steps_used_to_be_ignored():
     sc = make_scheme('wor', 1000, m=50)
     want = [account(sc, sigma=4.0, steps=k, delta=1e-5, net=True, **QUICK_NET.keywords()).upper for k in (20, 40)]
     assert rc == 0 and [r['upper'] for r in json.loads(out)] == want, (out, err)
+
+def test_a_steps_table_names_each_certificate_and_says_when_a_fast_one_answered():
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '60000', '--batch-size', '256', '--sigma', '1.1', '--steps',
+                        '100,1000', '--delta', '1e-5'])
+    lines = out.splitlines()
+    assert rc == 0 and lines[1].split()[-1] == 'certificate' and lines[3].endswith('public labels'), out
+    note = paragraph(out, 'tighter:')
+    assert note.startswith('tighter: for k = 1000 a fast certificate answered') and '--steps ... --net' in note, out
