@@ -281,3 +281,24 @@ def test_curves_with_the_net_answer_each_k_as_account_net_does():
         delta_over_k(sc, sigma=4.0, steps=[10], eps=0.5, pair='paper', net=True)
     with pytest.raises(TypeError, match='TightOptions'):
         delta_over_k(sc, sigma=4.0, steps=[10], eps=0.5, net=True, net_options={'tol': 0.04})
+
+def test_the_net_options_travel_as_one_group_at_every_door():
+    "net=QUICK_NET is net=True with its keywords, at account, the calibrators and the curves; both at once raise."
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    sc = make_scheme('wor', 1000, m=50)
+    flat = account(sc, sigma=4.0, steps=20, eps=0.5, net=True, **QUICK_NET.keywords())
+    grouped = account(sc, sigma=4.0, steps=20, eps=0.5, net=QUICK_NET)
+    assert grouped.upper == flat.upper and grouped.certificates == flat.certificates
+    assert delta_over_k(sc, sigma=4.0, steps=[20], eps=0.5, net=QUICK_NET)[0].upper == flat.upper
+    cal = calibrate_steps(sc, sigma=4.0, eps=0.74, delta=1e-5, net=QUICK_NET)
+    assert cal.result.certificate == 'triangle net' and cal.eps_upper <= 0.74
+    with pytest.raises(ValueError, match='given twice'):
+        account(sc, sigma=4.0, steps=20, eps=0.5, net=QUICK_NET, net_tol=0.1)
+    with pytest.raises(ValueError, match='given twice'):
+        calibrate_sigma(sc, steps=20, eps=0.5, delta=1e-5, net=QUICK_NET, net_grid=2)
+    with pytest.raises(ValueError, match='given twice'):
+        delta_over_k(sc, sigma=4.0, steps=[20], eps=0.5, net=QUICK_NET, net_options=QUICK_NET)
+    with pytest.raises(TypeError, match='net must be True, False or TightOptions'):
+        account(sc, sigma=4.0, steps=20, eps=0.5, net='quick')
+    with pytest.raises(ValueError, match='net was not asked for'):
+        calibrate_steps(sc, sigma=4.0, eps=0.74, delta=1e-5, net=False, net_tol=0.1)

@@ -251,10 +251,12 @@ def test_a_net_accountant_calibrates_and_reports_by_the_triangle_net():
         _train(e2, DataLoader(_data(), batch_sampler=s2), target=0.74, poisson_sampling=False, epsilon_tolerance=0.1)
 
 def test_a_net_accountant_refuses_what_the_net_does_not_certify():
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET, TightOptions
     from must_nbdev.core.epochs import make_epoch_scheme
     s = make_scheme('wor', N, m=BATCH)
-    with pytest.raises(TypeError, match='TightOptions'): OpacusStyleAccountant(s, net=True)
+    with pytest.raises(TypeError, match='TightOptions'): OpacusStyleAccountant(s, net='quick')
+    assert OpacusStyleAccountant(s, net=True).net == TightOptions()      # True: the net at its defaults
+    assert OpacusStyleAccountant(s, net=False).net is None
     with pytest.raises(ValueError, match='Poisson'): OpacusStyleAccountant('poisson', net=QUICK_NET)
     with pytest.raises(ValueError, match='epoch scheme'):
         OpacusStyleAccountant(make_epoch_scheme('shuffle', N, BATCH), net=QUICK_NET)

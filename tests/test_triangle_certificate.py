@@ -376,3 +376,12 @@ def test_member_plds_on_threads_are_the_serial_ones(monkeypatch):
     assert len(net) > 4 and len(threaded) == len(serial) == len(net)
     for a, b in zip(threaded, serial):
         assert a.j0 == b.j0 and a.h == b.h and a.inf_mass == b.inf_mass and np.array_equal(a.masses, b.masses)
+
+def test_net_asked_reads_every_spelling_of_the_request():
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET, TightOptions, net_asked
+    assert net_asked(QUICK_NET) == QUICK_NET == net_asked(True, QUICK_NET)
+    assert net_asked(True) == TightOptions() and net_asked(False) is None and net_asked(False, TightOptions()) is None
+    with pytest.raises(ValueError, match='given twice'): net_asked(QUICK_NET, TightOptions(grid=2))
+    with pytest.raises(ValueError, match='not asked for'): net_asked(False, QUICK_NET)
+    with pytest.raises(TypeError, match='net must be'): net_asked(1)
+    with pytest.raises(TypeError, match='must be TightOptions'): net_asked(True, {'net_tol': 0.1})

@@ -14,7 +14,7 @@ from .dominating import GUARANTEES, PAIRS, loss_std, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
-from .triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
+from .triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
 from .certificates import CERTIFICATES, run_certificates
 from .accountant import (AttackAccountant, Bounds, CertifiedResult, PrivacyAccountant,
                                              best_composition, refine_grid)
@@ -151,17 +151,11 @@ def _adaptive_attack(scheme, sigma, relation, k, h, eps, delta, fixed:Bounds, bo
 def requested_run_certificates(scheme:Scheme,  # the run's scheme
                                relation:str,   # its neighbouring relation
                                pair:str,       # 'worst' or 'paper'
-                               net:bool,       # whether the run certificates (the triangle net) were asked for
-                               options:TightOptions|None=None,  # the net's options given (None: the defaults)
+                               net,            # False, True or a `TightOptions`: the triangle net asked for
+                               options:TightOptions|None=None,  # the net's options given apart (None: none)
                               ) -> list:
-    "The run certificates of `CERTIFICATES` a query asked for (`net=True`), checked to apply: [] when not asked."
-    if options is not None and not isinstance(options, TightOptions):
-        raise TypeError(f"net options must be TightOptions, got {type(options).__name__}")
-    if not net:
-        if options is not None and options != TightOptions():   # options of a certificate that will not run
-            raise ValueError(f"{options.recipe()} set the triangle net's options, but the net was not asked for: "
-                             "give net=True (CLI --net) or drop them")
-        return []
+    "The run certificates of `CERTIFICATES` a query asked for (`net`), checked to apply: [] when not asked."
+    if net_asked(net, options) is None: return []
     found = run_certificates(scheme, relation) if pair == 'worst' else []
     if not found:
         raise ValueError(f"net=True needs a fixed-size scheme (not Poisson), relation 'substitute' and "
@@ -183,7 +177,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             max_bins:int=MAX_BINS,     # cap on FFT bins (>= 16): bounds time and memory
             attack:bool=True,          # also run the attacks (certified lower bound); False: faster
             attack_budget:float=ADAPTIVE_WORK_BUDGET,  # work units for the adaptive attack (0: fixed mixes only)
-            net:bool=False,            # also the triangle-net certificate (fixed size, substitution; minutes)
+            net=False,                 # also the triangle net (fixed size, substitution; minutes): True or its options
             net_tol:float=NET_TOL,     # its refinement tolerance (> 0): smaller is tighter and slower
             net_coarsen:int=1,         # its members on the grid coarsen·h (1..64): faster, a little looser
             net_cells:int=CELLS,       # its unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
@@ -203,8 +197,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     if h is not None: h = check_real(h, 'h', 0, 1, lo_open=True)
     max_bins = check_max_bins(max_bins)                     # against the memory budget, before any allocation
     attack_budget = check_real(attack_budget, 'attack_budget', 0)
-    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean)
-    tight = requested_run_certificates(scheme, relation, pair, net, options)
+    options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean))
+    tight = requested_run_certificates(scheme, relation, pair, options or False)
     tight_names = {c.name for c in tight}
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
     t0, mechs = time.perf_counter(), {}
@@ -271,7 +265,7 @@ def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or p
                  pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
                  accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                  max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
-                 net:bool=False,          # also the triangle net at every k (fixed size, substitution; slow)
+                 net=False,               # also the triangle net at every k: True or its options (slow)
                  net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
                 ) -> list:
     "δ(ε) after each number of steps in `steps`: one `AccountResult` per k, as `account` gives for that run."
@@ -287,7 +281,7 @@ def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`
                        pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
                        accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                        max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
-                       net:bool=False,          # also the triangle net at every k (fixed size, substitution; slow)
+                       net=False,               # also the triangle net at every k: True or its options (slow)
                        net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
                       ) -> list:
     "ε(δ) after each number of steps in `steps`: one `AccountResult` per k, as `account` gives for that run."
@@ -299,10 +293,10 @@ def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, net=False
     "`account` for every k in `ks`, one at a time (memory: one composition, whatever len(ks))."
     check_scheme(scheme)
     requested_run_certificates(scheme, scheme.relation if relation is None else relation, pair, net, options)
-    tight = dict(net=True, **(options or TightOptions()).keywords()) if net else {}   # checked once, above
+    tight = net_asked(net, options) or False   # checked once, above
     try: ks = [check_int(k, 'steps', 1) for k in ks]
     except TypeError: raise ValueError(f"steps must be a list of integers >= 1, got {ks!r}") from None
     if not ks: raise ValueError("steps must hold at least one number of steps (integers >= 1)")
     return [account(scheme, sigma=sigma, steps=k, eps=eps, delta=delta, relation=relation, pair=pair,
-                    accuracy=accuracy, max_bins=max_bins, **tight) for k in ks]
+                    accuracy=accuracy, max_bins=max_bins, net=tight) for k in ks]
 

@@ -14,7 +14,7 @@ from .pairs import RELATIONS
 from .accountant import CertifiedResult, PrivacyAccountant
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS
-from .triangle_certificate import TightOptions
+from .triangle_certificate import TightOptions, net_asked
 from .account import requested_run_certificates
 
 
@@ -165,7 +165,7 @@ def _tight_sigma(scheme, eps:float, sigma_ok:float, kw:dict, options:TightOption
     def certified(s):         # the net only where the fast certificates and the attack leave eps open (minutes)
         r = probe(s)
         if r.upper <= eps or r.lower > eps: return r.upper
-        netted[s] = counted(s, account(scheme, sigma=s, **kw, net=True, **options.keywords()))
+        netted[s] = counted(s, account(scheme, sigma=s, **kw, net=options))
         return netted[s].upper
     r = probe(sigma_ok)
     gap, ok, rounds = 1 + NET_GAP_SHARE * max(r.upper / r.lower - 1, 0) if r.lower > 0 else 1.0, sigma_ok, 0
@@ -207,7 +207,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                     progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
-                    net:bool=False,          # then search lower with the triangle net (fixed size, substitution; slow)
+                    net=False,               # then search lower with the triangle net: True or its options (slow)
                     net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
                     net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
                     net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
@@ -220,8 +220,8 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last, netted = time.perf_counter(), {}, {}
-    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean)
-    requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net, options)
+    options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean))
+    requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', options or False)
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "
@@ -230,11 +230,11 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
         lambda s: _certified_eps(scheme, s, k, delta, relation, accuracy, max_bins, last), eps, sigma_max, tol,
         progress, fail)
     kw = dict(steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
-    if net:      # below that answer: the net's ε (minutes a call), each σ aimed by the attack's curve
+    if options:  # below that answer: the net's ε (minutes a call), each σ aimed by the attack's curve
         sigma, sigma_bad, netted, more = _tight_sigma(scheme, eps, sigma, kw, options, tol, progress, calls)
         calls += more                                         # sigma_bad: now a σ that the net misses
     r = netted.get(sigma)         # the search's own `account(net=True)` at the answer: not computed twice
-    if r is None: r, calls = account(scheme, sigma=sigma, **kw, net=net, **options.keywords()), calls + 1
+    if r is None: r, calls = account(scheme, sigma=sigma, **kw, net=options or False), calls + 1
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls, time.perf_counter() - t0, tol, r)
 
@@ -242,10 +242,10 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
 def _tight_steps(scheme, eps:float, k_ok:int, k_bad:int|None, kw:dict, options:TightOptions, tol:float, k_max:int,
                  progress, done:int) -> tuple:
     "The net's search above `k_ok` steps, which the fast certificates meet: (k, k missed or None, its result, calls)."
-    results, netted, calls, net = {}, set(), [done], dict(net=True, **options.keywords())
+    results, netted, calls = {}, set(), [done]
     def certified(k):     # the fast certificates and the attack first (seconds); the net where they leave eps open
         r = account(scheme, steps=k, **kw); calls[0] += 1
-        if r.upper > eps >= r.lower: r = account(scheme, steps=k, **kw, **net); calls[0] += 1; netted.add(k)
+        if r.upper > eps >= r.lower: r = account(scheme, steps=k, **kw, net=options); calls[0] += 1; netted.add(k)
         results[k] = r
         if progress is not None: progress(calls[0], 'steps', k, r.upper)
         return r.upper
@@ -257,7 +257,7 @@ def _tight_steps(scheme, eps:float, k_ok:int, k_bad:int|None, kw:dict, options:T
                                      integer=True, power=2.0, steps=(1 + tol, 2.0, 1.0),
                                      fail=lambda x, e: f"steps={x}: the fast certificates met eps here")  # never
     r = results[k]
-    if k not in netted: r = account(scheme, steps=k, **kw, **net); calls[0] += 1   # as account(net=True) answers
+    if k not in netted: r = account(scheme, steps=k, **kw, net=options); calls[0] += 1   # as account(net=True) answers
     return k, bad, r, calls[0] - done
 
 def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
@@ -271,7 +271,7 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                     progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
-                    net:bool=False,          # then search higher with the triangle net (fixed size, substitution; slow)
+                    net=False,               # then search higher with the triangle net: True or its options (slow)
                     net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
                     net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
                     net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
@@ -284,14 +284,14 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
     k_max = check_int(steps_max, 'steps_max', 1); t0 = time.perf_counter()
-    options = TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean)
-    requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', net, options)
+    options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean))
+    requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', options or False)
     f = _reported(lambda k: _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, {}), progress,
                   'steps')
     fail = lambda x, e: f"even steps=1 has certified eps {e:.4g} > the target {eps:g}; raise sigma, eps or delta"
     k, e, bad, calls = _largest_feasible(f, eps, lo=1, hi=k_max, start=1000, tol=tol, integer=True, power=2.0,
                                          steps=(2.0, 64.0, 1.0), fail=fail)
-    if not net: return Calibration('steps', k, bad, sigma, k, scheme, e, None, calls, time.perf_counter() - t0, tol)
+    if not options: return Calibration('steps', k, bad, sigma, k, scheme, e, None, calls, time.perf_counter() - t0, tol)
     kw = dict(sigma=sigma, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
     k, bad, r, more = _tight_steps(scheme, eps, k, bad, kw, options, tol, k_max, progress, calls)
     return Calibration('steps', k, bad, sigma, k, scheme, r.upper, r.lower, calls + more,

@@ -22,7 +22,7 @@ from .triangles import NET_TOL, PER_H, triangle_net, planar_upper_pld, upper_gam
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'QUICK_NET',
            'QUICK_NET_MEASURED', 'TriangleCertificate', 'label_pld', 'on_grid', 'net_label_groups', 'whole_steps',
-           'triangle_delta', 'triangle_epsilon', 'TightOptions', 'triangle_bound']
+           'triangle_delta', 'triangle_epsilon', 'TightOptions', 'triangle_bound', 'net_asked']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -328,3 +328,22 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
     if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
     if bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range to search")
     return triangle_epsilon(scheme, delta=delta, eps_lo=bracket[0], eps_hi=bracket[1], **kw).value
+
+# %% ../../nbs/accounting/09_triangle_certificate.ipynb #0eddfc1f
+def net_asked(net,                             # False, True, or the options themselves (a `TightOptions`)
+              options:TightOptions|None=None,  # the options given apart (`net_*` keywords, `net_options`)
+             ) -> TightOptions|None:
+    "The triangle net's options a door was asked for, or None when it was not; options given twice raise."
+    if options is not None and not isinstance(options, TightOptions):
+        raise TypeError(f"net options must be TightOptions, got {type(options).__name__}")
+    given = options is not None and options != TightOptions()
+    if isinstance(net, TightOptions):
+        if given: raise ValueError(f"the net's options were given twice, as net={net!r} and as {options.recipe()}: "
+                                   "give one of them")
+        return net
+    if not isinstance(net, (bool, np.bool_)):
+        raise TypeError(f"net must be True, False or TightOptions (e.g. QUICK_NET), got {type(net).__name__}")
+    if not net and given:   # options of a certificate that will not run
+        raise ValueError(f"{options.recipe()} set the triangle net's options, but the net was not asked for: "
+                         "give net=True (CLI --net) or drop them")
+    return (options or TightOptions()) if net else None

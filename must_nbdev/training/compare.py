@@ -10,7 +10,7 @@ from ..core.definitions import check_int, check_real
 from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
 from ..accounting.account import account, requested_run_certificates
 from ..accounting.certificates import run_certificates
-from ..accounting.triangle_certificate import TightOptions
+from ..accounting.triangle_certificate import TightOptions, net_asked
 from ..accounting.accountant import CertifiedResult
 from ..accounting.calibrate import calibrate_sigma
 from ..core.epochs import EPOCH_SCHEMES, make_epoch_scheme
@@ -74,7 +74,7 @@ def compare_schemes(n:int,                   # records in the dataset
                     b_values=None,           # MUST stage-I sizes; None: 2m, 8m and n/4
                     progress=None,           # callable(done, total, label) after each row (e.g. a progress bar)
                     epoch_schemes:bool=True, # also random allocation and shuffled epochs (whole epochs only)
-                    net:bool=False,          # also the triangle net where it applies (fixed size, substitution; slow)
+                    net=False,               # also the triangle net where it applies: True or its options (slow)
                     net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
                    ) -> list:
     "One `ComparisonRow` per scheme at equal batch size and steps: σ calibrated for (eps, delta), or ε at `sigma`."
@@ -86,12 +86,12 @@ def compare_schemes(n:int,                   # records in the dataset
     schemes = comparison_schemes(n, batch_size, b_values)
     k = resolve_steps(schemes[0][0], steps, epochs)          # every scheme has rate m/n: the same steps
     covered = [(sc, rel) for sc, rel in schemes if run_certificates(sc, rel)]   # the rows the net covers: WOR on
-    requested_run_certificates(*covered[0], 'worst', net, net_options)          # the options checked, once
-    tight = (net_options or TightOptions()).keywords()
+    tight = net_asked(net, net_options) or False                                 # the options checked, once
+    requested_run_certificates(*covered[0], 'worst', tight)
     rows = []
     for i, (sc, rel) in enumerate(schemes):
         t0 = time.perf_counter()
-        asks = dict(net=True, **tight) if net and (sc, rel) in covered else {}
+        asks = dict(net=tight) if tight and (sc, rel) in covered else {}
         if eps is not None:
             cal = calibrate_sigma(sc, steps=k, eps=eps, delta=delta, relation=rel, **asks); s, r = cal.sigma, cal.result
         else: s, r = sigma, account(sc, sigma=sigma, steps=k, delta=delta, relation=rel, **asks)

@@ -22,16 +22,15 @@ def _same_rate(a:float, b:float) -> bool: return abs(a - b) <= RATE_RTOL * max(a
 
 def _checked_net(scheme, relation:str, net):
     "The triangle net's options for an accountant of `scheme`, checked to apply (None: the fast certificates)."
-    if net is None: return None
-    from must_nbdev.accounting.triangle_certificate import TightOptions
+    from must_nbdev.accounting.triangle_certificate import net_asked
     from must_nbdev.accounting.account import requested_run_certificates
-    if not isinstance(net, TightOptions):
-        raise TypeError(f"net must be TightOptions (e.g. QUICK_NET or TightOptions()) or None, got {net!r}")
+    net = net_asked(False if net is None else net)   # True: the defaults; None or False: no net
+    if net is None: return None
     if scheme is None or isinstance(scheme, EpochScheme):
         what = "Opacus's Poisson sampler" if scheme is None else f"the epoch scheme {scheme}"
         raise ValueError(f"net: the triangle net certifies runs of a fixed-size MustBatchSampler under "
                          f"substitution, not {what}; drop net")
-    requested_run_certificates(scheme, relation, 'worst', True, net)    # fixed size and substitution, or it raises
+    requested_run_certificates(scheme, relation, 'worst', net)    # fixed size and substitution, or it raises
     return net
 
 class OpacusStyleAccountant:
@@ -40,7 +39,7 @@ class OpacusStyleAccountant:
                  sampler='poisson',       # the MustBatchSampler the DataLoader draws from (or its Scheme); 'poisson':
                                           # Opacus's own Poisson sampler, charged at the rate Opacus passes
                  relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
-                 net=None):               # TightOptions: answer with the triangle net too (slow); None: fast only
+                 net=None):               # True or TightOptions: the triangle net too (slow); None: fast only
         self.sampler = sampler if isinstance(sampler, (MustBatchSampler, EpochBatchSampler)) else None
         if self.sampler is not None: self.scheme, self.pass_steps = sampler.scheme, sampler.steps
         elif isinstance(sampler, EpochScheme): self.scheme, self.pass_steps = sampler, sampler.steps_per_epoch
@@ -135,8 +134,7 @@ def get_epsilon(self,
         if self.net is None:
             return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, attack=False).upper)
         # the net's ε search starts at the attack's ε: the attack runs, as in calibrate_sigma(net=True)
-        return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, net=True,
-                             **self.net.keywords()).upper)
+        return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, net=self.net).upper)
     if self.net is not None:
         raise ValueError(f"the triangle net (net=...) certifies a run of one noise multiplier; this run changed it "
                          f"({len(merged)} phases, sigma {', '.join(f'{s:g}' for _, s, _ in merged)}): build the "
@@ -295,13 +293,13 @@ def _tight_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
     epochs = check_real(kw.pop('epochs'), 'epochs', 0, lo_open=True)
     steps = math.ceil(epochs * acc.pass_steps)  # Opacus's epochs of len(data_loader) steps, whole
     cal = calibrate_sigma(acc.scheme, steps=steps, eps=kw.pop('target_epsilon'), delta=kw.pop('target_delta'),
-                          relation=acc.relation, net=True, **acc.net.keywords())
+                          relation=acc.relation, net=acc.net)
     return dict(kw, noise_multiplier=cal.sigma)
 
 def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_private / make_private_with_epsilon
            sampler,                 # the MustBatchSampler the DataLoader draws from, or 'poisson' (Opacus's own)
            relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
-           net=None,                # TightOptions (e.g. QUICK_NET): the triangle net too, in get_epsilon and
+           net=None,                # True or TightOptions (QUICK_NET): the triangle net too, in get_epsilon and
                                     # make_private_with_epsilon (fixed size, substitution; slow); None: fast only
           ) -> OpacusStyleAccountant:
     "Make `privacy_engine` account `sampler`'s scheme with certified bounds; its make_private then checks the wiring."

@@ -12,7 +12,7 @@ from ..core.sampling import SCHEMES, Scheme, occurrence_pmf, resolve_steps, sche
 from ..core.epochs import EPOCH_SCHEMES, EpochScheme, make_epoch_scheme
 from ..accounting.account import account, requested_run_certificates
 from ..accounting.certificates import run_certificates
-from ..accounting.triangle_certificate import TightOptions
+from ..accounting.triangle_certificate import net_asked
 from ..accounting.epoch_account import account_epochs
 from .compare import EpsRowResult
 
@@ -96,7 +96,7 @@ class SweepRow(EpsRowResult):
 def evaluate_point(point:SweepPoint,  # the configuration
                    delta:float,       # δ in (0, 1)
                    attack:bool=True,  # also run the attacks (eps_attack, theory_gap); False: faster, NaN there
-                   net:TightOptions|None=None,  # the triangle net too, where it applies (fixed size, substitution)
+                   net=False,         # the triangle net too where it applies: True or its options
                   ) -> SweepRow:
     "Account one point: certified ε(`delta`) and the best attack's ε."
     t0, sc = time.perf_counter(), point.build()
@@ -108,7 +108,8 @@ def evaluate_point(point:SweepPoint,  # the configuration
                         r.certificate, sc.expected_batch, time.perf_counter() - t0)
     k = resolve_steps(sc, None, point.epochs)
     rel = sc.relation if point.relation is None else point.relation
-    asks = dict(net=True, **net.keywords()) if net is not None and run_certificates(sc, rel) else {}
+    net = net_asked(False if net is None else net)
+    asks = dict(net=net) if net and run_certificates(sc, rel) else {}
     r = account(sc, sigma=point.sigma, steps=k, delta=delta, relation=point.relation, attack=attack, **asks)
     low = r.lower if attack else math.nan
     gap = (r.upper / low if low > 0 else math.inf) if attack else math.nan
@@ -136,7 +137,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
               connect_timeout:float=20.0, # seconds to wait for the scheduler at `address`
               attack:bool=True,           # also run the attacks (False: faster, no gap)
               show_progress:bool=False,   # progress bar on stderr
-              net:TightOptions|None=None, # the triangle net too where it applies (e.g. QUICK_NET; minutes a point)
+              net=False,                  # the triangle net too where it applies: True or its options (QUICK_NET)
              ) -> list:
     "Evaluate every point (`evaluate_point`) and return the `SweepRow`s in the order of `points`."
     points = list(points)
@@ -145,13 +146,14 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     check_choice(backend, 'backend', BACKENDS)
     if n_jobs != -1: n_jobs = check_int(n_jobs, 'n_jobs', 1)
-    if net is not None:                         # checked once; the rows it applies to: fixed size, substitution
+    net = net_asked(False if net is None else net)   # None: no net, as False
+    if net:                                     # checked once; the rows it applies to: fixed size, substitution
         covered = [(sc, rel) for p in points for sc in [p.build()] if isinstance(sc, Scheme)
                    for rel in [sc.relation if p.relation is None else p.relation] if run_certificates(sc, rel)]
         if not covered:
             raise ValueError("net: the triangle net applies to no point of this sweep (it needs a fixed-size scheme "
                              "and relation 'substitute'); drop net")
-        requested_run_certificates(*covered[0], 'worst', True, net)
+        requested_run_certificates(*covered[0], 'worst', net)
     if backend != 'dask' and (client is not None or address is not None):
         raise ValueError(f"client and address are for backend='dask', not {backend!r}")
     if backend == 'sequential':
