@@ -268,7 +268,7 @@ def _add_calibrate(sub, raw):
     cal.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
     cal.add_argument('--tol', type=parse_number, default=0.005, help='relative search tolerance (default 0.005)')
     cal.add_argument('--net', action='store_true',
-                     help='--solve sigma or steps: then search on with the triangle-net certificate (fixed size, '
+                     help='then search on with the triangle-net certificate (fixed size, '
                           'substitution; minutes per call)')
     _add_net_args(cal)
     cal.add_argument('--json', action='store_true', help='print one JSON object')

@@ -11,7 +11,7 @@ from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from .accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
-from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
+from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
 from .training.compare import compare_schemes, comparison_table, plot_comparison, reading, short_label
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, import_extra
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
@@ -312,8 +312,6 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                  if v is not None]
         if extra:
             raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
-    if (args.net or TightOptions.of(vars(args)) != TightOptions()) and args.solve == 'batch-size':
-        raise ValueError("--net and the --net-* options are used by --solve sigma and --solve steps only")
     prog = _calibration_progress(args)
     if args.solve == 'sigma':
         sc = _scheme_from(args); k = _steps_from(args, sc)[0]
@@ -342,7 +340,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
             if args.m is not None: raise ValueError("--solve batch-size computes --batch-size: drop --m/--batch-size")
             c = calibrate_batch_size(args.scheme, n=args.n, sigma=args.sigma, steps=args.k, eps=args.eps,
                                      delta=args.delta, b_per_m=args.b_per_m, relation=args.relation, tol=args.tol,
-                                     progress=prog)
+                                     progress=prog, net=net_asked(args.net, TightOptions.of(vars(args))) or False)
             sc, k, unit = c.scheme, args.k, 'records per batch'
         rec = dict(solve=args.solve, scheme=_scheme_text(c.scheme), sigma=args.sigma, eps=args.eps, delta=args.delta,
                    value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,

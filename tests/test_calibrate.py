@@ -169,3 +169,25 @@ def test_calibrate_steps_with_the_net_finds_more_steps_each_as_account_net_certi
     rc, out, err = run_cli('calibrate', '--scheme', 'wor', '--n', '1000', '--m', '50', '--sigma', '4', '--eps', '0.74',
                            '--delta', '1e-5', '--solve', 'steps', '--net', *QUICK_NET.recipe(cli=True).split(), '--quiet')
     assert rc == 0 and f'k = {tight.value} steps' in out and 'triangle net certificate' in out, (out, err)
+
+def test_calibrate_batch_size_with_the_net_finds_a_larger_batch_each_as_account_net_certifies_it():
+    "WOR at n=1000, σ=4, 40 steps for (0.74, 1e-5): the fast certificates allow batches of 49, the quick net 50."
+    from must_nbdev.accounting.calibrate import calibrate_batch_size
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    target = dict(n=1000, sigma=4.0, steps=40, eps=0.74, delta=1e-5)
+    fast = calibrate_batch_size('wor', **target)
+    tight = calibrate_batch_size('wor', **target, net=QUICK_NET)
+    net = lambda m: account(make_scheme('wor', 1000, m=m), sigma=4.0, steps=40, delta=1e-5, net=QUICK_NET)
+    assert tight.value > fast.value and tight.result.certificate == 'triangle net'
+    assert tight.eps_upper == net(tight.value).upper <= 0.74 < net(tight.value_infeasible).upper
+    assert tight.value < tight.value_infeasible <= max(tight.value + 1, tight.value * (1 + tight.tol))
+    assert tight.scheme == make_scheme('wor', 1000, m=tight.value)
+    with pytest.raises(ValueError, match='substitute'):
+        calibrate_batch_size('poisson', **target, net=True)
+    with pytest.raises(TypeError, match='net must be'):
+        calibrate_batch_size('wor', **target, net='quick')
+    from _helpers import run_cli
+    rc, out, err = run_cli('calibrate', '--scheme', 'wor', '--n', '1000', '--sigma', '4', '--k', '40', '--eps', '0.74',
+                           '--delta', '1e-5', '--solve', 'batch-size', '--net', *QUICK_NET.recipe(cli=True).split(),
+                           '--quiet')
+    assert rc == 0 and f'batch size = {tight.value} records' in out and 'triangle net certificate' in out, (out, err)

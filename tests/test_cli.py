@@ -196,7 +196,9 @@ def test_regression_head_never_prints_a_broken_pipe_traceback():
     (['calibrate', '--scheme', 'must-ow', '--n', '1000', '--solve', 'batch-size', '--b-per-m', '3', '--sigma', '2',
       '--k', '10', '--epochs', '2', '--eps', '1', '--delta', '1e-5'], 'drop --epochs'),
     (['calibrate', '--scheme', 'wor', '--n', '1000', '--solve', 'batch-size', '--sigma', '2', '--k', '10', '--eps',
-      '1', '--delta', '1e-5', '--net'], '--net and the --net-* options are used by --solve sigma and --solve steps'),
+      '1', '--delta', '1e-5', '--net-tol', '0.04'], 'net_tol=0.04 set the triangle net'),
+    (['calibrate', '--scheme', 'poisson', '--n', '1000', '--solve', 'batch-size', '--sigma', '2', '--k', '10',
+      '--eps', '1', '--delta', '1e-5', '--net'], 'fixed-size'),
     (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--solve', 'steps', '--sigma', '2', '--eps', '1',
       '--delta', '1e-5', '--net-tol', '0.04'], 'net_tol=0.04 set the triangle net'),
     # net options without --net: a loud error, never options silently ignored

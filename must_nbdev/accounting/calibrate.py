@@ -239,26 +239,65 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                        calls, time.perf_counter() - t0, tol, r)
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #c23508dd
-def _tight_steps(scheme, eps:float, k_ok:int, k_bad:int|None, kw:dict, options:TightOptions, tol:float, k_max:int,
-                 progress, done:int) -> tuple:
-    "The net's search above `k_ok` steps, which the fast certificates meet: (k, k missed or None, its result, calls)."
-    results, netted, calls = {}, set(), [done]
-    def certified(k):     # the fast certificates and the attack first (seconds); the net where they leave eps open
-        r = account(scheme, steps=k, **kw); calls[0] += 1
-        if r.upper > eps >= r.lower: r = account(scheme, steps=k, **kw, net=options); calls[0] += 1; netted.add(k)
-        results[k] = r
-        if progress is not None: progress(calls[0], 'steps', k, r.upper)
-        return r.upper
-    certified(k_ok)       # where the net should meet eps: the attack's ε ∝ √k times its guessed gap
-    r = results[k_ok]
-    gap = 1 + NET_GAP_SHARE * max(r.upper / r.lower - 1, 0) if r.lower > 0 else math.inf
-    start = k_ok if k_bad is None or not math.isfinite(gap) else (k_ok * (eps / (gap * r.lower)) ** 2)
-    k, _, bad, _ = _largest_feasible(certified, eps, lo=k_ok, hi=k_max, start=min(max(start, k_ok), k_max), tol=tol,
-                                     integer=True, power=2.0, steps=(1 + tol, 2.0, 1.0),
-                                     fail=lambda x, e: f"steps={x}: the fast certificates met eps here")  # never
-    r = results[k]
-    if k not in netted: r = account(scheme, steps=k, **kw, net=options); calls[0] += 1   # as account(net=True) answers
-    return k, bad, r, calls[0] - done
+def _count_root(attack_at,   # x -> the best attack's ε at the integer x (seconds a call)
+                eps:float,   # the target ε
+                gap:float,   # the net's ε / the attack's, as last measured (or guessed)
+                lo:int,      # an x the target is known to meet
+                hi:int,      # an x it is known to miss, or one past the largest x considered
+                tol:float,   # the search's relative tolerance: the root is solved to tol/8
+                power:float, # the first guess: ε ∝ x^(1/power) (2 for steps, 1 for the batch size)
+               ) -> float:
+    "Where the net's ε should meet `eps`: x in [lo, hi) with gap × attack ε(x) = eps, by secant in log x."
+    f = lambda x: math.log(gap * max(attack_at(int(round(math.exp(x)))), 1e-300) / eps)   # increasing in x
+    bottom = math.log(lo)                               # never above 4·lo: a guess, not a reason to leave the range
+    top = max(bottom, min(math.log(hi - 1), bottom + math.log(4)))
+    x0, f0 = bottom, f(bottom)
+    x1 = min(max(x0 - power * f0, bottom), top)
+    for _ in range(8):
+        f1 = f(x1)
+        if abs(x1 - x0) < tol / 8 or f1 == f0: break
+        x0, f0, x1 = x1, f1, min(max(x1 - f1 * (x1 - x0) / (f1 - f0), bottom), top)
+    return math.exp(x1)
+
+def _tight_count(account_at,    # (x, net) -> `account`'s result at the integer x; net: False or the net's options
+                 knob:str,      # what x is, for `progress`: 'steps' or 'batch_size'
+                 power:float,   # the first guess of `_count_root`: ε ∝ x^(1/power)
+                 eps:float, x_ok:int, options:TightOptions, tol:float, x_max:int, progress, done:int) -> tuple:
+    "The net's search above `x_ok`, which the fast certificates meet: (x, x missed or None, its result, calls)."
+    fast, netted, calls, bad = {}, {}, [done], [x_max + 1]   # bad: the least x known to miss (x_max + 1: none)
+    def counted(x, r):
+        calls[0] += 1
+        if progress is not None: progress(calls[0], knob, x, r.upper)
+        return r
+    def probe(x):             # the fast certificates and the attack: seconds; an attack above eps rules x out
+        if x not in fast: fast[x] = counted(x, account_at(x, False))
+        if fast[x].lower > eps: bad[0] = min(bad[0], x)
+        return fast[x]
+    def certified(x):         # the net only where the fast certificates and the attack leave eps open (minutes)
+        r = probe(x)
+        if r.upper <= eps or r.lower > eps: return r.upper
+        netted[x] = counted(x, account_at(x, options))
+        return netted[x].upper
+    r, ok, rounds = probe(x_ok), x_ok, 0
+    gap = 1 + NET_GAP_SHARE * max(r.upper / r.lower - 1, 0) if r.lower > 0 else 1.0
+    closed = lambda: ok >= x_max or bad[0] <= max(ok + 1, ok * (1 + tol))
+    while not closed():
+        rounds += 1
+        if rounds > 4:        # the attack's curve did not close the bracket: bisect it (or step up to find a miss)
+            c = math.sqrt(ok * bad[0]) if bad[0] <= x_max else ok * 2 ** (rounds - 4)
+        else:                 # where the net's ε should meet eps, by the attack's curve and the last gap
+            s = _count_root(lambda x: probe(x).lower, eps, gap, ok, bad[0], tol, power)
+            if closed(): break                                                     # the attack closed the bracket
+            if bad[0] <= s * (1 + tol): c = max(s / (1 + 0.45 * tol), bad[0] / (1 + 0.95 * tol))  # close from above
+            elif ok >= s / (1 + tol): c = min(s * (1 + 0.45 * tol), ok * (1 + 0.95 * tol))      # close from below
+            else: c = s / (1 + 0.45 * tol)       # just below the root: likely met, and the next call closes
+        c = min(max(int(round(c)), ok + 1), bad[0] - 1, x_max)
+        if certified(c) <= eps: ok = c
+        else: bad[0] = min(bad[0], c)
+        if c in netted and fast[c].lower > 0: gap = max(1.0, netted[c].upper / fast[c].lower)
+    r = netted.get(ok)        # the search's own account(net=True) at the answer, or once more as it answers
+    if r is None: r = counted(ok, account_at(ok, options))
+    return ok, (bad[0] if bad[0] <= x_max else None), r, calls[0] - done
 
 def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                     *,
@@ -293,7 +332,8 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
                                          steps=(2.0, 64.0, 1.0), fail=fail)
     if not options: return Calibration('steps', k, bad, sigma, k, scheme, e, None, calls, time.perf_counter() - t0, tol)
     kw = dict(sigma=sigma, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
-    k, bad, r, more = _tight_steps(scheme, eps, k, bad, kw, options, tol, k_max, progress, calls)
+    at = lambda x, net: account(scheme, steps=x, **kw, net=net)
+    k, bad, r, more = _tight_count(at, 'steps', 2.0, eps, k, options, tol, k_max, progress, calls)
     return Calibration('steps', k, bad, sigma, k, scheme, r.upper, r.lower, calls + more,
                        time.perf_counter() - t0, tol, r)
 
@@ -310,6 +350,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                          accuracy:float=1.005,     # target upper/lower ratio of the numerical bracket (> 1)
                          max_bins:int=MAX_BINS,    # cap on FFT bins (>= 16): bounds time and memory
                          progress=None,            # callable(calls, knob, value, certified ε) per accountant call
+                         net=False,                # then search higher with the triangle net: True or its options (slow)
                         ) -> Calibration:
     "Largest (expected) batch size m of scheme `name` on `n` records certified (`eps`, `delta`)-DP after `steps` at σ."
     check_choice(name, 'name', SCHEMES); n = check_int(n, 'n', 1); k = check_int(steps, 'steps', 1)
@@ -324,6 +365,8 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
     wor_first = two_stage and SCHEMES[name].first_method == 'wor'       # then b = ceil(c m) <= n
     m_max = min(n, math.floor(n / b_per_m)) if wor_first else n
     if m_max < 1: raise ValueError(f"b_per_m={b_per_m:g} leaves no batch size: b = ceil(b_per_m * m) must be <= n={n}")
+    options = net_asked(net)
+    requested_run_certificates(at(1), at(1).relation if relation is None else relation, 'worst', options or False)
     t0 = time.perf_counter()
     f = _reported(lambda m: _certified_eps(at(m), sigma, k, delta, relation, accuracy, max_bins, {}), progress,
                   'batch_size')
@@ -331,7 +374,13 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                          f"lower steps")
     m, e, bad, calls = _largest_feasible(f, eps, lo=1, hi=m_max, start=max(1, n // 200), tol=tol, integer=True,
                                          power=2.0, steps=(2.0, 64.0, 1.0), fail=fail)
-    return Calibration('batch_size', m, bad, sigma, k, at(m), e, None, calls, time.perf_counter() - t0, tol)
+    if not options: return Calibration('batch_size', m, bad, sigma, k, at(m), e, None, calls, time.perf_counter() - t0,
+                                       tol)
+    kw = dict(sigma=sigma, steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
+    on = lambda x, net: account(at(x), **kw, net=net)
+    m, bad, r, more = _tight_count(on, 'batch_size', 1.0, eps, m, options, tol, m_max, progress, calls)
+    return Calibration('batch_size', m, bad, sigma, k, at(m), r.upper, r.lower, calls + more,
+                       time.perf_counter() - t0, tol, r)
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #9b0ca4ff
 def calibrate_schedule(phases,                   # [(scheme, steps), ...] in training order (>= 1 phase)
