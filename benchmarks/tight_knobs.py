@@ -44,10 +44,11 @@ def child(spec:dict) -> dict:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('schemes', nargs='*', choices=sorted(SIGMA), help='schemes (default: wor wr)')
+    ap.add_argument('schemes', nargs='*', help=f'schemes among {sorted(SIGMA)} (default: wor wr)')
     ap.add_argument('--out', default=str(Path(__file__).with_name('TIGHT_KNOBS.md')))
     args = ap.parse_args(argv)
     args.schemes = args.schemes or ['wor', 'wr']
+    if not set(args.schemes) <= set(SIGMA): ap.error(f'schemes must be among {sorted(SIGMA)}, got {args.schemes}')
     commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
     rows, t0 = [], time.perf_counter()
     for name in args.schemes:
