@@ -111,36 +111,6 @@ def test_calibrate_sigma_with_the_net_is_lower_and_still_certified(monkeypatch):
                                eps_hi=bad.upper, tol=0.2).value
     assert min(bad.upper, net_bad) > 1.0
 
-def test_attack_root_finds_where_the_net_should_meet_the_target():
-    from must_nbdev.accounting.calibrate import _attack_root
-    attack = lambda s: 4.0 / s ** 2                        # ε ∝ 1/σ²: the root of 1.1 · 4/σ² = 1 is √4.4
-    assert _attack_root(attack, 1.0, 1.1, 0.0, 3.0, 0.005) == pytest.approx(4.4 ** 0.5, rel=0.005 / 8)
-    assert _attack_root(attack, 1.0, 1.1, 0.0, 5.0, 0.005) == 2.5      # never below hi/2: a guess stays near
-    steep = lambda s: 9.0 / s ** 4                          # another power: the secant still lands there
-    assert _attack_root(steep, 1.0, 1.05, 1.0, 3.0, 0.005) == pytest.approx(9.45 ** 0.25, rel=0.005 / 8)
-    assert _attack_root(attack, 1.0, 1.1, 0.0, 1.5, 0.005) == 1.5      # the root above the met end: the met end
-
-def test_tight_sigma_search_closes_its_bracket_in_two_net_calls_when_the_gap_guess_holds(monkeypatch):
-    # a tight WR calibration took four net calls of a minute each: its first step after a met σ jumped to σ/1.5,
-    # and the log–log secant then crept up on the root. The search now aims by the attack's curve.
-    from types import SimpleNamespace
-    from must_nbdev.accounting import calibrate as cal_module
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
-    nets, net_eps = [], lambda s: 2.0 / s ** 2 * 1.045 * (s / 1.2) ** 0.05
-    def fake(scheme, *, sigma, net=False, **kw):             # attack 2/σ², fast 1.15× it, the net net_eps
-        if net: nets.append(sigma)
-        return SimpleNamespace(upper=net_eps(sigma) if net else 2.3 / sigma ** 2, lower=2.0 / sigma ** 2)
-    monkeypatch.setattr(cal_module, 'account', fake)
-    fast_ok = (2 * 1.15) ** 0.5 * 1.001                      # a σ that the fast certificate meets for ε = 1
-    sigma, bad, netted, calls = cal_module._tight_sigma(None, 1.0, fast_ok, {}, QUICK_NET, 0.005, None, 0)
-    assert net_eps(sigma) <= 1.0 < net_eps(bad)
-    assert sigma <= bad * 1.005 and set(nets) == set(netted) and len(nets) == 2
-    assert all(bad <= s <= fast_ok for s in nets)           # every net call inside the bracket: no jump to σ/1.5
-    nets.clear()                                             # a guess far off (the net at 1.01×): more calls, same contract
-    monkeypatch.setattr(cal_module, 'NET_GAP_SHARE', 0.9)
-    sigma, bad, netted, calls = cal_module._tight_sigma(None, 1.0, fast_ok, {}, QUICK_NET, 0.005, None, 0)
-    assert sigma <= bad * 1.005 and net_eps(sigma) <= 1.0 < net_eps(bad) and len(nets) <= 4
-
 @pytest.mark.parametrize('kw,match', [(dict(scheme=make_scheme('poisson', 1000, m=10)), 'fixed-size'),
                                       (dict(relation='add_remove'), 'substitute'), (dict(net_coarsen=0), 'net_coarsen'),
                                       (dict(net_tol=-1.0), 'net_tol'), (dict(net_grid=0), 'net_grid')])

@@ -292,8 +292,8 @@ def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, net=False
                 delta=None) -> list:
     "`account` for every k in `ks`, one at a time (memory: one composition, whatever len(ks))."
     check_scheme(scheme)
-    requested_run_certificates(scheme, scheme.relation if relation is None else relation, pair, net, options)
-    tight = net_asked(net, options) or False   # checked once, above
+    tight = net_asked(net, options) or False   # the request read once: False or the net's options
+    requested_run_certificates(scheme, scheme.relation if relation is None else relation, pair, tight)
     try: ks = [check_int(k, 'steps', 1) for k in ks]
     except TypeError: raise ValueError(f"steps must be a list of integers >= 1, got {ks!r}") from None
     if not ks: raise ValueError("steps must hold at least one number of steps (integers >= 1)")

@@ -16,10 +16,11 @@ from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS
 from .triangle_certificate import TightOptions, net_asked
 from .account import requested_run_certificates
+from .tight_search import tight_sigma_search, tight_count_search
 
 
 # %% auto #0
-__all__ = ['NET_GAP_SHARE', 'Calibration', 'calibrate_sigma', 'calibrate_steps', 'calibrate_batch_size', 'calibrate_schedule']
+__all__ = ['Calibration', 'calibrate_sigma', 'calibrate_steps', 'calibrate_batch_size', 'calibrate_schedule']
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #e719da93
 @dataclass(frozen=True)
@@ -129,62 +130,6 @@ def _smallest_sigma(eps_at,         # σ -> certified ε (∞ where it cannot be
                                            power=0.5, steps=(1.5, 16.0, 1.05), fail=lambda x, e: fail(1 / x, e))
     return 1 / x, e, (0.0 if x_bad is None else 1 / x_bad), calls
 
-NET_GAP_SHARE = 0.3   # the net's first call guesses its gap to the attack as this share of the fast certificate's
-
-def _attack_root(attack_at,   # σ -> the best attack's ε at σ (about a second a call)
-                 eps:float,   # the target ε
-                 gap:float,   # the net's ε / the attack's, as last measured (or guessed)
-                 lo:float,    # a σ the target is known to miss (0: none yet)
-                 hi:float,    # a σ the target is known to meet
-                 tol:float,   # the search's relative tolerance: the root is solved to tol/8
-                ) -> float:
-    "Where the net's ε should meet `eps`: σ in (lo, hi] with gap × attack ε(σ) = eps, by secant in log σ."
-    f = lambda x: math.log(gap * max(attack_at(math.exp(x)), 1e-300) / eps)   # decreasing in σ
-    top = math.log(hi)                                  # never below hi/2: a guess, not a reason to leave the grid
-    bottom = max(math.log(lo * (1 + tol / 8)) if lo > 0 else -math.inf, top - math.log(2))
-    x0, f0 = top, f(top)
-    x1 = min(max(x0 + f0 / 2, bottom), top)             # start as if ε ∝ 1/σ²
-    for _ in range(8):
-        f1 = f(x1)
-        if abs(x1 - x0) < tol / 8 or f1 == f0: break
-        x0, f0, x1 = x1, f1, min(max(x1 - f1 * (x1 - x0) / (f1 - f0), bottom), top)
-    return math.exp(x1)
-
-def _tight_sigma(scheme, eps:float, sigma_ok:float, kw:dict, options:TightOptions, tol:float, progress,
-                 done:int) -> tuple:
-    "The net's σ search below `sigma_ok`, which the fast certificates meet: (σ, σ missed or 0, the nets, calls)."
-    fast, netted, calls, bad = {}, {}, [done], [0.0]
-    def counted(s, r):
-        calls[0] += 1
-        if progress is not None: progress(calls[0], 'sigma', s, r.upper)
-        return r
-    def probe(s):             # the fast certificates and the attack: about a second; an attack above eps rules σ out
-        if s not in fast: fast[s] = counted(s, account(scheme, sigma=s, **kw))
-        if fast[s].lower > eps: bad[0] = max(bad[0], s)
-        return fast[s]
-    def certified(s):         # the net only where the fast certificates and the attack leave eps open (minutes)
-        r = probe(s)
-        if r.upper <= eps or r.lower > eps: return r.upper
-        netted[s] = counted(s, account(scheme, sigma=s, **kw, net=options))
-        return netted[s].upper
-    r = probe(sigma_ok)
-    gap, ok, rounds = 1 + NET_GAP_SHARE * max(r.upper / r.lower - 1, 0) if r.lower > 0 else 1.0, sigma_ok, 0
-    while not (bad[0] and ok <= bad[0] * (1 + tol)):
-        rounds += 1
-        if rounds > 4:        # the attack's curve did not close the bracket: bisect it (or step down to find a miss)
-            c = math.sqrt(ok * bad[0]) if bad[0] else ok / (1 + tol) ** (2 ** (rounds - 4))
-        else:                 # where the net's ε should meet eps, by the attack's curve and the last gap
-            s = _attack_root(lambda s: probe(s).lower, eps, gap, bad[0], ok, tol)
-            if bad[0] and ok <= bad[0] * (1 + tol): break                          # the attack closed the bracket
-            if bad[0] >= s / (1 + tol): c = min(s * (1 + 0.45 * tol), bad[0] * (1 + 0.95 * tol))  # close from above
-            elif ok <= s * (1 + tol): c = max(s / (1 + 0.45 * tol), ok / (1 + 0.95 * tol))      # close from below
-            else: c = s * (1 + 0.45 * tol)       # just above the root: likely met, and the next call closes
-        if not bad[0] < c < ok: c = math.sqrt(ok * bad[0])
-        if certified(c) <= eps: ok = c
-        else: bad[0] = max(bad[0], c)
-        if c in netted and fast[c].lower > 0: gap = max(1.0, netted[c].upper / fast[c].lower)
-    return ok, bad[0], netted, calls[0] - done
-
 def _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, last:dict) -> float:
     "The certified upper ε(δ) of one configuration; ∞ when no grid within `max_bins` can certify it (infeasible)."
     try: r = account(scheme, sigma=sigma, steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins,
@@ -231,7 +176,8 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
         progress, fail)
     kw = dict(steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
     if options:  # below that answer: the net's ε (minutes a call), each σ aimed by the attack's curve
-        sigma, sigma_bad, netted, more = _tight_sigma(scheme, eps, sigma, kw, options, tol, progress, calls)
+        at = lambda s, net: account(scheme, sigma=s, **kw, net=net)
+        sigma, sigma_bad, netted, more = tight_sigma_search(at, eps, sigma, options, tol, progress, calls)
         calls += more                                         # sigma_bad: now a σ that the net misses
     r = netted.get(sigma)         # the search's own `account(net=True)` at the answer: not computed twice
     if r is None: r, calls = account(scheme, sigma=sigma, **kw, net=options or False), calls + 1
@@ -239,66 +185,6 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                        calls, time.perf_counter() - t0, tol, r)
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #c23508dd
-def _count_root(attack_at,   # x -> the best attack's ε at the integer x (seconds a call)
-                eps:float,   # the target ε
-                gap:float,   # the net's ε / the attack's, as last measured (or guessed)
-                lo:int,      # an x the target is known to meet
-                hi:int,      # an x it is known to miss, or one past the largest x considered
-                tol:float,   # the search's relative tolerance: the root is solved to tol/8
-                power:float, # the first guess: ε ∝ x^(1/power) (2 for steps, 1 for the batch size)
-               ) -> float:
-    "Where the net's ε should meet `eps`: x in [lo, hi) with gap × attack ε(x) = eps, by secant in log x."
-    f = lambda x: math.log(gap * max(attack_at(int(round(math.exp(x)))), 1e-300) / eps)   # increasing in x
-    bottom = math.log(lo)                               # never above 4·lo: a guess, not a reason to leave the range
-    top = max(bottom, min(math.log(hi - 1), bottom + math.log(4)))
-    x0, f0 = bottom, f(bottom)
-    x1 = min(max(x0 - power * f0, bottom), top)
-    for _ in range(8):
-        f1 = f(x1)
-        if abs(x1 - x0) < tol / 8 or f1 == f0: break
-        x0, f0, x1 = x1, f1, min(max(x1 - f1 * (x1 - x0) / (f1 - f0), bottom), top)
-    return math.exp(x1)
-
-def _tight_count(account_at,    # (x, net) -> `account`'s result at the integer x; net: False or the net's options
-                 knob:str,      # what x is, for `progress`: 'steps' or 'batch_size'
-                 power:float,   # the first guess of `_count_root`: ε ∝ x^(1/power)
-                 eps:float, x_ok:int, options:TightOptions, tol:float, x_max:int, progress, done:int) -> tuple:
-    "The net's search above `x_ok`, which the fast certificates meet: (x, x missed or None, its result, calls)."
-    fast, netted, calls, bad = {}, {}, [done], [x_max + 1]   # bad: the least x known to miss (x_max + 1: none)
-    def counted(x, r):
-        calls[0] += 1
-        if progress is not None: progress(calls[0], knob, x, r.upper)
-        return r
-    def probe(x):             # the fast certificates and the attack: seconds; an attack above eps rules x out
-        if x not in fast: fast[x] = counted(x, account_at(x, False))
-        if fast[x].lower > eps: bad[0] = min(bad[0], x)
-        return fast[x]
-    def certified(x):         # the net only where the fast certificates and the attack leave eps open (minutes)
-        r = probe(x)
-        if r.upper <= eps or r.lower > eps: return r.upper
-        netted[x] = counted(x, account_at(x, options))
-        return netted[x].upper
-    r, ok, rounds = probe(x_ok), x_ok, 0
-    gap = 1 + NET_GAP_SHARE * max(r.upper / r.lower - 1, 0) if r.lower > 0 else 1.0
-    closed = lambda: ok >= x_max or bad[0] <= max(ok + 1, ok * (1 + tol))
-    while not closed():
-        rounds += 1
-        if rounds > 4:        # the attack's curve did not close the bracket: bisect it (or step up to find a miss)
-            c = math.sqrt(ok * bad[0]) if bad[0] <= x_max else ok * 2 ** (rounds - 4)
-        else:                 # where the net's ε should meet eps, by the attack's curve and the last gap
-            s = _count_root(lambda x: probe(x).lower, eps, gap, ok, bad[0], tol, power)
-            if closed(): break                                                     # the attack closed the bracket
-            if bad[0] <= s * (1 + tol): c = max(s / (1 + 0.45 * tol), bad[0] / (1 + 0.95 * tol))  # close from above
-            elif ok >= s / (1 + tol): c = min(s * (1 + 0.45 * tol), ok * (1 + 0.95 * tol))      # close from below
-            else: c = s / (1 + 0.45 * tol)       # just below the root: likely met, and the next call closes
-        c = min(max(int(round(c)), ok + 1), bad[0] - 1, x_max)
-        if certified(c) <= eps: ok = c
-        else: bad[0] = min(bad[0], c)
-        if c in netted and fast[c].lower > 0: gap = max(1.0, netted[c].upper / fast[c].lower)
-    r = netted.get(ok)        # the search's own account(net=True) at the answer, or once more as it answers
-    if r is None: r = counted(ok, account_at(ok, options))
-    return ok, (bad[0] if bad[0] <= x_max else None), r, calls[0] - done
-
 def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                     *,
                     sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
@@ -333,7 +219,7 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
     if not options: return Calibration('steps', k, bad, sigma, k, scheme, e, None, calls, time.perf_counter() - t0, tol)
     kw = dict(sigma=sigma, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
     at = lambda x, net: account(scheme, steps=x, **kw, net=net)
-    k, bad, r, more = _tight_count(at, 'steps', 2.0, eps, k, options, tol, k_max, progress, calls)
+    k, bad, r, more = tight_count_search(at, 'steps', 2.0, eps, k, options, tol, k_max, progress, calls)
     return Calibration('steps', k, bad, sigma, k, scheme, r.upper, r.lower, calls + more,
                        time.perf_counter() - t0, tol, r)
 
@@ -365,8 +251,8 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
     wor_first = two_stage and SCHEMES[name].first_method == 'wor'       # then b = ceil(c m) <= n
     m_max = min(n, math.floor(n / b_per_m)) if wor_first else n
     if m_max < 1: raise ValueError(f"b_per_m={b_per_m:g} leaves no batch size: b = ceil(b_per_m * m) must be <= n={n}")
-    options = net_asked(net)
-    requested_run_certificates(at(1), at(1).relation if relation is None else relation, 'worst', options or False)
+    options, first = net_asked(net), at(1)
+    requested_run_certificates(first, first.relation if relation is None else relation, 'worst', options or False)
     t0 = time.perf_counter()
     f = _reported(lambda m: _certified_eps(at(m), sigma, k, delta, relation, accuracy, max_bins, {}), progress,
                   'batch_size')
@@ -378,7 +264,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                                        tol)
     kw = dict(sigma=sigma, steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
     on = lambda x, net: account(at(x), **kw, net=net)
-    m, bad, r, more = _tight_count(on, 'batch_size', 1.0, eps, m, options, tol, m_max, progress, calls)
+    m, bad, r, more = tight_count_search(on, 'batch_size', 1.0, eps, m, options, tol, m_max, progress, calls)
     return Calibration('batch_size', m, bad, sigma, k, at(m), r.upper, r.lower, calls + more,
                        time.perf_counter() - t0, tol, r)
 
