@@ -236,7 +236,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                          accuracy:float=1.005,     # target upper/lower ratio of the numerical bracket (> 1)
                          max_bins:int=MAX_BINS,    # cap on FFT bins (>= 16): bounds time and memory
                          progress=None,            # callable(calls, knob, value, certified ε) per accountant call
-                         net=False,                # then search higher with the triangle net: True or its options (slow)
+                         net=False,                # then search higher with the triangle net: True or its options
                         ) -> Calibration:
     "Largest (expected) batch size m of scheme `name` on `n` records certified (`eps`, `delta`)-DP after `steps` at σ."
     check_choice(name, 'name', SCHEMES); n = check_int(n, 'n', 1); k = check_int(steps, 'steps', 1)

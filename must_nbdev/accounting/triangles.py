@@ -332,7 +332,8 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
             for c0, c1 in zip(cuts[:-1], cuts[1:]):     # an alternative: the largest over its members
                 best = largest_correlation(FE, spectra[g][1][c0:c1], infs[c0:c1], r, w - 1, n_out)
                 np.minimum(value, best, out=value)
-            e = fft_round_off(u, r, math.sqrt(float(E @ E)), l1)
+            # einsum, not E @ E: BLAS threads spin on the cores the FFT workers need (as in `adaptive_dp`)
+            e = fft_round_off(u, r, math.sqrt(float(np.einsum('i,i->', E, E))), l1)
             if d < 0: steps.append((value + e, e)); continue
             total[d] += pi * value; err[d] += pi * e
         err_total += max(err + [e for _, e in steps])
