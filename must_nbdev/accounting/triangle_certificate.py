@@ -302,8 +302,8 @@ class TightOptions:
 
 QUICK_NET = TightOptions(tol=0.04, grid=4, levels=1, lean=True)   # the quick setting: research/tight_default
 QUICK_NET_MEASURED = (   # 2 cores, σ = 1.1 and 2.62: benchmarks/TIGHT_DEFAULT.md, every fixed-size scheme
-    "at the DP-SGD size: WOR 1.03-1.05x the attack in 12-47 s, WR and MUST.wo 1.02-1.06x in 40-110 s, "
-    "MUST.ow and MUST.ww 1.01-1.10x in 2-4 min")
+    "at the DP-SGD size: WOR 1.03-1.05x the attack in 12-51 s, WR and MUST.wo 1.02-1.06x in 32-95 s, "
+    "MUST.ow and MUST.ww 1.01-1.10x in 2-3 min")
 
 def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
                    *,
