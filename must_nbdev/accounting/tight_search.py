@@ -8,7 +8,53 @@ import math
 from .triangle_certificate import TightOptions
 
 # %% auto #0
-__all__ = ['NET_GAP_SHARE', 'sigma_root', 'tight_sigma_search', 'count_root', 'tight_count_search']
+__all__ = ['NET_GAP_SHARE', 'NetCalls', 'sigma_root', 'tight_sigma_search', 'count_root', 'tight_count_search']
+
+# %% ../../nbs/accounting/10b_tight_search.ipynb #73253481
+class NetCalls:
+    "One net search's calls of `account`: fast and net results by value, numbered for `progress`, and the misses."
+    def __init__(self, account_at,            # (x, net) -> `account`'s result at x; net: False or the net's options
+                 eps:float,                   # the target ε
+                 options:TightOptions,        # the net's options
+                 knob:str,                    # what x is, for `progress`: 'sigma', 'steps' or 'batch_size'
+                 progress=None,               # callable(calls, knob, value, certified ε) after each call, or None
+                 done:int=0):                 # calls made before: the numbering continues
+        self.account_at, self.eps, self.options, self.knob, self.progress = account_at, eps, options, knob, progress
+        self.fast, self.netted, self.missed, self.calls = {}, {}, [], done
+
+    def _counted(self, x, r):
+        self.calls += 1
+        if self.progress is not None: self.progress(self.calls, self.knob, x, r.upper)
+        return r
+
+    def probe(self, x):
+        "The fast certificates and the attack at x (seconds; once per x): a real attack above ε marks x missed."
+        if x not in self.fast:
+            self.fast[x] = self._counted(x, self.account_at(x, False))
+            if self.fast[x].lower > self.eps: self.missed.append(x)
+        return self.fast[x]
+
+    def net(self, x):
+        "The net's result at x (minutes; once per x)."
+        if x not in self.netted: self.netted[x] = self._counted(x, self.account_at(x, self.options))
+        return self.netted[x]
+
+    def meets(self, x) -> bool:
+        "Whether x meets ε: by the fast certificates or the attack where they decide, else by the net (then missed)."
+        r = self.probe(x)
+        if r.upper <= self.eps or r.lower > self.eps: return r.upper <= self.eps
+        if self.net(x).upper <= self.eps: return True
+        self.missed.append(x); return False
+
+    def first_gap(self, x, share:float) -> float:
+        "The net's gap to the attack guessed at x: `share` of the fast certificates' gap there."
+        r = self.probe(x)
+        return 1 + share * max(r.upper / r.lower - 1, 0) if r.lower > 0 else 1.0
+
+    def gap(self, x, last:float) -> float:
+        "The net's gap to the attack as measured at x (at least 1), or `last` where the net did not run."
+        if x not in self.netted or not self.fast[x].lower > 0: return last   # (nan: no attack)
+        return max(1.0, self.netted[x].upper / self.fast[x].lower)
 
 # %% ../../nbs/accounting/10b_tight_search.ipynb #ae42f3f6
 NET_GAP_SHARE = 0.3   # the net's first call guesses its gap to the attack as this share of the fast certificate's
@@ -43,37 +89,23 @@ def tight_sigma_search(account_at,             # (σ, net) -> `account`'s result
                        gap_share:float=NET_GAP_SHARE,  # the first net call's gap, as a share of the fast one's
                       ) -> tuple:
     "The net's σ search below `sigma_ok`: (σ, a σ the net misses or 0, {σ: the net's result}, calls made)."
-    fast, netted, calls, bad = {}, {}, [done], [0.0]
-    def counted(s, r):
-        calls[0] += 1
-        if progress is not None: progress(calls[0], 'sigma', s, r.upper)
-        return r
-    def probe(s):             # the fast certificates and the attack: about a second; an attack above eps rules σ out
-        if s not in fast: fast[s] = counted(s, account_at(s, False))
-        if fast[s].lower > eps: bad[0] = max(bad[0], s)
-        return fast[s]
-    def certified(s):         # the net only where the fast certificates and the attack leave eps open (minutes)
-        r = probe(s)
-        if r.upper <= eps or r.lower > eps: return r.upper
-        netted[s] = counted(s, account_at(s, options))
-        return netted[s].upper
-    r = probe(sigma_ok)
-    gap, ok, rounds = 1 + gap_share * max(r.upper / r.lower - 1, 0) if r.lower > 0 else 1.0, sigma_ok, 0
-    while not (bad[0] and ok <= bad[0] * (1 + tol)):
+    n = NetCalls(account_at, eps, options, 'sigma', progress, done)
+    bad = lambda: max(n.missed, default=0.0)   # the largest σ known to miss (0: none yet)
+    gap, ok, rounds = n.first_gap(sigma_ok, gap_share), sigma_ok, 0
+    while not (bad() and ok <= bad() * (1 + tol)):
         rounds += 1
         if rounds > 4:        # the attack's curve did not close the bracket: bisect it (or step down to find a miss)
-            c = math.sqrt(ok * bad[0]) if bad[0] else ok / (1 + tol) ** (2 ** (rounds - 4))
+            c = math.sqrt(ok * bad()) if bad() else ok / (1 + tol) ** (2 ** (rounds - 4))
         else:                 # where the net's ε should meet eps, by the attack's curve and the last gap
-            s = sigma_root(lambda s: probe(s).lower, eps, gap, bad[0], ok, tol)
-            if bad[0] and ok <= bad[0] * (1 + tol): break                          # the attack closed the bracket
-            if bad[0] >= s / (1 + tol): c = min(s * (1 + 0.45 * tol), bad[0] * (1 + 0.95 * tol))  # close from above
-            elif ok <= s * (1 + tol): c = max(s / (1 + 0.45 * tol), ok / (1 + 0.95 * tol))      # close from below
+            s = sigma_root(lambda s: n.probe(s).lower, eps, gap, bad(), ok, tol)
+            if bad() and ok <= bad() * (1 + tol): break                            # the attack closed the bracket
+            if bad() >= s / (1 + tol): c = min(s * (1 + 0.45 * tol), bad() * (1 + 0.95 * tol))  # close from above
+            elif ok <= s * (1 + tol): c = max(s / (1 + 0.45 * tol), ok / (1 + 0.95 * tol))     # close from below
             else: c = s * (1 + 0.45 * tol)       # just above the root: likely met, and the next call closes
-        if not bad[0] < c < ok: c = math.sqrt(ok * bad[0])
-        if certified(c) <= eps: ok = c
-        else: bad[0] = max(bad[0], c)
-        if c in netted and fast[c].lower > 0: gap = max(1.0, netted[c].upper / fast[c].lower)
-    return ok, bad[0], netted, calls[0] - done
+        if not bad() < c < ok: c = math.sqrt(ok * bad())
+        if n.meets(c): ok = c
+        gap = n.gap(c, gap)
+    return ok, bad(), n.netted, n.calls - done
 
 # %% ../../nbs/accounting/10b_tight_search.ipynb #1a6a48fe
 def count_root(attack_at,   # x -> the best attack's ε at the integer x (seconds a call)
@@ -110,37 +142,22 @@ def tight_count_search(account_at,            # (x, net) -> `account`'s result a
                        gap_share:float=NET_GAP_SHARE,  # the first net call's gap, as a share of the fast one's
                       ) -> tuple:
     "The net's search above `x_ok`: (x, a count the net misses or None, the net's result at x, calls made)."
-    fast, netted, calls, bad = {}, {}, [done], [x_max + 1]   # bad: the least x known to miss (x_max + 1: none)
-    def counted(x, r):
-        calls[0] += 1
-        if progress is not None: progress(calls[0], knob, x, r.upper)
-        return r
-    def probe(x):             # the fast certificates and the attack: seconds; an attack above eps rules x out
-        if x not in fast: fast[x] = counted(x, account_at(x, False))
-        if fast[x].lower > eps: bad[0] = min(bad[0], x)
-        return fast[x]
-    def certified(x):         # the net only where the fast certificates and the attack leave eps open (minutes)
-        r = probe(x)
-        if r.upper <= eps or r.lower > eps: return r.upper
-        netted[x] = counted(x, account_at(x, options))
-        return netted[x].upper
-    r, ok, rounds = probe(x_ok), x_ok, 0
-    gap = 1 + gap_share * max(r.upper / r.lower - 1, 0) if r.lower > 0 else 1.0
-    closed = lambda: ok >= x_max or bad[0] <= max(ok + 1, ok * (1 + tol))
+    n = NetCalls(account_at, eps, options, knob, progress, done)
+    bad = lambda: min(n.missed, default=x_max + 1)   # the least count known to miss (x_max + 1: none yet)
+    gap, ok, rounds = n.first_gap(x_ok, gap_share), x_ok, 0
+    closed = lambda: ok >= x_max or bad() <= max(ok + 1, ok * (1 + tol))
     while not closed():
         rounds += 1
         if rounds > 4:        # the attack's curve did not close the bracket: bisect it (or step up to find a miss)
-            c = math.sqrt(ok * bad[0]) if bad[0] <= x_max else ok * 2 ** (rounds - 4)
+            c = math.sqrt(ok * bad()) if bad() <= x_max else ok * 2 ** (rounds - 4)
         else:                 # where the net's ε should meet eps, by the attack's curve and the last gap
-            s = count_root(lambda x: probe(x).lower, eps, gap, ok, bad[0], tol, power)
+            s = count_root(lambda x: n.probe(x).lower, eps, gap, ok, bad(), tol, power)
             if closed(): break                                                     # the attack closed the bracket
-            if bad[0] <= s * (1 + tol): c = max(s / (1 + 0.45 * tol), bad[0] / (1 + 0.95 * tol))  # close from above
-            elif ok >= s / (1 + tol): c = min(s * (1 + 0.45 * tol), ok * (1 + 0.95 * tol))      # close from below
+            if bad() <= s * (1 + tol): c = max(s / (1 + 0.45 * tol), bad() / (1 + 0.95 * tol))  # close from above
+            elif ok >= s / (1 + tol): c = min(s * (1 + 0.45 * tol), ok * (1 + 0.95 * tol))     # close from below
             else: c = s / (1 + 0.45 * tol)       # just below the root: likely met, and the next call closes
-        c = min(max(int(round(c)), ok + 1), bad[0] - 1, x_max)
-        if certified(c) <= eps: ok = c
-        else: bad[0] = min(bad[0], c)
-        if c in netted and fast[c].lower > 0: gap = max(1.0, netted[c].upper / fast[c].lower)
-    r = netted.get(ok)        # the search's own net result at the answer, or once more as it answers
-    if r is None: r = counted(ok, account_at(ok, options))
-    return ok, (bad[0] if bad[0] <= x_max else None), r, calls[0] - done
+        c = min(max(int(round(c)), ok + 1), bad() - 1, x_max)
+        if n.meets(c): ok = c
+        gap = n.gap(c, gap)
+    # the search's own net result at the answer, or once more as it answers
+    return ok, (bad() if bad() <= x_max else None), n.net(ok), n.calls - done
