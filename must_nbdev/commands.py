@@ -312,13 +312,13 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                  if v is not None]
         if extra:
             raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
-    prog = _calibration_progress(args)
+    prog, net = _calibration_progress(args), net_asked(args.net, TightOptions.of(vars(args))) or False
     if args.solve == 'sigma':
         sc = _scheme_from(args); k = _steps_from(args, sc)[0]
         if args.sigma is not None:
             raise ValueError("--sigma is what --solve sigma computes; drop it, or choose --solve steps|batch-size")
         c = calibrate_sigma(sc, steps=k, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol,
-                            progress=prog, net=args.net, **TightOptions.of(vars(args)).keywords())
+                            progress=prog, net=net)
         rec = dict(solve='sigma', scheme=_scheme_text(sc), k=k, eps=args.eps, delta=args.delta, sigma=c.sigma,
                    sigma_infeasible=c.sigma_infeasible, eps_upper=c.eps_upper, eps_lower=c.eps_lower, calls=c.calls,
                    seconds=c.seconds, tol=c.tol, certificate=c.result.certificate, tighter=c.result.tighter)
@@ -333,14 +333,14 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
             if any(v is not None for v in (args.k, args.steps, args.epochs)):
                 raise ValueError("--solve steps computes k: drop --k/--steps/--epochs")
             c = calibrate_steps(sc, sigma=args.sigma, eps=args.eps, delta=args.delta, relation=args.relation,
-                                tol=args.tol, progress=prog, net=args.net, **TightOptions.of(vars(args)).keywords())
+                                tol=args.tol, progress=prog, net=net)
             unit = f'steps (searched up to k_max = {10 ** 7})'
         else:
             if args.n is None or args.k is None: raise ValueError("--solve batch-size needs --n and --k")
             if args.m is not None: raise ValueError("--solve batch-size computes --batch-size: drop --m/--batch-size")
             c = calibrate_batch_size(args.scheme, n=args.n, sigma=args.sigma, steps=args.k, eps=args.eps,
                                      delta=args.delta, b_per_m=args.b_per_m, relation=args.relation, tol=args.tol,
-                                     progress=prog, net=net_asked(args.net, TightOptions.of(vars(args))) or False)
+                                     progress=prog, net=net)
             sc, k, unit = c.scheme, args.k, 'records per batch'
         rec = dict(solve=args.solve, scheme=_scheme_text(c.scheme), sigma=args.sigma, eps=args.eps, delta=args.delta,
                    value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,
