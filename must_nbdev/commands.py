@@ -11,7 +11,7 @@ from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from .accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
-from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
+from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
 from .training.compare import compare_schemes, comparison_table, plot_comparison, reading, short_label
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, import_extra
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
@@ -109,6 +109,13 @@ def _tighter_note(labelled,  # (label, gap, tighter) per row
             f"{door} adds the triangle-net certificate, tighter "
             f"and slower; {QUICK_NET.recipe(cli=True)} is its quick setting ({QUICK_NET_MEASURED})")
 
+def _net_request(args) -> TightOptions|None:
+    "The triangle net a command was asked for (--net with its --net-* options), or None; options without --net raise."
+    options, asked = TightOptions.of(vars(args)), getattr(args, 'net', False)   # a Namespace by hand may lack --net
+    if not asked and options != TightOptions():
+        raise ValueError(f"{options.recipe(cli=True)} set the triangle net's options, but --net was not given")
+    return options if asked else None
+
 def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
                ) -> int:
     "`must amplify`: (ε', δ') and PA type per base ε."
@@ -147,7 +154,7 @@ def _account_one(args, sc, k, name, x) -> int:
     eps, delta = (x, None) if name == 'eps' else (None, x)
     res = account(sc, sigma=args.sigma, steps=k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy,
                   pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget,
-                  net=getattr(args, 'net', False), **TightOptions.of(vars(args)).keywords())
+                  net=_net_request(args) or False)
     if args.json: print(dumps_json(res.to_dict())); return 0
     print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
     print(f"guarantee: {res.guarantee}")
@@ -186,8 +193,7 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
     for name, x in queries:                       # one grid per query for all k (epsilon_over_steps / delta_over_k)
         curve, given = (delta_over_k, dict(eps=x)) if name == 'eps' else (epsilon_over_steps, dict(delta=x))
         over = curve(sc, sigma=args.sigma, steps=ks, **given, relation=args.relation, pair=args.pair,
-                     accuracy=args.accuracy, max_bins=args.max_bins, net=getattr(args, 'net', False),
-                     net_options=TightOptions.of(vars(args)))
+                     accuracy=args.accuracy, max_bins=args.max_bins, net=_net_request(args) or False)
         for k, b in zip(ks, over):
             ok = bool(b.ratio <= args.accuracy)
             why = '' if ok else (f"delta < 1e-8: not refined this far (by design); the upper bound is valid"
@@ -239,7 +245,7 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
         lambda i, n, label: print(f"\r[{i}/{n}] {label:<12}", end='' if i < n else '\n', file=sys.stderr, flush=True))
     rows = compare_schemes(args.n, args.m, delta=args.delta, eps=args.eps, sigma=args.sigma, epochs=args.epochs,
                            steps=None if args.k is None else check_int(args.k, '--k', 1), b_values=args.b,
-                           progress=progress, net=args.net, net_options=TightOptions.of(vars(args)))
+                           progress=progress, net=_net_request(args) or False)
     if args.plot: plot_comparison(rows, calibrated=args.eps is not None, path=args.plot)
     if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
     what = (f"sigma certified for (eps={args.eps:g}, delta={args.delta:g})" if args.eps is not None
@@ -312,7 +318,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                  if v is not None]
         if extra:
             raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
-    prog, net = _calibration_progress(args), net_asked(args.net, TightOptions.of(vars(args))) or False
+    prog, net = _calibration_progress(args), _net_request(args) or False
     if args.solve == 'sigma':
         sc = _scheme_from(args); k = _steps_from(args, sc)[0]
         if args.sigma is not None:
@@ -366,11 +372,7 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
     "`must sweep`: certified ε(δ) and the best attack over a grid of schemes, batch sizes, σ and epochs, in parallel."
     points = sweep_grid(args.n, schemes=args.schemes, batch_sizes=args.batch_sizes, sigmas=args.sigmas,
                         epochs=args.epochs, b_per_m=args.b_per_m, relation=args.relation)
-    show, options = not (args.quiet or args.json), TightOptions.of(vars(args))
-    asked = getattr(args, 'net', False)                   # a Namespace built by hand may have no --net
-    if not asked and options != TightOptions():
-        raise ValueError(f"{options.recipe(cli=True)} set the triangle net's options, but --net was not given")
-    net = options if asked else None
+    show, net = not (args.quiet or args.json), _net_request(args)
     if args.dask == 'local': backend, rows = 'dask (local cluster)', _local_dask(points, args, show, net)
     else:
         backend = 'dask' if args.dask else ('sequential' if args.jobs == 1 else 'joblib')
