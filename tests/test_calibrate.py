@@ -62,10 +62,10 @@ def test_progress_reports_every_accountant_call():
     seen = []
     c = calibrate_sigma(make_scheme('wor', 10_000, m=100), steps=200, eps=2.0, delta=1e-5,
                         progress=lambda *a: seen.append(a))
-    # the last call checks the answer
-    assert len(seen) == c.calls - 1 and all(knob == 'sigma' for _, knob, _, _ in seen)
+    # every call, the last one included: the answer's account with its attack, which ends the progress line
+    assert len(seen) == c.calls and all(knob == 'sigma' for _, knob, _, _ in seen)
     assert [a[0] for a in seen] == list(range(1, len(seen) + 1))
-    assert any(abs(v - c.sigma) < 1e-12 and e <= 2.0 for _, _, v, e in seen)
+    assert seen[-1][2:] == (c.sigma, c.eps_upper) and c.eps_upper <= 2.0
     steps = []
     k = calibrate_steps(make_scheme('wor', 10_000, m=100), sigma=2.0, eps=1.0, delta=1e-5,
                         progress=lambda *a: steps.append(a))

@@ -180,7 +180,9 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
         sigma, sigma_bad, netted, more = tight_sigma_search(at, eps, sigma, options, tol, progress, calls)
         calls += more                                         # sigma_bad: now a σ that the net misses
     r = netted.get(sigma)         # the search's own `account(net=True)` at the answer: not computed twice
-    if r is None: r, calls = account(scheme, sigma=sigma, **kw, net=options or False), calls + 1
+    if r is None:                 # the answer's account, attack included: a call, reported like the others
+        r, calls = account(scheme, sigma=sigma, **kw, net=options or False), calls + 1
+        if progress is not None: progress(calls, 'sigma', sigma, r.upper)
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls, time.perf_counter() - t0, tol, r)
 
