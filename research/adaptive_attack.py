@@ -16,7 +16,7 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from scipy import fft as sfft
-from must_nbdev.accounting.accountant import attack_pairs
+from must_nbdev.accounting.attack import attack_pairs
 from must_nbdev.accounting.pld import loss_cells, lower_pld, MAX_BINS
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.compose import log_mgf, MGF_LAMBDAS

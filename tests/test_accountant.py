@@ -155,22 +155,6 @@ def test_one_call_per_training_step_coalesces(monkeypatch):
     assert [r['steps'] for r in mixed.history(eps=1.0)] == [1, 2, 3]
 
 
-@pytest.mark.parametrize("name, relation", [('must-ow', 'substitute'), ('wr', 'add_remove')])
-def test_attack_composes_only_the_winning_runs_upper_end(name, relation):
-    "The attack's upper end comes from the run with the largest lower end, as if every run's upper end were composed."
-    from must_nbdev.accounting.accountant import AttackAccountant
-    scheme = scheme_at(name, 2000, 40, b=400)
-    att = AttackAccountant(scheme, 1.0, relation, 300, 2e-3)
-    for eps in (0.5, 2.0):
-        got = att.delta(eps)
-        assert len(att._uppers) == 1                      # one run's upper end was composed, not all of them
-        runs = att.runs
-        best = max(range(len(runs)), key=lambda i: runs[i][1].delta_bounds(eps)[0])
-        assert got.lower == runs[best][1].delta_bounds(eps)[0] and got.upper == runs[best][2].delta_bounds(eps)[1]
-        assert att.best_run == runs[best][0] and got.lower <= got.upper
-        att._uppers.clear()
-
-
 def test_a_recorded_run_refuses_a_phase_on_a_dataset_of_another_size():
     "A count that disagrees with the run raises: every phase of a recorded run has the run's n (also calibrate_schedule)."
     from must_nbdev.accounting.calibrate import calibrate_schedule

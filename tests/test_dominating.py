@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from scipy import special, integrate
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.accountant import PrivacyAccountant, AttackAccountant
+from must_nbdev.accounting.accountant import PrivacyAccountant
+from must_nbdev.accounting.attack import AttackAccountant
 from must_nbdev.accounting.dominating import scheme_gaussian_pld, dominating_rate
 from must_nbdev.core.definitions import gaussian_profile
 from must_nbdev.core.sampling import scheme_at, make_scheme, occurrence_pmf

@@ -22,7 +22,8 @@ def run(request):
 
 def test_one_result_family_means_the_same_at_every_door(run):
     "`certified`, `attack` and `bracket` have one meaning: every door's answer for the run carries account's values."
-    from must_nbdev.accounting.accountant import AttackAccountant, CertifiedResult
+    from must_nbdev.accounting.accountant import CertifiedResult
+    from must_nbdev.accounting.attack import AttackAccountant
     sc, by_delta, _ = run
     assert (by_delta.certified, by_delta.attack, by_delta.bracket) == (
         by_delta.upper, by_delta.lower, tuple(by_delta.bound_interval))

@@ -16,7 +16,8 @@ from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
 from .triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
 from .certificates import CERTIFICATES, run_certificates
-from .accountant import (AttackAccountant, Bounds, CertifiedResult, PrivacyAccountant,
+from .attack import AttackAccountant
+from .accountant import (Bounds, CertifiedResult, PrivacyAccountant,
                                              best_composition, refine_grid)
 
 

@@ -13,7 +13,7 @@ from ..core.sampling import check_scheme, Scheme
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, loss_cells, lower_pld, check_max_bins
 from .compose import PRECISIONS, PRECISION_DTYPES, MGF_LAMBDAS, PLD_SLACK, UNIT_ROUNDOFF, log_mgf
-from .accountant import attack_pairs
+from .attack import attack_pairs
 sfft = LazyModule('scipy.fft')          # imported at first use: `must --help` never needs it
 
 # %% auto #0
