@@ -103,7 +103,7 @@ def witness_unlabelled_net():
     from must_nbdev.accounting.account import account
     from must_nbdev.accounting.adaptive import attack_runs
     from must_nbdev.accounting.dominating import scheme_gaussian_pld
-    from must_nbdev.accounting.unlabelled import unlabelled_pld
+    from must_nbdev.accounting.profile_pairs import unlabelled_pld
     from must_nbdev.accounting.unlabelled_net import FAMILIES, unlabelled_members
     from must_nbdev.accounting.triangles import upper_game_dp
     s2, sigma, k, eps, h = scheme_at('must-ow', 1000, 20, b=50), 1.95, 10, 0.1, 0.05

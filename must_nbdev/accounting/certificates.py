@@ -13,7 +13,8 @@ from ..core.sampling import check_scheme, Scheme
 from .pld import MAX_BINS
 from .pairs import RELATIONS
 from .dominating import MechanismPLD, scheme_gaussian_pld
-from .unlabelled import label_groups, unlabelled_pld
+from .unlabelled import label_groups
+from .profile_pairs import unlabelled_pld
 
 # %% auto #0
 __all__ = ['CERTIFICATES', 'Certificate', 'public_label_pld', 'partially_unlabelled_step_pld', 'per_step_certificates',

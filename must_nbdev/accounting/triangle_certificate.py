@@ -13,7 +13,7 @@ from ..core.sampling import check_scheme, Scheme
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, loss_cells, upper_pld
 from .pairs import GaussianMixture
 from .dominating import add_symmetric_label, label_top, dominating_labels, scheme_gaussian_pld
-from .unlabelled import unlabelled_pld
+from .profile_pairs import unlabelled_pld
 from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import attack_runs
 from .compose import FFT_WORKERS

@@ -10,15 +10,13 @@ from dataclasses import dataclass
 from ..core.definitions import check_real, LazyModule
 from ..core.sampling import Scheme
 from .pairs import LOG_SQRT_2PI, logsumexp_rows
-from .pld import DiscretePLD
-from .dominating import MechanismPLD, dominating_labels
+from .dominating import dominating_labels
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
-__all__ = ['special', 'LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'FEED_FLOOR', 'SEARCH_EVERY', 'KNOTS_DENSE',
-           'KNOTS_RATIO', 'U_ROUND', 'MASS_CHARGE', 'MAX_MASS_CHARGE', 'MAX_LOSS', 'LabelGroup', 'positive_binomial',
-           'label_groups', 'hs_gauss', 'hs_mixture', 'charged_mass', 'matched_split', 'group_bound', 'labelled_profile',
-           'unlabelled_profile', 'profile_knots', 'charged_upward', 'profile_pld', 'unlabelled_pld']
+__all__ = ['special', 'LABEL_FLOOR', 'SEARCH_SHARE', 'GROUP_FLOOR', 'SPLIT_MULTS', 'FEED_FLOOR', 'SEARCH_EVERY', 'MOVED',
+           'LabelGroup', 'positive_binomial', 'label_groups', 'hs_gauss', 'hs_mixture', 'charged_mass', 'matched_split',
+           'group_bound', 'labelled_profile', 'unlabelled_profile']
 
 # %% ../../nbs/accounting/04_unlabelled.ipynb #1b5ff4af
 LABEL_FLOOR = 1e-20   # a copy count whose conditional probability is below this is dropped (its P-mass charged)
@@ -366,85 +364,15 @@ def unlabelled_profile(scheme:Scheme,  # WR, MUST.wo, MUST.ow or MUST.ww (see `l
         tot = tot + group_bound(g, sigma, alpha, search=g.e >= cut, r=r, z=z, gauss=gauss)
     return labelled_profile(scheme, sigma, alpha, cap=tot * (1 + 1e-12))   # the smaller bound; sums rounded up
 
-# %% ../../nbs/accounting/04_unlabelled.ipynb #4038d279
-KNOTS_DENSE, KNOTS_RATIO = 64, 1 / 64     # every grid point up to 64 steps, then spacing = 1/64 of the knot's loss
-U_ROUND = np.finfo(np.float64).eps / 2    # unit round-off of float64
+# %% ../../nbs/accounting/04_unlabelled.ipynb #d1d1e6d1
+MOVED = {name: 'must_nbdev.accounting.profile_pairs' for name in (
+    'KNOTS_DENSE', 'KNOTS_RATIO', 'U_ROUND', 'profile_knots', 'MASS_CHARGE', 'MAX_MASS_CHARGE', 'charged_upward',
+    'profile_pld', 'MAX_LOSS', 'unlabelled_pld')}
 
-def profile_knots(J:int,  # the last knot, in grid steps (>= 1)
-                 ) -> np.ndarray:
-    "Knot indices 0..J: dense near 0, then geometric (a few hundred knots for any J)."
-    js = list(range(min(J, KNOTS_DENSE) + 1))
-    while js[-1] < J: js.append(min(J, max(js[-1] + 1, math.ceil(js[-1] * (1 + KNOTS_RATIO)))))
-    return np.array(js)
-
-def _lower_hull(x:np.ndarray, y:np.ndarray) -> np.ndarray:
-    "Indices of the lower convex hull of points sorted by x (monotone chain)."
-    idx = []
-    for i in range(len(x)):
-        while len(idx) >= 2 and ((y[idx[-1]] - y[idx[-2]]) * (x[i] - x[idx[-2]])
-                                 >= (y[i] - y[idx[-2]]) * (x[idx[-1]] - x[idx[-2]])):
-            idx.pop()
-        idx.append(i)
-    return np.array(idx)
-
-MASS_CHARGE = 2.0 ** -44       # least relative raise of every mass of a profile's pair: pays the rounding of its masses
-MAX_MASS_CHARGE = 2.0 ** -40   # largest relative raise; a shortfall beyond it goes to the mass at +∞
-
-def charged_upward(masses:np.ndarray,  # the pair's masses at losses (i − J) h, i = 0..2J (J = len // 2), nonnegative
-                   knots:np.ndarray,   # the hull's knots (grid steps) above α = 0
-                   values:np.ndarray,  # the hull's values there
-                   inf:float,          # the mass at +∞
-                   h:float,            # loss grid step
-                  ) -> tuple:
-    "(masses, inf) raised until the pair's curve Σ m_i (1 − α e^{−ℓ_i})_+ + inf lies above the hull at every knot."
-    J, nz = len(masses) // 2, np.flatnonzero(masses)
-    kappa = (8 + math.log2(max(len(nz), 2))) * U_ROUND      # relative rounding of a curve value (expm1, products, sum)
-    S = np.empty(len(knots))
-    for s in range(0, len(knots), 256):                     # blocks of knots: memory ≤ 256 × atoms
-        Z = (knots[s:s + 256, None] - (nz - J)[None, :]) * h   # log α − ℓ_i, exact up to one rounding
-        S[s:s + 256] = (masses[nz] * np.where(Z < 0, -np.expm1(np.minimum(Z, 0.0)), 0.0)).sum(1) * (1 - kappa)
-    need = values - inf
-    with np.errstate(divide='ignore', invalid='ignore'):
-        ratio = np.where(S > 0, need / S - 1, 0.0)           # the relative raise each knot asks of the masses
-    eta = min(max(MASS_CHARGE, float(np.max(ratio, initial=0.0))), MAX_MASS_CHARGE)
-    short = float(np.max(need - (1 + eta) * S, initial=0.0))    # what the masses cannot pay goes to +∞
-    return masses * (1 + eta), inf + short * (1 + 4 * U_ROUND)
-
-def profile_pld(js:np.ndarray,  # knot indices 0 = j_0 < j_1 < ... (grid steps)
-                U:np.ndarray,   # bounds on the sup profile S(e^{j h}) at the knots (α >= 1)
-                h:float,        # loss grid step
-                reverse:np.ndarray|None=None,  # the same bounds for the reverse orientation (None: U, a symmetric pair)
-               ) -> DiscretePLD:
-    "The discrete pair whose hockey-stick curve is the lower convex hull of the knots (and the reverse's, mirrored)."
-    U, J = np.minimum(np.asarray(U, float), 1.0), int(js[-1])
-    R = U if reverse is None else np.minimum(np.asarray(reverse, float), 1.0)
-    jj = np.r_[-js[:0:-1], js]
-    a = np.exp(jj * h)
-    x, y = np.r_[0.0, a], np.r_[1.0, 1 - a[:len(js) - 1] + a[:len(js) - 1] * R[:0:-1], U]
-    hull = _lower_hull(x, y)
-    if hull[-1] != len(x) - 1: raise RuntimeError("the last knot is not on the hull")
-    dx, at = np.diff(x[hull]), hull[:-1] >= 1      # x = e^{jj h}: differences as e^{jj h} expm1(Δjj h), not a cancellation
-    dx[at] = x[hull[:-1][at]] * np.expm1((jj[hull[1:][at] - 1] - jj[hull[:-1][at] - 1]) * h)
-    slopes = np.r_[np.diff(y[hull]) / dx, 0.0]
-    masses = np.zeros(2 * J + 1)
-    np.add.at(masses, jj[hull[1:] - 1] + J, x[hull[1:]] * np.diff(slopes))
-    masses, inf = charged_upward(np.maximum(masses, 0.0), jj[hull[1:] - 1], y[hull[1:]], float(y[hull[-1]]), h)
-    return DiscretePLD(h, -J, masses, inf)
-
-# %% ../../nbs/accounting/04_unlabelled.ipynb #c55660d9
-MAX_LOSS = 700.0   # largest privacy loss of a knot: e^700 is near float64's limit
-
-def unlabelled_pld(scheme:Scheme,            # registry scheme or pipeline
-                   sigma:float,              # noise multiplier (> 0)
-                   relation:str,             # only 'substitute' has this certificate
-                   h:float,                  # loss grid step (> 0)
-                   J:int,                    # the last knot (grid steps): the public-label pair's loss range
-                  ) -> MechanismPLD|None:
-    "The partially unlabelled certificate as a dominating pair on the grid (upper = lower: the pair is exact), or None."
-    if relation != 'substitute' or not scheme.fixed_size or label_groups(scheme) is None: return None
-    J = min(int(J), int(MAX_LOSS / h))      # beyond e^700 float64 overflows: the profile there is charged at +∞
-    js = profile_knots(max(1, J))
-    with np.errstate(over='ignore', invalid='ignore'): U = unlabelled_profile(scheme, sigma, np.exp(js * h))
-    if not np.all(np.isfinite(U)): return None   # never a bound from a non-finite profile: decline instead
-    pld = profile_pld(js, U, h)
-    return MechanismPLD([pld], [pld], f"{scheme.label}∘N(0,{sigma:g}²) [substitute, partially unlabelled]")
+def __getattr__(name:str):
+    "A name that moved to another module (`MOVED`): served from there, with a `DeprecationWarning` (until 0.5)."
+    if name not in MOVED: raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib, warnings
+    warnings.warn(f"{__name__}.{name} moved to {MOVED[name]}; import it from there (the old path goes in 0.5)",
+                  DeprecationWarning, stacklevel=2)
+    return getattr(importlib.import_module(MOVED[name]), name)

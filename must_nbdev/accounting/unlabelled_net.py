@@ -11,8 +11,8 @@ from ..core.definitions import check_int, check_real
 from ..core.sampling import Scheme
 from .pld import MAX_BINS, check_max_bins
 from .dominating import scheme_gaussian_pld
-from .unlabelled import (MAX_LOSS, LabelGroup, label_groups, profile_knots, profile_pld,
-                                              charged_mass, hs_mixture, matched_split)
+from .unlabelled import LabelGroup, label_groups, charged_mass, hs_mixture, matched_split
+from .profile_pairs import MAX_LOSS, profile_knots, profile_pld
 
 # %% auto #0
 __all__ = ['CELLS', 'MAX_CELLS', 'FAMILIES', 'member_profile', 'largest_side', 'cell_side', 'side_grid', 'triangle_cover',
