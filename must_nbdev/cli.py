@@ -10,7 +10,7 @@ from .core.definitions import MECHANISMS
 from .core.sampling import SCHEMES
 from .core.epochs import EPOCH_SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from .accounting.triangle_certificate import TightOptions
+from .accounting.triangle_certificate import MAX_BLOCKS, TightOptions
 from .accounting.unlabelled_net import MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
@@ -118,6 +118,9 @@ def _add_net_args(p):
     p.add_argument('--net-lean', dest='net_lean', action='store_true', default=d.lean,
                    help="play only the split the stand-in game ranks first, and nets for labels l >= 2 only where "
                         "it says they pay (WR, MUST: faster, a little looser)")
+    p.add_argument('--net-blocks', dest='net_blocks', type=int, default=d.blocks,
+                   help="cut the run into at most this many blocks: one DP over a block, its profile composed "
+                        f"(1..{MAX_BLOCKS}; default {d.blocks}: the DP over every step; more: faster, looser)")
 
 # %% ../nbs/90_cli.ipynb #e492c7a2
 def _add_amplify(sub, raw):

@@ -208,6 +208,10 @@ def test_regression_head_never_prints_a_broken_pipe_traceback():
       '--net-grid', '4'], '--net-grid 4 set the triangle net'),
     (['compare', '--n', '1000', '--m', '50', '--k', '10', '--sigma', '2', '--delta', '1e-5', '--net-lean'],
      '--net-lean set the triangle net'),
+    (['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--k', '10', '--sigma', '2', '--delta', '1e-5',
+      '--net-blocks', '4'], '--net-blocks 4 set the triangle net'),
+    (['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--k', '10', '--sigma', '2', '--delta', '1e-5',
+      '--net', '--net-blocks', '0'], 'net_blocks must be an integer >= 1'),
     (['calibrate', '--scheme', 'poisson', '--n', '1000', '--m', '10', '--k', '10', '--eps', '1', '--delta', '1e-5',
       '--net'], 'fixed-size'),
 ])

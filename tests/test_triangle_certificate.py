@@ -141,7 +141,8 @@ def test_fewer_member_levels_stay_above_the_best_enumerated_two_step_attack(name
 @pytest.mark.parametrize('name,n,m,b,sigma,eps', [('wor', 3, 2, None, 2.0, 0.5)] + list(TINY.values()))
 def test_quick_setting_stays_above_the_best_enumerated_two_step_attack_at_tiny_n(name, n, m, b, sigma, eps):
     # QUICK_NET, as the tighter hint offers it: tol 0.04, the whole net on the grid 4h, one level per grid step
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET, triangle_bound
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_blocks import triangle_bound
     sc = make_scheme(name, n, m=m, b=b)
     best = best_attack(name, n, m, b, sigma, eps)
     quick = triangle_bound(sc, sigma=sigma, steps=2, eps=eps, h=0.01, options=QUICK_NET)      # the net on 0.04

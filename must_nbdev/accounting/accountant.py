@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from ..core.definitions import check_choice, check_int, check_real, patch_to, progress
+from ..core.definitions import check_choice, check_int, check_real, moved_names, patch_to, progress
 from ..core.sampling import check_scheme, Scheme, resolve_steps
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, budget_max_bins, check_max_bins
@@ -384,10 +384,4 @@ def _best(self, f, acc, res) -> tuple:
 # %% ../../nbs/accounting/05_accountant.ipynb #0458e623
 MOVED = {'attack_pairs': 'must_nbdev.accounting.attack', 'AttackAccountant': 'must_nbdev.accounting.attack'}
 
-def __getattr__(name:str):
-    "A name that moved to another module (`MOVED`): served from there, with a `DeprecationWarning` (until 0.5)."
-    if name not in MOVED: raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib, warnings
-    warnings.warn(f"{__name__}.{name} moved to {MOVED[name]}; import it from there (the old path goes in 0.5)",
-                  DeprecationWarning, stacklevel=2)
-    return getattr(importlib.import_module(MOVED[name]), name)
+__getattr__ = moved_names(__name__, MOVED)   # the old path, until 0.5 (`core/00_definitions`)

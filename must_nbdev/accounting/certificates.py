@@ -91,7 +91,7 @@ CERTIFICATES = {c.name: c for c in (
                 "MUST, substitution", _unlabelled, step_pld=partially_unlabelled_step_pld),
     Certificate('triangle net', "the game over Loewner nets of triangles (accounting/09_triangle_certificate): "
                 "fixed-size schemes, substitution, on request (account(net=True), must account --net)",
-                _fixed_substitution, run_bound='must_nbdev.accounting.triangle_certificate:triangle_bound',
+                _fixed_substitution, run_bound='must_nbdev.accounting.net_blocks:triangle_bound',
                 on_request=True),
 )}
 

@@ -8,7 +8,7 @@ import math, os, time
 from dataclasses import dataclass, fields
 from functools import lru_cache
 import numpy as np
-from ..core.definitions import check_flag, check_int, check_real
+from ..core.definitions import check_flag, check_int, check_real, moved_names
 from ..core.sampling import check_scheme, Scheme
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, loss_cells, upper_pld
 from .pairs import GaussianMixture
@@ -20,9 +20,10 @@ from .compose import FFT_WORKERS
 from .triangles import NET_TOL, PER_H, triangle_net, planar_upper_pld, upper_game_dp
 
 # %% auto #0
-__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'QUICK_NET',
-           'QUICK_NET_MEASURED', 'TriangleCertificate', 'label_pld', 'on_grid', 'net_label_groups', 'whole_steps',
-           'triangle_delta', 'triangle_epsilon', 'TightOptions', 'triangle_bound', 'net_asked']
+__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'MAX_BLOCKS',
+           'QUICK_NET', 'QUICK_NET_MEASURED', 'MOVED', 'TriangleCertificate', 'check_net_query', 'label_pld', 'on_grid',
+           'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon', 'TightOptions',
+           'net_asked']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -42,9 +43,19 @@ class TriangleCertificate:
     cells: int = CELLS           # the unlabelled nets' cells per free side (`triangle_cover`)
     levels: float = PER_H        # the members' cells and loss levels per grid step (`planar_upper_pld`'s per_h)
     lean: bool = False           # True: the stand-in's first split alone, label nets l ≥ 2 only where they pay
+    blocks: int = 1              # blocks composed (`accounting/09b_net_blocks`); 1: the DP over every step
 
-def _checked(scheme, sigma, steps, h, relation, tol, coarsen, max_bins, cells) -> tuple:
-    "Validated (sigma, steps, h, tol, coarsen, max_bins, cells); the errors name the argument."
+def check_net_query(scheme:Scheme,     # the run's scheme: fixed size (not Poisson)
+                    sigma:float,       # noise multiplier (> 0)
+                    steps:int,         # number of adaptive steps (>= 1)
+                    h:float,           # loss grid step, in (0, 1]
+                    relation:str|None, # 'substitute' (None: the scheme's own)
+                    tol:float,         # net refinement tolerance (> 0)
+                    coarsen:int,       # members' grid factor (1..64)
+                    max_bins:int,      # cap on FFT bins (>= 16)
+                    cells:int,         # unlabelled nets' cells per side (1..MAX_CELLS)
+                   ) -> tuple:
+    "Validated (sigma, steps, h, tol, coarsen, max_bins, cells) of a net query; the errors name the argument."
     check_scheme(scheme)
     if not scheme.fixed_size:
         raise ValueError(f"scheme must have a fixed batch size (not Poisson) for the triangle net; got {scheme}")
@@ -188,14 +199,28 @@ def whole_steps(scheme:Scheme, sigma:float, h:float, max_bins:int) -> tuple:
     for p in alt.upper: p.masses.setflags(write=False)                   # cached: shared by every caller
     return tuple(alt.upper)
 
-def _net_dp(scheme, sigma, steps, e0, span, h, tol, coarsen, max_bins, cells, levels, lean=False) -> tuple:
+def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
+           sigma:float,          # noise multiplier (> 0)
+           steps:int,            # steps of the game (>= 1)
+           e0:float,             # the first ε read
+           span:int,             # further grid points read: δ at e0 + jh, j = 0..span
+           h:float,              # loss grid step
+           tol:float,            # net refinement tolerance (> 0)
+           coarsen:int,          # members' PLDs on the grid coarsen·h
+           max_bins:int,         # cap on FFT bins
+           cells:int,            # unlabelled nets' cells per side
+           levels:float,         # members' cells and loss levels per grid step
+           lean:bool=False,      # the stand-in's first split alone, label nets l ≥ 2 where they pay
+           rank:tuple|None=None, # (steps, ε) at which the stand-in games rank the splits (None: (steps, e0))
+          ) -> tuple:
     "The labelled game's upper DP, each step at most the partially unlabelled pair's and the unlabelled net's."
     # returns (dp, members, ratio, per copy, unlabelled members); l ≥ 2's nets are the l-copy discs: noise σ/l
-    ratio = _best_ratio(scheme, sigma, steps, e0, h, max_bins)
-    per_copy = _per_copy_pays(scheme, sigma, steps, e0, h, max_bins)
+    k, at = (steps, e0) if rank is None else rank       # every split is sound: the ranking only picks which to play
+    ratio = _best_ratio(scheme, sigma, k, at, h, max_bins)
+    per_copy = _per_copy_pays(scheme, sigma, k, at, h, max_bins)
     first = ratio if ratio > 1 else PER_COPY if per_copy else 1         # the split the stand-in game ranks first
     asks = lean and any(_has_net(pi, l, sigma) for pi, _, l in _rated_labels(scheme, sigma, first)[0] if l >= 2)
-    last = 1 if asks and not _label_nets_pay(scheme, sigma, steps, e0, h, first, max_bins) else 0   # 1: label 1's only
+    last = 1 if asks and not _label_nets_pay(scheme, sigma, k, at, h, first, max_bins) else 0   # 1: label 1's only
     groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen, first if lean else 1, levels, last)
     more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
     for split in [] if lean else [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
@@ -225,10 +250,10 @@ def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`
                   ) -> TriangleCertificate:
     "Certified upper bound on the worst-case δ(ε) after `steps` adaptive steps: the labelled game over Loewner nets."
     t0 = time.perf_counter()
-    sigma, steps, h, tol, coarsen, max_bins, cells = _checked(scheme, sigma, steps, h, relation, tol, coarsen,
-                                                              max_bins, cells)
+    sigma, steps, h, tol, coarsen, max_bins, cells = check_net_query(scheme, sigma, steps, h, relation, tol,
+                                                                     coarsen, max_bins, cells)
     eps, levels, lean = check_real(eps, 'eps', 0), check_real(levels, 'levels', 0.25, 8), check_flag(lean, 'lean')
-    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins, cells, levels, lean)
+    d, n, ratio, per_copy, un = net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins, cells, levels, lean)
     return TriangleCertificate(float(d['values'][0]), n, tol, h, coarsen, d['bins'], d['err'],
                                time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean)
 
@@ -250,19 +275,21 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
                     ) -> TriangleCertificate:
     "Certified upper bound on the worst-case ε(δ): the first ε on eps_lo + jh with net δ(ε) ≤ `delta` (∞ if none)."
     t0 = time.perf_counter()
-    sigma, steps, h, tol, coarsen, max_bins, cells = _checked(scheme, sigma, steps, h, relation, tol, coarsen,
-                                                              max_bins, cells)
+    sigma, steps, h, tol, coarsen, max_bins, cells = check_net_query(scheme, sigma, steps, h, relation, tol,
+                                                                     coarsen, max_bins, cells)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
     span, levels = math.ceil((eps_hi - eps_lo) / h), check_real(levels, 'levels', 0.25, 8)
     lean = check_flag(lean, 'lean')
-    d, n, ratio, per_copy, un = _net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells,
-                                        levels, lean)
+    d, n, ratio, per_copy, un = net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells,
+                                       levels, lean)
     ok = np.flatnonzero(d['values'] <= delta)
     return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
                                d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean)
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #ca66aa97
+MAX_BLOCKS = 100_000   # the most blocks a run may be cut into (each block is at least one step)
+
 @dataclass(frozen=True)
 class TightOptions:
     "The triangle net's options, checked once and passed as one group."
@@ -272,6 +299,7 @@ class TightOptions:
     grid:int = 1          # the net's own loss grid grid·h (1..64), members and DP: faster; ε rounded up to it
     levels:float = PER_H  # members' cells and loss levels per grid step (0.25..8): 1 is faster, a little looser
     lean:bool = False     # the stand-in's first split alone, label nets l ≥ 2 only where they pay: faster, looser
+    blocks:int = 1        # the run as at most this many blocks, each one DP's profile, composed: faster, looser
 
     def __post_init__(self):
         object.__setattr__(self, 'tol', check_real(self.tol, 'net_tol', 0, lo_open=True))
@@ -280,9 +308,10 @@ class TightOptions:
         object.__setattr__(self, 'grid', check_int(self.grid, 'net_grid', 1, 64))
         object.__setattr__(self, 'levels', check_real(self.levels, 'net_levels', 0.25, 8))
         object.__setattr__(self, 'lean', check_flag(self.lean, 'net_lean'))
+        object.__setattr__(self, 'blocks', check_int(self.blocks, 'net_blocks', 1, MAX_BLOCKS))
 
     def keywords(self) -> dict:
-        "The options as the doors' keyword arguments: net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean."
+        "The options as the doors' keyword arguments: net_tol, net_coarsen, ... net_lean, net_blocks."
         return {f'net_{f.name}': getattr(self, f.name) for f in fields(self)}
 
     @classmethod
@@ -305,30 +334,6 @@ QUICK_NET_MEASURED = (   # 2 cores, σ = 1.1 and 2.62: benchmarks/TIGHT_DEFAULT.
     "at the DP-SGD size: WOR 1.03-1.05x the attack in 12-51 s, WR and MUST.wo 1.02-1.06x in 32-95 s, "
     "MUST.ow and MUST.ww 1.01-1.10x in 2-3 min")
 
-def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
-                   *,
-                   sigma:float,                    # noise multiplier (> 0)
-                   steps:int,                      # number of adaptive steps (>= 1)
-                   h:float,                        # loss grid step, in (0, 1]
-                   relation:str|None=None,         # must be 'substitute' (None: the scheme's own)
-                   eps:float|None=None,            # bound δ(eps) ...
-                   delta:float|None=None,          # ... or ε(delta)
-                   bracket:tuple|None=None,        # ε(δ): (lo, hi) searched, e.g. (attack, another certificate)
-                   max_bins:int=MAX_BINS,          # cap on FFT bins (>= 16)
-                   options:TightOptions|None=None, # the net's options (None: the defaults)
-                  ) -> float:
-    "The triangle net's certified δ(eps) or ε(delta) for a whole run: the run certificate of `CERTIFICATES`."
-    o = TightOptions() if options is None else options
-    if not all(hasattr(o, f.name) for f in fields(TightOptions)):
-        raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
-    if h * o.grid > 1: raise ValueError(f"net_grid={o.grid} puts the net on the grid {h * o.grid:g} > 1; lower it")
-    kw = dict(sigma=sigma, steps=steps, h=h * o.grid, relation=relation, tol=o.tol, coarsen=o.coarsen,
-              cells=o.cells, levels=o.levels, lean=o.lean, max_bins=max_bins)
-    if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
-    if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
-    if bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range to search")
-    return triangle_epsilon(scheme, delta=delta, eps_lo=bracket[0], eps_hi=bracket[1], **kw).value
-
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #0eddfc1f
 def net_asked(net,                             # False, True, or the options themselves (a `TightOptions`)
               options:TightOptions|None=None,  # the options given apart (`net_*` keywords, `net_options`)
@@ -347,3 +352,7 @@ def net_asked(net,                             # False, True, or the options the
         raise ValueError(f"{options.recipe()} set the triangle net's options, but the net was not asked for: "
                          "give net=True (CLI --net) or drop them")
     return (options or TightOptions()) if net else None
+
+# %% ../../nbs/accounting/09_triangle_certificate.ipynb #4f5876fb
+MOVED = {'triangle_bound': 'must_nbdev.accounting.net_blocks'}
+__getattr__ = moved_names(__name__, MOVED)   # the old path, until 0.5 (`core/00_definitions`)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from ..core.definitions import check_real, LazyModule
+from ..core.definitions import check_real, LazyModule, moved_names
 from ..core.sampling import Scheme
 from .pairs import LOG_SQRT_2PI, logsumexp_rows
 from .dominating import dominating_labels
@@ -369,10 +369,4 @@ MOVED = {name: 'must_nbdev.accounting.profile_pairs' for name in (
     'KNOTS_DENSE', 'KNOTS_RATIO', 'U_ROUND', 'profile_knots', 'MASS_CHARGE', 'MAX_MASS_CHARGE', 'charged_upward',
     'profile_pld', 'MAX_LOSS', 'unlabelled_pld')}
 
-def __getattr__(name:str):
-    "A name that moved to another module (`MOVED`): served from there, with a `DeprecationWarning` (until 0.5)."
-    if name not in MOVED: raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib, warnings
-    warnings.warn(f"{__name__}.{name} moved to {MOVED[name]}; import it from there (the old path goes in 0.5)",
-                  DeprecationWarning, stacklevel=2)
-    return getattr(importlib.import_module(MOVED[name]), name)
+__getattr__ = moved_names(__name__, MOVED)   # the old path, until 0.5 (`core/00_definitions`)

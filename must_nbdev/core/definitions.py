@@ -11,7 +11,7 @@ import numpy as np
 __all__ = ['special', 'MEMORY_BUDGET', 'SERIES_THETA', 'MECHANISMS', 'LazyModule', 'check_int', 'check_real', 'check_reals',
            'check_choice', 'check_flag', 'set_memory_budget', 'check_memory', 'hockey_stick', 'laplace_profile',
            'gaussian_profile', 'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss', 'delta_from_pld',
-           'progress', 'markdown_table', 'jsonable', 'patch_to', 'analytic_gaussian_theta']
+           'progress', 'markdown_table', 'jsonable', 'patch_to', 'moved_names', 'analytic_gaussian_theta']
 
 # %% ../../nbs/core/00_definitions.ipynb #a52889f5
 class LazyModule:
@@ -262,6 +262,19 @@ def patch_to(cls:type,  # the class that receives the decorated function as a me
         fn.__qualname__, fn.__module__ = f"{cls.__name__}.{fn.__name__}", cls.__module__
         setattr(cls, fn.__name__, f); return f
     return attach
+
+# %% ../../nbs/core/00_definitions.ipynb #166aac4c
+def moved_names(module:str,  # the old module's name (its `__name__`)
+                moved:dict,  # name -> the module it moved to, e.g. {'AttackAccountant': 'must_nbdev.accounting.attack'}
+               ):
+    "The old module's `__getattr__`: names in `moved` served from their new module with a `DeprecationWarning`."
+    def __getattr__(name:str):
+        if name not in moved: raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        import importlib, warnings
+        warnings.warn(f"{module}.{name} moved to {moved[name]}; import it from there (the old path goes in 0.5)",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(moved[name]), name)
+    return __getattr__
 
 # %% ../../nbs/core/00_definitions.ipynb #21e34680
 def analytic_gaussian_theta(eps:float,    # ε ≥ 0

@@ -10,9 +10,9 @@ Each s divides k. `sym`: the reverse orientation taken equal to the forward one 
 import sys, time, math, numpy as np
 from must_nbdev.core.sampling import make_scheme
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.triangle_certificate import QUICK_NET, _net_dp
+from must_nbdev.accounting.triangle_certificate import QUICK_NET, net_dp
 from must_nbdev.accounting.unlabelled_net import CELLS
-from must_nbdev.accounting.unlabelled import profile_pld
+from must_nbdev.accounting.profile_pairs import profile_pld
 from must_nbdev.accounting.compose import compose_plds
 from must_nbdev.accounting.pld import MAX_BINS
 
@@ -27,7 +27,7 @@ print(f"{name} σ={sigma}: account(net=QUICK_NET) ε={r.upper:.5f} ({r.certifica
       f"{r.lower:.5f}) in {t_net:.1f} s; fast certificate {fast.upper:.5f} ({fast.upper / fast.lower:.4f}×); "
       f"h={r.h:.4g}", flush=True)
 H = QUICK_NET.grid * r.h
-dp = lambda s, e0, span: np.asarray(_net_dp(sc, sigma, s, e0, span, H, QUICK_NET.tol, QUICK_NET.coarsen, MAX_BINS,
+dp = lambda s, e0, span: np.asarray(net_dp(sc, sigma, s, e0, span, H, QUICK_NET.tol, QUICK_NET.coarsen, MAX_BINS,
                                             CELLS, QUICK_NET.levels, QUICK_NET.lean)[0]['values'], float)
 
 def block_pair(s, both):

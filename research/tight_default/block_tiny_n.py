@@ -6,10 +6,10 @@ the enumerated attack (soundness) and is expected at or above the full DP (it re
 import sys, math, time, numpy as np, pathlib
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / 'tests'))
 from must_nbdev.core.sampling import make_scheme
-from must_nbdev.accounting.triangle_certificate import _net_dp
+from must_nbdev.accounting.triangle_certificate import net_dp
 from must_nbdev.accounting.triangle_certificate import QUICK_NET
 from must_nbdev.accounting.unlabelled_net import CELLS
-from must_nbdev.accounting.unlabelled import profile_pld
+from must_nbdev.accounting.profile_pairs import profile_pld
 from must_nbdev.accounting.compose import compose_plds
 from must_nbdev.accounting.pld import MAX_BINS
 from test_tiny_n_theory_gaps import CASES, _lower
@@ -19,7 +19,7 @@ worst = math.inf
 for name, n, m, b, sigma, eps in (c for c in CASES if c[4] == 1.0):
     sc = make_scheme(name, n, m=m, b=b)
     h = H                                            # the net's grid: its members cost ~40 s a case on 2 cores
-    dp = lambda s, e0, span: np.asarray(_net_dp(sc, sigma, s, e0, span, h, QUICK_NET.tol, 1, MAX_BINS, CELLS,
+    dp = lambda s, e0, span: np.asarray(net_dp(sc, sigma, s, e0, span, h, QUICK_NET.tol, 1, MAX_BINS, CELLS,
                                                  QUICK_NET.levels)[0]['values'],
                                         float)
     t0 = time.perf_counter(); full = float(dp(2, eps, 0)[0])
