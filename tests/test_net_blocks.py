@@ -11,7 +11,7 @@ from must_nbdev.core.sampling import make_scheme
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import adaptive_delta
 from must_nbdev.accounting.triangle_certificate import TightOptions, triangle_delta, triangle_epsilon
-from must_nbdev.accounting.net_blocks import block_bound, block_plan, block_read_to, triangle_bound
+from must_nbdev.accounting.net_blocks import block_bound, block_plan, block_range, triangle_bound
 from test_tiny_n_theory_gaps import CASES, _lower
 
 WOR = make_scheme('wor', 10_000, m=200)
@@ -64,10 +64,11 @@ def test_blocks_sit_between_the_attack_and_the_public_labels_and_agree_both_ways
     assert e.blocks == 3 and eps * 0.999 <= e.value <= eps * 1.001, (e.value, eps)
 
 
-def test_read_range_comes_from_the_public_labels_and_is_finite():
-    to = block_read_to(WOR, S4, 20, 5, 4 * H4, 1 << 16, delta=1e-5)
-    assert 0 < to < 50
-    assert block_read_to(WOR, S4, 20, 5, 4 * H4, 1 << 16, eps=0.5) > 0
+def test_rank_and_read_range_come_from_the_public_labels_and_are_finite():
+    rank, to = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, delta=1e-5)
+    assert 0 < rank < to < 50                       # the read range reaches a smaller δ: a larger ε
+    rank, to = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, eps=0.5)
+    assert 0 < rank < to < 50
 
 
 def test_every_door_reports_the_blocked_runs_number():

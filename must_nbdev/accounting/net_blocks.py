@@ -18,7 +18,7 @@ from .triangle_certificate import (TightOptions, TriangleCertificate, check_net_
                                                         triangle_delta, triangle_epsilon)
 
 # %% auto #0
-__all__ = ['BLOCK_TAIL', 'DENSE_KNOTS', 'block_plan', 'block_read_to', 'block_pair', 'block_bound', 'triangle_bound']
+__all__ = ['BLOCK_TAIL', 'DENSE_KNOTS', 'block_plan', 'block_range', 'block_pair', 'block_bound', 'triangle_bound']
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #bb9fcaab
 def block_plan(steps:int,   # number of steps of the run (>= 1)
@@ -32,20 +32,21 @@ def block_plan(steps:int,   # number of steps of the run (>= 1)
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #d437780b
 BLOCK_TAIL = 1e-2   # the blocks' tails at +∞ are aimed to cost at most this share of the run's δ
 
-def block_read_to(scheme:Scheme,           # a fixed-size scheme
-                  sigma:float,             # noise multiplier (> 0)
-                  s:int,                   # steps per block
-                  b:int,                   # blocks
-                  h:float,                 # the net's loss grid step
-                  max_bins:int,            # cap on FFT bins
-                  eps:float|None=None,     # the query: δ(eps) ...
-                  delta:float|None=None,   # ... or ε(delta)
-                 ) -> float:
-    "The ε up to which a block's profile is read: the public-label certificate's s-step ε at BLOCK_TAIL · δ / b."
+def block_range(scheme:Scheme,           # a fixed-size scheme
+                sigma:float,             # noise multiplier (> 0)
+                s:int,                   # steps per block
+                b:int,                   # blocks
+                h:float,                 # the net's loss grid step
+                max_bins:int,            # cap on FFT bins
+                eps:float|None=None,     # the query: δ(eps) ...
+                delta:float|None=None,   # ... or ε(delta)
+               ) -> tuple:
+    "(rank ε, read ε): the public-label certificate's s-step ε at δ/b and at BLOCK_TAIL · δ/b."
     mech = scheme_gaussian_pld(scheme, sigma, 'substitute', h, max_bins)
     if delta is None: delta = BLOCK_TAIL * PrivacyAccountant([(mech, b * s)], max_bins, 'double').delta(eps).upper
-    need = min(max(BLOCK_TAIL * delta / b, 1e-300), 0.5)
-    return min(PrivacyAccountant([(mech, s)], max_bins, 'double').epsilon(need).upper, MAX_LOSS)
+    block = PrivacyAccountant([(mech, s)], max_bins, 'double')
+    at = lambda d: min(block.epsilon(min(max(d, 1e-300), 0.5)).upper, MAX_LOSS)   # δ in (0, 1): ε finite
+    return at(delta / b), at(BLOCK_TAIL * delta / b)
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #41e6c105
 DENSE_KNOTS = 4096   # up to this many grid points every point is a knot of the block's hull; beyond, profile_knots
@@ -56,13 +57,13 @@ def block_pair(scheme:Scheme,          # a fixed-size scheme, checked by the cal
                h:float,                # the net's loss grid step
                options:TightOptions,   # the net's options (its grid already in h)
                max_bins:int,           # cap on FFT bins
-               read_to:float,          # the profile is read on 0, h, ..., up to this ε (`block_read_to`)
-               rank:tuple,             # (steps, ε) of the run: where the stand-in games rank the label splits
+               read_to:float,          # the profile is read on 0, h, ..., up to this ε (`block_range`)
+               rank_eps:float,         # the s-step ε where the stand-in games rank the label splits
               ) -> tuple:
     "(pair, dp, members, ratio, per copy, unlabelled members): a DiscretePLD dominating every s-step block, both ways."
     J = max(1, min(math.ceil(read_to / h), int(MAX_LOSS / h)))
     o = options
-    d, *rest = net_dp(scheme, sigma, s, 0.0, J, h, o.tol, o.coarsen, max_bins, o.cells, o.levels, o.lean, rank)
+    d, *rest = net_dp(scheme, sigma, s, 0.0, J, h, o.tol, o.coarsen, max_bins, o.cells, o.levels, o.lean, (s, rank_eps))
     U = np.asarray(d['values'], float)                         # δ_s(jh), j = 0..J, certified from above
     js = np.arange(J + 1) if J <= DENSE_KNOTS else profile_knots(J)
     return (profile_pld(js, U[js], h), d, *rest)
@@ -76,7 +77,6 @@ def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
                 options:TightOptions,     # the net's options: `blocks` cuts the run (its grid already in h)
                 eps:float|None=None,      # bound δ(eps) ...
                 delta:float|None=None,    # ... or ε(delta)
-                rank_eps:float=0.0,       # ε where the stand-in games rank the splits (e.g. the attack's ε)
                 relation:str|None=None,   # must be 'substitute' (None: the scheme's own)
                 max_bins:int=MAX_BINS,    # cap on FFT bins (>= 16)
                ) -> TriangleCertificate:
@@ -85,9 +85,8 @@ def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
     sigma, steps, h, *_ = check_net_query(scheme, sigma, steps, h, relation, o.tol, o.coarsen, max_bins, o.cells)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
     s, b = block_plan(steps, o.blocks)
-    read_to = block_read_to(scheme, sigma, s, b, h, max_bins, eps, delta)
-    pair, d, members, ratio, per_copy, un = block_pair(scheme, sigma, s, h, o, max_bins, read_to,
-                                                       (steps, eps if eps is not None else rank_eps))
+    rank_eps, read_to = block_range(scheme, sigma, s, b, h, max_bins, eps, delta)
+    pair, d, members, ratio, per_copy, un = block_pair(scheme, sigma, s, h, o, max_bins, read_to, rank_eps)
     run = compose_plds([(pair, b)])
     value = run.delta_bounds(eps)[1] if eps is not None else run.eps_bounds(delta)[1]
     return TriangleCertificate(float(value), members, o.tol, h, o.coarsen, max(d['bins'], len(run.u)), d['err'],
@@ -115,8 +114,7 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
     if eps is None and bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range to search")
     if block_plan(steps, o.blocks)[1] > 1:
         return block_bound(scheme, sigma=sigma, steps=steps, h=h * o.grid, options=o, eps=eps, delta=delta,
-                           rank_eps=0.0 if bracket is None else bracket[0], relation=relation,
-                           max_bins=max_bins).value
+                           relation=relation, max_bins=max_bins).value
     kw = dict(sigma=sigma, steps=steps, h=h * o.grid, relation=relation, tol=o.tol, coarsen=o.coarsen,
               cells=o.cells, levels=o.levels, lean=o.lean, max_bins=max_bins)
     if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
