@@ -2,12 +2,14 @@
 tight-by-default goal: the certificate that answered, its value, the best attack, the gap, the seconds and the peak
 memory, with dp_accounting's PLD on a Poisson query of the same size as the time yardstick (the same run, the same
 machine); then σ for (3, 1e-5) at the DP-SGD size for every fixed-size scheme, with the time taken. `--quick` adds the
-triangle net's quick setting (`QUICK_NET`) for the schemes named: the tight answer and what it costs (minutes each).
+triangle net's quick setting (`QUICK_NET`) for the schemes named: the tight answer and what it costs (minutes each);
+`--blocks B` plays it cut into at most B blocks instead (`net_blocks`, accounting/09b_net_blocks).
 Every measurement runs in a fresh child process, one at a time, so its peak memory is its own. Writes
 benchmarks/TIGHT_DEFAULT.md and .json.
 
     python benchmarks/tight_default.py                       # the defaults: a few minutes
     python benchmarks/tight_default.py --quick wor wr        # and the quick net for WOR and WR (about 15 minutes)
+    python benchmarks/tight_default.py --quick wor --blocks 5 --out benchmarks/TIGHT_BLOCKS.md   # in 5 blocks
 """
 import argparse, json, subprocess, sys, time
 from pathlib import Path
@@ -70,11 +72,14 @@ def main(argv=None):
     ap.add_argument('--quick', nargs='*', default=[], choices=SCHEMES, metavar='SCHEME',
                     help='also the quick net (QUICK_NET) for these schemes: one account per configuration and a '
                          'calibration at the DP-SGD size (minutes each)')
+    ap.add_argument('--blocks', type=int, default=1,
+                    help='the quick net cut into at most this many blocks (net_blocks; default 1: the full DP)')
     ap.add_argument('--out', default=str(Path(__file__).with_name('TIGHT_DEFAULT.md')))
     args = ap.parse_args(argv)
     from must_nbdev.accounting.triangle_certificate import QUICK_NET
-    from dataclasses import asdict
-    quick = asdict(QUICK_NET)
+    from dataclasses import asdict, replace
+    net = replace(QUICK_NET, blocks=args.blocks)
+    quick = asdict(net)
     commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
     t_all, rows, cals, yard = time.perf_counter(), [], [], []
     for size, query, spec, names in configurations():
@@ -92,11 +97,12 @@ def main(argv=None):
             print(cals[-1], flush=True)
     total = time.perf_counter() - t_all
     lines = ['# Tight by default? What the doors answer by default, next to the attack and the time yardstick', '',
-             f'`python benchmarks/tight_default.py{" --quick " + " ".join(args.quick) if args.quick else ""}` at '
+             f'`python benchmarks/tight_default.py{" --quick " + " ".join(args.quick) if args.quick else ""}'
+             f'{f" --blocks {args.blocks}" if args.blocks > 1 else ""}` at '
              f'commit `{commit}`, {time.strftime("%Y-%m-%d")}, {total:.0f} s in all, one fresh process per '
              'measurement; *seconds*: the call alone, imports excluded. *default*: `account(...)` as it ships (attack '
              'included); *quick*: with the triangle '
-             f'net\'s quick setting `{QUICK_NET.recipe()}`. *gap* = certified / attack. *yardstick*: '
+             f'net\'s quick setting `{net.recipe()}`. *gap* = certified / attack. *yardstick*: '
              'dp_accounting\'s PLD accountant on a Poisson query of the same size (rate m/n, σ, steps), in the same '
              'run. The goal: within 1.05× of the attack at the DP-SGD size and 1.3× at Fig S2, in 5 s (WOR, WR) '
              'or 30 s (MUST), in 2 GB.', '',
