@@ -267,7 +267,7 @@ def patch_to(cls:type,  # the class that receives the decorated function as a me
 def moved_names(module:str,  # the old module's name (its `__name__`)
                 moved:dict,  # name -> the module it moved to, e.g. {'AttackAccountant': 'must_nbdev.accounting.attack'}
                ):
-    "The old module's `__getattr__`: names in `moved` served from their new module with a `DeprecationWarning`."
+    "The old module's attribute hook (PEP 562): names in `moved` served from their new module, with a warning."
     def __getattr__(name:str):
         if name not in moved: raise AttributeError(f"module {module!r} has no attribute {name!r}")
         import importlib, warnings
