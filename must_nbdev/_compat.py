@@ -11,7 +11,7 @@ __all__ = ['OLD_MODULES', 'RENAMED', 'install_old_paths']
 
 # %% ../nbs/99_compat.ipynb #a83ae247
 OLD_MODULES = {
-    'definitions': ('core.definitions',), 'sampling': ('core.sampling',), 'amplification': ('core.amplification', 'experiments.amplification_tables'),
+    'definitions': ('core.definitions',), 'sampling': ('core.sampling', 'core.samplers'), 'amplification': ('core.amplification', 'experiments.amplification_tables'),
     'accountant': ('accounting.pairs', 'accounting.pld', 'accounting.compose', 'accounting.dominating',
                    'accounting.accountant', 'accounting.attack', 'accounting.account', 'accounting.calibrate',
                    'experiments.accounting_figures', 'core.definitions'),

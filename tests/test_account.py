@@ -236,7 +236,7 @@ def test_every_public_path_fits_under_an_address_space_limit():
         "import resource\n"
         "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
         "from must_nbdev import make_scheme, PrivacyAccountant, MustBatchSampler, calibrate_sigma\n"
-        "from must_nbdev.core.sampling import sample_many\n"
+        "from must_nbdev.core.samplers import sample_many\n"
         "run = PrivacyAccountant(max_bins=None)\n"
         "for _ in range(2000): run.step(make_scheme('wr', 60000, m=256), sigma=1.0)\n"
         "print('run', run.epsilon(1e-5).upper)\n"

@@ -1,6 +1,7 @@
 "`must_nbdev.experiments.bootstrap`: the exact repeated-record collision probability against Monte Carlo (issue 4)."
 import numpy as np
-from must_nbdev.core.sampling import make_scheme, sample_many
+from must_nbdev.core.sampling import make_scheme
+from must_nbdev.core.samplers import sample_many
 from must_nbdev.experiments.bootstrap import collision_probability
 
 

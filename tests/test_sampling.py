@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 from must_nbdev.core.amplification import amplify
-from must_nbdev.core.sampling import scheme_at, make_scheme, multistage, occurrence_pmf, sample_many, SCHEMES
+from must_nbdev.core.sampling import scheme_at, make_scheme, multistage, occurrence_pmf, SCHEMES
+from must_nbdev.core.samplers import sample_many
 from must_nbdev.core.sampling import log_binom_pmf, log_hypergeom_pmf
 
 mp.mp.dps = 60
@@ -51,16 +52,6 @@ def test_three_stage_mean_and_sampler_agree():
     ms = sample_many(sc, 50_000, rng=0)
     assert (ms.sizes == 20).all()
     assert abs(ms.distinct.mean() - 60 * occurrence_pmf(sc).eta) < 5 * ms.distinct.std() / np.sqrt(50_000)
-
-def test_samplers_reproduce_with_seed_and_generator():
-    sc = make_scheme('must-ww', 500, m=100, b=80)
-    a, b = sample_many(sc, 10, rng=3), sample_many(sc, 10, rng=np.random.default_rng(3))
-    assert np.array_equal(a.indices, b.indices) and np.array_equal(a.counts, b.counts)
-
-def test_large_population_wor_uses_per_row_path():
-    sc = make_scheme('must-ow', 10**7, m=50, b=30)
-    ms = sample_many(sc, 5, rng=1)
-    assert (ms.sizes == 50).all() and (ms.indices < 10**7).all() and (ms.distinct <= 30).all()
 
 @pytest.mark.parametrize('kwargs,msg', [
     (dict(name='must-ow', n=100, m=10, b=101), 'b must be <= n'),
@@ -110,13 +101,6 @@ def test_regression_huge_occurrence_counts_are_refused_quickly():
         amplify(make_scheme('must-ww', 10, m=10**6, b=10**6), 'gaussian', 1.0, [1.0])
 
 
-def test_regression_sampler_never_silently_drops_records():
-    with pytest.raises(ValueError, match='n must be an integer'):
-        make_scheme('wor', 10**18, m=10)
-    ms = sample_many(make_scheme('wor', 10**15, m=10), 10**4, rng=0)
-    assert np.all(ms.sizes == 10) and np.all(ms.distinct == 10)
-
-
 @pytest.mark.parametrize('call,name', [
     (lambda: make_scheme('wr', 1e300, m=10), 'n'),
     (lambda: make_scheme('wr', 2 ** 63, m=10), 'n'),
@@ -136,26 +120,3 @@ def test_regression_integral_float_sizes_are_normalised():
             and sample_many(sc, 3, rng=0).sizes.tolist() == [10] * 3)
 
 
-def test_sampling_memory_is_estimated_before_allocating():
-    "Issue 27: a request for more samples than the memory budget holds is refused in one line, naming what to change."
-    import tracemalloc
-    from must_nbdev.core.sampling import SAMPLE_BYTES, row_cost, sample_many
-    from must_nbdev.core.definitions import set_memory_budget
-    with pytest.raises(ValueError, match='T=100000 samples of WR .* draw fewer samples'):
-        sample_many(make_scheme('wr', 10**6, m=10**5), 10**5)
-    for sc in (make_scheme('wr', 10**5, m=300), make_scheme('must-ow', 10**5, m=200, b=900),
-               make_scheme('poisson', 10**5, q=3e-3)):
-        tracemalloc.start(); sample_many(sc, 300, 1); peak = tracemalloc.get_traced_memory()[1]; tracemalloc.stop()
-        assert peak <= SAMPLE_BYTES * 300 * row_cost(sc)          # the estimate is an upper bound of the real peak
-    old = set_memory_budget(1 << 20)
-    try:
-        with pytest.raises(ValueError, match='memory budget'): sample_many(make_scheme('wor', 10**5, m=300), 100)
-    finally: set_memory_budget(old)
-
-def test_wor_draws_are_the_same_on_every_cpu():
-    "01_bootstrap's MUST.ow rows once differed between machines: argpartition leaves the kept keys' order to the CPU."
-    from must_nbdev.core.sampling import _wor_positions
-    for pop, size in ((300, 100), (10, 10), (50, 49)):             # the sort-key path (4·size > pop)
-        got = _wor_positions(pop, size, 64, np.random.default_rng(1))
-        keys = np.random.default_rng(1).random((64, pop))
-        assert np.array_equal(got, np.argsort(keys, axis=1, kind='stable')[:, :size])   # the smallest keys, in order

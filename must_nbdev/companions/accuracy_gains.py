@@ -10,7 +10,8 @@ from scipy import optimize
 from ..core.definitions import check_choice, check_int, check_real, check_reals, progress
 from ..core.amplification import base_epsilon
 from .limits import check_epsilon, check_rate, laplace_at_inner_budget
-from ..core.sampling import SCHEMES, as_generator, occurrence_pmf, sample_many, scheme_at
+from ..core.sampling import SCHEMES, occurrence_pmf, scheme_at
+from ..core.samplers import as_generator, sample_many
 
 # %% auto #0
 __all__ = ['POPULATION_BOUNDS', 'MSE_RATES', 'MSE_EPS', 'sampling_rate', 'amplified_by_srs', 'sample_budget',

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 import numpy as np
 from .definitions import check_int, check_real, check_choice
-from .sampling import as_generator
+from .samplers import as_generator
 
 # %% auto #0
 __all__ = ['EPOCH_SCHEMES', 'allocate_records', 'shuffle_records', 'EpochSchemeSpec', 'EpochScheme', 'make_epoch_scheme',

@@ -8,14 +8,13 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 import numpy as np
-from .definitions import check_int, check_real, check_choice, check_memory, LazyModule
+from .definitions import check_int, check_real, check_choice, LazyModule, moved_names
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
-__all__ = ['special', 'STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'SAMPLE_BYTES', 'Stage', 'SchemeSpec',
+__all__ = ['special', 'STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'MOVED', 'Stage', 'SchemeSpec',
            'Scheme', 'check_scheme', 'make_scheme', 'multistage', 'scheme_at', 'scheme_fits', 'resolve_steps',
-           'log_binom_pmf', 'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'expected_distinct', 'as_generator',
-           'Multisets', 'row_cost', 'sample_many', 'sample']
+           'log_binom_pmf', 'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'expected_distinct']
 
 # %% ../../nbs/core/01_sampling.ipynb #9cb47120
 STAGE_METHODS = ('wor', 'wr', 'poisson')
@@ -336,121 +335,7 @@ def expected_distinct(scheme:Scheme,  # registry scheme (`make_scheme`) or pipel
     "Exact expected number of distinct records in a batch, E[m0] = n (1 − w0), from the occurrence pmf."
     return scheme.n * -math.expm1(float(occurrence_pmf(scheme).log_pmf[0]))
 
-# %% ../../nbs/core/01_sampling.ipynb #346550a4
-def as_generator(rng=None,  # np.random.Generator (returned as is), int seed or None
-                ) -> np.random.Generator:
-    "Return `rng` if it is a Generator, else `np.random.default_rng(rng)` (an int seed or None)."
-    if isinstance(rng, np.random.Generator): return rng
-    if rng is not None and not (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0):
-        raise ValueError(f"rng must be a numpy Generator, None or an integer seed >= 0; got {rng!r}")
-    return np.random.default_rng(rng)
-
-_KEY_BUDGET = 1 << 22  # random sort keys per block in vectorised WOR
-
-def _wor_by_rejection(pop:int, size:int, T:int, rng:np.random.Generator) -> np.ndarray:
-    "T rows of `size` distinct positions: the first `size` distinct values of i.i.d. uniform draws (exactly WOR)."
-    mean = pop * (math.log(pop) - math.log(pop - size))       # expected draws until `size` distinct values
-    k = int(math.ceil(mean + 6 * math.sqrt(size * size / (pop - size)) + 16))
-    out = np.empty((T, size), dtype=np.int64); todo = np.arange(T)
-    while len(todo):
-        if len(todo) * k > _KEY_BUDGET:                          # bound memory: recurse on blocks of rows
-            rows = max(1, _KEY_BUDGET // k)
-            for start in range(0, len(todo), rows):
-                out[todo[start:start + rows]] = _wor_by_rejection(pop, size, len(todo[start:start + rows]), rng)
-            return out
-        draws = rng.integers(0, pop, size=(len(todo), k))
-        order = np.argsort(draws, axis=1, kind='stable'); srt = np.take_along_axis(draws, order, 1)
-        first = np.ones_like(draws, dtype=bool); first[:, 1:] = srt[:, 1:] != srt[:, :-1]
-        keep = np.zeros_like(first); np.put_along_axis(keep, order, first, 1)   # first occurrences, in draw order
-        ok = keep.sum(1) >= size
-        sel = keep & (np.cumsum(keep, 1) <= size)
-        out[todo[ok]] = draws[ok][sel[ok]].reshape(-1, size)
-        todo = todo[~ok]                                         # rare rows with too few distinct draws: redraw
-    return out
-
-def _wor_positions(pop:int, size:int, T:int, rng:np.random.Generator) -> np.ndarray:
-    "T rows of `size` distinct positions in range(pop)."
-    if 4 * size <= pop: return _wor_by_rejection(pop, size, T, rng)
-    if pop > _KEY_BUDGET: return np.stack([rng.choice(pop, size, replace=False) for _ in range(T)])
-    rows = max(1, _KEY_BUDGET // pop); out = np.empty((T, size), dtype=np.int64)
-    for start in range(0, T, rows):
-        keys = rng.random((min(rows, T - start), pop))
-        # the `size` smallest keys in key order (argpartition alone leaves their order to the CPU's SIMD sort)
-        top = np.argpartition(keys, size - 1, axis=1)[:, :size] if size < pop else None
-        order = np.argsort(keys if top is None else np.take_along_axis(keys, top, 1), axis=1, kind='stable')
-        out[start:start + rows] = order if top is None else np.take_along_axis(top, order, 1)
-    return out
-
-@dataclass
-class Multisets:
-    "T multisets in flat arrays: row t holds `indices[offsets[t]:offsets[t+1]]` with multiplicities `counts[...]`."
-    indices: np.ndarray   # unique record indices, sorted within each row
-    counts: np.ndarray    # multiplicity of each index (>= 1)
-    offsets: np.ndarray   # length T+1 row starts
-
-    def __len__(self): return len(self.offsets) - 1
-    def __getitem__(self, t:int):
-        "(unique indices, counts) of draw `t`."
-        sl = slice(self.offsets[t], self.offsets[t + 1]); return self.indices[sl], self.counts[sl]
-    @property
-    def distinct(self) -> np.ndarray:
-        "Number of distinct records m0 in each draw."
-        return np.diff(self.offsets)
-    @property
-    def sizes(self) -> np.ndarray:
-        "Total size (sum of counts) of each draw."
-        return np.bincount(self.rows, weights=self.counts, minlength=len(self)).astype(np.int64)
-    @property
-    def rows(self) -> np.ndarray:
-        "Draw number of each stored (index, count) pair."
-        return np.repeat(np.arange(len(self)), self.distinct)
-
-    @classmethod
-    def from_items(cls, rows, items, T:int):
-        "Collapse flat (row, item) pairs, with repeats, into multisets."
-        rows, items = np.asarray(rows, np.int64), np.asarray(items, np.int64)
-        order = np.lexsort((items, rows))                       # by row, then item: no combined key that could overflow
-        rows, items = rows[order], items[order]
-        new = np.ones(len(items), bool); new[1:] = (rows[1:] != rows[:-1]) | (items[1:] != items[:-1])
-        starts = np.flatnonzero(new)
-        counts = np.diff(np.append(starts, len(items)))
-        return cls(items[starts], counts, np.searchsorted(rows[starts], np.arange(T + 1)))
-
-# %% ../../nbs/core/01_sampling.ipynb #e2cb3855
-def row_cost(scheme:Scheme,  # registry scheme or pipeline
-            ) -> int:
-    "Widest per-sample array `sample_many` builds for `scheme`: its largest stage (Poisson: expected size + 6 sd)."
-    pop, cost = scheme.n, 1
-    for st in scheme.stages:
-        if st.method == 'poisson': cost = max(cost, int(math.ceil(pop * st.rate + 6 * math.sqrt(pop * st.rate) + 1)))
-        else: cost, pop = max(cost, st.size), st.size
-    return cost
-
-SAMPLE_BYTES = 80   # peak bytes per (sample, position) of `sample_many`: 49-65 measured (tracemalloc), rounded up
-
-def sample_many(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
-                T:int,          # number of samples (≥ 1)
-                rng=None,       # int seed, np.random.Generator or None: results reproduce
-               ) -> Multisets:
-    "Draw `T` independent samples from `scheme` at once; returns them as `Multisets`."
-    T, rng = check_int(T, 'T', 1), as_generator(rng)
-    check_memory(SAMPLE_BYTES * T * row_cost(scheme), f"T={T} samples of {scheme.label} (up to {row_cost(scheme)} "
-                 f"records each)", "draw fewer samples per call (MustBatchSampler draws in chunks)")
-    items, pop = None, scheme.n              # items[t, i]: record at position i of row t (None: identity)
-    for st in scheme.stages:
-        if st.method == 'poisson':
-            if items is None:                # keep ~ Binomial(n, q) records chosen without replacement
-                k = rng.binomial(pop, st.rate, size=T)
-                flat = np.concatenate([rng.choice(pop, kk, replace=False) for kk in k]) if k.sum() else np.zeros(0, int)
-                return Multisets.from_items(np.repeat(np.arange(T), k), flat.astype(np.int64), T)
-            keep = rng.random(items.shape) < st.rate
-            return Multisets.from_items(np.nonzero(keep)[0], items[keep], T)
-        pos = rng.integers(0, pop, size=(T, st.size)) if st.method == 'wr' else _wor_positions(pop, st.size, T, rng)
-        items = pos if items is None else np.take_along_axis(items, pos, axis=1)
-        pop = st.size
-    return Multisets.from_items(np.repeat(np.arange(T), items.shape[1]), items.reshape(-1), T)
-
-def sample(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
-           rng=None):      # int seed, np.random.Generator or None: results reproduce
-    "Draw one sample from `scheme`: (sorted unique record indices, their counts)."
-    return sample_many(scheme, 1, rng)[0]
+# %% ../../nbs/core/01_sampling.ipynb #5538fa7f
+MOVED = {name: 'must_nbdev.core.samplers' for name in (
+    'as_generator', 'Multisets', 'row_cost', 'SAMPLE_BYTES', 'sample_many', 'sample')}
+__getattr__ = moved_names(__name__, MOVED)   # the old path, until 0.5 (`core/00_definitions`)

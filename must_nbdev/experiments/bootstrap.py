@@ -7,8 +7,8 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_real, markdown_table, progress
-from ..core.sampling import (SCHEMES, Multisets, Scheme, as_generator, make_scheme, occurrence_pmf,
-                                      sample_many, scheme_at, scheme_fits)
+from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, scheme_at, scheme_fits
+from ..core.samplers import Multisets, as_generator, sample_many
 from ..accounting.base_calibration import calibrate
 from .amplification_tables import TABLE3_B, SENSITIVITY_BASES
 

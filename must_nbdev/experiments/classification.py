@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_real, markdown_table, progress, LazyModule
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
-from ..core.sampling import as_generator, make_scheme, scheme_at
+from ..core.sampling import make_scheme, scheme_at
+from ..core.samplers import as_generator
 from ..accounting.base_calibration import calibrate
 from .amplification_tables import SENSITIVITY_BASES
 from ..training.dpsgd import MLP, LogisticRegression, dpsgd

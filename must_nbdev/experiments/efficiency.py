@@ -7,8 +7,8 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from ..core.definitions import check_int, markdown_table, progress
-from ..core.sampling import (Scheme, as_generator, expected_distinct, make_scheme, occurrence_pmf, sample,
-                                      sample_many, scheme_at)
+from ..core.sampling import Scheme, expected_distinct, make_scheme, occurrence_pmf, scheme_at
+from ..core.samplers import as_generator, sample, sample_many
 
 # %% auto #0
 __all__ = ['TABLE7_SETTINGS', 'TABLE7_SCHEMES', 'TABLE7_REFERENCE', 'TABLE7_COLUMNS', 'TABLE7_FORMATS', 'PAPER_TABLE7',

@@ -7,7 +7,8 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_real, markdown_table, progress
-from ..core.sampling import as_generator, make_scheme, scheme_at
+from ..core.sampling import make_scheme, scheme_at
+from ..core.samplers import as_generator
 from ..accounting.base_calibration import calibrate
 from .amplification_tables import SENSITIVITY_BASES, table5_calibration
 from ..training.dpsgd import LinearRegression, dpsgd

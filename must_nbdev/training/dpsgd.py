@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from ..core.definitions import check_int, check_real, LazyModule
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
-from ..core.sampling import Multisets, Scheme, as_generator, make_scheme, sample_many
+from ..core.sampling import Scheme, make_scheme
+from ..core.samplers import Multisets, as_generator, sample_many
 
 # %% auto #0
 __all__ = ['special', 'PerExample', 'GLM', 'LinearRegression', 'LogisticRegression', 'MLP', 'DPSGDResult', 'dpsgd']

@@ -7,7 +7,8 @@ from __future__ import annotations
 import math, numbers
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_memory, check_real
-from ..core.sampling import check_scheme, SAMPLE_BYTES, SCHEMES, Scheme, row_cost, sample_many, scheme_at
+from ..core.sampling import check_scheme, SCHEMES, Scheme, scheme_at
+from ..core.samplers import SAMPLE_BYTES, row_cost, sample_many
 from ..accounting.pld import MAX_BINS, DiscretePLD, GridTooLarge
 from ..accounting.dominating import MechanismPLD, scheme_gaussian_pld
 from ..accounting.certificates import CERTIFICATES, step_certificates
