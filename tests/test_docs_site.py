@@ -192,7 +192,7 @@ def test_signatures_are_written_as_the_source_writes_them():
     assert re.search(r'scheme:Scheme,[^\n]*\n\s*\*,\n\s*sigma:float', acc), acc
     assert 'max_bins:int=MAX_BINS' in acc and '2097152' not in acc
     assert re.search(r'\n\s*\*,\n\s*delta:float', _signature('training/compare', 'compare_schemes'))
-    assert 'rng=None' in _signature('core/sampling', 'as_generator')
+    assert 'rng=None' in _signature('core/samplers', 'as_generator')
     for pg in notebook_pages():
         text = (DOCS / f'{pg}.html').read_text(encoding='utf-8')
         assert 'NoneType' not in text, f'{pg}.html shows a NoneType annotation'
