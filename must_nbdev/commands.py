@@ -109,12 +109,12 @@ def _tighter_note(labelled,  # (label, gap, tighter) per row
             f"{door} adds the triangle-net certificate, tighter "
             f"and slower; {QUICK_NET.recipe(cli=True)} is its quick setting ({QUICK_NET_MEASURED})")
 
-def _net_request(args) -> TightOptions|None:
-    "The triangle net a command was asked for (--net with its --net-* options), or None; options without --net raise."
+def _net_request(args) -> TightOptions|bool:
+    "The triangle net a command was asked for (--net with its --net-* options), or False; options without --net raise."
     options, asked = TightOptions.of(vars(args)), getattr(args, 'net', False)   # a Namespace by hand may lack --net
     if not asked and options != TightOptions():
         raise ValueError(f"{options.recipe(cli=True)} set the triangle net's options, but --net was not given")
-    return options if asked else None
+    return options if asked else False
 
 def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
                ) -> int:
@@ -154,7 +154,7 @@ def _account_one(args, sc, k, name, x) -> int:
     eps, delta = (x, None) if name == 'eps' else (None, x)
     res = account(sc, sigma=args.sigma, steps=k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy,
                   pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget,
-                  net=_net_request(args) or False)
+                  net=_net_request(args))
     if args.json: print(dumps_json(res.to_dict())); return 0
     print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
     print(f"guarantee: {res.guarantee}")
@@ -193,7 +193,7 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
     for name, x in queries:                       # one grid per query for all k (epsilon_over_steps / delta_over_k)
         curve, given = (delta_over_k, dict(eps=x)) if name == 'eps' else (epsilon_over_steps, dict(delta=x))
         over = curve(sc, sigma=args.sigma, steps=ks, **given, relation=args.relation, pair=args.pair,
-                     accuracy=args.accuracy, max_bins=args.max_bins, net=_net_request(args) or False)
+                     accuracy=args.accuracy, max_bins=args.max_bins, net=_net_request(args))
         for k, b in zip(ks, over):
             ok = bool(b.ratio <= args.accuracy)
             why = '' if ok else (f"delta < 1e-8: not refined this far (by design); the upper bound is valid"
@@ -245,7 +245,7 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
         lambda i, n, label: print(f"\r[{i}/{n}] {label:<12}", end='' if i < n else '\n', file=sys.stderr, flush=True))
     rows = compare_schemes(args.n, args.m, delta=args.delta, eps=args.eps, sigma=args.sigma, epochs=args.epochs,
                            steps=None if args.k is None else check_int(args.k, '--k', 1), b_values=args.b,
-                           progress=progress, net=_net_request(args) or False)
+                           progress=progress, net=_net_request(args))
     if args.plot: plot_comparison(rows, calibrated=args.eps is not None, path=args.plot)
     if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
     what = (f"sigma certified for (eps={args.eps:g}, delta={args.delta:g})" if args.eps is not None
@@ -318,7 +318,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                  if v is not None]
         if extra:
             raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
-    prog, net = _calibration_progress(args), _net_request(args) or False
+    prog, net = _calibration_progress(args), _net_request(args)
     if args.solve == 'sigma':
         sc = _scheme_from(args); k = _steps_from(args, sc)[0]
         if args.sigma is not None:
@@ -393,7 +393,7 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
         if path: print(f"{opt} written to {path}")
     return 0
 
-def _local_dask(points, args, show:bool, net=None) -> list:
+def _local_dask(points, args, show:bool, net=False) -> list:
     "`--dask local`: a throw-away local Dask cluster with --jobs worker processes (-1: one per core)."
     import os
     distributed = import_extra('distributed')
