@@ -7,9 +7,9 @@ from __future__ import annotations
 import math, time
 from dataclasses import fields
 import numpy as np
-from ..core.definitions import check_int
+from ..core.definitions import check_int, check_real
 from ..core.sampling import Scheme
-from .pld import DiscretePLD, MAX_BINS
+from .pld import MAX_BINS
 from .compose import compose_plds
 from .dominating import scheme_gaussian_pld
 from .profile_pairs import MAX_LOSS, profile_knots, profile_pld
@@ -84,6 +84,8 @@ def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
     t0, o = time.perf_counter(), options
     sigma, steps, h, *_ = check_net_query(scheme, sigma, steps, h, relation, o.tol, o.coarsen, max_bins, o.cells)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
+    if eps is not None: eps = check_real(eps, 'eps', 0)                  # never clipped into range below
+    else: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     s, b = block_plan(steps, o.blocks)
     rank_eps, read_to = block_range(scheme, sigma, s, b, h, max_bins, eps, delta)
     pair, d, members, ratio, per_copy, un = block_pair(scheme, sigma, s, h, o, max_bins, read_to, rank_eps)
