@@ -22,12 +22,12 @@ def _data(n=N):
     X = torch.randn(n, 20, generator=g); y = (X[:, 0] > 0).long()
     return TensorDataset(X, y)
 
-def _train(engine, loader, target=None, epochs=EPOCHS, **kw):
+def _train(engine, loader, target=None, epochs=EPOCHS, sigma=SIGMA, **kw):
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(20, 8), nn.ReLU(), nn.Linear(8, 2))
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     common = dict(module=model, optimizer=opt, data_loader=loader, max_grad_norm=1.0, **kw)
-    model, opt, loader = (engine.make_private(noise_multiplier=SIGMA, **common) if target is None else
+    model, opt, loader = (engine.make_private(noise_multiplier=sigma, **common) if target is None else
                           engine.make_private_with_epsilon(target_epsilon=target, target_delta=1e-5, epochs=epochs,
                                                            **common))
     steps, seen = 0, []
@@ -264,3 +264,16 @@ def test_a_net_accountant_refuses_what_the_net_does_not_certify():
     acc = OpacusStyleAccountant(s, net=QUICK_NET)
     for sigma in (4.0, 3.0): acc.step(noise_multiplier=sigma, sample_rate=BATCH / N)
     with pytest.raises(ValueError, match='one noise multiplier'): acc.get_epsilon(1e-5)
+
+def test_a_blocked_net_accountant_reports_the_blocked_certificate_through_real_opacus():
+    import dataclasses
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    blocked = dataclasses.replace(QUICK_NET, blocks=4)
+    s = make_scheme('wor', N, m=BATCH)
+    sampler = MustBatchSampler(s, seed=8); engine = PrivacyEngine()
+    acc = attach(engine, sampler, net=blocked)
+    _, steps, _ = _train(engine, DataLoader(_data(), batch_sampler=sampler), sigma=3.0, poisson_sampling=False)
+    ref = account(s, sigma=3.0, steps=steps, delta=1e-5, net=blocked, attack=False)
+    whole = account(s, sigma=3.0, steps=steps, delta=1e-5, net=QUICK_NET, attack=False)
+    assert steps == 40 and acc.net == blocked and 'net_blocks=4' in repr(acc)
+    assert engine.get_epsilon(1e-5) == ref.upper != whole.upper          # the blocks reach Opacus, not the whole DP
