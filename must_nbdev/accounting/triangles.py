@@ -161,7 +161,7 @@ def _split_regions(Lmin, Lmax, lA, lB, inf_mass:float, h:float) -> DiscretePLD:
     return DiscretePLD(h, j0, m, float(inf_mass))
 
 # %% ../../nbs/accounting/07_triangles.ipynb #cf6a86bd
-Z_FAR, Z_BULK, Z_CORE = 11.0, 7.0, 5.0   # σ's: +∞ beyond Z_FAR; fine cells within Z_BULK, 4× finer within Z_CORE
+Z_FAR, Z_BULK, Z_CORE = 11.0, 5.0, 2.0   # σ's: +∞ beyond Z_FAR; fine within Z_BULK; cells 4× finer within Z_CORE
 PER_H = 2.0                               # fine cells and levels move the loss by at most h / PER_H
 
 def _o1_edges(F, Gq, a1:float, b1:float, sigma:float, h:float, per_h:float=PER_H) -> np.ndarray:
