@@ -331,8 +331,8 @@ class TightOptions:
 
 QUICK_NET = TightOptions(tol=0.04, grid=4, levels=1, lean=True)   # the quick setting: research/tight_default
 QUICK_NET_MEASURED = (   # 2 cores, σ = 1.1 and 2.62: benchmarks/TIGHT_DEFAULT.md, every fixed-size scheme
-    "at the DP-SGD size: WOR 1.03-1.05x the attack in 12-51 s, WR and MUST.wo 1.02-1.06x in 32-95 s, "
-    "MUST.ow and MUST.ww 1.01-1.10x in 2-3 min")
+    "at the DP-SGD size: WOR 1.03-1.05x the attack in 9-25 s, WR and MUST.wo 1.02-1.05x in 30-66 s, "
+    "MUST.ow and MUST.ww 1.01-1.09x in 1.5-2.5 min")
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #0eddfc1f
 def net_asked(net,                             # False, True, or the options themselves (a `TightOptions`)
