@@ -65,10 +65,10 @@ def test_blocks_sit_between_the_attack_and_the_public_labels_and_agree_both_ways
 
 
 def test_rank_and_read_range_come_from_the_public_labels_and_are_finite():
-    rank, to = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, delta=1e-5)
-    assert 0 < rank < to < 50                       # the read range reaches a smaller δ: a larger ε
-    rank, to = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, eps=0.5)
-    assert 0 < rank < to < 50
+    rank, to, share = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, delta=1e-5)
+    assert 0 < rank < to < 50 and share == 1e-5 / 5     # the read range reaches a smaller δ: a larger ε
+    rank, to, share = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, eps=0.5)
+    assert 0 < rank < to < 50 and 0 < share < 1
 
 
 def test_every_door_reports_the_blocked_runs_number():

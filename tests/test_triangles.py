@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 from scipy import integrate
-from must_nbdev.accounting.triangles import (FAMILIES, GRAM_MARGIN, NET_TOL, gram_box, member_gram, planar_upper_pld,
-                                            triangle_net, _prune)
+from must_nbdev.accounting.triangles import (FAMILIES, GRAM_MARGIN, NET_TOL, NET_TRIM, gram_box, member_gram,
+                                            net_trim, planar_upper_pld, triangle_net, upper_kernels, _prune)
 
 Q4, S4, H4 = 0.02, 4.0, 6.238e-4            # Figure S2's rate and noise, on the grid `account` picks there
 
@@ -122,6 +122,18 @@ def test_planar_upper_pld_dominates_the_member(G):
     for j in (0, 8, 16):
         ex, up = _exact_hs(G, j * H4), p.delta(j * H4)
         assert ex * (1 - 1e-6) <= up <= ex * 1.01 + 1e-12, (j, ex, up)
+
+def test_trimmed_kernels_move_tail_mass_up_and_keep_it():
+    "A query's trim (`net_trim`) narrows the kernels; what leaves a tail goes to the cut or to +∞, never away."
+    p = planar_upper_pld(np.array([[2.6, 1.3], [1.3, 3.4]]), q=Q4, sigma=S4, h=H4)
+    k, total = 100, p.masses.sum() + p.inf_mass
+    (K0, i0, a0, b0), (K1, i1, a1, b1) = upper_kernels((p,), k), upper_kernels((p,), k, net_trim(1e-3))
+    assert net_trim(1e-3) == 1e-9 > NET_TRIM and a0 <= a1 and b1 <= b0 and b1 - a1 < b0 - a0
+    for K, inf in ((K0, i0), (K1, i1)): assert math.isclose(K.sum() + inf[0], total * (1 + 1e-11), rel_tol=1e-12)
+    moved = lambda K, a: np.concatenate([np.zeros(a - a0), K[0]])      # K1 on K0's support: mass only moved up
+    c0, c1 = np.cumsum(K0[0]), np.cumsum(moved(K1, a1))
+    assert np.all(c1 <= c0[:len(c1)] * (1 + 1e-12) + 1e-300)           # stochastically larger: an upper PLD again
+    assert i1[0] - i0[0] <= 1e-9 / k * (1 + 1e-9) + 1e-18               # at most trim / k goes to +∞
 
 def test_collinear_member_matches_the_one_dimensional_pair():
     # b → 0: the member is the displacing pair, whose δ has a 1-D quadrature

@@ -16,6 +16,7 @@ from .profile_pairs import MAX_LOSS, profile_knots, profile_pld
 from .accountant import PrivacyAccountant
 from .triangle_certificate import (TightOptions, TriangleCertificate, check_net_query, net_dp,
                                                         triangle_delta, triangle_epsilon)
+from .triangles import NET_TRIM, net_trim
 
 # %% auto #0
 __all__ = ['BLOCK_TAIL', 'DENSE_KNOTS', 'block_plan', 'block_range', 'block_pair', 'block_bound', 'triangle_bound']
@@ -41,12 +42,12 @@ def block_range(scheme:Scheme,           # a fixed-size scheme
                 eps:float|None=None,     # the query: δ(eps) ...
                 delta:float|None=None,   # ... or ε(delta)
                ) -> tuple:
-    "(rank ε, read ε): the public-label certificate's s-step ε at δ/b and at BLOCK_TAIL · δ/b."
+    "(rank ε, read ε, δ/b): the public-label certificate's s-step ε at δ/b and at BLOCK_TAIL · δ/b."
     mech = scheme_gaussian_pld(scheme, sigma, 'substitute', h, max_bins)
     if delta is None: delta = BLOCK_TAIL * PrivacyAccountant([(mech, b * s)], max_bins, 'double').delta(eps).upper
     block = PrivacyAccountant([(mech, s)], max_bins, 'double')
     at = lambda d: min(block.epsilon(min(max(d, 1e-300), 0.5)).upper, MAX_LOSS)   # δ in (0, 1): ε finite
-    return at(delta / b), at(BLOCK_TAIL * delta / b)
+    return at(delta / b), at(BLOCK_TAIL * delta / b), min(delta / b, 1.0)
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #41e6c105
 DENSE_KNOTS = 4096   # up to this many grid points every point is a knot of the block's hull; beyond, profile_knots
@@ -59,11 +60,13 @@ def block_pair(scheme:Scheme,          # a fixed-size scheme, checked by the cal
                max_bins:int,           # cap on FFT bins
                read_to:float,          # the profile is read on 0, h, ..., up to this ε (`block_range`)
                rank_eps:float,         # the s-step ε where the stand-in games rank the label splits
+               trim:float=NET_TRIM,    # P-mass of each member's tails moved up over the block (`net_trim`)
               ) -> tuple:
     "(pair, dp, members, ratio, per copy, unlabelled members): a DiscretePLD dominating every s-step block, both ways."
     J = max(1, min(math.ceil(read_to / h), int(MAX_LOSS / h)))
     o = options
-    d, *rest = net_dp(scheme, sigma, s, 0.0, J, h, o.tol, o.coarsen, max_bins, o.cells, o.levels, o.lean, (s, rank_eps))
+    d, *rest = net_dp(scheme, sigma, s, 0.0, J, h, o.tol, o.coarsen, max_bins, o.cells, o.levels, o.lean, (s, rank_eps),
+                     trim)
     U = np.asarray(d['values'], float)                         # δ_s(jh), j = 0..J, certified from above
     js = np.arange(J + 1) if J <= DENSE_KNOTS else profile_knots(J)
     return (profile_pld(js, U[js], h), d, *rest)
@@ -87,8 +90,9 @@ def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
     if eps is not None: eps = check_real(eps, 'eps', 0)                  # never clipped into range below
     else: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     s, b = block_plan(steps, o.blocks)
-    rank_eps, read_to = block_range(scheme, sigma, s, b, h, max_bins, eps, delta)
-    pair, d, members, ratio, per_copy, un = block_pair(scheme, sigma, s, h, o, max_bins, read_to, rank_eps)
+    rank_eps, read_to, share = block_range(scheme, sigma, s, b, h, max_bins, eps, delta)
+    pair, d, members, ratio, per_copy, un = block_pair(scheme, sigma, s, h, o, max_bins, read_to, rank_eps,
+                                                       net_trim(share))     # b blocks: ≤ 2e-6 of the run's δ
     run = compose_plds([(pair, b)])
     value = run.delta_bounds(eps)[1] if eps is not None else run.eps_bounds(delta)[1]
     return TriangleCertificate(float(value), members, o.tol, h, o.coarsen, max(d['bins'], len(run.u)), d['err'],

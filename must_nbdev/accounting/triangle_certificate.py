@@ -17,7 +17,8 @@ from .profile_pairs import unlabelled_pld
 from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import attack_runs
 from .compose import FFT_WORKERS
-from .triangles import NET_TOL, PER_H, triangle_net, planar_upper_pld, upper_game_dp
+from .triangles import NET_TOL, NET_TRIM, PER_H, net_trim, triangle_net
+from .triangles import planar_upper_pld, upper_game_dp
 
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'MAX_BLOCKS',
@@ -212,6 +213,7 @@ def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
            levels:float,         # members' cells and loss levels per grid step
            lean:bool=False,      # the stand-in's first split alone, label nets l ≥ 2 where they pay
            rank:tuple|None=None, # (steps, ε) at which the stand-in games rank the splits (None: (steps, e0))
+           trim:float=NET_TRIM,  # P-mass of each member's tails moved up over the run (`net_trim`)
           ) -> tuple:
     "The labelled game's upper DP, each step at most the partially unlabelled pair's and the unlabelled net's."
     # returns (dp, members, ratio, per copy, unlabelled members); l ≥ 2's nets are the l-copy discs: noise σ/l
@@ -230,7 +232,7 @@ def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
     more += [(((1.0, (f,)),), 0.0, 0.0) for f in families]      # each family: its largest member, the count hidden
     window = attack_runs(scheme, sigma, 'substitute', h, max_bins)[0]
     return (upper_game_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left, more=tuple(more),
-                      whole=whole_steps(scheme, sigma, h, max_bins)), members, ratio, per_copy,
+                      whole=whole_steps(scheme, sigma, h, max_bins), trim=trim), members, ratio, per_copy,
             sum(map(len, families)))
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c743f5bd
@@ -282,7 +284,7 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
     span, levels = math.ceil((eps_hi - eps_lo) / h), check_real(levels, 'levels', 0.25, 8)
     lean = check_flag(lean, 'lean')
     d, n, ratio, per_copy, un = net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells,
-                                       levels, lean)
+                                       levels, lean, trim=net_trim(delta))     # the answer's δ is at most `delta`
     ok = np.flatnonzero(d['values'] <= delta)
     return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
                                d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean)

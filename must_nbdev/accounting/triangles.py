@@ -17,8 +17,9 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 
 # %% auto #0
 __all__ = ['sfft', 'special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR',
-           'Z_BULK', 'Z_CORE', 'PER_H', 'CORRELATION_BATCH', 'NET_TRIM', 'gram_box', 'chi2_proxy', 'member_gram',
-           'triangle_net', 'planar_upper_pld', 'largest_correlation', 'upper_kernels', 'upper_game_dp']
+           'Z_BULK', 'Z_CORE', 'PER_H', 'CORRELATION_BATCH', 'NET_TRIM', 'TRIM_SHARE', 'gram_box', 'chi2_proxy',
+           'member_gram', 'triangle_net', 'planar_upper_pld', 'largest_correlation', 'net_trim', 'upper_kernels',
+           'upper_game_dp']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -153,7 +154,7 @@ def _split_regions(Lmin, Lmax, lA, lB, inf_mass:float, h:float) -> DiscretePLD:
     al = _two_atoms(Lmin, Lmax, np.clip(lA - lB, Lmin, Lmax))
     xs, ps = np.concatenate([Lmin, Lmax]), np.concatenate([p * al, p * (1 - al)])
     g = np.floor(xs / h); g = np.where(g * h > xs, g - 1, g)                   # g h <= x < (g + 1) h
-    be = _two_atoms(g * h, (g + 1) * h, xs)
+    be = np.clip((np.exp(-(xs - g * h)) - math.exp(-h)) / -math.expm1(-h), 0.0, 1.0)   # gap h: one exp(-h) for all
     j = g.astype(np.int64); both = np.concatenate([j, j + 1, j_light])
     j0 = int(both.min()); n = int(both.max()) - j0 + 1
     m = np.bincount(j - j0, ps * be, minlength=n) + np.bincount(j + 1 - j0, ps * (1 - be), minlength=n)
@@ -257,18 +258,25 @@ def largest_correlation(FE:np.ndarray,    # rfft of the values read, length r //
     return best
 
 # %% ../../nbs/accounting/07_triangles.ipynb #9ad7bbaf
-NET_TRIM = 1e-14  # P-mass of each tail of a member moved up over the whole run (low tail to its cut, high to +∞)
+NET_TRIM = 1e-14    # least P-mass of each tail of a member moved up over a run (low tail to its cut, high to +∞)
+TRIM_SHARE = 1e-6   # a query read at δ moves up tails of TRIM_SHARE·δ: its bound rises by at most 2·TRIM_SHARE·δ
 _MASS_SLACK = 1e-11   # relative allowance for the masses' round-off
 
-def upper_kernels(plds:tuple,  # the members' upper PLDs (one grid)
-                  k:int,       # number of steps
+def net_trim(delta:float=0.0,  # a lower bound on the δ the query reads (0: none known)
+            ) -> float:
+    "P-mass of each tail of a member that the upper DP moves up over a run: the bound rises by at most twice this."
+    return max(NET_TRIM, TRIM_SHARE * check_real(delta, 'delta', 0, 1))
+
+def upper_kernels(plds:tuple,            # the members' upper PLDs (one grid)
+                  k:int,                 # number of steps
+                  trim:float=NET_TRIM,   # P-mass of each tail moved up over the k steps (`net_trim`)
                  ) -> tuple:
     "Members' masses on a common support [a, b] (tails moved up) and their masses at +∞: (K, infs, a, b)."
     rows, infs = [], []
     for p in plds:
         m = p.masses; c = np.cumsum(m); above = c[-1] - c + m
-        i0 = int(np.searchsorted(c, NET_TRIM / k, side='right'))
-        heavy = np.flatnonzero(above > NET_TRIM / k); i1 = max(int(heavy[-1]) if len(heavy) else i0, i0)
+        i0 = int(np.searchsorted(c, trim / k, side='right'))
+        heavy = np.flatnonzero(above > trim / k); i1 = max(int(heavy[-1]) if len(heavy) else i0, i0)
         mm = m[i0:i1 + 1].copy(); mm[0] += float(m[:i0].sum())
         rows.append((p.j0 + i0, mm)); infs.append(p.inf_mass + float(m[i1 + 1:].sum()))
     a, b = min(j for j, _ in rows), max(j + len(mm) - 1 for j, mm in rows)
@@ -288,6 +296,7 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
                   left:float=0.0,  # P-mass at +∞
                   whole:tuple=(),  # whole-step upper PLDs that cap every step
                   more:tuple=(),   # further splits, each (groups, null, left): the smaller sum is kept at every state
+                  trim:float=NET_TRIM,  # P-mass of each member's tails moved up over the run (`net_trim`)
                  ) -> dict:
     "Upper bound on the labelled game: δ(e0 + jh) for j = 0..span (V_0 read at −span..0), from above."
     # groups: ((π, alternatives), ...), each alternative a tuple of members' upper PLDs: a label's value is the least
@@ -299,11 +308,11 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
     G, splits = [], ((groups, null, left),) + tuple(more)
     for d, (grs, _, _) in enumerate(splits):
         for pi, alts in grs:
-            K, infs, a, b = upper_kernels(tuple(p for alt in alts for p in alt), k)
+            K, infs, a, b = upper_kernels(tuple(p for alt in alts for p in alt), k, trim)
             G.append((pi, K, infs, a, b, np.cumsum([0] + [len(alt) for alt in alts]),
                       float(np.max(K.sum(axis=1) + infs)), d))
     for p in whole:
-        K, infs, a, b = upper_kernels((p,), k)
+        K, infs, a, b = upper_kernels((p,), k, trim)
         G.append((1.0, K, infs, a, b, np.array([0, 1]), float(K.sum() + infs[0]), -1))
     r_need = [int(np.max(hi[:-1] - lo[:-1])) + b - a + 1 for _, _, _, a, b, *_ in G]
     spectra_bytes = sum(len(g[1]) * (r // 2 + 1) * 16 for g, r in zip(G, r_need))   # a spectrum per member
