@@ -153,7 +153,7 @@ def _split_regions(Lmin, Lmax, lA, lB, inf_mass:float, h:float) -> DiscretePLD:
         keep = ~light; Lmin, Lmax, p, lA, lB = Lmin[keep], Lmax[keep], p[keep], lA[keep], lB[keep]
     al = _two_atoms(Lmin, Lmax, np.clip(lA - lB, Lmin, Lmax))
     xs, ps = np.concatenate([Lmin, Lmax]), np.concatenate([p * al, p * (1 - al)])
-    g = np.floor(xs / h); g = np.where(g * h > xs, g - 1, g)                   # g h <= x < (g + 1) h
+    g = np.floor(xs / h); g = np.where(g * h > xs, g - 1, np.where((g + 1) * h <= xs, g + 1, g))  # gh <= x < (g+1)h
     be = np.clip((np.exp(-(xs - g * h)) - math.exp(-h)) / -math.expm1(-h), 0.0, 1.0)   # gap h: one exp(-h) for all
     j = g.astype(np.int64); both = np.concatenate([j, j + 1, j_light])
     j0 = int(both.min()); n = int(both.max()) - j0 + 1
