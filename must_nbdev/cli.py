@@ -15,8 +15,8 @@ from .accounting.unlabelled_net import MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
 from .accounting.pld import MAX_BINS
-from .experiments.reproduce import (REPRODUCIBLE, SUMMARY_COLUMNS, PAPER_COMPARISONS, artefact_builders,
-                                             reproduce_all, write_artefact, write_comparison)
+from .experiments.reproduce import REPRODUCIBLE, SUMMARY_COLUMNS, artefact_builders, reproduce_all, write_artefact
+from .experiments.paper_comparisons import PAPER_COMPARISONS, write_comparison
 from .commands import (OTHER_NAMES, CommandParser, parse_number, parse_seed, dumps_json, add_scheme_args, cmd_amplify,
                                  cmd_account, cmd_compare, cmd_calibrate, cmd_sweep, cmd_epochs)
 

@@ -2,7 +2,8 @@
 a SUMMARY row that counts the same cells, and the summary's matching rule on hand-made cells."""
 import csv
 import pytest
-from must_nbdev.experiments.reproduce import REPRODUCIBLE, comparison_summary, reproduce_all
+from must_nbdev.experiments.reproduce import REPRODUCIBLE, reproduce_all
+from must_nbdev.experiments.paper_comparisons import comparison_summary
 
 
 def test_reproduce_table_s1_writes_tables_comparison_and_summary(tmp_path):

@@ -7,14 +7,13 @@ from __future__ import annotations
 import numpy as np
 from ..core.definitions import jsonable
 from .accounting_figures import FIG_S2
-from ..core.sampling import scheme_at, SCHEMES
-from .classification import TABLE8_REFERENCE
+from ..core.sampling import scheme_at
+from .paper_comparisons import PAPER_COMPARISONS, comparison_summary, write_comparison
 
 
 # %% auto #0
-__all__ = ['SUMMARY_COLUMNS', 'SUMMARY_NOTE', 'REPRODUCIBLE', 'PAPER_TABLE3_ERRATA', 'PAPER_TABLE9', 'PAPER_COMPARISONS',
-           'COMPARISON_COLUMNS', 'PAPER_S13', 'EXTRA_REPRODUCIBLE', 'Artefact', 'artefact_builders', 'write_artefact',
-           'reproduce_all', 'comparison_summary', 'write_comparison']
+__all__ = ['SUMMARY_COLUMNS', 'SUMMARY_NOTE', 'REPRODUCIBLE', 'PAPER_S13', 'EXTRA_REPRODUCIBLE', 'Artefact', 'artefact_builders',
+           'write_artefact', 'reproduce_all']
 
 # %% ../../nbs/experiments/06_reproduce.ipynb #fb35cbcb
 from dataclasses import dataclass
@@ -162,144 +161,6 @@ def reproduce_all(out,                      # output folder (created if missing)
                                     f"{sum(r['seconds'] for r in done):.0f} s.\n", encoding='utf-8')
     return done
 
-# %% ../../nbs/experiments/06_reproduce.ipynb #274a9db0
-PAPER_TABLE3_ERRATA = {'wr': 'the exact δ′ is 10× smaller: exponent slip'}   # per-row notes on printed δ′
-
-def _cell(cell:str, ours, paper, z=None, match=None, note:str='') -> dict:
-    "One compared cell: our value beside the paper's printed one, with a z-score (simulated) or deterministic verdict."
-    if z is not None and not np.isfinite(z): z = None
-    if match is None: match = z is not None and abs(z) <= 3
-    return dict(cell=cell, ours=ours, paper=paper, z=z, match=bool(match),
-                kind='z-score' if z is not None else 'deterministic', note=note)
-
-def _label(scheme:str, b) -> str: return scheme if b is None else f"{scheme} b={b}"
-
-# %% ../../nbs/experiments/06_reproduce.ipynb #cb90ac82
-def _vs_table_s1(rows, quick):
-    "Table S1: every (ε′, δ′) pair against the printed digits."
-    from must_nbdev.experiments.amplification_tables import table_s1
-    from must_nbdev.experiments.paper import compare_table_s1
-    return [_cell(f"Δ/σ={c['theta']} {c['mechanism']} {c['scheme']} ε={c['eps']}",
-                  f"{c['eps_prime']:.3f}, {c['delta_prime']:.3g}", c['printed'],
-                  match=c['match'], note=c['erratum'] or ('' if c['match'] else 'differs from the printed digits'))
-            for c in compare_table_s1(table_s1())]
-
-def _vs_table3(rows, quick):
-    "Table 3: σ to 2 decimals, δ′ in the paper's convention (nominal ηδ: Poisson/WOR, exact: WR/MUST) at its digits."
-    from must_nbdev.experiments.amplification_tables import PAPER_TABLE3
-    from must_nbdev.experiments.paper import matches_printed
-    out = []
-    for r in rows:
-        key = r['scheme'], r['b']; pm, pv, pd = PAPER_TABLE3[key]; name = _label(r['scheme'], r['b'])
-        for col, want in (('sigma_mean', pm), ('sigma_var', pv)):
-            out.append(_cell(f"{name} {col}", round(r[col], 4), want, match=f"{r[col]:.2f}" == f"{want:.2f}"))
-        nominal = SCHEMES[r['scheme']].distinct        # the paper prints ηδ where no record repeats
-        conv = (r['eta'] / 300 if nominal else r['delta_prime']) * 1e4     # δ = 1/n, n = 300
-        ok = matches_printed(conv, f"{pd}")
-        note = ('' if ok else 'nominal ηδ = 3.33e-4, printed rounded down to 3.0' if nominal else
-                PAPER_TABLE3_ERRATA.get(r['scheme'], f"exact {conv:.2f}, printed {pd}"))
-        out.append(_cell(f"{name} δ′ ×1e-4 ({'nominal ηδ' if nominal else 'exact'}; exact "
-                         f"{r['delta_prime'] * 1e4:.3g})",
-                         round(conv, 3), pd, match=ok, note=note))
-    return out
-
-def _vs_table4(rows, quick):
-    "Table 4: the baseline's level, and every scheme's difference to the baseline on the shared datasets, as z-scores."
-    from must_nbdev.experiments.bootstrap import compare_with_paper
-    out = []
-    for c in compare_with_paper(rows, 20 if quick else 200):
-        name = _label(c['scheme'], c['b'])
-        base = c['z_mu_diff'] is None
-        note = 'level' if base else 'difference to the non-private baseline (shared datasets)'
-        out += [_cell(f"{name} μ", round(c['mu'], 4), c['paper_mu'], c['z_mu'] if base else c['z_mu_diff'], note=note),
-                _cell(f"{name} τ²", round(c['tau2'], 4), c['paper_tau2'], c['z_tau2'] if base else c['z_tau2_diff'],
-                      note=note)]
-    return out
-
-def _vs_regression(table):
-    "Table 5 or S2: σ and the paper-convention δ′ deterministically (Table 5), every simulated cell as a z-score."
-    def run(rows, quick):
-        from must_nbdev.experiments.regression import compare_regression_with_paper
-        from must_nbdev.experiments.amplification_tables import PAPER_TABLE5_SIGMA_DELTA, table5_calibration
-        res = dict(table5=rows if table == 'Table 5' else [], tableS2=rows if table == 'Table S2' else [])
-        out = []
-        if table == 'Table 5':
-            for r in table5_calibration():
-                ps, pd = PAPER_TABLE5_SIGMA_DELTA[r['eps_prime'], r['scheme']]
-                fmt = (lambda v: f"{v:.3f}") if pd >= 1e-3 else (lambda v: f"{v:.0e}")
-                out += [_cell(f"ε′={r['eps_prime']} {r['scheme']} σ", round(r['sigma'], 4), ps,
-                              match=f"{r['sigma']:.3f}" == f"{ps:.3f}"),
-                        _cell(f"ε′={r['eps_prime']} {r['scheme']} δ′ (paper's convention; exact "
-                              f"{r['delta_prime']:.2e})",
-                              float(f"{r['delta_prime_paper_formula']:.3g}"), pd,
-                              match=fmt(r['delta_prime_paper_formula']) == fmt(pd),
-                              note='nominal ηδ' if SCHEMES[r['scheme']].distinct else 'exact δ′ at sensitivity C')]
-        out += [_cell(f"ε′={c['eps_prime']} {c['scheme']} {c['cell']}", round(c['ours'], 4), c['paper'], c['z'])
-                for c in compare_regression_with_paper(res, 20 if quick else 200)]
-        return out
-    return run
-
-PAPER_TABLE9 = {  # seed 000, Table 9: experiment -> scheme -> (min, mean, max) of m₀ over 10,000 draws (with MUST.wo)
-    '1': {'poisson': (14, 30, 50), 'wor': (30, 30, 30), 'wr': (22, 29, 30), 'must-wo': (23, 29, 30),
-          'must-ow': (15, 23, 30), 'must-ww': (14, 22, 28)},
-    '2': {'poisson': (66, 100, 137), 'wor': (100, 100, 100), 'wr': (87, 95, 100), 'must-wo': (86, 95, 100),
-          'must-ow': (79, 65, 92), 'must-ww': (76, 63, 87)},
-    '3 (adult)': {'poisson': (235, 300, 367), 'wor': (300, 300, 300), 'wr': (292, 299, 300), 'must-wo': (292, 299, 300),
-                  'must-ow': (204, 226, 246), 'must-ww': (203, 225, 247)}}
-
-def _vs_table7(rows, quick):
-    "Table 7 (seed 003) and Table 9 (seed 000, with MUST.wo): exact E[m₀] vs each printed mean; extremes in the note."
-    from must_nbdev.experiments.efficiency import PAPER_TABLE7
-    out = []
-    for source, table in (('Table 7', PAPER_TABLE7), ('seed 000 Table 9', PAPER_TABLE9)):
-        for r in rows:
-            want = table.get(r['experiment'], {}).get(r['scheme'])
-            if want is None: continue
-            ok = abs(r['m0_expected'] - want[1]) <= 0.5 + 1e-9
-            why = (f"printed mean {want[1]} lies below its own printed min {want[0]}: min and mean swapped (read as "
-                   f"min {want[1]}, mean {want[0]} they fit; seed 003 prints mean "
-                   f"{PAPER_TABLE7[r['experiment']][r['scheme']][1]})"
-                   if want[1] < want[0] else
-                   f"exact E[m₀] = {r['m0_expected']:.2f} does not round to the printed {want[1]}")
-            out.append(_cell(f"{source}: experiment {r['experiment']} {r['scheme']} mean m₀",
-                             round(r['m0_expected'], 2), want[1], match=ok,
-                             note=f"min/max ours {r['m0_min']}/{r['m0_max']}, printed {want[0]}/{want[2]}"
-                             + ('' if ok else '; ' + why)))
-    return out
-
-PAPER_COMPARISONS = {'tableS1': _vs_table_s1, 'table3': _vs_table3, 'table4': _vs_table4,
-                     'table5': _vs_regression('Table 5'), 'tableS2': _vs_regression('Table S2'), 'table7': _vs_table7}
-COMPARISON_COLUMNS = ('cell', 'ours', 'paper', 'z', 'match', 'kind', 'note')
-
-# %% ../../nbs/experiments/06_reproduce.ipynb #48d116bd
-def comparison_summary(cells:list,  # compared cells (dicts with z or a deterministic match)
-                      ) -> dict:
-    "Cells compared, how many match (|z| ≤ 3 or deterministic match), and χ² with its p-value over the z-scored cells."
-    from must_nbdev.experiments.bootstrap import agreement
-    a = agreement([c['z'] for c in cells if c['z'] is not None])
-    return dict(compared=len(cells), matching=sum(c['match'] for c in cells), z_cells=a['cells'],
-                beyond_3se=a['exceed'], chi2_p=a['p'] if a['cells'] else None)
-
-def write_comparison(key:str,     # artefact key
-                     art,         # its `Artefact`
-                     cells:list,  # compared cells
-                     out:Path,    # output folder
-                    ) -> list:
-    "Write `key`_vs_paper.md and .csv: each cell's value beside the paper's, with its z-score or deterministic verdict."
-    import csv
-    from must_nbdev.core.definitions import markdown_table
-    s = comparison_summary(cells)
-    md, cs = out / f'{key}_vs_paper.md', out / f'{key}_vs_paper.csv'
-    head = (f"# {art.paper}: ours against the paper\n\n{s['matching']} of {s['compared']} cells match "
-            f"(simulated cells: |z| ≤ 3, {s['beyond_3se']} of {s['z_cells']} beyond"
-            f"{'' if s['chi2_p'] is None else ', χ² p = ' + format(s['chi2_p'], '.3g')}; deterministic cells: the "
-            "printed digits).\n\n")
-    md.write_text(head + markdown_table(cells, COMPARISON_COLUMNS, {'z': '+.2f'}) + '\n', encoding='utf-8')
-    with cs.open('w', newline='', encoding='utf-8') as f:
-        w = csv.DictWriter(f, fieldnames=list(COMPARISON_COLUMNS), extrasaction='ignore')
-        w.writeheader(); w.writerows({k: jsonable(c.get(k)) for k in COMPARISON_COLUMNS} for c in cells)
-    return [md, cs]
-
 # %% ../../nbs/experiments/06_reproduce.ipynb #88e8bd1a
 @lru_cache(maxsize=2)
 def _fig_s2_rows(quick:bool) -> tuple:
@@ -346,40 +207,11 @@ def _table_s13(quick, seed, show_progress) -> list:
                  paper_printed_upper=PAPER_S13.get(r['scheme']))
             for r in adult_delta_c()]
 
-def _vs_table_s13(rows, quick):
-    "S13: the paper prints (0, U) brackets; a cell matches when the bracket contains our certified worst-case bracket."
-    out = []
-    for r in rows:
-        if r['paper_printed_upper'] is None: continue
-        ok = r['worst_upper'] <= r['paper_printed_upper']
-        out.append(_cell(f"{r['scheme']} δ_c(2) upper", float(f"{r['worst_upper']:.3g}"), r['paper_printed_upper'],
-                         match=ok,
-                         note=("the paper's (0, U) contains our certified bracket; its U is the FFA's error bound, "
-                               f"ours is {r['paper_printed_upper'] / max(r['worst_upper'], 1e-300):.1e}× tighter")
-                         if ok else 'our certified upper bound exceeds the printed one'))
-    return out
-
 @lru_cache(maxsize=2)
 def _hyperparameter_grid(quick:bool) -> dict:
     "The (b, m) grid of Figures 5 and S1, computed once for both."
     from must_nbdev.experiments.amplification_tables import hyperparameter_grid
     return hyperparameter_grid(step=5 if quick else 1)
-
-def _vs_sec34(rows, quick):
-    "Sec 3.4 claim (a third stage weakens the PA) per setting: δ' of 3 stages / δ' of 2 at equal ε'; consistent if > 1."
-    by = {(r['scheme'], r['mechanism'], r['theta']): r for r in rows}
-    out = []
-    for (three, two) in (('MUST[wr500->wr450->wr400]', 'MUST[wr500->wr400]'),
-                         ('MUST[wor500->wr450->wr400]', 'MUST[wor500->wr400]'),
-                         ('MUST[wor500->wor450->wr400]', 'MUST[wor500->wr400]')):
-        for (name, mech, theta), r in by.items():
-            if name != three: continue
-            for key in (k for k in r if k.startswith('delta_at_')):
-                ratio = r[key] / by[two, mech, theta][key]
-                out.append(_cell(f"{three} / {two}, {mech} Δ/σ={theta}, ε′={key[9:]}", round(ratio, 3), "> 1 (weaker)",
-                                 match=ratio > 1,
-                                 note='' if ratio > 1 else 'the third stage gives the smaller δ′ here'))
-    return out
 
 def _sec34(quick, seed, show_progress) -> list:
     from must_nbdev.experiments.amplification_tables import stage_comparison
@@ -413,33 +245,3 @@ def _extra_artefacts() -> dict:
     }
 EXTRA_REPRODUCIBLE = ('fig3', 'figS1', 'figS2', 'figS2data', 'tableS13', 'sec34')
 REPRODUCIBLE += EXTRA_REPRODUCIBLE
-PAPER_COMPARISONS['tableS13'] = _vs_table_s13; PAPER_COMPARISONS['sec34'] = _vs_sec34
-
-# %% ../../nbs/experiments/06_reproduce.ipynb #f5e3072f
-def _vs_table6(rows, quick):
-    "Table 6: every accuracy with a printed value, as a z-score (seed spread and both test sets' binomial error)."
-    return [_cell(f"{r['dataset']} {r.get('setting') or ''} {r['scheme']} accuracy".replace('  ', ' '),
-                  round(r['accuracy'], 2), r['paper'], r['z'], note=r.get('paper_ref') or '')
-            for r in rows if r.get('paper') is not None and np.isfinite(r['paper'])]
-
-def _vs_adult000(rows, quick):
-    "Seed 000's Table 8: each Adult metric of ours (mean over seeds) beside the printed one, as a z-score."
-    return [_cell(f"{r['setting']} T={r['T']} {r['scheme']} {r['metric']}", round(r['ours'], 2), r['seed000'], r['z'])
-            for r in rows if r.get('seed000') is not None and np.isfinite(r['seed000'])]
-
-def _vs_table8(rows, quick):
-    "Table 8: seconds depend on hardware, so the paper's claim is compared: is each scheme faster than WOR, as printed?"
-    out = []
-    for r in rows:
-        ours, paper = r.get('time_vs_wor'), r.get('paper_time_vs_wor')
-        if (r['scheme'] == TABLE8_REFERENCE
-            or not all(isinstance(v, (int, float)) and np.isfinite(v) for v in (ours or np.nan, paper or np.nan))):
-            continue
-        out.append(_cell(f"{r['dataset']} {r['setting']} {r['scheme']} time / WOR's", round(ours, 3), round(paper, 3),
-                         match=(ours < 1) == (paper < 1),
-                         note=f"match: on the same side of WOR as printed (seconds are hardware-dependent); "
-                              f"gradients evaluated per step {r['grad_evals']:.1f} of {r['copies']:.1f} drawn"))
-    return out
-
-PAPER_COMPARISONS['table6'] = _vs_table6; PAPER_COMPARISONS['adult000'] = _vs_adult000
-PAPER_COMPARISONS['table8'] = _vs_table8
