@@ -17,9 +17,9 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 
 # %% auto #0
 __all__ = ['sfft', 'special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR',
-           'Z_BULK', 'Z_CORE', 'PER_H', 'CORRELATION_BATCH', 'NET_TRIM', 'TRIM_SHARE', 'gram_box', 'chi2_proxy',
-           'member_gram', 'triangle_net', 'planar_upper_pld', 'largest_correlation', 'net_trim', 'upper_kernels',
-           'upper_game_dp']
+           'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'CORRELATION_BATCH', 'NET_TRIM',
+           'TRIM_SHARE', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld',
+           'largest_correlation', 'net_trim', 'upper_kernels', 'upper_game_dp']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -164,6 +164,8 @@ def _split_regions(Lmin, Lmax, lA, lB, inf_mass:float, h:float) -> DiscretePLD:
 # %% ../../nbs/accounting/07_triangles.ipynb #cf6a86bd
 Z_FAR, Z_BULK, Z_CORE = 11.0, 5.0, 2.0   # σ's: +∞ beyond Z_FAR; fine within Z_BULK; cells 4× finer within Z_CORE
 PER_H = 2.0                               # fine cells and levels move the loss by at most h / PER_H
+TAIL_CELLS = 40                           # coarse o1 cells on each side, from Z_BULK to Z_FAR σ
+LIGHT_CHUNK, LIGHT_STRIDE = 1e-4, 4       # o1 cells holding less P-mass than this keep every 4th fine loss level
 
 def _o1_edges(F, Gq, a1:float, b1:float, sigma:float, h:float, per_h:float=PER_H) -> np.ndarray:
     "Cell edges along o1: each fine cell moves F(a1 o1) + G(b1 o1) by ≤ h/per_h (4h/per_h beyond Z_CORE σ)."
@@ -174,7 +176,7 @@ def _o1_edges(F, Gq, a1:float, b1:float, sigma:float, h:float, per_h:float=PER_H
     cum = np.concatenate([[0.0], np.cumsum(np.maximum(slope * per_h / h * np.where(far, 0.25, 1.0),
                                                       np.diff(xs) * 8 / sigma))])
     n = int(min(max(200, math.ceil(cum[-1])), 20000))
-    tails = lambda a, b: np.linspace(a, b, 41)
+    tails = lambda a, b: np.linspace(a, b, TAIL_CELLS + 1)
     return np.concatenate([tails(c0 - Z_FAR * sigma, xs[0])[:-1], np.interp(np.linspace(0, cum[-1], n + 1), cum, xs),
                            tails(xs[-1], c1 + Z_FAR * sigma)[1:]])
 
@@ -214,14 +216,17 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
         with np.errstate(invalid='ignore', divide='ignore', over='ignore'):
             u = ca + np.log((np.exp(L + g) - (1 - q)) / q)
         return np.where(np.isnan(u), -np.inf, (s2 * u - a1 * x) / a2)
-    pieces = []
-    for c in range(0, len(mid), 64):
-        sl = slice(c, c + 64)
+    n1, pieces = len(mid), []
+    cuts = [0, TAIL_CELLS, *range(TAIL_CELLS + 64, n1 - TAIL_CELLS, 64), n1 - TAIL_CELLS, n1]
+    for c0, c1 in zip(cuts[:-1], cuts[1:]):   # the tail cells of each side alone, the bulk 64 cells at a time
+        sl = slice(c0, c1)
         ua0, ua1 = np.minimum(a1 * e0[sl], a1 * e1[sl]), np.maximum(a1 * e0[sl], a1 * e1[sl])
         vb0, vb1 = np.minimum(b1 * e0[sl], b1 * e1[sl]), np.maximum(b1 * e0[sl], b1 * e1[sl])
         lo_c = float(np.min(F(ua0 - a2 * Z_BULK * sigma) - Gq(vb1))) - hp     # the ladder this chunk's bulk reaches
         hi_c = float(np.max(F(ua1 + a2 * (a2 + Z_BULK * sigma)) - Gq(vb0))) + hp
-        lev = np.sort(np.concatenate([coarse, lad[(lad >= lo_c) & (lad <= hi_c)]]))
+        light = (1 - q) * float(m1[0.0][sl].sum()) + q * float(m1[a1][sl].sum()) < LIGHT_CHUNK
+        fine = lad[::LIGHT_STRIDE] if light else lad                           # any levels give an upper PLD
+        lev = np.sort(np.concatenate([coarse, fine[(fine >= lo_c) & (fine <= hi_c)]]))
         o2 = o2_of(lev[None, :], mid[sl, None], Gm[sl, None])
         inf_col = np.full((o2.shape[0], 1), np.inf)
         edges = np.concatenate([-inf_col, o2, inf_col], 1); lo2, hi2 = edges[:, :-1], edges[:, 1:]
