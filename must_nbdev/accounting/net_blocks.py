@@ -47,7 +47,7 @@ def block_range(scheme:Scheme,           # a fixed-size scheme
     if delta is None: delta = BLOCK_TAIL * PrivacyAccountant([(mech, b * s)], max_bins, 'double').delta(eps).upper
     block = PrivacyAccountant([(mech, s)], max_bins, 'double')
     at = lambda d: min(block.epsilon(min(max(d, 1e-300), 0.5)).upper, MAX_LOSS)   # δ in (0, 1): ε finite
-    return at(delta / b), at(BLOCK_TAIL * delta / b), min(delta / b, 1.0)
+    return at(delta / b), at(BLOCK_TAIL * delta / b), delta / b             # δ < 1 either way
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #41e6c105
 DENSE_KNOTS = 4096   # up to this many grid points every point is a knot of the block's hull; beyond, profile_knots

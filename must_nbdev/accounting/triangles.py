@@ -267,7 +267,7 @@ NET_TRIM = 1e-14    # least P-mass of each tail of a member moved up over a run 
 TRIM_SHARE = 1e-6   # a query read at δ moves up tails of TRIM_SHARE·δ: its bound rises by at most 2·TRIM_SHARE·δ
 _MASS_SLACK = 1e-11   # relative allowance for the masses' round-off
 
-def net_trim(delta:float=0.0,  # a lower bound on the δ the query reads (0: none known)
+def net_trim(delta:float=0.0,  # the δ the query is read at (0: none): the bound rises by ≤ 2·TRIM_SHARE·δ
             ) -> float:
     "P-mass of each tail of a member that the upper DP moves up over a run: the bound rises by at most twice this."
     return max(NET_TRIM, TRIM_SHARE * check_real(delta, 'delta', 0, 1))
