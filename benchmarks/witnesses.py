@@ -231,8 +231,8 @@ def witness_classification():
     from must_nbdev.training.dpsgd import MLP, dpsgd
     from must_nbdev.accounting.account import account
     from must_nbdev.experiments.accounting_figures import adult_delta_c
-    from must_nbdev.experiments.classification import (classification_settings, linear_default_init, load_adult,
-                                                       load_digits, load_mnist_10k, run_classification)
+    from must_nbdev.training.datasets import load_adult, load_digits, load_mnist_10k
+    from must_nbdev.experiments.classification import classification_settings, linear_default_init, run_classification
     out = {}
     keys = ('sigma', 'accuracy', 'grad_evals', 'copies')
     def rows(prefix, res):

@@ -41,3 +41,27 @@ def test_the_check_sees_lazy_imports():
     src = PKG / 'core' / 'amplification.py'
     assert all(layer_of(m) == 0 for m in imports(src))
     assert layer_of('must_nbdev.experiments.efficiency') == 3 and layer_of('must_nbdev._compat') is None
+
+NBS = ROOT / 'nbs'
+NOTEBOOKS = [p for p in sorted(NBS.glob('*/*.ipynb')) if p.parent.name in LAYERS]
+
+def notebook_imports(path):
+    "The package modules the code cells of a notebook import (cells that do not parse, e.g. with magics, skipped)."
+    import json
+    out = set()
+    for cell in json.loads(path.read_text(encoding='utf-8'))['cells']:
+        if cell['cell_type'] != 'code': continue
+        lines = ''.join(cell['source']).splitlines(True)
+        try: tree = ast.parse(''.join(l for l in lines if not l.lstrip().startswith(('%', '!'))))
+        except SyntaxError: continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import): out |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and not node.level: out.add(node.module or '')
+    return {m for m in out if m.startswith('must_nbdev.')}
+
+@pytest.mark.parametrize('path', NOTEBOOKS, ids=lambda p: p.relative_to(NBS).as_posix())
+def test_no_notebook_uses_a_layer_above_its_folder(path):
+    # read in order, a notebook can only use what the notebooks before it defined
+    own = LAYERS.index(path.parent.name)
+    above = sorted(m for m in notebook_imports(path) if (layer_of(m) or 0) > own)
+    assert not above, f'{path.relative_to(ROOT)} imports from a layer above its folder: {above}'

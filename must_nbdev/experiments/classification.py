@@ -4,173 +4,24 @@
 
 # %% ../../nbs/experiments/04_classification.ipynb #f869171c
 from __future__ import annotations
-import gzip, math, os, struct, time
-from pathlib import Path
+import math, os, time
 import numpy as np
-from ..core.definitions import check_choice, check_int, check_real, markdown_table, progress, LazyModule
+from ..core.definitions import check_choice, check_int, markdown_table, progress, LazyModule
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
-from ..core.sampling import make_scheme, scheme_at
+from ..core.sampling import scheme_at
 from ..core.samplers import as_generator
 from ..accounting.base_calibration import calibrate
 from .amplification_tables import SENSITIVITY_BASES
 from ..training.dpsgd import MLP, LogisticRegression, dpsgd
+from ..training.datasets import load_adult, load_digits, load_mnist, load_mnist_10k
 
 # %% auto #0
-__all__ = ['special', 'DATA_DIR', 'ADULT_RAW_COLUMNS', 'ADULT_FEATURES', 'OCCUPATION_GROUPS', 'MARRIED', 'ADULT_HOW_TO_GET',
-           'MNIST_FILES', 'CLASSIFICATION_SCHEMES', 'MNIST_PAPER', 'MNIST_ADAPT', 'TABLE6_COLUMNS',
-           'ADULT_METRIC_COLUMNS', 'TABLE8_COLUMNS', 'SEED000_COLUMNS', 'CLASSIFICATION_FORMATS', 'PAPER_TABLE6',
-           'PAPER_N_TEST', 'PAPER_TABLE8', 'SEED000_METRICS', 'PAPER000_TABLE8', 'TABLE8_REFERENCE', 'read_adult_raw',
-           'process_adult', 'build_adult_npz', 'load_adult', 'read_idx', 'load_mnist', 'load_digits', 'load_mnist_10k',
-           'binary_metrics', 'classification_settings', 'linear_default_init', 'scheme_sigma', 'run_classification',
-           'adult_optimum', 'comparison_z', 'with_paper', 'with_paper_times', 'seed000_comparison',
-           'plot_classification_loss', 'classification_experiment']
-
-# %% ../../nbs/experiments/04_classification.ipynb #9a531d1e
-DATA_DIR = (Path(__file__).resolve().parents[1] / 'data' if '__file__' in globals()    # must_nbdev/data, shipped
-            else Path('../../must_nbdev/data').resolve())
-ADULT_RAW_COLUMNS = ('age', 'workclass', 'fnlwgt', 'education', 'education-num', 'marital-status', 'occupation',
-                     'relationship', 'race', 'sex', 'capital-gain', 'capital-loss', 'hours-per-week', 'native-country',
-                     'income')
-ADULT_FEATURES = ('age', 'workclass_private', 'fnlwgt', 'education_num', 'married', 'race_white', 'male',
-                  'capital_gain', 'capital_loss', 'hours_per_week', 'occ_professional', 'occ_office', 'occ_worker')
-OCCUPATION_GROUPS = {'professional': ('Exec-managerial', 'Prof-specialty', 'Tech-support'),
-                     'office': ('Adm-clerical', 'Sales'),
-                     'worker': ('Craft-repair', 'Handlers-cleaners', 'Machine-op-inspct', 'Farming-fishing',
-                                'Transport-moving'),
-                     'other': ('Other-service', 'Priv-house-serv', 'Protective-serv', 'Armed-Forces')}
-MARRIED = ('Married-civ-spouse', 'Married-AF-spouse', 'Married-spouse-absent')
-ADULT_HOW_TO_GET = "download adult.data and adult.test from https://archive.ics.uci.edu/dataset/2/adult (CC BY 4.0)"
-
-def read_adult_raw(raw_dir,  # folder holding adult.data and adult.test (UCI)
-                  ) -> list:
-    "Complete records (no '?') with native-country United-States from adult.data and adult.test, as lists of strings."
-    raw_dir, rows = Path(raw_dir), []
-    for name in ('adult.data', 'adult.test'):
-        path = raw_dir / name
-        if not path.is_file(): raise FileNotFoundError(f"Adult file {path} not found: {ADULT_HOW_TO_GET}")
-        for i, line in enumerate(path.read_text(encoding='latin-1').splitlines()):
-            line = line.strip()
-            if not line or line.startswith('|'): continue
-            parts = [p.strip() for p in line.split(',')]
-            if len(parts) != 15: raise ValueError(f"{path} line {i + 1}: expected 15 comma-separated fields, got "
-                                                  f"{len(parts)}; {ADULT_HOW_TO_GET}")
-            if '?' not in parts and parts[13] == 'United-States': rows.append(parts)
-    return rows
-
-def process_adult(rows,  # rows from `read_adult_raw`
-                 ) -> tuple:
-    "Integer feature matrix (ADULT_FEATURES, before scaling) and 0/1 labels (income > 50K) from raw rows."
-    c = {k: [r[i] for r in rows] for i, k in enumerate(ADULT_RAW_COLUMNS)}
-    occ = np.array(c['occupation'])
-    known = set(sum(OCCUPATION_GROUPS.values(), ()))
-    if not set(occ) <= known: raise ValueError(f"unknown occupation categories {sorted(set(occ) - known)}")
-    num = lambda k: np.array(c[k], dtype=np.int64)
-    X = np.column_stack([num('age'), np.array(c['workclass']) == 'Private', num('fnlwgt'), num('education-num'),
-                         np.isin(c['marital-status'], MARRIED), np.array(c['race']) == 'White',
-                         np.array(c['sex']) == 'Male', num('capital-gain'), num('capital-loss'), num('hours-per-week'),
-                         *[np.isin(occ, OCCUPATION_GROUPS[g])
-                           for g in ('professional', 'office', 'worker')]]).astype(np.int64)
-    y = np.array([s.rstrip('.') == '>50K' for s in c['income']], dtype=np.int8)
-    return X, y
-
-def build_adult_npz(raw_dir,   # folder holding adult.data and adult.test (UCI)
-                    out=None,  # output path (None: the shipped file)
-                   ) -> Path:
-    "Regenerate the shipped compact Adult file from the raw UCI files."
-    X, y = process_adult(read_adult_raw(raw_dir))
-    out = Path(out) if out is not None else DATA_DIR / 'adult_us.npz'
-    np.savez_compressed(out, X=X.astype(np.int32), y=y, features=np.array(ADULT_FEATURES))
-    return out
-
-def _split(n:int, n_train:int, seed:int):
-    perm = np.random.default_rng(seed).permutation(n); return perm[:n_train], perm[n_train:]
-
-def load_adult(path=None,           # the .npz file (None: the shipped one)
-               seed:int=0,          # seed of the train/test split
-               n_train:int=30_969,  # training records (the paper's 30,969)
-              ) -> dict:
-    "The paper's Adult set: features scaled to [0, 1] by their maxima, seeded split 30,969 / 10,323."
-    path = Path(path) if path is not None else DATA_DIR / 'adult_us.npz'
-    if not path.is_file(): raise FileNotFoundError(f"processed Adult file {path} not found; rebuild it with "
-                                                   f"build_adult_npz(raw_dir) ({ADULT_HOW_TO_GET})")
-    try:
-        with np.load(path) as z: X, y = z['X'].astype(float), z['y'].astype(float)
-    except Exception as e:
-        raise ValueError(f"{path} is not a valid processed Adult file ({e}); rebuild it with build_adult_npz") from None
-    if X.shape[1] != len(ADULT_FEATURES) or len(y) != len(X):
-        raise ValueError(f"{path} has shape {X.shape}, expected (n, {len(ADULT_FEATURES)})")
-    X = X / X.max(0)
-    tr, te = _split(len(X), check_int(n_train, 'n_train', 1, len(X) - 1), seed)
-    return dict(X_train=X[tr], y_train=y[tr], X_test=X[te], y_test=y[te], features=ADULT_FEATURES, name='adult')
-
-# %% ../../nbs/experiments/04_classification.ipynb #4ef66c79
-MNIST_FILES = {'X_train': 'train-images-idx3-ubyte', 'y_train': 'train-labels-idx1-ubyte',
-               'X_test': 't10k-images-idx3-ubyte', 'y_test': 't10k-labels-idx1-ubyte'}
-
-def read_idx(path,  # IDX file, optionally .gz
-            ) -> np.ndarray:
-    "Read an IDX file (unsigned-byte data, any number of dimensions), gzipped or not."
-    path = Path(path)
-    opener = gzip.open if path.suffix == '.gz' else open
-    try:
-        with opener(path, 'rb') as f: data = f.read()
-    except OSError as e: raise ValueError(f"cannot read IDX file {path}: {e}") from None
-    if len(data) < 4 or data[:2] != b'\x00\x00' or data[2] != 0x08:
-        raise ValueError(f"{path} is not an unsigned-byte IDX file (bad magic number)")
-    nd = data[3]; dims = struct.unpack(f'>{nd}I', data[4:4 + 4 * nd])
-    body = np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * nd)
-    if body.size != int(np.prod(dims)):
-        raise ValueError(f"{path}: header says {dims} = {int(np.prod(dims))} bytes, file has {body.size}")
-    return body.reshape(dims)
-
-def load_mnist(path=None,  # folder of the IDX files (None: $MUST_MNIST_DIR)
-              ) -> dict:
-    "MNIST from the standard IDX files in `path` or $MUST_MNIST_DIR: flattened images in [0, 1] and labels."
-    path = path or os.environ.get('MUST_MNIST_DIR')
-    if not path: raise FileNotFoundError("MNIST directory not given: pass path= or set MUST_MNIST_DIR to a folder with "
-                                         "the four IDX files (train-images-idx3-ubyte[.gz], ... from "
-                                         "http://yann.lecun.com/exdb/mnist/)")
-    out = {}
-    for key, stem in MNIST_FILES.items():
-        cands = [Path(path) / stem, Path(path) / (stem + '.gz')]
-        f = next((c for c in cands if c.is_file()), None)
-        if f is None: raise FileNotFoundError(f"MNIST file {cands[0]}[.gz] not found (set MUST_MNIST_DIR to the folder "
-                                              "holding the IDX files)")
-        a = read_idx(f); out[key] = a.reshape(len(a), -1) / 255.0 if key.startswith('X') else a.astype(np.int64)
-    for s in ('train', 'test'):
-        if len(out[f'X_{s}']) != len(out[f'y_{s}']): raise ValueError(f"MNIST {s} images and labels differ in count")
-    return dict(out, name='mnist')
-
-def load_digits(seed:int=0,                # seed of the train/test split
-                test_fraction:float=0.25,  # share of the images held out, in (0, 1)
-               ) -> dict:
-    "The 8×8 handwritten digits (1,797 images, pixels scaled to [0, 1]) with a seeded train/test split."
-    path = DATA_DIR / 'digits.csv.gz'
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} missing: reinstall must_nbdev (the digits table ships with the package)")
-    a = np.loadtxt(path, delimiter=',')
-    X, y = a[:, :64] / 16.0, a[:, 64].astype(np.int64)
-    n_test = int(round(check_real(test_fraction, 'test_fraction', 0, 1, lo_open=True, hi_open=True) * len(y)))
-    tr, te = _split(len(y), len(y) - n_test, seed)
-    return dict(X_train=X[tr], y_train=y[tr], X_test=X[te], y_test=y[te], name='digits')
-
-def load_mnist_10k(path=None,         # the .npz file (None: the shipped one)
-                   seed:int=0,        # seed of the train/test split
-                   n_train:int=8000,  # training images (the rest is the test set)
-                  ) -> dict:
-    "The shipped 10,000 real MNIST digits (pixels scaled to [0, 1]), seeded split (default 8,000 train / 2,000 test)."
-    path = Path(path) if path is not None else DATA_DIR / 'mnist_10k.npz'
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} missing: reinstall must_nbdev (the 10,000 MNIST digits ship with the package)")
-    try:
-        with np.load(path) as z: X, y = z['images'], z['labels']
-    except Exception as e:
-        raise ValueError(f"{path} is not a valid MNIST subset file ({e}); see must_nbdev/data/README.md") from None
-    if X.ndim != 2 or X.shape[1] != 784 or y.shape != X.shape[:1]:
-        raise ValueError(f"{path}: expected images of shape (n, 784) and n labels, got {X.shape} and {y.shape}")
-    tr, te = _split(len(y), check_int(n_train, 'n_train', 1, len(y) - 1), seed)
-    X, y = X.astype(float) / 255.0, y.astype(np.int64)
-    return dict(X_train=X[tr], y_train=y[tr], X_test=X[te], y_test=y[te], name='mnist-10k')
+__all__ = ['special', 'CLASSIFICATION_SCHEMES', 'MNIST_PAPER', 'MNIST_ADAPT', 'TABLE6_COLUMNS', 'ADULT_METRIC_COLUMNS',
+           'TABLE8_COLUMNS', 'SEED000_COLUMNS', 'CLASSIFICATION_FORMATS', 'PAPER_TABLE6', 'PAPER_N_TEST',
+           'PAPER_TABLE8', 'SEED000_METRICS', 'PAPER000_TABLE8', 'TABLE8_REFERENCE', 'binary_metrics',
+           'classification_settings', 'linear_default_init', 'scheme_sigma', 'run_classification', 'adult_optimum',
+           'comparison_z', 'with_paper', 'with_paper_times', 'seed000_comparison', 'plot_classification_loss',
+           'classification_experiment']
 
 # %% ../../nbs/experiments/04_classification.ipynb #d680028f
 def binary_metrics(y_true,  # 0/1 labels
