@@ -11,7 +11,8 @@ from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from .accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
-from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
+from must_nbdev.accounting.triangle_certificate import (TightOptions, QUICK_NET, QUICK_NET_MEASURED,
+    QUICK_BLOCKS, QUICK_BLOCKS_MEASURED)
 from .training.compare import compare_schemes, comparison_table, plot_comparison, reading, short_label
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, import_extra
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
@@ -107,7 +108,8 @@ def _tighter_note(labelled,  # (label, gap, tighter) per row
     names = ', '.join(dict.fromkeys(label for label, _ in far))
     return (f"tighter: for {names} a fast certificate answered, up to {max(g for _, g in far):.3g}x the best attack; "
             f"{door} adds the triangle-net certificate, tighter "
-            f"and slower; {QUICK_NET.recipe(cli=True)} is its quick setting ({QUICK_NET_MEASURED})")
+            f"and slower; {QUICK_NET.recipe(cli=True)} is its quick setting ({QUICK_NET_MEASURED}), and "
+            f"--net-blocks {QUICK_BLOCKS} plays it in blocks ({QUICK_BLOCKS_MEASURED})")
 
 def _net_request(args) -> TightOptions|bool:
     "The triangle net a command was asked for (--net with its --net-* options), or False; options without --net raise."

@@ -264,8 +264,9 @@ def test_a_fast_answer_far_from_the_attack_says_how_to_ask_for_the_tight_one():
     r = account(sc, sigma=4.0, steps=200, eps=0.5)
     assert r.theory_gap > 1.05 and f"{r.theory_gap:.3g}x the best attack" in r.tighter and 'net=True' in r.tighter
     assert r.to_dict()['tighter'] == r.tighter and 'tighter: net=True' in repr(r)
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET    # the quick setting, in both spellings
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET, QUICK_BLOCKS   # the quick setting, both spellings
     assert QUICK_NET.recipe() in r.tighter and QUICK_NET.recipe(cli=True) in r.tighter
+    assert f"net_blocks={QUICK_BLOCKS} (CLI --net-blocks {QUICK_BLOCKS})" in r.tighter     # and the blocks it offers
     tight = account(sc, sigma=4.0, steps=200, eps=0.5, accuracy=1.05, net=True, net_tol=1.0)
     assert tight.tighter is None and 'tighter' not in repr(tight)          # the net was asked for
 

@@ -324,6 +324,20 @@ def test_account_says_when_the_fast_certificate_answered_and_how_to_ask_for_the_
     line = paragraph(out, 'tighter:')
     assert "'public labels' answered" in line and 'x the best attack' in line and '--net' in line
     assert '--net-tol 0.04 --net-grid 4 --net-levels 1' in line            # the quick setting, as flags
+    assert '--net-blocks 5' in line
+
+
+def test_account_follows_its_hint():
+    "The hint's flags, as given, certify below the fast answer and above the attack: what it offers works."
+    base = ['account', '--scheme', 'wor', '--n', '10000', '--m', '200', '--sigma', '4', '--k', '200', '--eps', '0.5',
+            '--json']
+    rc, out, err = run(base); fast = json.loads(out)
+    flags = fast['tighter'].split('(CLI ')[2].split(';')[0].split() + ['--net-blocks', '5']   # its quick setting
+    assert flags[:2] == ['--net-tol', '0.04'] and 'plays it in blocks' in fast['tighter'], fast['tighter']
+    rc, out, err = run(base + ['--net'] + flags); net = json.loads(out)
+    assert rc == 0, err
+    assert net.get('tighter') is None and net['attack'] <= net['certified'] < fast['certified'], (fast, net)
+    assert net['certificate'] == 'triangle net'
 
 
 def test_calibrate_says_when_the_fast_certificate_answered():

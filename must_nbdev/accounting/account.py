@@ -14,7 +14,8 @@ from .dominating import GUARANTEES, PAIRS, loss_std, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
-from .triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
+from must_nbdev.accounting.triangle_certificate import (TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked,
+    QUICK_BLOCKS, QUICK_BLOCKS_MEASURED)
 from .certificates import CERTIFICATES, run_certificates
 from .attack import AttackAccountant
 from .accountant import (Bounds, CertifiedResult, PrivacyAccountant,
@@ -245,7 +246,9 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     certified = bool(res.ratio <= accuracy)
     tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
                f"triangle-net certificate, tighter and slower; its quick setting is {QUICK_NET.recipe()} (CLI "
-               f"{QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}: benchmarks/TIGHT_DEFAULT.md)"
+               f"{QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}: benchmarks/TIGHT_DEFAULT.md), and "
+               f"net_blocks={QUICK_BLOCKS} (CLI --net-blocks {QUICK_BLOCKS}) plays it in blocks "
+               f"({QUICK_BLOCKS_MEASURED}: benchmarks/TIGHT_BLOCKS.md)"
                if worst and not tight and gap is not None and TIGHT_GAP < gap < math.inf
                and run_certificates(scheme, relation) else None)
     return AccountResult(
