@@ -386,3 +386,17 @@ def test_net_asked_reads_every_spelling_of_the_request():
     with pytest.raises(ValueError, match='not asked for'): net_asked(False, QUICK_NET)
     with pytest.raises(TypeError, match='net must be'): net_asked(1)
     with pytest.raises(TypeError, match='must be TightOptions'): net_asked(True, {'net_tol': 0.1})
+
+
+def test_settle_allocator_keeps_the_users_choice():
+    "The net settles glibc's malloc thresholds once, unless the environment already chose them."
+    import os, platform, subprocess, sys
+    code = "from must_nbdev.accounting.triangle_certificate import settle_allocator as s; print(s(), s())"
+    env = {k: v for k, v in os.environ.items() if k not in ('MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_',
+                                                             'GLIBC_TUNABLES')}
+    out = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, check=True).stdout
+    glibc = platform.libc_ver()[0] == 'glibc'
+    assert out.split() == [str(glibc)] * 2
+    chosen = subprocess.run([sys.executable, '-c', code], env={**env, 'MALLOC_TRIM_THRESHOLD_': '131072'},
+                            capture_output=True, text=True, check=True).stdout
+    assert chosen.split() == ['False', 'False']

@@ -21,10 +21,11 @@ from .triangles import NET_TOL, NET_TRIM, PER_H, net_trim, triangle_net
 from .triangles import planar_upper_pld, upper_game_dp
 
 # %% auto #0
-__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'MAX_BLOCKS',
-           'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS', 'QUICK_BLOCKS_MEASURED', 'MOVED', 'TriangleCertificate',
-           'check_net_query', 'label_pld', 'on_grid', 'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta',
-           'triangle_epsilon', 'TightOptions', 'net_asked']
+__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
+           'MALLOC_CHOICES', 'MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS', 'QUICK_BLOCKS_MEASURED',
+           'MOVED', 'TriangleCertificate', 'check_net_query', 'label_pld', 'on_grid', 'settle_allocator',
+           'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon', 'TightOptions',
+           'net_asked']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -159,6 +160,21 @@ def _label_nets_pay(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, s
     if not (math.isfinite(sym) and math.isfinite(tight)): return True          # no ranking: keep every net
     return sym > 0 and sym - tight >= LEAN_GAIN * sym
 
+# %% ../../nbs/accounting/09_triangle_certificate.ipynb #9a717f75
+HEAP_THRESHOLDS = ((-3, 32 << 20), (-1, 64 << 20))   # glibc mallopt: M_MMAP_THRESHOLD, then M_TRIM_THRESHOLD
+MALLOC_CHOICES = ('MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_', 'GLIBC_TUNABLES')   # the user's, kept
+
+@lru_cache(maxsize=1)
+def settle_allocator() -> bool:
+    "Set glibc malloc's thresholds to the ceilings it reaches itself after large frees (once): True if set."
+    import platform
+    if any(name in os.environ for name in MALLOC_CHOICES) or platform.libc_ver()[0] != 'glibc': return False
+    try:
+        import ctypes
+        mallopt = ctypes.CDLL(None).mallopt
+        return all(mallopt(param, value) == 1 for param, value in HEAP_THRESHOLDS)
+    except (OSError, AttributeError): return False
+
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8a01c48
 def _member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> tuple:
     "The members' upper PLDs on the grid c·h, put on h: a thread per core (numpy and scipy release the GIL)."
@@ -216,6 +232,7 @@ def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
            trim:float=NET_TRIM,  # P-mass of each member's tails moved up over the run (`net_trim`)
           ) -> tuple:
     "The labelled game's upper DP, each step at most the partially unlabelled pair's and the unlabelled net's."
+    settle_allocator()                                  # before the members and the DP allocate: the same bits
     # returns (dp, members, ratio, per copy, unlabelled members); l ≥ 2's nets are the l-copy discs: noise σ/l
     k, at = (steps, e0) if rank is None else rank       # every split is sound: the ranking only picks which to play
     ratio = _best_ratio(scheme, sigma, k, at, h, max_bins)
