@@ -14,11 +14,10 @@ def layer_of(dotted):
     if parts[0] != 'must_nbdev' or len(parts) < 2: return None
     return LAYERS.index(parts[1]) if parts[1] in LAYERS else None
 
-def imports(path):
-    "The package modules a file imports (absolute names), module-level and inside functions alike."
-    mod = 'must_nbdev.' + '.'.join(path.relative_to(PKG).with_suffix('').parts)
+def imported(tree, mod=''):
+    "The package modules an AST imports (absolute names; `mod` resolves relative imports), at any depth."
     out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import): out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             if node.level:
@@ -28,6 +27,11 @@ def imports(path):
             out.add(name)
             out |= {f'{name}.{a.name}' for a in node.names}   # `from ..experiments import efficiency`
     return {m for m in out if m.startswith('must_nbdev.')}
+
+def imports(path):
+    "The package modules a file imports (absolute names), module-level and inside functions alike."
+    mod = 'must_nbdev.' + '.'.join(path.relative_to(PKG).with_suffix('').parts)
+    return imported(ast.parse(path.read_text(encoding='utf-8')), mod)
 
 MODULES = [p for p in sorted(PKG.rglob('*.py')) if layer_of('must_nbdev.' + '.'.join(p.relative_to(PKG).with_suffix('').parts)) is not None]
 
@@ -52,12 +56,9 @@ def notebook_imports(path):
     for cell in json.loads(path.read_text(encoding='utf-8'))['cells']:
         if cell['cell_type'] != 'code': continue
         lines = ''.join(cell['source']).splitlines(True)
-        try: tree = ast.parse(''.join(l for l in lines if not l.lstrip().startswith(('%', '!'))))
+        try: out |= imported(ast.parse(''.join(l for l in lines if not l.lstrip().startswith(('%', '!')))))
         except SyntaxError: continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import): out |= {a.name for a in node.names}
-            elif isinstance(node, ast.ImportFrom) and not node.level: out.add(node.module or '')
-    return {m for m in out if m.startswith('must_nbdev.')}
+    return out
 
 @pytest.mark.parametrize('path', NOTEBOOKS, ids=lambda p: p.relative_to(NBS).as_posix())
 def test_no_notebook_uses_a_layer_above_its_folder(path):
