@@ -11,8 +11,8 @@ from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from .accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
-from must_nbdev.accounting.triangle_certificate import (TightOptions, QUICK_NET, QUICK_NET_MEASURED,
-    QUICK_BLOCKS, QUICK_BLOCKS_MEASURED)
+from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
+from .accounting.triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
 from .training.compare import compare_schemes, comparison_table, plot_comparison, reading, short_label
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, import_extra
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size

@@ -41,6 +41,16 @@ def test_no_import_from_a_layer_above(path):
     above = sorted(m for m in imports(path) if (layer_of(m) or 0) > own)
     assert not above, f'{path.relative_to(ROOT)} imports from a layer above its own: {above}'
 
+@pytest.mark.parametrize('path', MODULES, ids=lambda p: p.relative_to(PKG).as_posix())
+def test_module_level_imports_of_the_package_are_relative(path):
+    # nbdev writes a notebook's `from must_nbdev.x import y` as `from .x import y`; an absolute one at module level is an
+    # import it did not rewrite, unlike its neighbours (lazy imports inside functions stay absolute on purpose)
+    tree = ast.parse(path.read_text(encoding='utf-8'))
+    absolute = [f'line {n.lineno}' for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) and
+                not getattr(n, 'level', 0) and any(m.startswith('must_nbdev') for m in
+                ([n.module or ''] if isinstance(n, ast.ImportFrom) else [a.name for a in n.names]))]
+    assert not absolute, f'{path.relative_to(ROOT)} imports the package absolutely at module level: {absolute}'
+
 def test_the_check_sees_lazy_imports():
     src = PKG / 'core' / 'amplification.py'
     assert all(layer_of(m) == 0 for m in imports(src))
