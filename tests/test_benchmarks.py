@@ -18,3 +18,14 @@ def test_accountant_benchmark_runner_answers_for_ours(workload):
     r = bench.run('ours', workload, 'eps', 1.0, 1)
     assert 'error' not in r, r
     assert 0 < r['lo'] <= r['value'] <= 1 and r['median_seconds'] > 0
+
+@pytest.mark.parametrize('name', ['TIGHT_DEFAULT', 'TIGHT_BLOCKS'])
+def test_tight_default_markdown_is_its_record(name):
+    "The tight-by-default artefacts are their JSON record rendered: the gap column is certified / attack, as it says."
+    import json
+    bench = _module('tight_default')
+    record = json.loads((ROOT / 'benchmarks' / f'{name}.json').read_text())
+    text = (ROOT / 'benchmarks' / f'{name}.md').read_text()
+    assert bench.render(record) == text
+    wor = next(r for r in record['rows'] if r['scheme'] == 'wor' and r['setting'] == 'quick')
+    assert f"| {wor['upper'] / wor['attack']:.3f} |" in text

@@ -350,8 +350,8 @@ class TightOptions:
 
 QUICK_NET = TightOptions(tol=0.04, grid=4, levels=1, lean=True)   # the quick setting: research/tight_default
 QUICK_NET_MEASURED = (   # 2 cores, σ = 1.1 and 2.62: benchmarks/TIGHT_DEFAULT.md, every fixed-size scheme
-    "at the DP-SGD size: WOR 1.03-1.05x the attack in 9-21 s, WR and MUST.wo 1.02-1.05x in 23-54 s, "
-    "MUST.ow and MUST.ww 1.01-1.09x in 1.2-2.2 min")
+    "at the DP-SGD size: WOR 1.03-1.05x the attack in 9-21 s, WR and MUST.wo 1.02-1.06x in 23-54 s, "
+    "MUST.ow and MUST.ww 1.01-1.10x in 1.2-2.2 min")
 QUICK_BLOCKS = 5   # the blocks the hints offer (accounting/09b_net_blocks)
 QUICK_BLOCKS_MEASURED = (   # benchmarks/TIGHT_BLOCKS.md against TIGHT_DEFAULT.md
     "at the DP-SGD size, a fifth to a half of that time for at most 1.8% more ε")

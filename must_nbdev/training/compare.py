@@ -38,7 +38,7 @@ class ComparisonRow(EpsRowResult):
     sigma: float         # noise multiplier: calibrated for the target, or the one given
     eps: float           # certified ε(δ) at that σ (the target's ε or below, when calibrated)
     eps_attack: float    # ε(δ) that the best real attack forces at that σ (a lower bound on the truth)
-    theory_gap: float    # eps / eps_attack: 1 means the certified bound is reached by a real attack
+    theory_gap: float    # account's theory_gap, at most eps / eps_attack: 1 means a real attack reaches the bound
     certificate: str     # which certificate gave `eps`
     distinct: float      # expected distinct records per step (gradients to compute)
     steps: int           # number of steps
