@@ -1,6 +1,7 @@
 """Where the stand-in games rank the label splits, in blocks: the library ranks them at the block's public-label ε at
 δ/b (`block_range`'s rank ε); ranked at ε = 0 (net_dp's default, what `block_profile.py` does) or at half the rank
-ε, and with the fixed member trim instead of the query-scaled one. One block's DP at the quick setting, its profile
+ε, at the attack's ε over the blocks (the run's ε shared out), and with the fixed member trim instead of the
+query-scaled one. One block's DP at the quick setting, its profile
 as a pair composed b times, ε(1e-5) at the DP-SGD size; every variant is a sound certificate.
 
     python block_rank.py SCHEME SIGMA BLOCKS      # e.g. wr 2.62 2 (block_rank_out.txt: wr 2.62 2/3/5, wr 1.1 5,
@@ -25,7 +26,8 @@ rank_eps, read_to, share = block_range(sc, sigma, s, b, h, MAX_BINS, None, delta
 J = max(1, math.ceil(read_to / h))
 print(f"{name} σ={sigma} s={s} b={b} h={h:.4g} rank_eps={rank_eps:.4f} read_to={read_to:.4f} J={J} share={share:.3g} trim={net_trim(share):.3g}", flush=True)
 for label, rank, trim in [('library', (s, rank_eps), net_trim(share)), ('rank@0', None, net_trim(share)),
-                          ('rank@half', (s, rank_eps / 2), net_trim(share)), ('trim 1e-14', (s, rank_eps), NET_TRIM)]:
+                          ('rank@half', (s, rank_eps / 2), net_trim(share)), ('trim 1e-14', (s, rank_eps), NET_TRIM),
+                          ('rank@attack/b', (s, r.lower / b), net_trim(share))]:   # the run's attack ε shared out
     t0 = time.perf_counter()
     d = net_dp(sc, sigma, s, 0.0, J, h, o.tol, o.coarsen, MAX_BINS, o.cells, o.levels, o.lean, rank, trim)[0]
     U = np.asarray(d['values'], float)
