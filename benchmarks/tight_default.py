@@ -105,8 +105,9 @@ def main(argv=None):
                   seconds=round(time.perf_counter() - t_all), recipe=net.recipe(), quick=quick, rows=rows,
                   yardstick=yard, calibrations=cals)
     Path(args.out).with_suffix('.json').write_text(json.dumps(record, indent=1))
-    Path(args.out).write_text(render(record))
-    print(render(record))
+    text = render(record)
+    Path(args.out).write_text(text)
+    print(text)
 
 def render(record:dict) -> str:
     "The Markdown artefact of one run's record (the JSON written beside it)."
