@@ -64,11 +64,25 @@ def test_blocks_sit_between_the_attack_and_the_public_labels_and_agree_both_ways
     assert e.blocks == 3 and eps * 0.999 <= e.value <= eps * 1.001, (e.value, eps)
 
 
-def test_rank_and_read_range_come_from_the_public_labels_and_are_finite():
-    rank, to, share = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, delta=1e-5)
-    assert 0 < rank < to < 50 and share == 1e-5 / 5     # the read range reaches a smaller δ: a larger ε
-    rank, to, share = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, eps=0.5)
-    assert 0 < rank < to < 50 and 0 < share < 1
+def test_read_range_comes_from_the_public_labels_and_is_finite():
+    to, share = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, delta=1e-5)
+    assert 0 < to < 50 and share == 1e-5 / 5
+    to, share = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, eps=0.5)
+    assert 0 < to < 50 and 0 < share < 1
+
+
+def test_blocks_rank_the_splits_at_the_runs_epsilon_over_the_blocks(monkeypatch):
+    "ε(δ): the attack's ε (the bracket's lower end) / b; δ(ε): the query's ε / b; the whole run ranks at the run's."
+    import must_nbdev.accounting.net_blocks as nb
+    seen, real = [], nb.net_dp
+    monkeypatch.setattr(nb, 'net_dp', lambda *a, **k: seen.append(a[12]) or real(*a, **k))
+    o = replace(COARSE, blocks=4)
+    triangle_bound(WOR, sigma=S4, steps=40, h=H4, delta=1e-5, bracket=(0.3, 0.9), options=o)
+    triangle_bound(WOR, sigma=S4, steps=40, h=H4, eps=0.6, options=o)
+    block_bound(WOR, sigma=S4, steps=40, h=H4, delta=1e-5, options=o)
+    assert seen == [(10, 0.3 / 4), (10, 0.6 / 4), (10, 0.0)]
+    with pytest.raises(ValueError, match='rank_eps must be'):
+        block_bound(WOR, sigma=S4, steps=40, h=H4, delta=1e-5, rank_eps=-1.0, options=o)
 
 
 def test_every_door_reports_the_blocked_runs_number():
