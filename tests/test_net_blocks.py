@@ -7,7 +7,9 @@ import warnings
 from dataclasses import replace
 import numpy as np
 import pytest
-from must_nbdev.core.sampling import make_scheme
+from must_nbdev.core.sampling import make_scheme, scheme_at
+from must_nbdev.accounting.accountant import PrivacyAccountant
+from must_nbdev.accounting.certificates import step_certificates
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import adaptive_delta
 from must_nbdev.accounting.triangle_certificate import TightOptions, triangle_delta, triangle_epsilon
@@ -64,23 +66,29 @@ def test_blocks_sit_between_the_attack_and_the_public_labels_and_agree_both_ways
     assert e.blocks == 3 and eps * 0.999 <= e.value <= eps * 1.001, (e.value, eps)
 
 
-def test_read_range_comes_from_the_public_labels_and_is_finite():
-    to, share = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, delta=1e-5)
-    assert 0 < to < 50 and share == 1e-5 / 5
-    to, share = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, eps=0.5)
-    assert 0 < to < 50 and 0 < share < 1
+def test_rank_and_read_range_come_from_the_best_step_certificate_and_are_finite():
+    rank, to, share = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, delta=1e-5)
+    assert 0 < rank < to < 50 and share == 1e-5 / 5     # the read range reaches a smaller δ: a larger ε
+    rank, to, share = block_range(WOR, S4, 20, 5, 4 * H4, 1 << 16, eps=0.5)
+    assert 0 < rank < to < 50 and 0 < share < 1
+    # MUST.ow: the partially unlabelled certificate, far below the public labels over a block, sets both
+    sc, h, s, b = scheme_at('must-ow', 60_000, 256, b=6000), 0.00193, 470, 5
+    rank, to, share = block_range(sc, 2.62, s, b, h, 1 << 20, delta=1e-5)
+    one = lambda name, d: PrivacyAccountant([(step_certificates(sc, 2.62, 'substitute', h, 1 << 20)[name], s)],
+                                            1 << 20, 'double').epsilon(d).upper
+    assert rank == one('partially unlabelled', 2e-6) < 0.2 * one('public labels', 2e-6)   # measured 0.43 and 2.94
+    assert to == one('partially unlabelled', 2e-8) < 0.2 * one('public labels', 2e-8)     # 0.73 and 7.05
 
 
-def test_blocks_rank_the_splits_at_the_runs_epsilon_over_the_blocks(monkeypatch):
-    "ε(δ): the attack's ε (the bracket's lower end) / b; δ(ε): the query's ε / b; the whole run ranks at the run's."
+def test_blocks_rank_the_splits_where_block_range_says_unless_told(monkeypatch):
+    "The stand-in games rank at `block_range`'s block ε; `rank_eps` (the run's ε) ranks at rank_eps / b instead."
     import must_nbdev.accounting.net_blocks as nb
     seen, real = [], nb.net_dp
     monkeypatch.setattr(nb, 'net_dp', lambda *a, **k: seen.append(a[12]) or real(*a, **k))
     o = replace(COARSE, blocks=4)
     triangle_bound(WOR, sigma=S4, steps=40, h=H4, delta=1e-5, bracket=(0.3, 0.9), options=o)
-    triangle_bound(WOR, sigma=S4, steps=40, h=H4, eps=0.6, options=o)
-    block_bound(WOR, sigma=S4, steps=40, h=H4, delta=1e-5, options=o)
-    assert seen == [(10, 0.3 / 4), (10, 0.6 / 4), (10, 0.0)]
+    block_bound(WOR, sigma=S4, steps=40, h=H4, delta=1e-5, rank_eps=0.6, options=o)
+    assert seen == [(10, block_range(WOR, S4, 10, 4, H4, nb.MAX_BINS, delta=1e-5)[0]), (10, 0.6 / 4)]
     with pytest.raises(ValueError, match='rank_eps must be'):
         block_bound(WOR, sigma=S4, steps=40, h=H4, delta=1e-5, rank_eps=-1.0, options=o)
 

@@ -11,9 +11,9 @@ from ..core.definitions import check_int, check_real
 from ..core.sampling import Scheme
 from .pld import MAX_BINS
 from .compose import compose_plds
-from .dominating import scheme_gaussian_pld
 from .profile_pairs import MAX_LOSS, profile_knots, profile_pld
 from .accountant import PrivacyAccountant
+from .certificates import step_certificates
 from .triangle_certificate import (TightOptions, TriangleCertificate, check_net_query, net_dp,
                                                         triangle_delta, triangle_epsilon)
 from .triangles import NET_TRIM, net_trim
@@ -42,12 +42,13 @@ def block_range(scheme:Scheme,           # a fixed-size scheme
                 eps:float|None=None,     # the query: δ(eps) ...
                 delta:float|None=None,   # ... or ε(delta)
                ) -> tuple:
-    "(read ε, δ/b): the public-label certificate's s-step ε at BLOCK_TAIL · δ/b, and the run's δ per block."
-    mech = scheme_gaussian_pld(scheme, sigma, 'substitute', h, max_bins)
-    if delta is None: delta = BLOCK_TAIL * PrivacyAccountant([(mech, b * s)], max_bins, 'double').delta(eps).upper
-    block = PrivacyAccountant([(mech, s)], max_bins, 'double')
-    at = lambda d: min(block.epsilon(min(max(d, 1e-300), 0.5)).upper, MAX_LOSS)   # δ in (0, 1): ε finite
-    return at(BLOCK_TAIL * delta / b), delta / b                             # δ < 1 either way
+    "(rank ε, read ε, δ/b): the best per-step certificate's s-step ε at δ/b and at BLOCK_TAIL · δ/b."
+    mechs = step_certificates(scheme, sigma, 'substitute', h, max_bins).values()
+    if delta is None:
+        delta = BLOCK_TAIL * min(PrivacyAccountant([(m, b * s)], max_bins, 'double').delta(eps).upper for m in mechs)
+    blocks = [PrivacyAccountant([(m, s)], max_bins, 'double') for m in mechs]
+    at = lambda d: min(min(a.epsilon(min(max(d, 1e-300), 0.5)).upper for a in blocks), MAX_LOSS)   # ε finite
+    return at(delta / b), at(BLOCK_TAIL * delta / b), delta / b             # δ < 1 either way
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #41e6c105
 DENSE_KNOTS = 4096   # up to this many grid points every point is a knot of the block's hull; beyond, profile_knots
@@ -80,7 +81,7 @@ def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
                 options:TightOptions,     # the net's options: `blocks` cuts the run (its grid already in h)
                 eps:float|None=None,      # bound δ(eps) ...
                 delta:float|None=None,    # ... or ε(delta)
-                rank_eps:float|None=None, # the run's ε where the splits are ranked, b-th per block (None: eps, or 0)
+                rank_eps:float|None=None, # the run's ε where the splits are ranked, b-th per block (None: `block_range`)
                 relation:str|None=None,   # must be 'substitute' (None: the scheme's own)
                 max_bins:int=MAX_BINS,    # cap on FFT bins (>= 16)
                ) -> TriangleCertificate:
@@ -90,10 +91,10 @@ def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
     if eps is not None: eps = check_real(eps, 'eps', 0)                  # never clipped into range below
     else: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
-    run_eps = check_real((eps or 0.0) if rank_eps is None else rank_eps, 'rank_eps', 0)
     s, b = block_plan(steps, o.blocks)
-    read_to, share = block_range(scheme, sigma, s, b, h, max_bins, eps, delta)
-    pair, d, members, ratio, per_copy, un = block_pair(scheme, sigma, s, h, o, max_bins, read_to, run_eps / b,
+    rank, read_to, share = block_range(scheme, sigma, s, b, h, max_bins, eps, delta)
+    if rank_eps is not None: rank = check_real(rank_eps, 'rank_eps', 0) / b
+    pair, d, members, ratio, per_copy, un = block_pair(scheme, sigma, s, h, o, max_bins, read_to, rank,
                                                        net_trim(share))     # b blocks: ≤ 2e-6 of the run's δ
     run = compose_plds([(pair, b)])
     value = run.delta_bounds(eps)[1] if eps is not None else run.eps_bounds(delta)[1]
@@ -122,8 +123,7 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
     if eps is None and bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range to search")
     if block_plan(steps, o.blocks)[1] > 1:
         return block_bound(scheme, sigma=sigma, steps=steps, h=h * o.grid, options=o, eps=eps, delta=delta,
-                           rank_eps=None if eps is not None else bracket[0], relation=relation,
-                           max_bins=max_bins).value
+                           relation=relation, max_bins=max_bins).value
     kw = dict(sigma=sigma, steps=steps, h=h * o.grid, relation=relation, tol=o.tol, coarsen=o.coarsen,
               cells=o.cells, levels=o.levels, lean=o.lean, max_bins=max_bins)
     if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
