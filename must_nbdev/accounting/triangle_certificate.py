@@ -354,7 +354,7 @@ QUICK_NET_MEASURED = (   # 2 cores, σ = 1.1 and 2.62: benchmarks/TIGHT_DEFAULT.
     "MUST.ow and MUST.ww 1.01-1.10x in 1.2-2.2 min")
 QUICK_BLOCKS = 5   # the blocks the hints offer (accounting/09b_net_blocks)
 QUICK_BLOCKS_MEASURED = (   # benchmarks/TIGHT_BLOCKS.md against TIGHT_DEFAULT.md
-    "at the DP-SGD size, a fifth to a half of that time for at most 1.8% more ε")
+    "at the DP-SGD size, 30-52% of that time for at most 1.8% more ε")
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #0eddfc1f
 def net_asked(net,                             # False, True, or the options themselves (a `TightOptions`)
