@@ -400,3 +400,16 @@ def test_settle_allocator_keeps_the_users_choice():
     chosen = subprocess.run([sys.executable, '-c', code], env={**env, 'MALLOC_TRIM_THRESHOLD_': '131072'},
                             capture_output=True, text=True, check=True).stdout
     assert chosen.split() == ['False', 'False']
+
+
+@pytest.mark.parametrize('name,n,m,b', [c[:4] for c in __import__('test_tiny_n_theory_gaps').CASES
+                                        if c[4] == 1.0 and c[5] == 0.5])
+def test_epsilon_read_between_grid_points_stays_above_the_best_enumerated_attack(name, n, m, b):
+    "ε(δ) at the chord's crossing: the enumerated two-step attack reaches δ at ε = 0.5, so the net must answer ≥ 0.5."
+    low = __import__('test_tiny_n_theory_gaps')._lower(name, n, m, b, 1.0, 0.5).value
+    sc, h = make_scheme(name, n, m=m, b=b), 0.02
+    c = triangle_epsilon(sc, sigma=1.0, steps=2, delta=low, h=h, eps_lo=0.0, eps_hi=2.0, tol=0.2, levels=1).value
+    assert 0.5 <= c, ('SOUNDNESS: a real two-step attack beats the net read between grid points', c, low)
+    assert c < 0.5 + 0.4, c                                   # measured 0.60-0.84 (δ is flat in ε at tiny n)
+    grid = 0.02 * math.ceil(c / 0.02 - 1e-9)                  # the grid point at or above it: never below the chord
+    assert triangle_delta(sc, sigma=1.0, steps=2, eps=grid, h=h, tol=0.2, levels=1).value <= low * (1 + 1e-9)

@@ -12,8 +12,8 @@ from .dominating import MechanismPLD
 from .unlabelled import label_groups, unlabelled_profile
 
 # %% auto #0
-__all__ = ['KNOTS_DENSE', 'KNOTS_RATIO', 'U_ROUND', 'MASS_CHARGE', 'MAX_MASS_CHARGE', 'MAX_LOSS', 'profile_knots',
-           'charged_upward', 'profile_pld', 'unlabelled_pld']
+__all__ = ['KNOTS_DENSE', 'KNOTS_RATIO', 'U_ROUND', 'MASS_CHARGE', 'MAX_MASS_CHARGE', 'CROSSING_SLACK', 'MAX_LOSS',
+           'profile_knots', 'charged_upward', 'profile_pld', 'crossing_epsilon', 'unlabelled_pld']
 
 # %% ../../nbs/accounting/04a_profile_pairs.ipynb #4038d279
 KNOTS_DENSE, KNOTS_RATIO = 64, 1 / 64     # every grid point up to 64 steps, then spacing = 1/64 of the knot's loss
@@ -79,6 +79,25 @@ def profile_pld(js:np.ndarray,  # knot indices 0 = j_0 < j_1 < ... (grid steps)
     np.add.at(masses, jj[hull[1:] - 1] + J, x[hull[1:]] * np.diff(slopes))
     masses, inf = charged_upward(np.maximum(masses, 0.0), jj[hull[1:] - 1], y[hull[1:]], float(y[hull[-1]]), h)
     return DiscretePLD(h, -J, masses, inf)
+
+# %% ../../nbs/accounting/04a_profile_pairs.ipynb #af5bcdd2
+CROSSING_SLACK = 64 * U_ROUND   # relative: the crossing's ε is rounded up by this much of max(1, ε)
+
+def crossing_epsilon(values,       # certified δ at e0 + jh, j = 0, 1, ... (upper bounds of a profile convex in e^ε)
+                     e0:float,     # ε of the first value
+                     h:float,      # grid step (> 0)
+                     delta:float,  # the δ to reach
+                    ) -> float:
+    "Certified ε(delta): where the chord in α = e^ε between the grid points around delta crosses it (∞ if none)."
+    U = np.asarray(values, float)
+    ok = np.flatnonzero(U <= delta)
+    if not len(ok): return math.inf
+    j = int(ok[0]); grid = e0 + j * h
+    if j == 0 or not math.isfinite(U[j - 1]): return grid             # no grid point above delta to draw from
+    a0, a1 = math.exp(e0 + (j - 1) * h), math.exp(grid)
+    t = (U[j - 1] - delta) / (U[j - 1] - U[j])                        # in (0, 1]: U[j-1] > delta >= U[j]
+    eps = math.log(a0 + t * (a1 - a0))
+    return min(grid, eps + CROSSING_SLACK * max(1.0, abs(eps)))
 
 # %% ../../nbs/accounting/04a_profile_pairs.ipynb #c55660d9
 MAX_LOSS = 700.0   # largest privacy loss of a knot: e^700 is near float64's limit

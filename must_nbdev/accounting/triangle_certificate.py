@@ -13,7 +13,7 @@ from ..core.sampling import check_scheme, Scheme
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, loss_cells, upper_pld
 from .pairs import GaussianMixture
 from .dominating import add_symmetric_label, label_top, dominating_labels, scheme_gaussian_pld
-from .profile_pairs import unlabelled_pld
+from .profile_pairs import crossing_epsilon, unlabelled_pld
 from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import attack_runs
 from .compose import FFT_WORKERS
@@ -292,7 +292,7 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
                      lean:bool=False,         # the stand-in's first split alone, label nets l ≥ 2 where they pay
                      max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
                     ) -> TriangleCertificate:
-    "Certified upper bound on the worst-case ε(δ): the first ε on eps_lo + jh with net δ(ε) ≤ `delta` (∞ if none)."
+    "Certified upper bound on the worst-case ε(δ): net δ(ε) on eps_lo + jh read between its points (`crossing_epsilon`)."
     t0 = time.perf_counter()
     sigma, steps, h, tol, coarsen, max_bins, cells = check_net_query(scheme, sigma, steps, h, relation, tol,
                                                                      coarsen, max_bins, cells)
@@ -302,8 +302,7 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
     lean = check_flag(lean, 'lean')
     d, n, ratio, per_copy, un = net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells,
                                        levels, lean, trim=net_trim(delta))     # the answer's δ is at most `delta`
-    ok = np.flatnonzero(d['values'] <= delta)
-    return TriangleCertificate(float(eps_lo + ok[0] * h) if len(ok) else math.inf, n, tol, h, coarsen, d['bins'],
+    return TriangleCertificate(crossing_epsilon(d['values'], eps_lo, h, delta), n, tol, h, coarsen, d['bins'],
                                d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean)
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #ca66aa97
