@@ -112,7 +112,7 @@ def _add_net_args(p):
                    help=f"the unlabelled nets' cells per side (1..{MAX_CELLS}; default {d.cells}; more: tighter, "
                         "slower)")
     p.add_argument('--net-grid', dest='net_grid', type=int, default=d.grid,
-                   help="the net's own loss grid grid·h (1..64), members and DP: faster, its ε rounded up to it")
+                   help="the net's own loss grid grid·h (1..64), members and DP: faster, looser")
     p.add_argument('--net-levels', dest='net_levels', type=parse_number, default=d.levels,
                    help=f"the members' cells and loss levels per grid step (0.25..8; default {d.levels:g}; 1: faster)")
     p.add_argument('--net-lean', dest='net_lean', action='store_true', default=d.lean,

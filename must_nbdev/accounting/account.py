@@ -183,7 +183,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             net_tol:float=NET_TOL,     # its refinement tolerance (> 0): smaller is tighter and slower
             net_coarsen:int=1,         # its members on the grid coarsen·h (1..64): faster, a little looser
             net_cells:int=CELLS,       # its unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
-            net_grid:int=1,            # its loss grid net_grid·h (1..64), members and DP: faster, ε rounded up to it
+            net_grid:int=1,            # its loss grid net_grid·h (1..64), members and DP: faster, looser
             net_levels:float=PER_H,    # its members' cells and loss levels per grid step (0.25..8): 1 is faster
             net_lean:bool=False,       # its stand-in's first split alone, label nets l ≥ 2 where they pay: faster
             net_blocks:int=1,          # the run as at most this many blocks, one DP's profile composed: faster

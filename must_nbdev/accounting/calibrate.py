@@ -156,7 +156,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
                     net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
                     net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
-                    net_grid:int=1,          # its loss grid net_grid·h (1..64): faster, ε rounded up to it
+                    net_grid:int=1,          # its loss grid net_grid·h (1..64): faster, a little looser
                     net_levels:float=PER_H,  # its members' cells and loss levels per grid step (0.25..8): 1 is faster
                     net_lean:bool=False,     # its stand-in's first split alone, label nets l ≥ 2 where they pay
                     net_blocks:int=1,        # the run as at most this many blocks, one DP's profile composed
@@ -204,7 +204,7 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
                     net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
                     net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
-                    net_grid:int=1,          # its loss grid net_grid·h (1..64): faster, ε rounded up to it
+                    net_grid:int=1,          # its loss grid net_grid·h (1..64): faster, a little looser
                     net_levels:float=PER_H,  # its members' cells and loss levels per grid step (0.25..8): 1 is faster
                     net_lean:bool=False,     # its stand-in's first split alone, label nets l ≥ 2 where they pay
                     net_blocks:int=1,        # the run as at most this many blocks, one DP's profile composed

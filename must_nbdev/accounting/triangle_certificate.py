@@ -314,7 +314,7 @@ class TightOptions:
     tol:float = NET_TOL   # net refinement tolerance (> 0): smaller is tighter and slower
     coarsen:int = 1       # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
     cells:int = CELLS     # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
-    grid:int = 1          # the net's own loss grid grid·h (1..64), members and DP: faster; ε rounded up to it
+    grid:int = 1          # the net's own loss grid grid·h (1..64), members and DP: faster, looser
     levels:float = PER_H  # members' cells and loss levels per grid step (0.25..8): 1 is faster, a little looser
     lean:bool = False     # the stand-in's first split alone, label nets l ≥ 2 only where they pay: faster, looser
     blocks:int = 1        # the run as at most this many blocks, each one DP's profile, composed: faster, looser
@@ -349,11 +349,11 @@ class TightOptions:
 
 QUICK_NET = TightOptions(tol=0.04, grid=4, levels=1, lean=True)   # the quick setting: research/tight_default
 QUICK_NET_MEASURED = (   # 2 cores, σ = 1.1 and 2.62: benchmarks/TIGHT_DEFAULT.md, every fixed-size scheme
-    "at the DP-SGD size: WOR 1.03-1.05x the attack in 9-21 s, WR and MUST.wo 1.02-1.06x in 23-54 s, "
-    "MUST.ow and MUST.ww 1.01-1.10x in 1.2-2.2 min")
+    "at the DP-SGD size: WOR 1.03-1.05x the attack in 10-24 s, WR and MUST.wo 1.02-1.05x in 24-62 s, "
+    "MUST.ow and MUST.ww 1.01-1.10x in 1.2-2.4 min")
 QUICK_BLOCKS = 5   # the blocks the hints offer (accounting/09b_net_blocks)
 QUICK_BLOCKS_MEASURED = (   # benchmarks/TIGHT_BLOCKS.md against TIGHT_DEFAULT.md
-    "at the DP-SGD size, 30-52% of that time for at most 1.8% more ε")
+    "at the DP-SGD size, 29-46% of that time for at most 1.9% more ε")
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #0eddfc1f
 def net_asked(net,                             # False, True, or the options themselves (a `TightOptions`)
