@@ -28,7 +28,7 @@ sc = make_scheme(name, 60_000, m=256)
 fast = account(sc, sigma=sigma, steps=k, delta=delta)
 H = QUICK_NET.grid * fast.h
 s, b = block_plan(k, blocks)
-rank_eps, read_to = block_range(sc, sigma, s, b, H, MAX_BINS, delta=delta)
+rank_eps, read_to, _ = block_range(sc, sigma, s, b, H, MAX_BINS, delta=delta)   # (rank ε, read ε, δ/b) since 27a4b69
 J = max(1, math.ceil(read_to / H))
 window = attack_runs(sc, sigma, 'substitute', H, MAX_BINS)[0]
 whole = whole_steps(sc, sigma, H, MAX_BINS)
