@@ -372,7 +372,7 @@ def test_member_plds_on_threads_are_the_serial_ones(monkeypatch):
     "The net's members built on a thread per core: the same PLDs, in the same order, as one after the other."
     net = triangle_net(2.0, tol=0.3)
     threaded = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
-    monkeypatch.setattr(triangle_certificate, 'FFT_WORKERS', 1)
+    monkeypatch.setattr(triangle_certificate, 'worker_threads', lambda: 1)
     serial = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
     assert len(net) > 4 and len(threaded) == len(serial) == len(net)
     for a, b in zip(threaded, serial):

@@ -184,6 +184,35 @@ def test_upper_game_dp_does_not_depend_on_the_batch():
     assert runs[0].members > 10 and 0 < runs[0].value < 1
 
 
+def test_largest_correlation_shares_members_among_threads_with_the_same_bits(monkeypatch):
+    "The DP's helper threads share the members out: the same largest correlations, to the bit, on 1 to 4 threads."
+    from concurrent.futures import ThreadPoolExecutor
+    import must_nbdev.accounting.triangles as T
+    from scipy import fft
+    rng = np.random.default_rng(3)
+    E, K, infs = rng.random(700), rng.random((11, 81)), rng.random(11) * 1e-3
+    r = fft.next_fast_len(len(E), real=True); FE, S = fft.rfft(E, r), fft.rfft(K[:, ::-1], r, axis=1)
+    serial = T.largest_correlation(FE, S, infs, r, 80, 620)
+    for threads in (1, 2, 3, 4):
+        monkeypatch.setattr(T, 'worker_threads', lambda: threads)
+        for rows in (1, 2, 4, 11):                   # batches of at most 1, 2, 4 and 11 rows
+            monkeypatch.setattr(T, 'CORRELATION_BATCH', 16 * len(FE) * rows)
+            with ThreadPoolExecutor(max(1, threads - 1)) as pool:
+                assert np.array_equal(T.largest_correlation(FE, S, infs, r, 80, 620, pool), serial), (threads, rows)
+
+def test_upper_game_dp_on_helper_threads_is_the_one_thread_bits(monkeypatch):
+    "The labelled game's δ is the same bits with the correlations on one thread and on three (small batches)."
+    import must_nbdev.accounting.triangles as T
+    import must_nbdev.accounting.triangle_certificate as TC
+    from must_nbdev.core.sampling import scheme_at
+    sc, h, runs = scheme_at('wor', 10000, 200), 4 * H4, []
+    monkeypatch.setattr(T, 'CORRELATION_BATCH', 1 << 12)    # a few members a batch: several batches a step
+    for threads in (1, 3):
+        monkeypatch.setattr(T, 'worker_threads', lambda: threads)
+        runs.append(TC.triangle_delta(sc, sigma=S4, steps=20, eps=0.1, h=h, tol=0.2))
+    assert runs[0].value == runs[1].value and runs[0].err_charged == runs[1].err_charged
+    assert runs[0].members > 10 and 0 < runs[0].value < 1
+
 def test_cell_masses_with_one_ndtr_per_point_are_the_two_tail_bits():
     "Regression: one ndtr per point (each point's smaller tail) gives the same bits as Φ(x) and Φ(−x) at every point."
     from scipy import special

@@ -16,9 +16,8 @@ from .dominating import add_symmetric_label, label_top, dominating_labels, schem
 from .profile_pairs import crossing_epsilon, unlabelled_pld
 from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import attack_runs
-from .compose import FFT_WORKERS
 from .triangles import NET_TOL, NET_TRIM, PER_H, net_trim, triangle_net
-from .triangles import planar_upper_pld, upper_game_dp
+from .triangles import planar_upper_pld, upper_game_dp, worker_threads
 
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
@@ -179,7 +178,7 @@ def settle_allocator() -> bool:
 def _member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> tuple:
     "The members' upper PLDs on the grid c·h, put on h: a thread per core (numpy and scipy release the GIL)."
     build = lambda G: on_grid(planar_upper_pld(G, q=eta, sigma=sigma, h=c * h, per_h=levels), c)
-    threads = min(len(net), os.cpu_count() or 1) if FFT_WORKERS < 0 else FFT_WORKERS
+    threads = min(len(net), worker_threads())
     if threads <= 1: return tuple(map(build, net))
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(threads) as pool: return tuple(pool.map(build, net))   # in order, each on its own

@@ -4,7 +4,8 @@
 
 # %% ../../nbs/accounting/07_triangles.ipynb #626a101f
 from __future__ import annotations
-import math
+import math, os
+from contextlib import nullcontext
 from functools import lru_cache
 import numpy as np
 from ..core import definitions as _defs
@@ -18,8 +19,8 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 # %% auto #0
 __all__ = ['sfft', 'special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR',
            'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'CORRELATION_BATCH', 'NET_TRIM',
-           'TRIM_SHARE', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld',
-           'largest_correlation', 'net_trim', 'upper_kernels', 'upper_game_dp']
+           'TRIM_SHARE', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld', 'worker_threads',
+           'correlation_pool', 'largest_correlation', 'net_trim', 'upper_kernels', 'upper_game_dp']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -246,20 +247,44 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
 # %% ../../nbs/accounting/07_triangles.ipynb #ffc084a5
 CORRELATION_BATCH = 1 << 22   # bytes of members' spectra multiplied and inverted at once (measured: 4 MB stays in cache)
 
+def worker_threads() -> int:
+    "Threads the net's members and its DP's correlations use: one per core if FFT_WORKERS < 0, else FFT_WORKERS."
+    return max(1, (os.cpu_count() or 1) if FFT_WORKERS < 0 else FFT_WORKERS)
+
+def correlation_pool():
+    "A context giving the DP's helper threads for `largest_correlation` (`worker_threads` − 1), or None on one."
+    from concurrent.futures import ThreadPoolExecutor
+    threads = worker_threads()
+    return ThreadPoolExecutor(threads - 1) if threads > 1 else nullcontext(None)
+
+def _largest_rows(FE, S, infs, r, off, n, rows, workers) -> np.ndarray:
+    "max over the rows of S, `rows` of them per inverse FFT on `workers` threads."
+    best = np.full(n, -np.inf)
+    for i in range(0, len(S), rows):
+        # circular length r >= the values' length: outputs from off on are the linear correlation's
+        X = sfft.irfft(FE * S[i:i + rows], r, axis=1, workers=workers)[:, off:off + n]
+        X += infs[i:i + rows, None]
+        np.maximum(best, X.max(axis=0), out=best)
+    return best
+
 def largest_correlation(FE:np.ndarray,    # rfft of the values read, length r // 2 + 1
                         S:np.ndarray,     # members' rffts of their reversed kernels, one row each
                         infs:np.ndarray,  # members' masses at +∞ (added to their rows)
                         r:int,            # circular length, at least the values' length
                         off:int,          # first output kept: the kernel width − 1
                         n:int,            # outputs kept
+                        pool=None,        # `correlation_pool`'s threads: the batches shared out (None: here alone)
                        ) -> np.ndarray:
     "max over members i of (values ⋆ kernel_i)[off:off + n] + infs[i], by batched inverse FFTs."
-    best, rows = np.full(n, -np.inf), max(1, CORRELATION_BATCH // (16 * len(FE)))
-    for i in range(0, len(S), rows):
-        # circular length r >= the values' length: outputs from off on are the linear correlation's
-        X = sfft.irfft(FE * S[i:i + rows], r, axis=1, workers=FFT_WORKERS)[:, off:off + n]
-        X += infs[i:i + rows, None]
-        np.maximum(best, X.max(axis=0), out=best)
+    rows = max(1, CORRELATION_BATCH // (16 * len(FE)))
+    if pool is None or len(S) <= rows:    # one batch: pocketfft spreads its rows over the cores
+        return _largest_rows(FE, S, infs, r, off, n, rows, FFT_WORKERS)
+    cut = -(-len(S) // min(worker_threads(), len(S)))     # rows per thread, the first part here ...
+    rows = -(-cut // -(-cut // rows))                     # ... in batches of equal size, none above `rows`
+    parts = [pool.submit(_largest_rows, FE, S[i:i + cut], infs[i:i + cut], r, off, n, rows, 1)
+             for i in range(cut, len(S), cut)]
+    best = _largest_rows(FE, S[:cut], infs[:cut], r, off, n, rows, 1)
+    for p in parts: np.maximum(best, p.result(), out=best)
     return best
 
 # %% ../../nbs/accounting/07_triangles.ipynb #9ad7bbaf
@@ -331,30 +356,31 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
     s = np.arange(lo[k], hi[k] + 1) * h
     V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)  # rounded up
     spectra, err_total, bins = {}, 0.0, 0
-    for t in range(k - 1, -1, -1):
-        # V_{t+1} where step t reads it: 1 above its window, its lowest value below
-        read = lambda idx: np.where(idx > hi[t + 1], 1.0, V[np.clip(idx - lo[t + 1], 0, len(V) - 1)])
-        n_out, steps = hi[t] - lo[t] + 1, []
-        here = read(np.arange(lo[t], hi[t] + 1))
-        total, err = [nu * here + lf for _, nu, lf in splits], [0.0] * len(splits)
-        for g, (pi, K, infs, a, b, cuts, l1, d) in enumerate(G):
-            E = read(np.arange(lo[t] + a, hi[t] + b + 1))
-            r = sfft.next_fast_len(len(E), real=True); bins = max(bins, r)
-            if spectra.get(g, (0,))[0] != r:
-                spectra[g] = (r, sfft.rfft(K[:, ::-1], r, axis=1, workers=FFT_WORKERS))   # a row per member
-            FE, w, value = sfft.rfft(E, r), b - a + 1, np.full(n_out, np.inf)
-            for c0, c1 in zip(cuts[:-1], cuts[1:]):     # an alternative: the largest over its members
-                best = largest_correlation(FE, spectra[g][1][c0:c1], infs[c0:c1], r, w - 1, n_out)
-                np.minimum(value, best, out=value)
-            # einsum, not E @ E: BLAS threads spin on the cores the FFT workers need (as in `adaptive_dp`)
-            e = fft_round_off(u, r, math.sqrt(float(np.einsum('i,i->', E, E))), l1)
-            if d < 0: steps.append((value + e, e)); continue
-            total[d] += pi * value; err[d] += pi * e
-        err_total += max(err + [e for _, e in steps])
-        V = (np.min([tt + ee for tt, ee in zip(total, err)], axis=0) if groups
-             else np.full(n_out, np.inf))                            # no labels: the whole-step pairs alone
-        for value, _ in steps: np.minimum(V, value, out=V)
-        V = np.minimum(V, 1.0)
+    with correlation_pool() as pool:    # helper threads share each step's inverse FFTs
+        for t in range(k - 1, -1, -1):
+            # V_{t+1} where step t reads it: 1 above its window, its lowest value below
+            read = lambda idx: np.where(idx > hi[t + 1], 1.0, V[np.clip(idx - lo[t + 1], 0, len(V) - 1)])
+            n_out, steps = hi[t] - lo[t] + 1, []
+            here = read(np.arange(lo[t], hi[t] + 1))
+            total, err = [nu * here + lf for _, nu, lf in splits], [0.0] * len(splits)
+            for g, (pi, K, infs, a, b, cuts, l1, d) in enumerate(G):
+                E = read(np.arange(lo[t] + a, hi[t] + b + 1))
+                r = sfft.next_fast_len(len(E), real=True); bins = max(bins, r)
+                if spectra.get(g, (0,))[0] != r:
+                    spectra[g] = (r, sfft.rfft(K[:, ::-1], r, axis=1, workers=FFT_WORKERS))   # a row per member
+                FE, w, value = sfft.rfft(E, r), b - a + 1, np.full(n_out, np.inf)
+                for c0, c1 in zip(cuts[:-1], cuts[1:]):     # an alternative: the largest over its members
+                    best = largest_correlation(FE, spectra[g][1][c0:c1], infs[c0:c1], r, w - 1, n_out, pool)
+                    np.minimum(value, best, out=value)
+                # einsum, not E @ E: BLAS threads spin on the cores the FFT workers need (as in `adaptive_dp`)
+                e = fft_round_off(u, r, math.sqrt(float(np.einsum('i,i->', E, E))), l1)
+                if d < 0: steps.append((value + e, e)); continue
+                total[d] += pi * value; err[d] += pi * e
+            err_total += max(err + [e for _, e in steps])
+            V = (np.min([tt + ee for tt, ee in zip(total, err)], axis=0) if groups
+                 else np.full(n_out, np.inf))                            # no labels: the whole-step pairs alone
+            for value, _ in steps: np.minimum(V, value, out=V)
+            V = np.minimum(V, 1.0)
     j = -np.arange(span + 1) - lo[0]
     return dict(values=np.where(j >= len(V), 1.0, V[np.clip(j, 0, len(V) - 1)]), err=err_total, bins=bins)
 

@@ -22,7 +22,7 @@ def by_processes(net, eta, sigma, h, c, levels):
 if __name__ == '__main__':
     mode, sigma, blocks = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
     inner = {'threads': TC._member_plds, 'processes': by_processes}.get(mode)
-    if mode == 'one': TC.FFT_WORKERS = 1; inner = TC._member_plds
+    if mode == 'one': TC.worker_threads = lambda: 1; inner = TC._member_plds   # (TC.FFT_WORKERS = 1 before 07's worker_threads)
     spent = [0.0, 0.0]
     def timed(*a, **kw):
         t0, c0 = time.perf_counter(), time.process_time(); out = inner(*a, **kw)

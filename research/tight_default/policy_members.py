@@ -35,7 +35,7 @@ whole = whole_steps(sc, sigma, H, MAX_BINS)
 
 played = {}     # id of the spectra block -> set of rows that attained the maximum somewhere
 orig = T.largest_correlation
-def recording(FE, S, infs, r, off, n):
+def recording(FE, S, infs, r, off, n, pool=None):   # (pool: the library's threads, unused here)
     best, rows = np.full(n, -np.inf), max(1, T.CORRELATION_BATCH // (16 * len(FE)))
     arg = np.zeros(n, np.int64)
     for i in range(0, len(S), rows):
