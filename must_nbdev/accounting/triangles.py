@@ -273,7 +273,7 @@ def largest_correlation(FE:np.ndarray,    # rfft of the values read, length r //
                         r:int,            # circular length, at least the values' length
                         off:int,          # first output kept: the kernel width − 1
                         n:int,            # outputs kept
-                        pool=None,        # `correlation_pool`'s threads: the batches shared out (None: here alone)
+                        pool=None,        # `correlation_pool`'s threads: the members shared out (None: here alone)
                        ) -> np.ndarray:
     "max over members i of (values ⋆ kernel_i)[off:off + n] + infs[i], by batched inverse FFTs."
     rows = max(1, CORRELATION_BATCH // (16 * len(FE)))
