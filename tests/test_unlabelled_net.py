@@ -141,6 +141,33 @@ def test_members_are_below_the_pair_and_only_where_they_help():
     assert unlabelled_members(scheme_at('wor', 10_000, 200), 4.0, 0.002) == ((), ())   # one label: the net is exact
     assert all(len(f) > 0 for f in unlabelled_members(scheme_at('must-ww', 10_000, 200, b=118), 4.0, 0.002, 4))
 
+def test_members_compute_each_groups_share_once_and_are_the_per_member_sums(monkeypatch):
+    "Regression: a group's share is computed once per distinct radii (MUST.ww's 10 groups), the members' bits unchanged."
+    import must_nbdev.accounting.unlabelled_net as U
+    from must_nbdev.accounting.dominating import scheme_gaussian_pld
+    from must_nbdev.accounting.profile_pairs import profile_knots, profile_pld
+    sc, sigma, h, cells = scheme_at('must-ww', 10_000, 200, b=118), 4.0, 0.002, 4
+    calls = []
+    monkeypatch.setattr(U, 'member_profile', lambda g, s, al, **r: calls.append((id(g), *r.values())) or
+                        member_profile(g, s, al, **r))
+    families = U.unlabelled_members.__wrapped__(sc, sigma, h, cells)
+    assert len(calls) == len(set(calls)) < 2 * len(triangle_cover(cells)) * len(label_groups(sc)[0])
+    groups, lost = label_groups(sc)                     # the members as the sum over groups, member by member
+    js = profile_knots(-scheme_gaussian_pld(sc, sigma, 'substitute', h, MAX_BINS, 'worst').upper[0].j0)
+    alpha = np.exp(js * h)
+    def bound(family, a, side):
+        tot = lost
+        for g in groups:
+            u = side if family == 'z' and g.z_records == 1 else 2.0
+            with np.errstate(over='ignore', invalid='ignore'):
+                tot = tot + member_profile(g, sigma, alpha, a=a, u=u, v=side if family == 'y' else 2.0)
+        return np.minimum(tot * (1 + 1e-12), 1.0)
+    for family, members in zip(U.FAMILIES, families):
+        assert len(members) == len(triangle_cover(cells)) > 0
+        for (a, s, t), p in zip(triangle_cover(cells), members):
+            q = profile_pld(js, bound(family, a, s), h, reverse=bound(family, a, t))
+            assert p.j0 == q.j0 and p.inf_mass == q.inf_mass and np.array_equal(p.masses, q.masses)
+
 TWO_STEPS = dict(sigma=2.0, eps=0.5, h=0.01)     # the tiny-n two-step games: noise, ε and grid
 
 def _best_two_step_attack(name, n, m, b) -> float:

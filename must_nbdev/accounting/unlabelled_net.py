@@ -139,21 +139,25 @@ def unlabelled_members(scheme:Scheme,           # a scheme with a Lemma B repres
     J = -scheme_gaussian_pld(scheme, sigma, 'substitute', h, max_bins, 'worst').upper[0].j0
     js = profile_knots(max(1, min(J, int(MAX_LOSS / h))))    # the knots of `unlabelled_pld`
     alpha = np.exp(js * h)
+    def radii(family, g, a, side):                   # Lemma G's radii: the family's free side, the others full
+        return (a, side if family == 'z' and g.z_records == 1 else 2.0,   # several z records: the full radius
+                side if family == 'y' else 2.0)
+    share = lambda job: member_profile(groups[job[0]], sigma, alpha, a=job[1], u=job[2], v=job[3])
     with np.errstate(over='ignore', invalid='ignore'):
-        def bound(family, a, side):                  # Lemma G's radii: the family's free side, the others full
-            tot = lost                               # (each group with its fixed share of a pool: no re-sharing)
-            for g in groups:
-                u = side if family == 'z' and g.z_records == 1 else 2.0   # several z records: the full radius
-                tot = tot + member_profile(g, sigma, alpha, a=a, u=u, v=side if family == 'y' else 2.0)
-            if not np.all(np.isfinite(tot)): raise FloatingPointError(f"a member's profile is not finite: {tot}")
-            return np.minimum(tot * (1 + 1e-12), 1.0)
-        out = []
+        out, shares = [], {}     # a group's share depends on its own radii alone: each distinct one is computed once
         for family in FAMILIES:
             useful = any((g.z if family == 'z' else g.r) > 0 and (family == 'y' or g.z_records == 1) for g in groups)
+            cover = triangle_cover(cells) if useful else ()
+            keys = list(dict.fromkeys(key for a, s, t in cover for key in ((a, s), (a, t))))
+            jobs = dict.fromkeys((i, *radii(family, g, *key)) for key in keys for i, g in enumerate(groups))
+            shares.update((job, share(job)) for job in jobs if job not in shares)
             bounds, members = {}, []
-            for a, s, t in (triangle_cover(cells) if useful else ()):
-                for key in ((a, s), (a, t)):
-                    if key not in bounds: bounds[key] = bound(family, *key)
+            for key in keys:
+                tot = lost                           # (each group with its fixed share of a pool: no re-sharing)
+                for i, g in enumerate(groups): tot = tot + shares[(i, *radii(family, g, *key))]
+                if not np.all(np.isfinite(tot)): raise FloatingPointError(f"a member's profile is not finite: {tot}")
+                bounds[key] = np.minimum(tot * (1 + 1e-12), 1.0)
+            for a, s, t in cover:
                 p = profile_pld(js, bounds[a, s], h, reverse=bounds[a, t])
                 p.masses.setflags(write=False)
                 members.append(p)
