@@ -141,21 +141,27 @@ def test_members_are_below_the_pair_and_only_where_they_help():
     assert unlabelled_members(scheme_at('wor', 10_000, 200), 4.0, 0.002) == ((), ())   # one label: the net is exact
     assert all(len(f) > 0 for f in unlabelled_members(scheme_at('must-ww', 10_000, 200, b=118), 4.0, 0.002, 4))
 
-def test_members_compute_each_groups_share_once_and_are_the_per_member_sums(monkeypatch):
-    "Regression: a group's share is computed once per distinct radii (MUST.ww's 10 groups), the members' bits unchanged."
+def test_members_compute_each_sides_parts_once_and_are_the_per_member_sums(monkeypatch):
+    "Regression: a group's plans once, each side's parts once per radius (MUST.ww's 10 groups), the members' bits unchanged."
     import must_nbdev.accounting.unlabelled_net as U
     from must_nbdev.accounting.dominating import scheme_gaussian_pld
     from must_nbdev.accounting.profile_pairs import profile_knots, profile_pld
     sc, sigma, h, cells = scheme_at('must-ww', 10_000, 200, b=118), 4.0, 0.002, 4
-    calls = []
-    monkeypatch.setattr(U, 'member_profile', lambda g, s, al, **r: calls.append((id(g), *r.values())) or
-                        member_profile(g, s, al, **r))
+    made = []
+    class Counting(U.GroupShare):
+        def compute_pieces(self, side, radius):
+            made.append((id(self), side, radius)); return super().compute_pieces(side, radius)
+    monkeypatch.setattr(U, 'GroupShare', Counting)
     families = U.unlabelled_members.__wrapped__(sc, sigma, h, cells)
-    assert len(calls) == len(set(calls)) < 2 * len(triangle_cover(cells)) * len(label_groups(sc)[0])
-    groups, lost = label_groups(sc)                     # the members as the sum over groups, member by member
+    groups, lost = label_groups(sc)
+    cover = triangle_cover(cells)
+    sides = set(cover[:, 1]) | set(cover[:, 2]) | {2.0}
+    assert len(made) == len(set(made)) <= len(groups) * (len(set(cover[:, 0])) + 2 * len(sides))
+    keys = {key for a, s, t in cover for key in ((a, s), (a, t))}   # each family's distinct (a, free side)
+    assert len(made) < len(U.FAMILIES) * len(keys) * len(groups)   # fewer parts than whole shares (3 parts each)
     js = profile_knots(-scheme_gaussian_pld(sc, sigma, 'substitute', h, MAX_BINS, 'worst').upper[0].j0)
     alpha = np.exp(js * h)
-    def bound(family, a, side):
+    def bound(family, a, side):                         # the members as the sum over groups, member by member
         tot = lost
         for g in groups:
             u = side if family == 'z' and g.z_records == 1 else 2.0
@@ -163,10 +169,45 @@ def test_members_compute_each_groups_share_once_and_are_the_per_member_sums(monk
                 tot = tot + member_profile(g, sigma, alpha, a=a, u=u, v=side if family == 'y' else 2.0)
         return np.minimum(tot * (1 + 1e-12), 1.0)
     for family, members in zip(U.FAMILIES, families):
-        assert len(members) == len(triangle_cover(cells)) > 0
-        for (a, s, t), p in zip(triangle_cover(cells), members):
+        assert len(members) == len(cover) > 0
+        for (a, s, t), p in zip(cover, members):
             q = profile_pld(js, bound(family, a, s), h, reverse=bound(family, a, t))
             assert p.j0 == q.j0 and p.inf_mass == q.inf_mass and np.array_equal(p.masses, q.masses)
+
+def test_group_share_is_the_one_pass_matched_plan_up_to_the_order_of_its_sums():
+    "A share read from its parts equals the matched plan and diagonal plans summed in one pass, to 1e-14 relative."
+    from must_nbdev.accounting.unlabelled import charged_mass, matched_split
+    from must_nbdev.accounting.unlabelled_net import GroupShare, _diagonal_plans
+    def one_pass(g, sigma, alpha, a, u, v):             # every piece of the matched plan in one sum, then the plans
+        pi, L, ls = g.pi, len(g.pi), np.arange(1, len(g.pi) + 1)
+        TR, TZ = (alpha - 1) * g.r / g.e, (alpha - 1) * g.z / g.e
+        own, fed, rest = matched_split(alpha, TR, TZ, pi, 2 * ls / sigma)
+        rho, gam = np.array([a, u]), np.stack([alpha, TZ], axis=1)
+        alone = own > 0
+        if fed is not None: alone[fed[:3]] = False
+        i, l, k = np.nonzero(alone)
+        cost = np.bincount(i, charged_mass(gam[i, k], own[i, l, k], (l + 1) * rho[k] / sigma, pi[l]), minlength=len(alpha))
+        if fed is not None:
+            i, l, k, frac = fed
+            j = l[:, None] + np.arange(L)
+            W = np.where(j < L, np.take_along_axis(frac, np.minimum(j, L - 1), axis=1) * pi[np.minimum(j, L - 1)], 0.0)
+            W[:, 0] += own[i, l, k] * pi[l]
+            th = ((l + 1)[:, None] * rho[k][:, None] + 2 * np.minimum(np.arange(L), L - 1 - l[:, None])) / sigma
+            cost += np.bincount(i, hs_mixture(gam[i, k] * pi[l], W, th), minlength=len(alpha))
+        to_r = (v + 2 * (ls - 1)) / sigma
+        best = cost + np.where(rest.any(axis=1), hs_mixture(TR, rest * pi, to_r), 0.0)
+        for fq, fz in _diagonal_plans(alpha, TZ, alpha + TR + TZ):
+            c = (charged_mass(alpha[:, None], fq[:, None], ls * a / sigma, pi).sum(axis=1)
+                 + charged_mass(TZ[:, None], fz[:, None], ls * u / sigma, pi).sum(axis=1))
+            fr = np.maximum(1 - fq - fz, 0.0)[:, None] * pi
+            best = np.minimum(best, c + np.where(fr.sum(axis=1) > 0, hs_mixture(TR, fr, to_r), 0.0))
+        return g.e * best
+    for name, sigma, n, m, b in (('must-ww', 4.0, 10_000, 200, 118), ('must-ow', 1.1, 60_000, 256, 6000)):
+        alpha = np.exp(np.linspace(0, 12, 200))
+        for g in label_groups(scheme_at(name, n, m, b=b))[0][:3]:
+            share = GroupShare(g, sigma, alpha)
+            for a, u, v in ((2.0, 2.0, 2.0), (1.0, 0.3, 2.0), (0.5, 2.0, 0.7), (0.2, 1.5, 0.1)):
+                np.testing.assert_allclose(share(a, u, v), one_pass(g, sigma, alpha, a, u, v), rtol=1e-14, atol=0)
 
 TWO_STEPS = dict(sigma=2.0, eps=0.5, h=0.01)     # the tiny-n two-step games: noise, ε and grid
 

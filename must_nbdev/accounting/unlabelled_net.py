@@ -15,8 +15,8 @@ from .unlabelled import LabelGroup, label_groups, charged_mass, hs_mixture, matc
 from .profile_pairs import MAX_LOSS, profile_knots, profile_pld
 
 # %% auto #0
-__all__ = ['CELLS', 'MAX_CELLS', 'FAMILIES', 'member_profile', 'largest_side', 'cell_side', 'side_grid', 'triangle_cover',
-           'unlabelled_members']
+__all__ = ['SIDES', 'CELLS', 'MAX_CELLS', 'FAMILIES', 'GroupShare', 'member_profile', 'largest_side', 'cell_side', 'side_grid',
+           'triangle_cover', 'unlabelled_members']
 
 # %% ../../nbs/accounting/08_unlabelled_net.ipynb #be2b0115
 def _diagonal_plans(alpha:np.ndarray, TZ:np.ndarray, T:np.ndarray):
@@ -30,6 +30,76 @@ def _diagonal_plans(alpha:np.ndarray, TZ:np.ndarray, T:np.ndarray):
         fz = np.minimum(1.0, t * TZ / T); yield np.minimum(1 - fz, t * alpha / T), fz
 
 # %% ../../nbs/accounting/08_unlabelled_net.ipynb #a82b0813
+SIDES = ('a', 'u', 'v')   # a group's radii: Q's side |x − x'|, Z's side |x − z| and R's side |x − y_1|
+
+class GroupShare:
+    "One group's share of H_α at any radii (a, u, v): its plans once, each side's pieces once per radius."
+    def __init__(self,
+                 group:LabelGroup,         # one group of Lemma B (`label_groups`)
+                 sigma:float,              # noise multiplier (> 0)
+                 alpha:np.ndarray,         # α >= 1
+                 r:np.ndarray|None=None,   # the group's r per α (a re-shared pool); None: group.r
+                 z:np.ndarray|None=None,   # the group's z per α; None: group.z
+                ):
+        self.group, self.sigma = group, check_real(sigma, 'sigma', 0, lo_open=True)
+        alpha = np.atleast_1d(np.asarray(alpha, float))
+        r = np.broadcast_to(np.asarray(group.r if r is None else r, float), alpha.shape)
+        z = np.broadcast_to(np.asarray(group.z if z is None else z, float), alpha.shape)
+        with np.errstate(over='ignore'): TR, TZ = (alpha - 1) * r / group.e, (alpha - 1) * z / group.e
+        # (α − 1) r / e overflows near α = e^700 if r/e > 1e4: there the group's P-mass e bounds its share
+        self.live = np.isfinite(TR) & np.isfinite(TZ)
+        al, self.TR, self.TZ = alpha[self.live], TR[self.live], TZ[self.live]
+        self.gamma = (al, self.TZ)                                    # a Q piece's reference is α, a Z piece's T^Z
+        self.ls = np.arange(1, len(group.pi) + 1)
+        self.own, self.fed, self.rest = matched_split(al, self.TR, self.TZ, group.pi, 2 * self.ls / self.sigma)
+        alone = self.own > 0                                          # (the matched plan is made for the full radii)
+        if self.fed is not None: alone[self.fed[:3]] = False
+        self.alone = np.nonzero(alone)                                # (α index, label, Q|Z) of the unfed pieces
+        self.plans = tuple(_diagonal_plans(al, self.TZ, al + self.TR + self.TZ))
+        self.memo = {}                                                # (side, radius) -> its pieces
+
+    def compute_pieces(self,
+                       side:str,       # 'a' (the Q pieces), 'u' (the Z pieces) or 'v' (the R piece)
+                       radius:float,   # that side's radius, in (0, 2]
+                      ) -> np.ndarray:
+        "That side's part of each plan's bound, one row per plan: the matched plan, then the diagonal ones."
+        pi, L, sigma, n = self.group.pi, len(self.group.pi), self.sigma, len(self.TR)
+        if side == 'v':                                               # R: label l at (v + 2(l − 1)) / σ
+            to_r = (radius + 2 * (self.ls - 1)) / sigma
+            rows = [np.where(self.rest.any(axis=1), hs_mixture(self.TR, self.rest * pi, to_r), 0.0)]
+            for fq, fz in self.plans:
+                fr = np.maximum(1 - fq - fz, 0.0)[:, None] * pi
+                rows.append(np.where(fr.sum(axis=1) > 0, hs_mixture(self.TR, fr, to_r), 0.0))
+            return np.array(rows)
+        k = SIDES.index(side); gam = self.gamma[k]                    # Q or Z: label l alone at l·radius / σ
+        i, l, kind = self.alone; i, l = i[kind == k], l[kind == k]
+        cost = np.bincount(i, charged_mass(gam[i], self.own[i, l, k], (l + 1) * radius / sigma, pi[l]), minlength=n)
+        if self.fed is not None and np.any(self.fed[2] == k):         # piece l' fed by the labels l >= l'
+            i, l, kind, frac = self.fed; mine = kind == k; i, l, frac = i[mine], l[mine], frac[mine]
+            j = l[:, None] + np.arange(L)                             # band column c holds label l' + c
+            W = np.where(j < L, np.take_along_axis(frac, np.minimum(j, L - 1), axis=1) * pi[np.minimum(j, L - 1)], 0.0)
+            W[:, 0] += self.own[i, l, k] * pi[l]
+            th = ((l + 1)[:, None] * radius + 2 * np.minimum(np.arange(L), L - 1 - l[:, None])) / sigma
+            cost += np.bincount(i, hs_mixture(gam[i] * pi[l], W, th), minlength=n)
+        return np.array([cost] + [charged_mass(gam[:, None], plan[k][:, None], self.ls * radius / sigma, pi).sum(axis=1)
+                                  for plan in self.plans])
+
+    def pieces(self, side:str, radius:float) -> np.ndarray:
+        "`compute_pieces`, once per (side, radius)."
+        if (side, radius) not in self.memo: self.memo[side, radius] = self.compute_pieces(side, radius)
+        return self.memo[side, radius]
+
+    def __call__(self,
+                 a:float,        # bound on |x − x'|, in (0, 2]
+                 u:float=2.0,    # bound on |x − z|, in (0, 2] (|x' − z| for the reverse orientation)
+                 v:float=2.0,    # bound on |x − y_1|, in (0, 2] (|x' − y_1| for the reverse orientation)
+                ) -> np.ndarray:
+        "The theorem's bound on the group's share of H_α at the radii (a, u, v): the least plan's Q + Z + R."
+        a, u, v = (check_real(x, name, 0, 2, lo_open=True) for x, name in ((a, 'a'), (u, 'u'), (v, 'v')))
+        out = np.full(self.live.shape, self.group.e)
+        out[self.live] = self.group.e * np.min(self.pieces('a', a) + self.pieces('u', u) + self.pieces('v', v), axis=0)
+        return out
+
 def member_profile(group:LabelGroup,         # one group of Lemma B (`label_groups`)
                    sigma:float,              # noise multiplier (> 0)
                    alpha:np.ndarray,         # α >= 1
@@ -41,41 +111,8 @@ def member_profile(group:LabelGroup,         # one group of Lemma B (`label_grou
                    z:np.ndarray|None=None,   # the group's z per α; None: group.z
                   ) -> np.ndarray:
     "The theorem's bound on one group's share of H_α for every step within the radii (a, u, v) of Lemma G."
-    alpha = np.atleast_1d(np.asarray(alpha, float))
-    a, u, v = (check_real(x, name, 0, 2, lo_open=True) for x, name in ((a, 'a'), (u, 'u'), (v, 'v')))
-    e, pi, L = group.e, group.pi, len(group.pi)
-    ls = np.arange(1, L + 1)
-    r = np.broadcast_to(np.asarray(group.r if r is None else r, float), alpha.shape)
-    z = np.broadcast_to(np.asarray(group.z if z is None else z, float), alpha.shape)
-    with np.errstate(over='ignore'): TR, TZ, full = (alpha - 1) * r / e, (alpha - 1) * z / e, 2 * ls / sigma
-    over = ~(np.isfinite(TR) & np.isfinite(TZ))                   # (α − 1) r / e overflows near α = e^700 if r/e > 1e4
-    if over.any():                                                # there: the group's P-mass e, which bounds its share
-        out = np.full(alpha.shape, e)
-        if not over.all():
-            out[~over] = member_profile(group, sigma, alpha[~over], a=a, u=u, v=v, r=r[~over], z=z[~over])
-        return out
-    to_r = (v + 2 * (ls - 1)) / sigma                             # the R piece's radii: |x − y_1| + 2(l − 1)
-    own, fed, rest = matched_split(alpha, TR, TZ, pi, full)      # the matched plan (made for the full radii)
-    rho, gam = np.array([a, u]), np.stack([alpha, TZ], axis=1)    # (Q|Z): the own-label radius per copy, reference
-    alone = own > 0
-    if fed is not None: alone[fed[:3]] = False
-    i, l, k = np.nonzero(alone)
-    cost = np.bincount(i, charged_mass(gam[i, k], own[i, l, k], (l + 1) * rho[k] / sigma, pi[l]), minlength=len(alpha))
-    if fed is not None:                                           # piece l' of kind k fed by the labels l >= l'
-        i, l, k, frac = fed
-        j = l[:, None] + np.arange(L)                             # band column c holds label l' + c
-        W = np.where(j < L, np.take_along_axis(frac, np.minimum(j, L - 1), axis=1) * pi[np.minimum(j, L - 1)], 0.0)
-        W[:, 0] += own[i, l, k] * pi[l]
-        th = ((l + 1)[:, None] * rho[k][:, None] + 2 * np.minimum(np.arange(L), L - 1 - l[:, None])) / sigma
-        cost += np.bincount(i, hs_mixture(gam[i, k] * pi[l], W, th), minlength=len(alpha))
-    cost += np.where(rest.any(axis=1), hs_mixture(TR, rest * pi, to_r), 0.0)
-    best = cost
-    for fq, fz in _diagonal_plans(alpha, TZ, alpha + TR + TZ):   # label l against its own Q, its own Z, and R
-        c = (charged_mass(alpha[:, None], fq[:, None], ls * a / sigma, pi).sum(axis=1)
-             + charged_mass(TZ[:, None], fz[:, None], ls * u / sigma, pi).sum(axis=1))
-        fr = np.maximum(1 - fq - fz, 0.0)[:, None] * pi
-        best = np.minimum(best, c + np.where(fr.sum(axis=1) > 0, hs_mixture(TR, fr, to_r), 0.0))
-    return e * best
+    for x, name in ((a, 'a'), (u, 'u'), (v, 'v')): check_real(x, name, 0, 2, lo_open=True)   # before any work
+    return GroupShare(group, sigma, alpha, r, z)(a, u, v)
 
 # %% ../../nbs/accounting/08_unlabelled_net.ipynb #07108659
 def largest_side(s,  # |x − z|, in [0, 2] (array-like)
@@ -142,19 +179,17 @@ def unlabelled_members(scheme:Scheme,           # a scheme with a Lemma B repres
     def radii(family, g, a, side):                   # Lemma G's radii: the family's free side, the others full
         return (a, side if family == 'z' and g.z_records == 1 else 2.0,   # several z records: the full radius
                 side if family == 'y' else 2.0)
-    share = lambda job: member_profile(groups[job[0]], sigma, alpha, a=job[1], u=job[2], v=job[3])
+    shares = {}                                      # a group's `GroupShare`: each side's pieces once per radius
+    share = lambda i: shares[i] if i in shares else shares.setdefault(i, GroupShare(groups[i], sigma, alpha))
     with np.errstate(over='ignore', invalid='ignore'):
-        out, shares = [], {}     # a group's share depends on its own radii alone: each distinct one is computed once
+        out = []
         for family in FAMILIES:
             useful = any((g.z if family == 'z' else g.r) > 0 and (family == 'y' or g.z_records == 1) for g in groups)
             cover = triangle_cover(cells) if useful else ()
-            keys = list(dict.fromkeys(key for a, s, t in cover for key in ((a, s), (a, t))))
-            jobs = dict.fromkeys((i, *radii(family, g, *key)) for key in keys for i, g in enumerate(groups))
-            shares.update((job, share(job)) for job in jobs if job not in shares)
             bounds, members = {}, []
-            for key in keys:
+            for key in dict.fromkeys(key for a, s, t in cover for key in ((a, s), (a, t))):
                 tot = lost                           # (each group with its fixed share of a pool: no re-sharing)
-                for i, g in enumerate(groups): tot = tot + shares[(i, *radii(family, g, *key))]
+                for i, g in enumerate(groups): tot = tot + share(i)(*radii(family, g, *key))
                 if not np.all(np.isfinite(tot)): raise FloatingPointError(f"a member's profile is not finite: {tot}")
                 bounds[key] = np.minimum(tot * (1 + 1e-12), 1.0)
             for a, s, t in cover:
