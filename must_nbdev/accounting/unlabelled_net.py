@@ -63,6 +63,8 @@ class GroupShare:
                        radius:float,   # that side's radius, in (0, 2]
                       ) -> np.ndarray:
         "That side's part of each plan's bound, one row per plan: the matched plan, then the diagonal ones."
+        if side not in SIDES: raise ValueError(f"side must be one of {SIDES}, got {side!r}")
+        radius = check_real(radius, 'radius', 0, 2, lo_open=True)
         pi, L, sigma, n = self.group.pi, len(self.group.pi), self.sigma, len(self.TR)
         if side == 'v':                                               # R: label l at (v + 2(l − 1)) / σ
             to_r = (radius + 2 * (self.ls - 1)) / sigma
@@ -179,17 +181,17 @@ def unlabelled_members(scheme:Scheme,           # a scheme with a Lemma B repres
     def radii(family, g, a, side):                   # Lemma G's radii: the family's free side, the others full
         return (a, side if family == 'z' and g.z_records == 1 else 2.0,   # several z records: the full radius
                 side if family == 'y' else 2.0)
-    shares = {}                                      # a group's `GroupShare`: each side's pieces once per radius
-    share = lambda i: shares[i] if i in shares else shares.setdefault(i, GroupShare(groups[i], sigma, alpha))
+    useful = [any((g.z if family == 'z' else g.r) > 0 and (family == 'y' or g.z_records == 1) for g in groups)
+              for family in FAMILIES]
     with np.errstate(over='ignore', invalid='ignore'):
+        shares = [GroupShare(g, sigma, alpha) for g in groups] if any(useful) else []   # each part once per radius
         out = []
-        for family in FAMILIES:
-            useful = any((g.z if family == 'z' else g.r) > 0 and (family == 'y' or g.z_records == 1) for g in groups)
-            cover = triangle_cover(cells) if useful else ()
+        for family, used in zip(FAMILIES, useful):
+            cover = triangle_cover(cells) if used else ()
             bounds, members = {}, []
             for key in dict.fromkeys(key for a, s, t in cover for key in ((a, s), (a, t))):
                 tot = lost                           # (each group with its fixed share of a pool: no re-sharing)
-                for i, g in enumerate(groups): tot = tot + share(i)(*radii(family, g, *key))
+                for g, share in zip(groups, shares): tot = tot + share(*radii(family, g, *key))
                 if not np.all(np.isfinite(tot)): raise FloatingPointError(f"a member's profile is not finite: {tot}")
                 bounds[key] = np.minimum(tot * (1 + 1e-12), 1.0)
             for a, s, t in cover:
