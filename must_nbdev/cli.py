@@ -121,6 +121,9 @@ def _add_net_args(p):
     p.add_argument('--net-blocks', dest='net_blocks', type=int, default=d.blocks,
                    help="cut the run into at most this many blocks: one DP over a block, its profile composed "
                         f"(1..{MAX_BLOCKS}; default {d.blocks}: the DP over every step; more: faster, looser)")
+    p.add_argument('--net-copies-tol', dest='net_copies_tol', type=parse_number, default=d.copies_tol,
+                   help="refinement tolerance of the nets of l >= 2 copies of a record (WR, MUST; default: --net-tol; "
+                        "larger: faster, a little looser)")
 
 # %% ../nbs/90_cli.ipynb #e492c7a2
 def _add_amplify(sub, raw):

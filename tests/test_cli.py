@@ -323,7 +323,7 @@ def test_account_says_when_the_fast_certificate_answered_and_how_to_ask_for_the_
     assert rc == 0, err
     line = paragraph(out, 'tighter:')
     assert "'public labels' answered" in line and 'x the best attack' in line and '--net' in line
-    assert '--net-tol 0.04 --net-grid 4 --net-levels 1' in line            # the quick setting, as flags
+    assert '--net-grid 4 --net-levels 1 --net-lean --net-copies-tol 0.08' in line   # the quick setting, as flags
     assert '--net-blocks 5' in line
 
 
@@ -333,7 +333,7 @@ def test_account_follows_its_hint():
             '--json']
     rc, out, err = run(base); fast = json.loads(out)
     flags = fast['tighter'].split('(CLI ')[2].split(';')[0].split() + ['--net-blocks', '5']   # its quick setting
-    assert flags[:2] == ['--net-tol', '0.04'] and 'plays it in blocks' in fast['tighter'], fast['tighter']
+    assert flags[:2] == ['--net-grid', '4'] and 'plays it in blocks' in fast['tighter'], fast['tighter']
     rc, out, err = run(base + ['--net'] + flags); net = json.loads(out)
     assert rc == 0, err
     assert net.get('tighter') is None and net['attack'] <= net['certified'] < fast['certified'], (fast, net)

@@ -242,7 +242,7 @@ def test_a_net_accountant_calibrates_and_reports_by_the_triangle_net():
     cal = calibrate_sigma(s, steps=40, eps=0.74, delta=1e-5, net=True, **QUICK_NET.keywords())
     assert steps == 40 and opt.noise_multiplier == cal.sigma and cal.result.certificate == 'triangle net'
     eps = engine.get_epsilon(1e-5)
-    assert eps == cal.eps_upper <= 0.74 and acc.net == QUICK_NET and 'triangle net (net_tol=0.04' in repr(acc)
+    assert eps == cal.eps_upper <= 0.74 and acc.net == QUICK_NET and 'triangle net (net_grid=4' in repr(acc)
     from opacus.accountants import create_accountant
     assert create_accountant('wor').net == QUICK_NET          # Opacus's calibration by name: the same certificate
     assert account(s, sigma=cal.sigma, steps=40, delta=1e-5, attack=False).upper > 0.74   # fast: more noise needed

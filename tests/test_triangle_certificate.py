@@ -71,7 +71,9 @@ def test_account_net_grid_is_the_net_on_the_coarser_grid():
                                       (dict(net_cells=1.5), 'net_cells'), (dict(net_cells=101), 'net_cells'),
                                       (dict(net_grid=0), 'net_grid'), (dict(net_grid=65), 'net_grid'),
                                       (dict(net_grid=1.5), 'net_grid'), (dict(net_levels=0.2), 'net_levels'),
-                                      (dict(net_levels=9), 'net_levels'), (dict(net_levels=math.nan), 'net_levels')])
+                                      (dict(net_levels=9), 'net_levels'), (dict(net_levels=math.nan), 'net_levels'),
+                                      (dict(net_copies_tol=0.0), 'net_copies_tol'),
+                                      (dict(net_copies_tol=math.inf), 'net_copies_tol')])
 def test_account_net_refuses_what_it_does_not_cover(kw, match):
     sc = kw.pop('scheme', WOR)
     with pytest.raises(ValueError, match=match):
@@ -101,7 +103,7 @@ def test_cli_net_json_and_bad_scheme():
     for wrong in (['--scheme', 'poisson'], ['--scheme', 'wor', '--net-coarsen', '0'],
                   ['--scheme', 'wor', '--net-cells', '0'], ['--scheme', 'wor', '--net-cells', '0.5'],
                   ['--scheme', 'wor', '--net-grid', '0'], ['--scheme', 'wor', '--net-levels', '0.1'],
-                  ['--scheme', 'wor', '--net-lean', '1']):
+                  ['--scheme', 'wor', '--net-lean', '1'], ['--scheme', 'wor', '--net-copies-tol', '0']):
         bad = subprocess.run(base + wrong, capture_output=True, text=True)
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and 'Traceback' not in bad.stderr
 
@@ -138,14 +140,28 @@ def test_fewer_member_levels_stay_above_the_best_enumerated_two_step_attack(name
         c = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0, levels=levels)
         assert c.levels == levels and best <= c.value, (levels, best, c.value)
 
+@pytest.mark.parametrize('name', list(TINY))
+def test_coarser_copies_nets_stay_above_the_best_enumerated_two_step_attack(name):
+    # copies_tol: the nets of l ≥ 2 copies at their own tolerance (σ = 2: label 2's net at σ/2 = 1); None is tol
+    _, n, m, b, sigma, eps = TINY[name]
+    sc = make_scheme(name, n, m=m, b=b)
+    best = best_attack(name, n, m, b, sigma, eps)
+    same = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=0.5, copies_tol=0.5)
+    base = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=0.5)
+    assert (same.value, same.members) == (base.value, base.members) and base.copies_tol is None
+    for copies_tol in (1.0, 4.0):
+        c = triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=0.5, copies_tol=copies_tol)
+        assert c.copies_tol == copies_tol and c.members < base.members and best <= c.value, (copies_tol, best, c)
+
 @pytest.mark.parametrize('name,n,m,b,sigma,eps', [('wor', 3, 2, None, 2.0, 0.5)] + list(TINY.values()))
 def test_quick_setting_stays_above_the_best_enumerated_two_step_attack_at_tiny_n(name, n, m, b, sigma, eps):
-    # QUICK_NET, as the tighter hint offers it: tol 0.04, the whole net on the grid 4h, one level per grid step
+    # QUICK_NET, as the tighter hint offers it: label 1's net at tol 0.02, the copies' at 0.08, the whole net on the
+    # grid 4h, one level per grid step
     from must_nbdev.accounting.triangle_certificate import QUICK_NET
     from must_nbdev.accounting.net_blocks import triangle_bound
     sc = make_scheme(name, n, m=m, b=b)
     best = best_attack(name, n, m, b, sigma, eps)
-    quick = triangle_bound(sc, sigma=sigma, steps=2, eps=eps, h=0.01, options=QUICK_NET)      # the net on 0.04
+    quick = triangle_bound(sc, sigma=sigma, steps=2, eps=eps, h=0.01, options=QUICK_NET)
     coarse = triangle_bound(sc, sigma=sigma, steps=2, eps=eps, h=0.01, options=TightOptions(tol=1.0))
     assert best <= quick <= 1.1 * coarse, (best, quick, coarse)
 

@@ -187,6 +187,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             net_levels:float=PER_H,    # its members' cells and loss levels per grid step (0.25..8): 1 is faster
             net_lean:bool=False,       # its stand-in's first split alone, label nets l ≥ 2 where they pay: faster
             net_blocks:int=1,          # the run as at most this many blocks, one DP's profile composed: faster
+            net_copies_tol:float|None=None,  # its nets of l ≥ 2 copies' tolerance (None: net_tol): larger is faster
            ) -> AccountResult:
     "Certified δ(ε) (or ε(δ)) after `steps` of `scheme`∘Gaussian(σ), worst case by default, next to the best attack."
     check_scheme(scheme)
@@ -201,7 +202,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     max_bins = check_max_bins(max_bins)                     # against the memory budget, before any allocation
     attack_budget = check_real(attack_budget, 'attack_budget', 0)
     options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean,
-                                           net_blocks))
+                                           net_blocks, net_copies_tol))
     tight = requested_run_certificates(scheme, relation, pair, options or False)
     tight_names = {c.name for c in tight}
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))

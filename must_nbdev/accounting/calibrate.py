@@ -160,6 +160,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     net_levels:float=PER_H,  # its members' cells and loss levels per grid step (0.25..8): 1 is faster
                     net_lean:bool=False,     # its stand-in's first split alone, label nets l ≥ 2 where they pay
                     net_blocks:int=1,        # the run as at most this many blocks, one DP's profile composed
+                    net_copies_tol:float|None=None,  # its nets of l ≥ 2 copies' tolerance (None: net_tol)
                    ) -> Calibration:
     "The smallest σ (to relative `tol`, from the safe side) whose certified worst-case ε(δ) after the steps is ≤ `eps`."
     check_scheme(scheme); k = resolve_steps(scheme, steps, epochs); eps = check_real(eps, 'eps', 0, lo_open=True)
@@ -167,7 +168,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last, netted = time.perf_counter(), {}, {}
     options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean,
-                                           net_blocks))
+                                           net_blocks, net_copies_tol))
     requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', options or False)
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
@@ -208,6 +209,7 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     net_levels:float=PER_H,  # its members' cells and loss levels per grid step (0.25..8): 1 is faster
                     net_lean:bool=False,     # its stand-in's first split alone, label nets l ≥ 2 where they pay
                     net_blocks:int=1,        # the run as at most this many blocks, one DP's profile composed
+                    net_copies_tol:float|None=None,  # its nets of l ≥ 2 copies' tolerance (None: net_tol)
                    ) -> Calibration:
     "The most steps ≤ `steps_max` after which `scheme`∘Gaussian(σ) is certified (`eps`, `delta`)-DP, worst case."
     check_scheme(scheme)
@@ -215,7 +217,7 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
     k_max = check_int(steps_max, 'steps_max', 1); t0 = time.perf_counter()
     options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean,
-                                           net_blocks))
+                                           net_blocks, net_copies_tol))
     requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', options or False)
     f = _reported(lambda k: _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, {}), progress,
                   'steps')

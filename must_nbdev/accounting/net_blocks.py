@@ -67,7 +67,7 @@ def block_pair(scheme:Scheme,          # a fixed-size scheme, checked by the cal
     J = max(1, min(math.ceil(read_to / h), int(MAX_LOSS / h)))
     o = options
     d, *rest = net_dp(scheme, sigma, s, 0.0, J, h, o.tol, o.coarsen, max_bins, o.cells, o.levels, o.lean, (s, rank_eps),
-                     trim)
+                     trim, o.copies_tol)
     U = np.asarray(d['values'], float)                         # δ_s(jh), j = 0..J, certified from above
     js = np.arange(J + 1) if J <= DENSE_KNOTS else profile_knots(J)
     return (profile_pld(js, U[js], h), d, *rest)
@@ -99,7 +99,8 @@ def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
     run = compose_plds([(pair, b)])
     value = run.delta_bounds(eps)[1] if eps is not None else run.eps_bounds(delta)[1]
     return TriangleCertificate(float(value), members, o.tol, h, o.coarsen, max(d['bins'], len(run.u)), d['err'],
-                               time.perf_counter() - t0, ratio, per_copy, un, o.cells, o.levels, o.lean, b)
+                               time.perf_counter() - t0, ratio, per_copy, un, o.cells, o.levels, o.lean, b,
+                               o.copies_tol)
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #fb5bedfc
 def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
@@ -125,6 +126,6 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
         return block_bound(scheme, sigma=sigma, steps=steps, h=h * o.grid, options=o, eps=eps, delta=delta,
                            relation=relation, max_bins=max_bins).value
     kw = dict(sigma=sigma, steps=steps, h=h * o.grid, relation=relation, tol=o.tol, coarsen=o.coarsen,
-              cells=o.cells, levels=o.levels, lean=o.lean, max_bins=max_bins)
+              cells=o.cells, levels=o.levels, lean=o.lean, max_bins=max_bins, copies_tol=o.copies_tol)
     if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
     return triangle_epsilon(scheme, delta=delta, eps_lo=bracket[0], eps_hi=bracket[1], **kw).value

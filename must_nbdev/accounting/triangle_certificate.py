@@ -22,9 +22,9 @@ from .triangles import planar_upper_pld, upper_game_dp, worker_threads
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
            'MALLOC_CHOICES', 'MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS', 'QUICK_BLOCKS_MEASURED',
-           'MOVED', 'TriangleCertificate', 'check_net_query', 'label_pld', 'on_grid', 'settle_allocator',
-           'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon', 'TightOptions',
-           'net_asked']
+           'MOVED', 'TriangleCertificate', 'check_net_query', 'check_copies_tol', 'label_pld', 'on_grid',
+           'settle_allocator', 'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon',
+           'TightOptions', 'net_asked']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class TriangleCertificate:
     levels: float = PER_H        # the members' cells and loss levels per grid step (`planar_upper_pld`'s per_h)
     lean: bool = False           # True: the stand-in's first split alone, label nets l ≥ 2 only where they pay
     blocks: int = 1              # blocks composed (`accounting/09b_net_blocks`); 1: the DP over every step
+    copies_tol: float|None = None  # the nets of l ≥ 2 copies' refinement tolerance (None: `tol`)
 
 def check_net_query(scheme:Scheme,     # the run's scheme: fixed size (not Poisson)
                     sigma:float,       # noise multiplier (> 0)
@@ -66,6 +67,11 @@ def check_net_query(scheme:Scheme,     # the run's scheme: fixed size (not Poiss
             check_real(h, 'h', 0, 1, lo_open=True), check_real(tol, 'tol', 0, lo_open=True),
             check_int(coarsen, 'coarsen', 1, 64), check_max_bins(max_bins),
             check_int(cells, 'cells', 1, MAX_CELLS))
+
+def check_copies_tol(copies_tol:float|None,  # the nets of l ≥ 2 copies' tolerance (> 0), or None (the main `tol`)
+                    ) -> float|None:
+    "The validated tolerance of the nets of l ≥ 2 copies, or None."
+    return None if copies_tol is None else check_real(copies_tol, 'copies_tol', 0, lo_open=True)
 
 LABEL_NET_MASS = 1e-3   # a label lighter than this keeps only its symmetrised pair (no net)
 LABEL_NET_SIGMA = 1.0   # so does a label l with σ/l below this (its net would need too many members)
@@ -189,9 +195,10 @@ def _has_net(pi:float, l:int, sigma:float, last_net_label:int=0) -> bool:
 
 @lru_cache(maxsize=6)
 def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1,
-                     levels:float=PER_H, last_net_label:int=0) -> tuple:
+                     levels:float=PER_H, last_net_label:int=0, copies_tol:float|None=None) -> tuple:
     "The labelled game's steps: (groups for `upper_game_dp`, null weight, mass at +∞, members) (cached: the costly part)."
     # last_net_label: only the labels l ≤ this get a net (0: every label heavy enough and with σ/l large enough)
+    # copies_tol: the tolerance of the nets of l ≥ 2 copies (None: tol)
     labels, null, left = _rated_labels(scheme, sigma, ratio)
     groups, members = [], 0
     for pi, eta, l in labels:
@@ -199,7 +206,8 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
         c = coarsen * l * l                                    # label l's members: on the grid c·h
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
         if _has_net(pi, l, sigma, last_net_label):               # l copies: the disc scaled by l, i.e. noise σ/l
-            alts.append(_member_plds(triangle_net(sigma / l, tol=tol), eta, sigma / l, h, c, levels))
+            net = triangle_net(sigma / l, tol=tol if l == 1 or copies_tol is None else copies_tol)
+            alts.append(_member_plds(net, eta, sigma / l, h, c, levels))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
     for _, alts in groups:
@@ -229,6 +237,7 @@ def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
            lean:bool=False,      # the stand-in's first split alone, label nets l ≥ 2 where they pay
            rank:tuple|None=None, # (steps, ε) at which the stand-in games rank the splits (None: (steps, e0))
            trim:float=NET_TRIM,  # P-mass of each member's tails moved up over the run (`net_trim`)
+           copies_tol:float|None=None,  # the nets of l ≥ 2 copies' tolerance (None: tol)
           ) -> tuple:
     "The labelled game's upper DP, each step at most the partially unlabelled pair's and the unlabelled net's."
     settle_allocator()                                  # before the members and the DP allocate: the same bits
@@ -239,10 +248,11 @@ def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
     first = ratio if ratio > 1 else PER_COPY if per_copy else 1         # the split the stand-in game ranks first
     asks = lean and any(_has_net(pi, l, sigma) for pi, _, l in _rated_labels(scheme, sigma, first)[0] if l >= 2)
     last = 1 if asks and not _label_nets_pay(scheme, sigma, k, at, h, first, max_bins) else 0   # 1: label 1's only
-    groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen, first if lean else 1, levels, last)
+    groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen, first if lean else 1, levels, last,
+                                                   copies_tol)
     more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
     for split in [] if lean else [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
-        *alt, extra = net_label_groups(scheme, sigma, h, tol, coarsen, split, levels)
+        *alt, extra = net_label_groups(scheme, sigma, h, tol, coarsen, split, levels, 0, copies_tol)
         more.append(tuple(alt)); members += extra
     families = [f for f in unlabelled_members(scheme, sigma, h, cells, max_bins=max_bins) if f]   # none for WOR
     more += [(((1.0, (f,)),), 0.0, 0.0) for f in families]      # each family: its largest member, the count hidden
@@ -265,15 +275,18 @@ def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`
                    levels:float=PER_H,      # members' cells and loss levels per grid step (0.25..8): fewer is faster
                    lean:bool=False,         # the stand-in's first split alone, label nets l ≥ 2 where they pay: faster
                    max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
+                   copies_tol:float|None=None,  # l ≥ 2 copies' nets' tolerance (> 0; None: tol): larger is faster
                   ) -> TriangleCertificate:
     "Certified upper bound on the worst-case δ(ε) after `steps` adaptive steps: the labelled game over Loewner nets."
     t0 = time.perf_counter()
     sigma, steps, h, tol, coarsen, max_bins, cells = check_net_query(scheme, sigma, steps, h, relation, tol,
                                                                      coarsen, max_bins, cells)
     eps, levels, lean = check_real(eps, 'eps', 0), check_real(levels, 'levels', 0.25, 8), check_flag(lean, 'lean')
-    d, n, ratio, per_copy, un = net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins, cells, levels, lean)
+    copies_tol = check_copies_tol(copies_tol)
+    d, n, ratio, per_copy, un = net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins, cells, levels, lean,
+                                       copies_tol=copies_tol)
     return TriangleCertificate(float(d['values'][0]), n, tol, h, coarsen, d['bins'], d['err'],
-                               time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean)
+                               time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean, 1, copies_tol)
 
 def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)
                      *,
@@ -290,6 +303,7 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
                      levels:float=PER_H,      # members' cells and loss levels per grid step (0.25..8): fewer is faster
                      lean:bool=False,         # the stand-in's first split alone, label nets l ≥ 2 where they pay
                      max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16)
+                     copies_tol:float|None=None,  # l ≥ 2 copies' nets' tolerance (> 0; None: tol): larger is faster
                     ) -> TriangleCertificate:
     "Certified upper bound on the worst-case ε(δ): net δ(ε) on eps_lo + jh read between its points (`crossing_epsilon`)."
     t0 = time.perf_counter()
@@ -298,11 +312,12 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     eps_lo = check_real(eps_lo, 'eps_lo', 0); eps_hi = check_real(eps_hi, 'eps_hi', eps_lo)
     span, levels = math.ceil((eps_hi - eps_lo) / h), check_real(levels, 'levels', 0.25, 8)
-    lean = check_flag(lean, 'lean')
+    lean, copies_tol = check_flag(lean, 'lean'), check_copies_tol(copies_tol)
     d, n, ratio, per_copy, un = net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells,
-                                       levels, lean, trim=net_trim(delta))     # the answer's δ is at most `delta`
+                                       levels, lean, trim=net_trim(delta), copies_tol=copies_tol)   # δ ≤ `delta`
     return TriangleCertificate(crossing_epsilon(d['values'], eps_lo, h, delta), n, tol, h, coarsen, d['bins'],
-                               d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean)
+                               d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean, 1,
+                               copies_tol)
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #ca66aa97
 MAX_BLOCKS = 100_000   # the most blocks a run may be cut into (each block is at least one step)
@@ -317,6 +332,7 @@ class TightOptions:
     levels:float = PER_H  # members' cells and loss levels per grid step (0.25..8): 1 is faster, a little looser
     lean:bool = False     # the stand-in's first split alone, label nets l ≥ 2 only where they pay: faster, looser
     blocks:int = 1        # the run as at most this many blocks, each one DP's profile, composed: faster, looser
+    copies_tol:float|None = None  # the nets of l ≥ 2 copies' tolerance (None: tol): larger is faster
 
     def __post_init__(self):
         object.__setattr__(self, 'tol', check_real(self.tol, 'net_tol', 0, lo_open=True))
@@ -326,9 +342,11 @@ class TightOptions:
         object.__setattr__(self, 'levels', check_real(self.levels, 'net_levels', 0.25, 8))
         object.__setattr__(self, 'lean', check_flag(self.lean, 'net_lean'))
         object.__setattr__(self, 'blocks', check_int(self.blocks, 'net_blocks', 1, MAX_BLOCKS))
+        if self.copies_tol is not None:
+            object.__setattr__(self, 'copies_tol', check_real(self.copies_tol, 'net_copies_tol', 0, lo_open=True))
 
     def keywords(self) -> dict:
-        "The options as the doors' keyword arguments: net_tol, net_coarsen, ... net_lean, net_blocks."
+        "The options as the doors' keyword arguments: net_tol, net_coarsen, ... net_blocks, net_copies_tol."
         return {f'net_{f.name}': getattr(self, f.name) for f in fields(self)}
 
     @classmethod
@@ -337,16 +355,16 @@ class TightOptions:
         return cls(**{f.name: keywords[f'net_{f.name}'] for f in fields(cls) if f'net_{f.name}' in keywords})
 
     def recipe(self, cli:bool=False) -> str:
-        "The options that differ from the defaults: 'net_tol=0.04, ...' (cli: '--net-tol 0.04 ...')."
+        "The options that differ from the defaults: 'net_tol=0.02, ...' (cli: '--net-tol 0.02 ...')."
         default = TightOptions()
         changed = [(f.name, getattr(self, f.name)) for f in fields(self)
                    if getattr(self, f.name) != getattr(default, f.name)]
-        if cli: return ' '.join(f"--net-{name}" + ('' if isinstance(value, bool) else f" {value:g}")   # a flag
-                                for name, value in changed)
+        if cli: return ' '.join(f"--net-{name.replace('_', '-')}" + ('' if isinstance(value, bool) else f" {value:g}")
+                                for name, value in changed)                                  # lean: a flag
         return ', '.join(f"net_{name}={value}" if isinstance(value, bool) else f"net_{name}={value:g}"
                          for name, value in changed)
 
-QUICK_NET = TightOptions(tol=0.04, grid=4, levels=1, lean=True)   # the quick setting: research/tight_default
+QUICK_NET = TightOptions(tol=0.02, grid=4, levels=1, lean=True, copies_tol=0.08)   # research/tight_default
 QUICK_NET_MEASURED = (   # 2 cores, σ = 1.1 and 2.62: benchmarks/TIGHT_DEFAULT.md, every fixed-size scheme
     "at the DP-SGD size: WOR 1.03-1.05x the attack in 6-17 s, WR and MUST.wo 1.02-1.05x in 19-47 s, "
     "MUST.ow and MUST.ww 1.01-1.10x in 57-101 s")
