@@ -29,6 +29,11 @@ OTHER_NAMES = {'--noise_multiplier': '--noise-multiplier', '--batch_size': '--ba
 
 class CommandParser(argparse.ArgumentParser):
     "ArgumentParser whose errors are one line on stderr and exit status 2, with a hint for other libraries' flag names."
+    def __init__(self,
+                 *args,      # argparse.ArgumentParser's positional parameters
+                 **kwargs,   # and its keyword parameters (prog, description, ...)
+                ):
+        super().__init__(*args, **kwargs)
     def error(self, message):
         hints = [f"{old} is {new} here" for old, new in OTHER_NAMES.items() if f"{old} " in message + ' ' or
                  message.rstrip().endswith(old) or f"{old}=" in message]
