@@ -14,7 +14,7 @@ from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
 from .accounting.triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
 from .training.compare import compare_schemes, comparison_table, plot_comparison, reading, short_label
-from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep, import_extra
+from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 
 # %% auto #0
@@ -375,11 +375,10 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
     points = sweep_grid(args.n, schemes=args.schemes, batch_sizes=args.batch_sizes, sigmas=args.sigmas,
                         epochs=args.epochs, b_per_m=args.b_per_m, relation=args.relation)
     show, net = not (args.quiet or args.json), _net_request(args)
-    if args.dask == 'local': backend, rows = 'dask (local cluster)', _local_dask(points, args, show, net)
-    else:
-        backend = 'dask' if args.dask else ('sequential' if args.jobs == 1 else 'joblib')
-        rows = run_sweep(points, delta=args.delta, backend=backend, n_jobs=args.jobs, address=args.dask,
-                         show_progress=show, net=net)
+    backend = 'dask' if args.dask else ('sequential' if args.jobs == 1 else 'joblib')
+    rows = run_sweep(points, delta=args.delta, backend=backend, n_jobs=args.jobs, address=args.dask,
+                     show_progress=show, net=net)                 # --dask local: a local cluster of --jobs workers
+    if args.dask == 'local': backend = 'dask (local cluster)'
     if args.csv: sweep_csv(rows, args.csv)
     if args.plot: plot_sweep(rows, path=args.plot)
     if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
@@ -394,12 +393,3 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
     for opt, path in (('CSV', args.csv), ('plot', args.plot)):
         if path: print(f"{opt} written to {path}")
     return 0
-
-def _local_dask(points, args, show:bool, net=False) -> list:
-    "`--dask local`: a throw-away local Dask cluster with --jobs worker processes (-1: one per core)."
-    import os
-    distributed = import_extra('distributed')
-    workers = (os.cpu_count() or 1) if args.jobs == -1 else check_int(args.jobs, '--jobs', 1)
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) as cluster, \
-         distributed.Client(cluster) as client:
-        return run_sweep(points, delta=args.delta, backend='dask', client=client, show_progress=show, net=net)

@@ -38,6 +38,10 @@ def test_sweep_on_a_local_dask_cluster(sequential):
             assert key(rows) == key(sequential)
             via_address = run_sweep(POINTS[:2], delta=1e-5, backend='dask', address=cl.scheduler_address)
             assert key(via_address) == key(sequential[:2])
+    local = run_sweep(POINTS[:2], delta=1e-5, backend='dask', address='local', n_jobs=2)   # its own cluster, closed
+    assert key(local) == key(sequential[:2])
+    with pytest.raises(ValueError, match='n_jobs'):
+        run_sweep(POINTS[:1], delta=1e-5, backend='dask', address='local', n_jobs=0)
 
 def test_dask_without_a_cluster_says_what_to_do():
     pytest.importorskip('distributed')

@@ -133,7 +133,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
               backend:str='sequential',   # 'sequential', 'joblib' (local processes) or 'dask' (a Dask cluster)
               n_jobs:int=-1,              # joblib workers (-1: one per core); Dask: the cluster's workers
               client=None,                # Dask: a distributed.Client; None: the session's default client ...
-              address:str|None=None,      # ... or the scheduler address to connect to
+              address:str|None=None,      # ... or the scheduler address to connect to ('local': a local cluster)
               connect_timeout:float=20.0, # seconds to wait for the scheduler at `address`
               attack:bool=True,           # also run the attacks (False: faster, no gap)
               show_progress:bool=False,   # progress bar on stderr
@@ -164,6 +164,12 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
         out = joblib.Parallel(n_jobs=n_jobs, return_as='generator')(tasks)
         return list(progress(out, 'sweep', show_progress, total=len(points)))
     distributed = import_extra('distributed')
+    if client is None and address == 'local':   # a throw-away local cluster: n_jobs worker processes (-1: a core each)
+        import os
+        with distributed.LocalCluster(n_workers=(os.cpu_count() or 1) if n_jobs == -1 else n_jobs, threads_per_worker=1,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster) as local:
+            return run_sweep(points, delta=delta, backend='dask', client=local, attack=attack,
+                             show_progress=show_progress, net=net)
     own = None
     if client is None:
         if address is not None:
