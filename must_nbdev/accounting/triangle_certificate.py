@@ -252,7 +252,7 @@ def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
                                                    copies_tol)
     more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
     for split in [] if lean else [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
-        *alt, extra = net_label_groups(scheme, sigma, h, tol, coarsen, split, levels, 0, copies_tol)
+        *alt, extra = net_label_groups(scheme, sigma, h, tol, coarsen, split, levels, copies_tol=copies_tol)
         more.append(tuple(alt)); members += extra
     families = [f for f in unlabelled_members(scheme, sigma, h, cells, max_bins=max_bins) if f]   # none for WOR
     more += [(((1.0, (f,)),), 0.0, 0.0) for f in families]      # each family: its largest member, the count hidden
@@ -286,7 +286,8 @@ def triangle_delta(scheme:Scheme,           # a fixed-size scheme (`make_scheme`
     d, n, ratio, per_copy, un = net_dp(scheme, sigma, steps, eps, 0, h, tol, coarsen, max_bins, cells, levels, lean,
                                        copies_tol=copies_tol)
     return TriangleCertificate(float(d['values'][0]), n, tol, h, coarsen, d['bins'], d['err'],
-                               time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean, 1, copies_tol)
+                               time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean,
+                               copies_tol=copies_tol)
 
 def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_scheme`, `multistage`; not Poisson)
                      *,
@@ -316,8 +317,8 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
     d, n, ratio, per_copy, un = net_dp(scheme, sigma, steps, eps_lo, span, h, tol, coarsen, max_bins, cells,
                                        levels, lean, trim=net_trim(delta), copies_tol=copies_tol)   # δ ≤ `delta`
     return TriangleCertificate(crossing_epsilon(d['values'], eps_lo, h, delta), n, tol, h, coarsen, d['bins'],
-                               d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean, 1,
-                               copies_tol)
+                               d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean,
+                               copies_tol=copies_tol)
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #ca66aa97
 MAX_BLOCKS = 100_000   # the most blocks a run may be cut into (each block is at least one step)
