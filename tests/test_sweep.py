@@ -84,6 +84,11 @@ def test_unreachable_scheduler_is_a_value_error():
     with pytest.raises(ValueError, match='cannot connect to the Dask scheduler'):
         run_sweep(POINTS[:1], delta=1e-5, backend='dask', address='tcp://127.0.0.1:9', connect_timeout=2)
 
+def test_client_and_address_together_raise():
+    "A client and an address name two clusters: the sweep refuses rather than silently using one."
+    with pytest.raises(ValueError, match='not both'):
+        run_sweep(POINTS[:1], delta=1e-5, backend='dask', client=object(), address='local')
+
 def test_cli_sweep_bad_input_is_one_line():
     rc, out, err = run_cli('sweep', '--n', '1000', '--batch-sizes', '2000', '--sigmas', '1', '--epochs', '1',
                            '--delta', '1e-5')

@@ -156,6 +156,8 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
         requested_run_certificates(*covered[0], 'worst', net)
     if backend != 'dask' and (client is not None or address is not None):
         raise ValueError(f"client and address are for backend='dask', not {backend!r}")
+    if client is not None and address is not None:
+        raise ValueError("client and address: pass one (the client's cluster or the scheduler at address), not both")
     if backend == 'sequential':
         return [evaluate_point(p, delta, attack, net) for p in progress(points, 'sweep', show_progress)]
     joblib = import_extra('joblib')
