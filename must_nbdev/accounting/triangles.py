@@ -20,7 +20,7 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 __all__ = ['sfft', 'special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR',
            'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'CORRELATION_BATCH', 'NET_TRIM',
            'TRIM_SHARE', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld', 'worker_threads',
-           'correlation_pool', 'largest_correlation', 'net_trim', 'upper_kernels', 'upper_game_dp']
+           'correlation_pool', 'largest_correlation', 'net_trim', 'upper_kernels', 'fold_kernels', 'upper_game_dp']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -314,6 +314,19 @@ def upper_kernels(plds:tuple,            # the members' upper PLDs (one grid)
     for i, (j, mm) in enumerate(rows): K[i, j - a:j - a + len(mm)] = mm
     return K * (1 + _MASS_SLACK), np.array(infs) * (1 + _MASS_SLACK), a, b
 
+def fold_kernels(single:tuple,      # ((π, upper PLD), ...): labels played by one pair each, on one grid
+                 k:int,              # number of steps
+                 trim:float=NET_TRIM, # P-mass of each tail moved up over the k steps (`net_trim`)
+                ) -> tuple:
+    "(1, K, infs, a, b, cuts, mass): Σ π·kernel as one member, since Σ π (V ⋆ K) = V ⋆ Σ π K: one correlation."
+    parts = [(pi, *upper_kernels((p,), k, trim)) for pi, p in single]
+    a, b = min(x[3] for x in parts), max(x[4] for x in parts)
+    K, inf = np.zeros((1, b - a + 1)), 0.0
+    for pi, Ki, infs, ai, bi in parts:
+        K[0, ai - a:bi - a + 1] += pi * Ki[0]; inf += pi * float(infs[0])
+    K, inf = K * (1 + _MASS_SLACK), inf * (1 + _MASS_SLACK)          # the sums' round-off, from above
+    return 1.0, K, np.array([inf]), a, b, np.array([0, 1]), float(K.sum() + inf)
+
 def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative a tuple of members' upper PLDs
                   k:int,           # number of steps (>= 1)
                   e0:float,        # ε at which δ is read
@@ -337,10 +350,15 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
     lo, hi = P['lo'], P['hi']
     G, splits = [], ((groups, null, left),) + tuple(more)
     for d, (grs, _, _) in enumerate(splits):
-        for pi, alts in grs:
+        single = sorted((i for i, (_, alts) in enumerate(grs) if len(alts) == 1 and len(alts[0]) == 1),
+                        key=lambda i: grs[i][0])[:-1]     # the heaviest apart: its round-off on its own width
+        fold = set(single) if len(single) > 1 else set()
+        for i, (pi, alts) in enumerate(grs):
+            if i in fold: continue                                                  # folded below
             K, infs, a, b = upper_kernels(tuple(p for alt in alts for p in alt), k, trim)
             G.append((pi, K, infs, a, b, np.cumsum([0] + [len(alt) for alt in alts]),
                       float(np.max(K.sum(axis=1) + infs)), d))
+        if fold: G.append(fold_kernels(tuple((grs[i][0], grs[i][1][0][0]) for i in sorted(fold)), k, trim) + (d,))
     for p in whole:
         K, infs, a, b = upper_kernels((p,), k, trim)
         G.append((1.0, K, infs, a, b, np.array([0, 1]), float(K.sum() + infs[0]), -1))
