@@ -19,8 +19,9 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 # %% auto #0
 __all__ = ['sfft', 'special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR',
            'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'CORRELATION_BATCH', 'NET_TRIM',
-           'TRIM_SHARE', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld', 'worker_threads',
-           'correlation_pool', 'largest_correlation', 'net_trim', 'upper_kernels', 'fold_kernels', 'upper_game_dp']
+           'TRIM_SHARE', 'SPLIT_IDLE', 'SPLIT_PROBE', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net',
+           'planar_upper_pld', 'worker_threads', 'correlation_pool', 'largest_correlation', 'net_trim', 'upper_kernels',
+           'fold_kernels', 'upper_game_dp']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -291,6 +292,8 @@ def largest_correlation(FE:np.ndarray,    # rfft of the values read, length r //
 NET_TRIM = 1e-14    # least P-mass of each tail of a member moved up over a run (low tail to its cut, high to +∞)
 TRIM_SHARE = 1e-6   # a query read at δ moves up tails of TRIM_SHARE·δ: its bound rises by at most 2·TRIM_SHARE·δ
 _MASS_SLACK = 1e-11   # relative allowance for the masses' round-off
+SPLIT_IDLE = 8      # a split of the DP nowhere below the others for this many steps rests ...
+SPLIT_PROBE = 16    # ... and is played again every this many steps: where it is below, it plays on
 
 def net_trim(delta:float=0.0,  # the δ the query is read at (0: none): the bound rises by ≤ 2·TRIM_SHARE·δ
             ) -> float:
@@ -373,7 +376,7 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
     u = float(UNIT_ROUNDOFF['double'])
     s = np.arange(lo[k], hi[k] + 1) * h
     V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)  # rounded up
-    spectra, err_total, bins = {}, 0.0, 0
+    spectra, err_total, bins, idle = {}, 0.0, 0, [0] * len(splits)
     with correlation_pool() as pool:    # helper threads share each step's inverse FFTs
         for t in range(k - 1, -1, -1):
             # V_{t+1} where step t reads it: 1 above its window, its lowest value below
@@ -381,7 +384,10 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
             n_out, steps = hi[t] - lo[t] + 1, []
             here = read(np.arange(lo[t], hi[t] + 1))
             total, err = [nu * here + lf for _, nu, lf in splits], [0.0] * len(splits)
+            probe = (k - 1 - t) % SPLIT_PROBE == 0                  # every split is played at this step
+            play = [probe or n < SPLIT_IDLE for n in idle] if groups else [True] * len(splits)
             for g, (pi, K, infs, a, b, cuts, l1, d) in enumerate(G):
+                if d >= 0 and not play[d]: continue                  # resting: the step is at most the others
                 E = read(np.arange(lo[t] + a, hi[t] + b + 1))
                 r = sfft.next_fast_len(len(E), real=True); bins = max(bins, r)
                 if spectra.get(g, (0,))[0] != r:
@@ -395,9 +401,15 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
                 if d < 0: steps.append((value + e, e)); continue
                 total[d] += pi * value; err[d] += pi * e
             err_total += max(err + [e for _, e in steps])
-            V = (np.min([tt + ee for tt, ee in zip(total, err)], axis=0) if groups
+            sums = [tt + ee if on else None for tt, ee, on in zip(total, err, play)]
+            V = (np.min([x for x in sums if x is not None], axis=0) if groups and any(play)
                  else np.full(n_out, np.inf))                            # no labels: the whole-step pairs alone
             for value, _ in steps: np.minimum(V, value, out=V)
+            kept = [d for d, x in enumerate(sums) if x is not None] if groups else []
+            for d in kept[::-1]:    # one by one, so that the kept splits and the whole-step pairs give this V
+                rest = [sums[j] for j in kept if j != d] + [v for v, _ in steps]
+                if rest and not np.any(sums[d] < np.min(rest, axis=0)): kept.remove(d); idle[d] += 1
+                else: idle[d] = 0                   # below the rest somewhere: it plays the next step
             V = np.minimum(V, 1.0)
     j = -np.arange(span + 1) - lo[0]
     return dict(values=np.where(j >= len(V), 1.0, V[np.clip(j, 0, len(V) - 1)]), err=err_total, bins=bins)
