@@ -225,3 +225,34 @@ def test_cell_masses_with_one_ndtr_per_point_are_the_two_tail_bits():
         up, down = special.ndtr(x), special.ndtr(-x)
         two = np.where(x[..., :-1] > 0, down[..., :-1] - down[..., 1:], up[..., 1:] - up[..., :-1])
         assert np.array_equal(_cell_masses(x), two), trial
+
+def test_labels_of_one_pair_each_fold_into_one_kernel_with_the_same_delta():
+    "Σ π (V ⋆ K) = V ⋆ Σ π K: the folded labels give the δ of each label played apart, up to the charged round-off."
+    from must_nbdev.accounting.adaptive import attack_runs
+    from must_nbdev.accounting.pairs import GaussianMixture
+    from must_nbdev.accounting.pld import MAX_BINS, loss_cells, upper_pld
+    from must_nbdev.accounting.triangles import fold_kernels, upper_game_dp
+    from must_nbdev.core.sampling import scheme_at
+    window = attack_runs(scheme_at('wor', 10000, 200), S4, 'substitute', H4, MAX_BINS)[0]
+    B = GaussianMixture(np.zeros(1), np.zeros(1), S4)
+    pairs = [upper_pld(loss_cells(GaussianMixture(np.log([1 - Q4, Q4]), np.array([0., 2. * l]), S4), B, H4,
+                                  max_cells=4 * MAX_BINS), H4) for l in (1, 2, 3, 4)]
+    weights = (0.85, 0.1, 0.04, 0.01)
+    play = lambda alts: upper_game_dp(tuple((w, alts(p)) for w, p in zip(weights, pairs)), 50, 0.3, 2, H4, window,
+                                      MAX_BINS)['values']
+    folded, apart = play(lambda p: ((p,),)), play(lambda p: ((p,), (p,)))
+    assert np.allclose(folded, apart, rtol=1e-7, atol=0) and folded[0] > 1e-6
+    one = fold_kernels(tuple(zip(weights[1:], pairs[1:])), 50)
+    assert one[1].shape[0] == 1 and abs(one[-1] - sum(w * (p.masses.sum() + p.inf_mass)
+                                                      for w, p in zip(weights[1:], pairs[1:]))) < 1e-9
+
+def test_resting_splits_never_certify_below_playing_every_split(monkeypatch):
+    "MUST.ow plays label splits and unlabelled families: resting the ones nowhere below is above the full DP, and close."
+    import must_nbdev.accounting.triangles as T
+    import must_nbdev.accounting.triangle_certificate as TC
+    from must_nbdev.core.sampling import scheme_at
+    sc, h = scheme_at('must-ow', 10000, 200, b=118), 4 * H4
+    rested = TC.triangle_delta(sc, sigma=S4, steps=60, eps=0.2, h=h, tol=0.2)
+    monkeypatch.setattr(T, 'SPLIT_IDLE', 10**9)                              # every split at every step
+    full = TC.triangle_delta(sc, sigma=S4, steps=60, eps=0.2, h=h, tol=0.2)
+    assert full.unlabelled_members > 0 and 0 < full.value * (1 - 1e-12) <= rested.value <= full.value * (1 + 1e-3)
