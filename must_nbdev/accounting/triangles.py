@@ -322,12 +322,10 @@ def fold_kernels(single:tuple,      # ((π, upper PLD), ...): labels played by o
                  trim:float=NET_TRIM, # P-mass of each tail moved up over the k steps (`net_trim`)
                 ) -> tuple:
     "(1, K, infs, a, b, cuts, mass): Σ π·kernel as one member, since Σ π (V ⋆ K) = V ⋆ Σ π K: one correlation."
-    parts = [(pi, *upper_kernels((p,), k, trim)) for pi, p in single]
-    a, b = min(x[3] for x in parts), max(x[4] for x in parts)
-    K, inf = np.zeros((1, b - a + 1)), 0.0
-    for pi, Ki, infs, ai, bi in parts:
-        K[0, ai - a:bi - a + 1] += pi * Ki[0]; inf += pi * float(infs[0])
-    K, inf = K * (1 + _MASS_SLACK), inf * (1 + _MASS_SLACK)          # the sums' round-off, from above
+    w = np.array([pi for pi, _ in single])
+    rows, infs, a, b = upper_kernels(tuple(p for _, p in single), k, trim)   # on one support [a, b]
+    K = np.einsum('i,ij->j', w, rows)[None] * (1 + _MASS_SLACK)     # the sums' round-off, from above
+    inf = float(np.einsum('i,i->', w, infs)) * (1 + _MASS_SLACK)   # einsum: no BLAS threads, as in the DP
     return 1.0, K, np.array([inf]), a, b, np.array([0, 1]), float(K.sum() + inf)
 
 def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative a tuple of members' upper PLDs
@@ -353,9 +351,9 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
     lo, hi = P['lo'], P['hi']
     G, splits = [], ((groups, null, left),) + tuple(more)
     for d, (grs, _, _) in enumerate(splits):
-        single = sorted((i for i, (_, alts) in enumerate(grs) if len(alts) == 1 and len(alts[0]) == 1),
-                        key=lambda i: grs[i][0])[:-1]     # the heaviest apart: its round-off on its own width
-        fold = set(single) if len(single) > 1 else set()
+        light = sorted((i for i, (_, alts) in enumerate(grs) if len(alts) == 1 and len(alts[0]) == 1),
+                       key=lambda i: grs[i][0])[:-1]      # the heaviest apart: its round-off on its own width
+        fold = set(light) if len(light) > 1 else set()
         for i, (pi, alts) in enumerate(grs):
             if i in fold: continue                                                  # folded below
             K, infs, a, b = upper_kernels(tuple(p for alt in alts for p in alt), k, trim)
