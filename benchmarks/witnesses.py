@@ -105,7 +105,7 @@ def witness_unlabelled_net():
     from must_nbdev.accounting.dominating import scheme_gaussian_pld
     from must_nbdev.accounting.profile_pairs import unlabelled_pld
     from must_nbdev.accounting.unlabelled_net import FAMILIES, unlabelled_members
-    from must_nbdev.accounting.triangles import upper_game_dp
+    from must_nbdev.accounting.upper_dp import upper_game_dp
     s2, sigma, k, eps, h = scheme_at('must-ow', 1000, 20, b=50), 1.95, 10, 0.1, 0.05
     ref = account(s2, sigma=sigma, steps=k, eps=eps)             # the attack and the pair, on account's own grid
     # the cell plays the families on ref.h; their members cost ~50 ms each there (182 of them), so the game (and the

@@ -8,7 +8,7 @@ import pytest
 from must_nbdev.core.sampling import make_scheme, scheme_at
 from must_nbdev.accounting.adaptive import attack_runs
 from must_nbdev.accounting.pld import MAX_BINS
-from must_nbdev.accounting.triangles import upper_game_dp
+from must_nbdev.accounting.upper_dp import upper_game_dp
 from must_nbdev.accounting.triangle_certificate import triangle_delta, whole_steps
 from must_nbdev.accounting.unlabelled import hs_mixture, group_bound, label_groups
 from must_nbdev.accounting.unlabelled_net import (CELLS, MAX_CELLS, largest_side, member_profile, side_grid,

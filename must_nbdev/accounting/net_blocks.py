@@ -16,7 +16,7 @@ from .accountant import PrivacyAccountant
 from .certificates import step_certificates
 from .triangle_certificate import (TightOptions, TriangleCertificate, check_net_query, net_dp,
                                                         triangle_delta, triangle_epsilon)
-from .triangles import NET_TRIM, net_trim
+from .upper_dp import NET_TRIM, net_trim
 
 # %% auto #0
 __all__ = ['BLOCK_TAIL', 'DENSE_KNOTS', 'block_plan', 'block_range', 'block_pair', 'block_bound', 'triangle_bound']

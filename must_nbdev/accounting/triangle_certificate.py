@@ -16,8 +16,8 @@ from .dominating import add_symmetric_label, label_top, dominating_labels, schem
 from .profile_pairs import crossing_epsilon, unlabelled_pld
 from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import attack_runs
-from .triangles import NET_TOL, NET_TRIM, PER_H, net_trim, triangle_net
-from .triangles import planar_upper_pld, upper_game_dp, worker_threads
+from .triangles import NET_TOL, PER_H, planar_upper_pld, triangle_net
+from .upper_dp import NET_TRIM, net_trim, upper_game_dp, worker_threads
 
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',

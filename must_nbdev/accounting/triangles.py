@@ -4,24 +4,17 @@
 
 # %% ../../nbs/accounting/07_triangles.ipynb #626a101f
 from __future__ import annotations
-import math, os
-from contextlib import nullcontext
+import math
 from functools import lru_cache
 import numpy as np
-from ..core import definitions as _defs
 from ..core.definitions import check_int, check_real, LazyModule
-from .pld import DiscretePLD, GridTooLarge
-from .compose import UNIT_ROUNDOFF, FFT_WORKERS
-from .adaptive import fft_round_off, dp_plan
-sfft = LazyModule('scipy.fft')          # imported at first use: `must --help` never needs it
+from .pld import DiscretePLD
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
-__all__ = ['sfft', 'special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR',
-           'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'CORRELATION_BATCH', 'NET_TRIM',
-           'TRIM_SHARE', 'SPLIT_IDLE', 'SPLIT_PROBE', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net',
-           'planar_upper_pld', 'worker_threads', 'correlation_pool', 'largest_correlation', 'net_trim', 'upper_kernels',
-           'fold_kernels', 'upper_game_dp']
+__all__ = ['special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK',
+           'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'gram_box', 'chi2_proxy', 'member_gram',
+           'triangle_net', 'planar_upper_pld']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -244,171 +237,3 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
     j0 = min(p.j0 for p in pieces); m = np.zeros(max(p.j0 + len(p.masses) for p in pieces) - j0)
     for p in pieces: m[p.j0 - j0:p.j0 - j0 + len(p.masses)] += p.masses
     return DiscretePLD(h, j0, m, inf_mass)
-
-# %% ../../nbs/accounting/07_triangles.ipynb #ffc084a5
-CORRELATION_BATCH = 1 << 22   # bytes of members' spectra multiplied and inverted at once (measured: 4 MB stays in cache)
-
-def worker_threads() -> int:
-    "Threads the net's members and its DP's correlations use: one per core if FFT_WORKERS < 0, else FFT_WORKERS."
-    return max(1, (os.cpu_count() or 1) if FFT_WORKERS < 0 else FFT_WORKERS)
-
-def correlation_pool():
-    "A context giving the DP's helper threads for `largest_correlation` (`worker_threads` − 1), or None on one."
-    from concurrent.futures import ThreadPoolExecutor
-    threads = worker_threads()
-    return ThreadPoolExecutor(threads - 1) if threads > 1 else nullcontext(None)
-
-def _largest_rows(FE, S, infs, r, off, n, rows, workers) -> np.ndarray:
-    "max over the rows of S, `rows` of them per inverse FFT on `workers` threads."
-    best = np.full(n, -np.inf)
-    for i in range(0, len(S), rows):
-        # circular length r >= the values' length: outputs from off on are the linear correlation's
-        X = sfft.irfft(FE * S[i:i + rows], r, axis=1, workers=workers)[:, off:off + n]
-        X += infs[i:i + rows, None]
-        np.maximum(best, X.max(axis=0), out=best)
-    return best
-
-def largest_correlation(FE:np.ndarray,    # rfft of the values read, length r // 2 + 1
-                        S:np.ndarray,     # members' rffts of their reversed kernels, one row each
-                        infs:np.ndarray,  # members' masses at +∞ (added to their rows)
-                        r:int,            # circular length, at least the values' length
-                        off:int,          # first output kept: the kernel width − 1
-                        n:int,            # outputs kept
-                        pool=None,        # `correlation_pool`'s threads: the members shared out (None: here alone)
-                       ) -> np.ndarray:
-    "max over members i of (values ⋆ kernel_i)[off:off + n] + infs[i], by batched inverse FFTs."
-    rows = max(1, CORRELATION_BATCH // (16 * len(FE)))
-    if pool is None or len(S) <= rows:    # one batch: pocketfft spreads its rows over the cores
-        return _largest_rows(FE, S, infs, r, off, n, rows, FFT_WORKERS)
-    cut = -(-len(S) // min(worker_threads(), len(S)))     # rows per thread, the first part here ...
-    rows = -(-cut // -(-cut // rows))                     # ... in batches of equal size, none above `rows`
-    parts = [pool.submit(_largest_rows, FE, S[i:i + cut], infs[i:i + cut], r, off, n, rows, 1)
-             for i in range(cut, len(S), cut)]
-    best = _largest_rows(FE, S[:cut], infs[:cut], r, off, n, rows, 1)
-    for p in parts: np.maximum(best, p.result(), out=best)
-    return best
-
-# %% ../../nbs/accounting/07_triangles.ipynb #9ad7bbaf
-NET_TRIM = 1e-14    # least P-mass of each tail of a member moved up over a run (low tail to its cut, high to +∞)
-TRIM_SHARE = 1e-6   # a query read at δ moves up tails of TRIM_SHARE·δ: its bound rises by at most 2·TRIM_SHARE·δ
-_MASS_SLACK = 1e-11   # relative allowance for the masses' round-off
-SPLIT_IDLE = 8      # a split of the DP nowhere below the others for this many steps rests ...
-SPLIT_PROBE = 16    # ... and is played again every this many steps: where it is below, it plays on
-
-def net_trim(delta:float=0.0,  # the δ the query is read at (0: none): the bound rises by ≤ 2·TRIM_SHARE·δ
-            ) -> float:
-    "P-mass of each tail of a member that the upper DP moves up over a run: the bound rises by at most twice this."
-    return max(NET_TRIM, TRIM_SHARE * check_real(delta, 'delta', 0, 1))
-
-def upper_kernels(plds:tuple,            # the members' upper PLDs (one grid)
-                  k:int,                 # number of steps
-                  trim:float=NET_TRIM,   # P-mass of each tail moved up over the k steps (`net_trim`)
-                 ) -> tuple:
-    "Members' masses on a common support [a, b] (tails moved up) and their masses at +∞: (K, infs, a, b)."
-    rows, infs = [], []
-    for p in plds:
-        m = p.masses; c = np.cumsum(m); above = c[-1] - c + m
-        i0 = int(np.searchsorted(c, trim / k, side='right'))
-        heavy = np.flatnonzero(above > trim / k); i1 = max(int(heavy[-1]) if len(heavy) else i0, i0)
-        mm = m[i0:i1 + 1].copy(); mm[0] += float(m[:i0].sum())
-        rows.append((p.j0 + i0, mm)); infs.append(p.inf_mass + float(m[i1 + 1:].sum()))
-    a, b = min(j for j, _ in rows), max(j + len(mm) - 1 for j, mm in rows)
-    K = np.zeros((len(plds), b - a + 1))
-    for i, (j, mm) in enumerate(rows): K[i, j - a:j - a + len(mm)] = mm
-    return K * (1 + _MASS_SLACK), np.array(infs) * (1 + _MASS_SLACK), a, b
-
-def fold_kernels(single:tuple,      # ((π, upper PLD), ...): labels played by one pair each, on one grid
-                 k:int,              # number of steps
-                 trim:float=NET_TRIM, # P-mass of each tail moved up over the k steps (`net_trim`)
-                ) -> tuple:
-    "(1, K, infs, a, b, cuts, mass): Σ π·kernel as one member, since Σ π (V ⋆ K) = V ⋆ Σ π K: one correlation."
-    w = np.array([pi for pi, _ in single])
-    rows, infs, a, b = upper_kernels(tuple(p for _, p in single), k, trim)   # on one support [a, b]
-    K = np.einsum('i,ij->j', w, rows)[None] * (1 + _MASS_SLACK)     # the sums' round-off, from above
-    inf = float(np.einsum('i,i->', w, infs)) * (1 + _MASS_SLACK)   # einsum: no BLAS threads, as in the DP
-    return 1.0, K, np.array([inf]), a, b, np.array([0, 1]), float(K.sum() + inf)
-
-def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative a tuple of members' upper PLDs
-                  k:int,           # number of steps (>= 1)
-                  e0:float,        # ε at which δ is read
-                  span:int,        # extra grid points where V_0 is read (δ at e0 + jh, j = 0..span)
-                  h:float,         # loss grid step
-                  window:tuple,    # the attack's loss window (`attack_runs`), which bounds the DP's
-                  max_bins:int,    # cap on FFT bins
-                  *,
-                  null:float=0.0,  # weight of the null label (V itself)
-                  left:float=0.0,  # P-mass at +∞
-                  whole:tuple=(),  # whole-step upper PLDs that cap every step
-                  more:tuple=(),   # further splits, each (groups, null, left): the smaller sum is kept at every state
-                  trim:float=NET_TRIM,  # P-mass of each member's tails moved up over the run (`net_trim`)
-                 ) -> dict:
-    "Upper bound on the labelled game: δ(e0 + jh) for j = 0..span (V_0 read at −span..0), from above."
-    # groups: ((π, alternatives), ...), each alternative a tuple of members' upper PLDs: a label's value is the least
-    # over its alternatives of the largest over their members. `null` weighs V itself, `left` is P-mass at +∞.
-    # whole: upper PLDs of pairs that each dominate a whole step (both orientations): a step is also at most theirs
-    # more: other label splits (groups, null, left) of the same step: a step is also at most each one's sum
-    P = dp_plan(window, k, e0, span, h)
-    lo, hi = P['lo'], P['hi']
-    G, splits = [], ((groups, null, left),) + tuple(more)
-    for d, (grs, _, _) in enumerate(splits):
-        light = sorted((i for i, (_, alts) in enumerate(grs) if len(alts) == 1 and len(alts[0]) == 1),
-                       key=lambda i: grs[i][0])[:-1]      # the heaviest apart: its round-off on its own width
-        fold = set(light) if len(light) > 1 else set()
-        for i, (pi, alts) in enumerate(grs):
-            if i in fold: continue                                                  # folded below
-            K, infs, a, b = upper_kernels(tuple(p for alt in alts for p in alt), k, trim)
-            G.append((pi, K, infs, a, b, np.cumsum([0] + [len(alt) for alt in alts]),
-                      float(np.max(K.sum(axis=1) + infs)), d))
-        if fold: G.append(fold_kernels(tuple((grs[i][0], grs[i][1][0][0]) for i in sorted(fold)), k, trim) + (d,))
-    for p in whole:
-        K, infs, a, b = upper_kernels((p,), k, trim)
-        G.append((1.0, K, infs, a, b, np.array([0, 1]), float(K.sum() + infs[0]), -1))
-    r_need = [int(np.max(hi[:-1] - lo[:-1])) + b - a + 1 for _, _, _, a, b, *_ in G]
-    spectra_bytes = sum(len(g[1]) * (r // 2 + 1) * 16 for g, r in zip(G, r_need))   # a spectrum per member
-    if max(r_need) > max_bins or spectra_bytes > _defs.MEMORY_BUDGET:   # before any array of that size exists
-        raise GridTooLarge(f"the triangle net's DP needs {max(r_need)} FFT bins × {sum(len(g[1]) for g in G)} "
-                           f"members at h={h:.3g} ({spectra_bytes / 2**30:.3g} GiB of spectra): more than "
-                           f"max_bins={max_bins} or the memory budget (must_nbdev.core.definitions.set_memory_budget); "
-                           "use a larger h, max_bins or tol",
-                           max(max(r_need) / max_bins, spectra_bytes / _defs.MEMORY_BUDGET))
-    u = float(UNIT_ROUNDOFF['double'])
-    s = np.arange(lo[k], hi[k] + 1) * h
-    V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)  # rounded up
-    spectra, err_total, bins, idle = {}, 0.0, 0, [0] * len(splits)
-    with correlation_pool() as pool:    # helper threads share each step's inverse FFTs
-        for t in range(k - 1, -1, -1):
-            # V_{t+1} where step t reads it: 1 above its window, its lowest value below
-            read = lambda idx: np.where(idx > hi[t + 1], 1.0, V[np.clip(idx - lo[t + 1], 0, len(V) - 1)])
-            n_out, steps = hi[t] - lo[t] + 1, []
-            here = read(np.arange(lo[t], hi[t] + 1))
-            total, err = [nu * here + lf for _, nu, lf in splits], [0.0] * len(splits)
-            probe = (k - 1 - t) % SPLIT_PROBE == 0                  # every split is played at this step
-            play = [probe or n < SPLIT_IDLE for n in idle] if groups else [True] * len(splits)
-            for g, (pi, K, infs, a, b, cuts, l1, d) in enumerate(G):
-                if d >= 0 and not play[d]: continue                  # resting: the step is at most the others
-                E = read(np.arange(lo[t] + a, hi[t] + b + 1))
-                r = sfft.next_fast_len(len(E), real=True); bins = max(bins, r)
-                if spectra.get(g, (0,))[0] != r:
-                    spectra[g] = (r, sfft.rfft(K[:, ::-1], r, axis=1, workers=FFT_WORKERS))   # a row per member
-                FE, w, value = sfft.rfft(E, r), b - a + 1, np.full(n_out, np.inf)
-                for c0, c1 in zip(cuts[:-1], cuts[1:]):     # an alternative: the largest over its members
-                    best = largest_correlation(FE, spectra[g][1][c0:c1], infs[c0:c1], r, w - 1, n_out, pool)
-                    np.minimum(value, best, out=value)
-                # einsum, not E @ E: BLAS threads spin on the cores the FFT workers need (as in `adaptive_dp`)
-                e = fft_round_off(u, r, math.sqrt(float(np.einsum('i,i->', E, E))), l1)
-                if d < 0: steps.append((value + e, e)); continue
-                total[d] += pi * value; err[d] += pi * e
-            err_total += max(err + [e for _, e in steps])
-            sums = [tt + ee if on else None for tt, ee, on in zip(total, err, play)]
-            V = (np.min([x for x in sums if x is not None], axis=0) if groups and any(play)
-                 else np.full(n_out, np.inf))                            # no labels: the whole-step pairs alone
-            for value, _ in steps: np.minimum(V, value, out=V)
-            kept = [d for d, x in enumerate(sums) if x is not None] if groups else []
-            for d in kept[::-1]:    # one by one, so that the kept splits and the whole-step pairs give this V
-                rest = [sums[j] for j in kept if j != d] + [v for v, _ in steps]
-                if rest and not np.any(sums[d] < np.min(rest, axis=0)): kept.remove(d); idle[d] += 1
-                else: idle[d] = 0                   # below the rest somewhere: it plays the next step
-            V = np.minimum(V, 1.0)
-    j = -np.arange(span + 1) - lo[0]
-    return dict(values=np.where(j >= len(V), 1.0, V[np.clip(j, 0, len(V) - 1)]), err=err_total, bins=bins)
-

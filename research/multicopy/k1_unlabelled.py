@@ -7,7 +7,7 @@ from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import attack_runs
 from must_nbdev.accounting.pld import MAX_BINS
-from must_nbdev.accounting.triangles import upper_game_dp
+from must_nbdev.accounting.upper_dp import upper_game_dp
 from must_nbdev.accounting.triangle_certificate import whole_steps
 from must_nbdev.accounting.unlabelled_net import FAMILIES, unlabelled_members
 name, eps = sys.argv[1], float(sys.argv[2])

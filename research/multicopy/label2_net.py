@@ -8,7 +8,8 @@ from must_nbdev.accounting.account import account
 from must_nbdev.accounting.dominating import dominating_labels
 from must_nbdev.accounting.pld import MAX_BINS, CAP_MASS
 from must_nbdev.accounting.adaptive import attack_runs
-from must_nbdev.accounting.triangles import upper_game_dp, planar_upper_pld, triangle_net
+from must_nbdev.accounting.triangles import planar_upper_pld, triangle_net
+from must_nbdev.accounting.upper_dp import upper_game_dp
 from must_nbdev.accounting.triangle_certificate import label_pld, on_grid, whole_steps, LABEL_NET_MASS
 
 name, size, tol1, tol2, coarsen = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])

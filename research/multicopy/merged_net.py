@@ -14,7 +14,8 @@ from sizes import reference
 from must_nbdev.accounting.adaptive import attack_runs
 from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.dominating import scheme_gaussian_pld
-from must_nbdev.accounting.triangles import upper_game_dp, member_gram, planar_upper_pld
+from must_nbdev.accounting.triangles import member_gram, planar_upper_pld
+from must_nbdev.accounting.upper_dp import upper_game_dp
 from must_nbdev.accounting.triangle_certificate import whole_steps
 from must_nbdev.accounting.unlabelled import MAX_LOSS, LabelGroup, label_groups, profile_knots, profile_pld
 from must_nbdev.accounting.unlabelled_net import member_profile, cell_side

@@ -13,7 +13,7 @@ from must_nbdev.accounting.pld import MAX_BINS
 from must_nbdev.accounting.dominating import scheme_gaussian_pld
 from must_nbdev.accounting.unlabelled import MAX_LOSS, label_groups, profile_knots, profile_pld
 from must_nbdev.accounting.unlabelled_net import member_profile, cell_side, FAMILIES
-from must_nbdev.accounting.triangles import upper_kernels
+from must_nbdev.accounting.upper_dp import upper_kernels
 from must_nbdev.accounting.triangle_certificate import whole_steps
 
 name, size = sys.argv[1], sys.argv[2]

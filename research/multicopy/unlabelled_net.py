@@ -6,7 +6,7 @@ import numpy as np
 from sizes import reference
 from must_nbdev.accounting.adaptive import attack_runs
 from must_nbdev.accounting.pld import MAX_BINS
-from must_nbdev.accounting.triangles import upper_game_dp
+from must_nbdev.accounting.upper_dp import upper_game_dp
 from must_nbdev.accounting.triangle_certificate import whole_steps
 from must_nbdev.accounting.unlabelled_net import CELLS, FAMILIES, unlabelled_members
 name, size = sys.argv[1], sys.argv[2]

@@ -13,7 +13,7 @@ from must_nbdev.accounting.triangle_certificate import QUICK_NET
 from must_nbdev.accounting.net_blocks import block_plan, block_range, block_pair
 from must_nbdev.accounting.compose import compose_plds
 from must_nbdev.accounting.pld import MAX_BINS
-from must_nbdev.accounting.triangles import net_trim, NET_TRIM
+from must_nbdev.accounting.upper_dp import net_trim, NET_TRIM
 name, sigma, B = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 sc = scheme_at(name, 60000, 256, b=6000); k, delta = 2350, 1e-5
 r = account(sc, sigma=sigma, steps=k, delta=delta)

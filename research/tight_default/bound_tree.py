@@ -12,7 +12,7 @@ import time, math, numpy as np, scipy.fft as sfft
 from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting import triangle_certificate as TC
-from must_nbdev.accounting.triangles import upper_kernels
+from must_nbdev.accounting.upper_dp import upper_kernels
 from must_nbdev.accounting.adaptive import dp_plan, fft_round_off
 from must_nbdev.accounting.compose import UNIT_ROUNDOFF
 

@@ -1,4 +1,4 @@
-"""Claim 31: the DP's correlations on helper threads. `largest_correlation` (accounting/07_triangles) used to run in
+"""Claim 31: the DP's correlations on helper threads. `largest_correlation` (accounting/07b_upper_dp) used to run in
 the calling thread, with pocketfft spreading each batch's inverse FFTs over the cores; the products of spectra and the
 maxima ran on one core. `correlation_pool` now gives the DP helper threads (one fewer than `worker_threads`), and each
 thread multiplies, inverts and maximises its share of the members on one core. The maxima are exact, so the values are
@@ -11,7 +11,7 @@ import json, subprocess, sys
 
 CHILD = r'''
 import contextlib, json, sys, time
-import must_nbdev.accounting.triangles as T
+import must_nbdev.accounting.upper_dp as T
 mode, name, sigma, blocks = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 if mode == 'old': T.correlation_pool = lambda: contextlib.nullcontext(None)
 from dataclasses import replace

@@ -1,7 +1,7 @@
 """Which of MUST's two unlabelled families answers, in the quick net's five-block game: ε (DP-SGD size) or δ (Figure
 S2) with both families played, with family 0 alone and with family 1 alone. A family left out is sound (the step is
 the least over fewer upper bounds); what the comparison shows is whether the other one ever sets the value. It backs
-the resting splits of `accounting/07_triangles` (`SPLIT_IDLE`): run with the library at `fa090a4`, where they have
+the resting splits of `accounting/07b_upper_dp` (`SPLIT_IDLE`): run with the library at `fa090a4`, where they have
 landed, so 'both' is that library's answer (the same to 1e-10 as before them, `benchmarks/TIGHT_BLOCKS.md`).
 
     cd research/tight_default && python families.py > families_out.txt

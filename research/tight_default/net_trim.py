@@ -10,7 +10,7 @@ NET_TRIM: the union support, the FFT length, the DP's seconds and δ at the acco
 import sys, time
 from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting import triangle_certificate as TC, triangles as T
+from must_nbdev.accounting import triangle_certificate as TC, upper_dp as T
 
 sigma = float(sys.argv[1]) if len(sys.argv) > 1 else 2.62
 captured, play = [], TC.upper_game_dp

@@ -12,7 +12,7 @@ import numpy as np
 from dataclasses import replace
 from must_nbdev.core.sampling import make_scheme
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting import triangles as T
+from must_nbdev.accounting import upper_dp as T
 from must_nbdev.accounting import triangle_certificate as TC
 from must_nbdev.accounting.triangle_certificate import QUICK_NET, net_label_groups, whole_steps
 from must_nbdev.accounting.net_blocks import block_plan, block_range

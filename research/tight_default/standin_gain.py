@@ -10,7 +10,7 @@ from must_nbdev.accounting.account import account
 from must_nbdev.accounting import triangle_certificate as tc
 from must_nbdev.accounting.pld import MAX_BINS, upper_pld, loss_cells, CAP_MASS
 from must_nbdev.accounting.pairs import GaussianMixture
-from must_nbdev.accounting.triangles import upper_game_dp
+from must_nbdev.accounting.upper_dp import upper_game_dp
 from must_nbdev.accounting.adaptive import attack_runs
 def proxy(scheme, sigma, steps, eps, h, ratio, tight_labels):
     labels, null, left = tc._rated_labels(scheme, sigma, ratio)

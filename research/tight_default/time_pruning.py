@@ -16,7 +16,7 @@ import math, time
 import numpy as np, scipy.fft as sfft
 from scipy.ndimage import maximum_filter1d
 import must_nbdev.accounting.triangle_certificate as TC
-from must_nbdev.accounting.triangles import dp_plan, upper_kernels, fft_round_off, UNIT_ROUNDOFF, upper_game_dp
+from must_nbdev.accounting.upper_dp import dp_plan, upper_kernels, fft_round_off, UNIT_ROUNDOFF, upper_game_dp
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.triangle_certificate import QUICK_NET, triangle_delta
 from must_nbdev.core.sampling import scheme_at

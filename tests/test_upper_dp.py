@@ -1,0 +1,111 @@
+"""The upper DP (accounting.upper_dp): trimmed kernels move mass only up, the batched and threaded correlations are
+the direct ones to the bit, labels of one pair each fold into one kernel at the same δ, and resting splits never
+certify below playing every split. The net and a member's PLD are tests/test_triangles.py's."""
+import math
+import numpy as np
+from must_nbdev.accounting.triangles import planar_upper_pld
+from must_nbdev.accounting.upper_dp import NET_TRIM, fold_kernels, net_trim, upper_game_dp, upper_kernels
+
+Q4, S4, H4 = 0.02, 4.0, 6.238e-4            # Figure S2's rate and noise, on the grid `account` picks there
+
+def test_trimmed_kernels_move_tail_mass_up_and_keep_it():
+    "A query's trim (`net_trim`) narrows the kernels; what leaves a tail goes to the cut or to +∞, never away."
+    p = planar_upper_pld(np.array([[2.6, 1.3], [1.3, 3.4]]), q=Q4, sigma=S4, h=H4)
+    k, total = 100, p.masses.sum() + p.inf_mass
+    (K0, i0, a0, b0), (K1, i1, a1, b1) = upper_kernels((p,), k), upper_kernels((p,), k, net_trim(1e-3))
+    assert net_trim(1e-3) == 1e-9 > NET_TRIM and a0 <= a1 and b1 <= b0 and b1 - a1 < b0 - a0
+    for K, inf in ((K0, i0), (K1, i1)): assert math.isclose(K.sum() + inf[0], total * (1 + 1e-11), rel_tol=1e-12)
+    moved = lambda K, a: np.concatenate([np.zeros(a - a0), K[0]])      # K1 on K0's support: mass only moved up
+    c0, c1 = np.cumsum(K0[0]), np.cumsum(moved(K1, a1))
+    assert np.all(c1 <= c0[:len(c1)] * (1 + 1e-12) + 1e-300)           # stochastically larger: an upper PLD again
+    assert i1[0] - i0[0] <= 1e-9 / k * (1 + 1e-9) + 1e-18               # at most trim / k goes to +∞
+
+def test_largest_correlation_is_the_direct_correlation_in_any_batch():
+    "The DP's batched inverse FFTs give the direct correlations' largest, the same bits for every batch size."
+    import must_nbdev.accounting.upper_dp as T
+    from scipy import fft
+    rng = np.random.default_rng(1)
+    E, K, infs = rng.random(500), rng.random((9, 61)), rng.random(9) * 1e-3
+    r = fft.next_fast_len(len(E), real=True); FE, S = fft.rfft(E, r), fft.rfft(K[:, ::-1], r, axis=1)
+    direct = np.max([np.correlate(E, K[i], 'valid') + infs[i] for i in range(9)], axis=0)
+    runs = []
+    for rows in (1, 2, 4, 9, 100):                  # one row a batch .. all rows in one batch
+        old, T.CORRELATION_BATCH = T.CORRELATION_BATCH, 16 * len(FE) * rows
+        try: runs.append(T.largest_correlation(FE, S, infs, r, 60, 440))
+        finally: T.CORRELATION_BATCH = old
+    assert all(np.array_equal(runs[0], x) for x in runs[1:])
+    np.testing.assert_allclose(runs[0], direct, rtol=1e-12, atol=1e-12)
+
+def test_upper_game_dp_does_not_depend_on_the_batch():
+    "The labelled game's δ is the same bits with one member a batch and with the default batch."
+    import must_nbdev.accounting.upper_dp as T
+    import must_nbdev.accounting.triangle_certificate as TC
+    from must_nbdev.core.sampling import scheme_at
+    sc, h = scheme_at('wor', 10000, 200), 4 * H4
+    runs = []
+    for batch in (1, T.CORRELATION_BATCH):
+        old, T.CORRELATION_BATCH = T.CORRELATION_BATCH, batch
+        try: runs.append(TC.triangle_delta(sc, sigma=S4, steps=20, eps=0.1, h=h, tol=0.2))
+        finally: T.CORRELATION_BATCH = old
+    assert runs[0].value == runs[1].value and runs[0].err_charged == runs[1].err_charged
+    assert runs[0].members > 10 and 0 < runs[0].value < 1
+
+
+def test_largest_correlation_shares_members_among_threads_with_the_same_bits(monkeypatch):
+    "The DP's helper threads share the members out: the same largest correlations, to the bit, on 1 to 4 threads."
+    from concurrent.futures import ThreadPoolExecutor
+    import must_nbdev.accounting.upper_dp as T
+    from scipy import fft
+    rng = np.random.default_rng(3)
+    E, K, infs = rng.random(700), rng.random((11, 81)), rng.random(11) * 1e-3
+    r = fft.next_fast_len(len(E), real=True); FE, S = fft.rfft(E, r), fft.rfft(K[:, ::-1], r, axis=1)
+    serial = T.largest_correlation(FE, S, infs, r, 80, 620)
+    for threads in (1, 2, 3, 4):
+        monkeypatch.setattr(T, 'worker_threads', lambda: threads)
+        for rows in (1, 2, 4, 11):                   # batches of at most 1, 2, 4 and 11 rows
+            monkeypatch.setattr(T, 'CORRELATION_BATCH', 16 * len(FE) * rows)
+            with ThreadPoolExecutor(max(1, threads - 1)) as pool:
+                assert np.array_equal(T.largest_correlation(FE, S, infs, r, 80, 620, pool), serial), (threads, rows)
+
+def test_upper_game_dp_on_helper_threads_is_the_one_thread_bits(monkeypatch):
+    "The labelled game's δ is the same bits with the correlations on one thread and on three (small batches)."
+    import must_nbdev.accounting.upper_dp as T
+    import must_nbdev.accounting.triangle_certificate as TC
+    from must_nbdev.core.sampling import scheme_at
+    sc, h, runs = scheme_at('wor', 10000, 200), 4 * H4, []
+    monkeypatch.setattr(T, 'CORRELATION_BATCH', 1 << 12)    # a few members a batch: several batches a step
+    for threads in (1, 3):
+        monkeypatch.setattr(T, 'worker_threads', lambda: threads)
+        runs.append(TC.triangle_delta(sc, sigma=S4, steps=20, eps=0.1, h=h, tol=0.2))
+    assert runs[0].value == runs[1].value and runs[0].err_charged == runs[1].err_charged
+    assert runs[0].members > 10 and 0 < runs[0].value < 1
+
+def test_labels_of_one_pair_each_fold_into_one_kernel_with_the_same_delta():
+    "Σ π (V ⋆ K) = V ⋆ Σ π K: the folded labels give the δ of each label played apart, up to the charged round-off."
+    from must_nbdev.accounting.adaptive import attack_runs
+    from must_nbdev.accounting.pairs import GaussianMixture
+    from must_nbdev.accounting.pld import MAX_BINS, loss_cells, upper_pld
+    from must_nbdev.core.sampling import scheme_at
+    window = attack_runs(scheme_at('wor', 10000, 200), S4, 'substitute', H4, MAX_BINS)[0]
+    B = GaussianMixture(np.zeros(1), np.zeros(1), S4)
+    pairs = [upper_pld(loss_cells(GaussianMixture(np.log([1 - Q4, Q4]), np.array([0., 2. * l]), S4), B, H4,
+                                  max_cells=4 * MAX_BINS), H4) for l in (1, 2, 3, 4)]
+    weights = (0.85, 0.1, 0.04, 0.01)
+    play = lambda alts: upper_game_dp(tuple((w, alts(p)) for w, p in zip(weights, pairs)), 50, 0.3, 2, H4, window,
+                                      MAX_BINS)['values']
+    folded, apart = play(lambda p: ((p,),)), play(lambda p: ((p,), (p,)))
+    assert np.allclose(folded, apart, rtol=1e-7, atol=0) and folded[0] > 1e-6
+    one = fold_kernels(tuple(zip(weights[1:], pairs[1:])), 50)
+    assert one[1].shape[0] == 1 and abs(one[-1] - sum(w * (p.masses.sum() + p.inf_mass)
+                                                      for w, p in zip(weights[1:], pairs[1:]))) < 1e-9
+
+def test_resting_splits_never_certify_below_playing_every_split(monkeypatch):
+    "MUST.ow plays label splits and unlabelled families: resting the ones nowhere below is above the full DP, and close."
+    import must_nbdev.accounting.upper_dp as T
+    import must_nbdev.accounting.triangle_certificate as TC
+    from must_nbdev.core.sampling import scheme_at
+    sc, h = scheme_at('must-ow', 10000, 200, b=118), 4 * H4
+    rested = TC.triangle_delta(sc, sigma=S4, steps=60, eps=0.2, h=h, tol=0.2)
+    monkeypatch.setattr(T, 'SPLIT_IDLE', 10**9)                              # every split at every step
+    full = TC.triangle_delta(sc, sigma=S4, steps=60, eps=0.2, h=h, tol=0.2)
+    assert full.unlabelled_members > 0 and 0 < full.value * (1 - 1e-12) <= rested.value <= full.value * (1 + 1e-3)
