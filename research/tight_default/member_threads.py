@@ -4,8 +4,8 @@
 
 1. Each numpy or scipy call a member makes, on a chunk-sized array (64 o1 cells x 132 loss levels), timed on one
    thread and as two threads sharing the same number of calls: calls of a few microseconds (exp, where, clip, masks,
-   concatenate) run *slower* on two threads than on one, since each releases and retakes the GIL around work shorter
-   than the handover; only the long ones (ndtr, logaddexp, sort) scale, and not to 2x.
+   concatenate) run *slower* on two threads than on one, since the threads hand the GIL over about once a call; only
+   the long special functions (ndtr, logaddexp) scale, and not to 2x.
 2. WR's 513 label-1 members at the DP-SGD size (sigma = 2.62, its label-1 rate and grid in the five-block quick
    setting), built as `_member_plds` builds them: one thread, two threads, two forked processes; twice each.
 3. The same members with a leaner region split (the P-masses passed as they are, not as exp(log(p)), and the log
