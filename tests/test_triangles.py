@@ -153,3 +153,16 @@ def test_cell_masses_with_one_ndtr_per_point_are_the_two_tail_bits():
         up, down = special.ndtr(x), special.ndtr(-x)
         two = np.where(x[..., :-1] > 0, down[..., :-1] - down[..., 1:], up[..., 1:] - up[..., :-1])
         assert np.array_equal(_cell_masses(x), two), trial
+
+def test_the_old_import_path_still_serves_the_upper_dp_with_a_warning():
+    "The upper DP moved to accounting.upper_dp: its names are served from accounting.triangles until 0.5, with a warning."
+    import warnings
+    import must_nbdev.accounting.triangles as old
+    import must_nbdev.accounting.upper_dp as new
+    for name in old.MOVED:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter('always')
+            assert getattr(old, name) is getattr(new, name), name
+        assert any('moved to must_nbdev.accounting.upper_dp' in str(w.message) for w in seen), name
+    with pytest.raises(AttributeError, match='no attribute'):
+        old.no_such_name

@@ -7,14 +7,14 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 import numpy as np
-from ..core.definitions import check_int, check_real, LazyModule
+from ..core.definitions import check_int, check_real, LazyModule, moved_names
 from .pld import DiscretePLD
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
 __all__ = ['special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK',
-           'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'gram_box', 'chi2_proxy', 'member_gram',
-           'triangle_net', 'planar_upper_pld']
+           'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'MOVED', 'gram_box', 'chi2_proxy',
+           'member_gram', 'triangle_net', 'planar_upper_pld']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -237,3 +237,9 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
     j0 = min(p.j0 for p in pieces); m = np.zeros(max(p.j0 + len(p.masses) for p in pieces) - j0)
     for p in pieces: m[p.j0 - j0:p.j0 - j0 + len(p.masses)] += p.masses
     return DiscretePLD(h, j0, m, inf_mass)
+
+# %% ../../nbs/accounting/07_triangles.ipynb #51f9e59a
+MOVED = {name: 'must_nbdev.accounting.upper_dp' for name in (
+    'CORRELATION_BATCH', 'worker_threads', 'correlation_pool', 'largest_correlation', 'NET_TRIM', 'TRIM_SHARE',
+    'SPLIT_IDLE', 'SPLIT_PROBE', 'net_trim', 'upper_kernels', 'fold_kernels', 'upper_game_dp')}
+__getattr__ = moved_names(__name__, MOVED)   # the old path, until 0.5 (`core/00_definitions`)
