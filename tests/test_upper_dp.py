@@ -136,3 +136,26 @@ def test_splits_resting_from_the_second_step_stay_above_the_best_enumerated_two_
         assert n_rested > 0, name                                   # the DP ran again, not a cache
         rested_somewhere |= n_rested < n_full
     assert rested_somewhere                    # some split did rest: the case this test is for was played
+
+def test_folded_labels_in_the_game_stay_above_the_best_enumerated_two_step_attack(monkeypatch):
+    "Labels folded into one kernel in the certifying game at tiny n: above the best enumerated real two-step attack."
+    # With its nets MUST.ow's labels are label 1's two alternatives and one light label: nothing folds. Without nets
+    # (LABEL_NET_MASS above 1) its three labels are single pairs, and the two lighter ones fold into one kernel.
+    import must_nbdev.accounting.upper_dp as U
+    import must_nbdev.accounting.triangle_certificate as TC
+    from must_nbdev.core.sampling import make_scheme
+    from exact_two_step import best_attack
+    from test_adaptive import TINY
+    _, n, m, b, sigma, eps = TINY['must-ow']
+    sc, best = make_scheme('must-ow', n, m=m, b=b), best_attack('must-ow', n, m, b, sigma, eps)
+    folds, fold = [], U.fold_kernels
+    monkeypatch.setattr(U, 'fold_kernels', lambda single, *a, **k: folds.append(len(single)) or fold(single, *a, **k))
+    monkeypatch.setattr(TC, 'LABEL_NET_MASS', 2.0)                 # no label gets a net: every label a single pair
+    TC.net_label_groups.cache_clear()
+    play = lambda: TC.triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0).value
+    try:
+        play(); folds.clear()                 # the stand-in games that rank the splits fold too: now cached
+        value = play()                        # the certifying game alone
+    finally: TC.net_label_groups.cache_clear()
+    assert folds and max(folds) >= 2, folds                         # two labels or more were folded
+    assert best <= value, (best, value)
