@@ -1,6 +1,7 @@
 """The upper DP (accounting.upper_dp): trimmed kernels move mass only up, the batched and threaded correlations are
 the direct ones to the bit, labels of one pair each fold into one kernel at the same δ, and resting splits never
-certify below playing every split. The net and a member's PLD are tests/test_triangles.py's."""
+certify below playing every split; both stay above the best enumerated two-step attack at tiny n (tests/exact_two_step).
+The net and a member's PLD are tests/test_triangles.py's."""
 import math
 import numpy as np
 from must_nbdev.accounting.triangles import planar_upper_pld
