@@ -46,7 +46,20 @@ CALIBRATE = LIBRARY + r'''
 from must_nbdev.accounting.calibrate import calibrate_sigma
 t0 = time.perf_counter()   # the search, not the import
 c = calibrate_sigma(scheme, **a, **options)
-report(sigma=c.sigma, certificate=c.result.certificate, upper=c.eps_upper, attack=c.eps_lower, calls=c.calls)
+seconds, peak = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+lo = hi = None
+if not options:   # the attack's σ: the largest σ (to 0.1%) at which the best attack still exceeds the target ε
+    from must_nbdev.accounting.account import account
+    above = lambda s: account(scheme, sigma=s, steps=a['steps'], delta=a['delta']).lower > a['eps']
+    lo, hi = c.sigma, c.sigma                 # the certified σ meets ε, so the attack's ε there is ≤ ε
+    while above(hi): hi *= 1.25               # (never: kept for a certificate the attack beats)
+    lo = hi / 1.25
+    while not above(lo): hi, lo = lo, lo / 1.25
+    while hi / lo > 1.001:
+        mid = (lo * hi) ** 0.5
+        lo, hi = (mid, hi) if above(mid) else (lo, mid)
+print(json.dumps(dict(sigma=c.sigma, certificate=c.result.certificate, upper=c.eps_upper, attack=c.eps_lower,
+                      calls=c.calls, attack_sigma=lo, seconds=seconds, peak_mb=peak)))
 '''
 
 YARDSTICK = PRELUDE + r'''
@@ -138,11 +151,20 @@ def render(record:dict) -> str:
               for y in record['yardstick']]
     lines += ['', f"σ for ({TARGET['eps']:g}, {TARGET['delta']:g}) at the DP-SGD size ({DPSGD['n']:,} records, "
               f"batch {DPSGD['m']}, b = {DPSGD['b']:,}, {DPSGD['steps']:,} steps), `calibrate_sigma`:", '',
-              '| scheme | setting | σ | certificate | certified ε | attack ε at σ | gap | calls | seconds | peak MB |',
-              '|---|---|---|---|---|---|---|---|---|---|']
+              '| scheme | setting | σ | certificate | certified ε | attack ε at σ | gap | calls | seconds | peak MB | '
+              "attack's σ | σ over it |", '|---|---|---|---|---|---|---|---|---|---|---|---|']
+    truth = {c['scheme']: c['attack_sigma'] for c in record['calibrations'] if c.get('attack_sigma')}
     lines += [f"| {c['scheme']} | {c['setting']} | {c['sigma']:.5g} | {c['certificate']} | {c['upper']:.4f} | "
               f"{c['attack']:.4f} | {c['upper'] / c['attack']:.3f} | {c['calls']} | {c['seconds']:.1f} | "
-              f"{c['peak_mb']:.0f} |" for c in record['calibrations']]
+              f"{c['peak_mb']:.0f} | "
+              + (f"{truth[c['scheme']]:.5g} | +{100 * (c['sigma'] / truth[c['scheme']] - 1):.1f}% |"
+                 if c['scheme'] in truth else '— | — |') for c in record['calibrations']]
+    if truth:
+        lines += ['', "*attack's σ*: the largest σ (to 0.1%, found by bisection with `account`'s attack bracket) at "
+                  "which the best attack's certified lower ε(δ) still exceeds the target, so every σ at or below "
+                  "it is proven too small for the target: the truth (the smallest σ any exact accountant would "
+                  "certify) lies between it and the certified σ, and *σ over it* bounds how much more noise than "
+                  "necessary a setting asks for (seconds and calls: the calibration alone)."]
     return '\n'.join(lines) + '\n'
 
 if __name__ == '__main__': main()
