@@ -355,3 +355,7 @@ def _console():  # console-script shim so `must` exits with main's status
     except BrokenPipeError:                       # `must ... | head`: the reader left; no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); code = 0
     sys.exit(code)
+
+if __name__ == '__main__' and getattr(globals().get('__spec__'), 'name', None) == 'must_nbdev.cli':
+    _console()                                    # `python -m must_nbdev.cli ...` runs as `must ...`
+

@@ -195,7 +195,8 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
     for name, x in queries:                       # one grid per query for all k (epsilon_over_steps / delta_over_k)
         curve, given = (delta_over_k, dict(eps=x)) if name == 'eps' else (epsilon_over_steps, dict(delta=x))
         over = curve(sc, sigma=args.sigma, steps=ks, **given, relation=args.relation, pair=args.pair,
-                     accuracy=args.accuracy, max_bins=args.max_bins, net=_net_request(args))
+                     accuracy=args.accuracy, max_bins=args.max_bins, net=_net_request(args),
+                     attack_budget=args.attack_budget)
         for k, b in zip(ks, over):
             ok = bool(b.ratio <= args.accuracy)
             why = '' if ok else (f"delta < 1e-8: not refined this far (by design); the upper bound is valid"

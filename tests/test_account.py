@@ -303,3 +303,18 @@ def test_the_net_options_travel_as_one_group_at_every_door():
         account(sc, sigma=4.0, steps=20, eps=0.5, net='quick')
     with pytest.raises(ValueError, match='net was not asked for'):
         calibrate_steps(sc, sigma=4.0, eps=0.74, delta=1e-5, net=False, net_tol=0.1)
+
+def test_steps_that_fit_no_grid_answer_the_trivial_bound_with_their_own_fields():
+    "10**18 steps: the fallback ran the attack despite attack=False and reported one step's certificates and gap 1."
+    from must_nbdev.accounting.account import TRIVIAL
+    sc = make_scheme('wor', 100, m=10)
+    r = account(sc, sigma=2.0, steps=10 ** 18, delta=1e-5, attack=False)
+    assert r.upper == math.inf and r.certificate == TRIVIAL and r.certificates == {} and not r.certified_accuracy
+    assert r.lower == 0 and r.theory_gap == math.inf and r.tighter is None and r.delta_floor is None
+    a = account(sc, sigma=2.0, steps=10 ** 18, eps=1.0)
+    assert a.upper == 1.0 and 0 < a.lower <= 1 and a.theory_gap == pytest.approx(1 / a.lower)
+
+def test_attack_flag_is_a_bool():
+    "attack='no' ran the attack (a non-empty string is true)."
+    with pytest.raises(TypeError, match='attack'):
+        account(make_scheme('wor', 100, m=10), sigma=2.0, steps=10, delta=1e-5, attack='no')

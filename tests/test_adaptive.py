@@ -172,3 +172,17 @@ def test_no_import_of_account():
     import must_nbdev.accounting.adaptive as mod
     src = open(mod.__file__).read()
     assert 'account import' not in src.replace('accountant import', '') and 'from .account ' not in src
+
+def test_zero_out_second_pair_reverses_only_with_the_datasets():
+    "Fixed-size add/remove: the attack reversed pair 2 (x = +1, others −1) at single steps, which needs a gradient −2."
+    from must_nbdev.accounting.adaptive import attack_runs
+    from must_nbdev.core.sampling import make_scheme
+    from must_nbdev.accounting.account import account
+    sc = make_scheme('wor', 3, m=2)
+    runs = attack_runs(sc, 1.477, 'add_remove', 5e-4, 1 << 20)
+    assert [sorted(label for _, label in run) for run in runs] == [
+        ['pair 1', 'pair 1 reversed', 'pair 2'], ['pair 1', 'pair 1 reversed', 'pair 2 reversed']]
+    assert len(attack_runs(sc, 1.477, 'substitute', 5e-4, 1 << 20)) == 1
+    # it read 0.0722, above every real configuration enumerated (tests/exact_two_step.py's families: 0.0714186)
+    r = account(sc, sigma=1.477, steps=2, eps=0.853, relation='add_remove')
+    assert r.lower == pytest.approx(0.0714185, abs=2e-7) and r.lower <= r.upper

@@ -374,3 +374,12 @@ def test_a_steps_table_names_each_certificate_and_says_when_a_fast_one_answered(
     assert rc == 0 and lines[1].split()[-1] == 'certificate' and lines[3].endswith('public labels'), out
     note = paragraph(out, 'tighter:')
     assert note.startswith('tighter: for k = 1000 a fast certificate answered') and '--steps ... --net' in note, out
+
+def test_python_dash_m_runs_the_command():
+    "python -m must_nbdev.cli did nothing and exited 0 (no __main__ block); a bad --q for WOR exits 2, one line."
+    p = subprocess.run([sys.executable, '-m', 'must_nbdev.cli', '--help'], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and 'usage: must' in p.stdout
+    p = subprocess.run([sys.executable, '-m', 'must_nbdev.cli', 'account', '--scheme', 'wor', '--n', '100', '--m', '10',
+                        '--q', '0.5', '--sigma', '2', '--steps', '10', '--delta', '1e-5'],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stderr.strip().count('\n') == 0 and "q is Poisson's rate" in p.stderr

@@ -129,3 +129,14 @@ def test_net_rows_take_the_triangle_net_where_it_applies():
     rc, out, _ = _run(['compare', '--n', '2000', '--batch-size', '40', '--k', '50', '--sigma', '2', '--delta', '1e-5',
                        '--b', '80', '--quiet', '--net', '--net-tol', '1', '--net-grid', '4', '--net-lean'])
     assert rc == 0 and '| WR | 2 | 1.391 |' in out and 'triangle net' in out, out
+
+def test_epoch_rows_and_progress_are_checked_first():
+    "epoch_rows without steps or epochs raised TypeError, with both ignored steps; a bad progress failed late."
+    from must_nbdev.training.compare import epoch_rows, compare_schemes
+    with pytest.raises(ValueError, match='exactly one of steps'): epoch_rows(100, 10, delta=1e-5, sigma=1.0)
+    with pytest.raises(ValueError, match='exactly one of steps'): epoch_rows(100, 10, delta=1e-5, sigma=1.0, steps=10,
+                                                                            epochs=1)
+    with pytest.raises(ValueError, match='epochs'): epoch_rows(100, 10, delta=1e-5, sigma=1.0, epochs=float('nan'))
+    with pytest.raises(TypeError, match='progress'): compare_schemes(100, 10, delta=1e-5, sigma=1.0, epochs=1, progress=5)
+    with pytest.raises(TypeError, match='epoch_schemes'):
+        compare_schemes(100, 10, delta=1e-5, sigma=1.0, epochs=1, epoch_schemes='no')

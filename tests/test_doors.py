@@ -110,3 +110,26 @@ def test_dp_accounting_export_agrees(name):
     # another composition engine (dp_accounting's, on its own grid) of the same certified per-step PLDs
     assert r.lower <= got <= 1.02 * r.upper, (got, r)
     assert set(acc._plds) - {'base pairs'} <= set(r.certificates)
+
+def test_the_nets_certified_eps_does_not_depend_on_the_attack_settings():
+    "The net read ε from the attack's ε on: attack=False, attack_budget=0 and the default gave three certified ε."
+    from must_nbdev.core.sampling import scheme_at
+    from must_nbdev.accounting.triangle_certificate import TightOptions
+    from must_nbdev.training.sweep import run_sweep
+    s, quick = scheme_at('wor', 1000, 20), TightOptions(grid=4, levels=1, lean=True, copies_tol=0.08)
+    ask = dict(sigma=1.0, steps=20, delta=DELTA, net=quick)
+    runs = [account(s, **ask), account(s, **ask, attack=False), account(s, **ask, attack_budget=0),
+            account(s, **ask, attack_budget=1e9)]
+    assert all(r.certificate == 'triangle net' for r in runs)
+    assert len({r.upper for r in runs}) == 1, [r.upper for r in runs]
+    assert runs[1].lower == 0 and runs[2].lower < runs[0].lower            # each still reports its own attack
+    row = run_sweep([SweepPoint('wor', 1000, 20, 1.0, 0.4)], delta=DELTA, net=quick, attack=False)[0]
+    assert row.eps == runs[0].upper
+
+def test_the_curves_take_the_attack_budget():
+    "must account --steps 1000,999 ran the attack at the library's budget and --k 1000 at the CLI's (10×)."
+    s = RUNS['wor']
+    for budget in (0, 1e9):
+        one = account(s, sigma=SIGMA, steps=K, delta=DELTA, attack_budget=budget)
+        curve = epsilon_over_steps(s, sigma=SIGMA, steps=[K], delta=DELTA, attack_budget=budget)[0]
+        assert (curve.lower, curve.attack_name, curve.upper) == (one.lower, one.attack_name, one.upper)

@@ -105,3 +105,17 @@ def test_phases_are_one_engine_for_every_epoch_door():
     with pytest.raises(ValueError, match='one epoch scheme'):
         account_epoch_phases([(ra, 1.0, 1), (sh, 1.0, 1)], delta=1e-5)
     with pytest.raises(ValueError, match="'substitute'"): EpochAccountant(relation='add_remove').step(sh, sigma=1.0)
+
+def test_tiny_sigma_is_refused_by_name_not_an_overflow():
+    "σ = 0.01 raised OverflowError (math range error) from the lattices; the CLI called it an internal error."
+    from must_nbdev.accounting.epoch_account import EPOCH_SIGMA_MIN
+    for name in ('allocation', 'shuffle'):
+        with pytest.raises(ValueError, match=r'sigma=0\.01 is below 0\.08'):
+            account_epochs(make_epoch_scheme(name, 20, 10), sigma=0.01, epochs=1, delta=1e-5)
+    r = account_epochs(make_epoch_scheme('shuffle', 20, 10), sigma=0.01, epochs=1, delta=1e-5, attack=False)
+    assert math.isfinite(r.upper) and r.upper > 400          # no lattice: the Gaussian epochs at any σ
+    s = calibrate_epoch_sigma(make_epoch_scheme('allocation', 20, 10), epochs=1, relation='substitute', eps=1e4,
+                              delta=1e-5)
+    assert s == EPOCH_SIGMA_MIN                               # the target met at the least σ the lattices hold
+    with pytest.raises(TypeError, match='attack'):
+        account_epochs(make_epoch_scheme('shuffle', 20, 10), sigma=1.0, epochs=1, delta=1e-5, attack='no')

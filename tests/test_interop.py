@@ -340,3 +340,31 @@ def test_a_failing_must_event_composes_nothing():
     assert acc.get_epsilon(1e-5) == 0 and isinstance(acc.ledger, dp_event.NoOpDpEvent)
     ok = MustPLDAccountant().compose(MustDpEvent(make_scheme('wor', 1000, m=20), np.float32(2.0)), 5)
     assert 0 < ok.get_epsilon(1e-5) < math.inf
+
+def test_sampler_flags_and_a_generators_passes_are_not_reinterpreted():
+    "distinct='no' and replay='false' became True through bool(); set_epoch on a Generator's sampler did nothing."
+    s = make_scheme('wr', 100, m=10)
+    with pytest.raises(TypeError, match='distinct'): MustBatchSampler(s, 5, seed=1, distinct='no')
+    with pytest.raises(TypeError, match='replay'): MustBatchSampler(s, 5, seed=1, replay='false')
+    g = MustBatchSampler(s, 5, seed=np.random.default_rng(0))
+    g.set_epoch(0); list(g); g.set_epoch(1)                   # in order: the stream's own passes
+    with pytest.raises(ValueError, match='cannot jump'): g.set_epoch(0)
+    with pytest.raises(ValueError, match='no stage-I size'): MustBatchSampler.from_name('wor', 10, 4, b=7)
+
+def test_dp_accounting_queries_are_checked():
+    "get_epsilon(2.0) answered 0 and get_epsilon(nan) nan; get_delta(-1) and get_delta(nan) answered numbers."
+    pytest.importorskip('dp_accounting')
+    from must_nbdev import MustDpEvent, MustPLDAccountant
+    acc = MustPLDAccountant(); acc.compose(MustDpEvent(make_scheme('wor', 1000, m=10), 2.0), 10)
+    for bad in (2.0, 0.0, float('nan'), 1.0):
+        with pytest.raises(ValueError, match='target_delta'): acc.get_epsilon(bad)
+    for bad in (-1.0, float('nan'), float('inf')):
+        with pytest.raises(ValueError, match='target_epsilon'): acc.get_delta(bad)
+    assert 0 < acc.get_epsilon(1e-5) < math.inf and 0 <= acc.get_delta(1.0) <= 1
+
+def test_a_certificate_with_the_papers_pair_is_refused():
+    "must_dp_accounting_pld(pair='paper', certificate='partially unlabelled') exported the paper's pair silently."
+    pytest.importorskip('dp_accounting')
+    with pytest.raises(ValueError, match="pair='paper'"):
+        must_dp_accounting_pld(make_scheme('wr', 1000, m=20), 1.0, h=1e-3, pair='paper',
+                               certificate='partially unlabelled')

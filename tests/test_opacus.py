@@ -277,3 +277,19 @@ def test_a_blocked_net_accountant_reports_the_blocked_certificate_through_real_o
     whole = account(s, sigma=3.0, steps=steps, delta=1e-5, net=QUICK_NET, attack=False)
     assert steps == 40 and acc.net == blocked and 'net_blocks=4' in repr(acc)
     assert engine.get_epsilon(1e-5) == ref.upper != whole.upper          # the blocks reach Opacus, not the whole DP
+
+def test_a_checkpoint_history_is_checked_as_steps_are():
+    "load_state_dict took steps 2.5 (charged int(2.5) = 2 at get_epsilon) and raised KeyError on {}."
+    s = make_scheme('wor', N, m=BATCH)
+    sampler, engine, loader = _attached(s, seed=3)
+    _train(engine, loader, poisson_sampling=False)
+    state = engine.accountant.state_dict()
+    for bad, match in (([(1.0, s.rate, 2.5)], 'history steps'), ([(0.0, s.rate, 2)], 'history sigma'),
+                       ([(1.0, 0.5, 2)], 'sample_rate'), ([(1.0, s.rate)], 'rows are')):
+        fresh = OpacusStyleAccountant(MustBatchSampler(s, seed=3))
+        with pytest.raises(ValueError, match=match): fresh.load_state_dict(dict(state, history=bad))
+        assert fresh.history == [] and fresh.sampler.epoch == 0           # refused before anything moved
+    with pytest.raises(ValueError, match="a 'history'"): OpacusStyleAccountant(MustBatchSampler(s)).load_state_dict({})
+    with pytest.raises(ValueError, match='sample_rate'):
+        OpacusStyleAccountant().step(noise_multiplier=1.0, sample_rate='0.1')
+    with pytest.raises(ValueError, match='sample_rate'): OpacusStyleAccountant().step(noise_multiplier=1.0, sample_rate=True)

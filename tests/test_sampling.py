@@ -120,3 +120,16 @@ def test_regression_integral_float_sizes_are_normalised():
             and sample_many(sc, 3, rng=0).sizes.tolist() == [10] * 3)
 
 
+
+def test_make_scheme_refuses_a_rate_it_would_ignore():
+    "make_scheme('wor', 10, m=2, q=0.2) ignored q (and must account --q with --scheme wor)."
+    with pytest.raises(ValueError, match="q is Poisson's rate"): make_scheme('wor', 10, m=2, q=0.2)
+    with pytest.raises(ValueError, match="q is Poisson's rate"): make_scheme('must-ow', 10, m=2, b=4, q=0.2)
+
+def test_numeric_strings_are_not_numbers():
+    "check_real read '2' as 2.0 (sigma='2' worked) while check_int refused '10'."
+    from must_nbdev.core.definitions import check_real, check_reals
+    for bad in ('2', b'2', ['1', 2.0]):
+        with pytest.raises(ValueError, match='not a string'): check_reals(bad, 'x')
+    with pytest.raises(ValueError, match='sigma must be a real number, not a string'): check_real('2', 'sigma')
+    assert check_real(np.float32(2), 'x') == 2.0 and check_reals([1, 2.5], 'x').tolist() == [1.0, 2.5]

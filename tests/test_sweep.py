@@ -137,3 +137,23 @@ def test_a_sweep_with_the_net_answers_what_account_net_answers_where_it_applies(
     rc, out, err = run_cli('sweep', '--n', '1000', '--schemes', 'wor', '--batch-sizes', '50', '--sigmas', '4',
                            '--epochs', '2', '--delta', '1e-5', '--net-tol', '0.04')
     assert rc == 2 and len(err.strip().splitlines()) == 1 and '--net was not given' in err
+
+def test_sweep_point_with_fractional_epochs_of_an_epoch_scheme_raises():
+    "run_sweep charged int(2.5) = 2 epochs of shuffled epochs while its row said 2.5: a point now checks itself."
+    with pytest.raises(ValueError, match='whole epochs'): SweepPoint('shuffle', 100, 10, 1.0, 2.5)
+    with pytest.raises(ValueError, match='whole epochs'): SweepPoint('allocation', 100, 10, 1.0, 0.5)
+
+def test_sweep_point_refuses_what_it_would_ignore():
+    "b on a scheme without a stage-I size, an unknown relation, add/remove for fixed epoch batches: refused, named."
+    with pytest.raises(ValueError, match='no stage-I size'): SweepPoint('wor', 100, 10, 1.0, 1.0, b=50)
+    with pytest.raises(ValueError, match='relation'): SweepPoint('wor', 100, 10, 1.0, 1.0, relation='bogus')
+    with pytest.raises(ValueError, match='add_remove'): SweepPoint('shuffle', 100, 10, 1.0, 1.0, relation='add_remove')
+    with pytest.raises(ValueError, match='relation'): sweep_grid(100, batch_sizes=[10], relation='bogus')
+
+def test_run_sweep_refuses_options_it_would_ignore():
+    "n_jobs means nothing to the sequential backend; attack='no' is not False."
+    p = [SweepPoint('wor', 100, 10, 1.0, 1.0)]
+    with pytest.raises(ValueError, match='n_jobs'): run_sweep(p, delta=1e-5, n_jobs=4)
+    with pytest.raises(ValueError, match='-1'): run_sweep(p, delta=1e-5, backend='joblib', n_jobs=-2)
+    with pytest.raises(TypeError, match='attack'): run_sweep(p, delta=1e-5, attack='no')
+    with pytest.raises(TypeError, match='show_progress'): run_sweep(p, delta=1e-5, show_progress='no')

@@ -429,3 +429,9 @@ def test_epsilon_read_between_grid_points_stays_above_the_best_enumerated_attack
     assert c < 0.5 + 0.4, c                                   # measured 0.60-0.84 (δ is flat in ε at tiny n)
     grid = 0.02 * math.ceil(c / 0.02 - 1e-9)                  # the grid point at or above it: never below the chord
     assert triangle_delta(sc, sigma=1.0, steps=2, eps=grid, h=h, tol=0.2, levels=1).value <= low * (1 + 1e-9)
+
+def test_a_whole_dataset_batch_needs_no_net():
+    "WOR with m = n: the net built members at rate 1 and raised 'q must be finite and in (0, 1)'."
+    from must_nbdev import account, make_scheme
+    r = account(make_scheme('wor', 3, m=3), sigma=2.0, steps=2, eps=0.0, h=0.01, net=True, net_tol=1.0)
+    assert r.certificates['triangle net'] >= r.certificates['public labels'] - 1e-9 >= r.lower - 1e-9

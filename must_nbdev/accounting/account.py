@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, time
 from dataclasses import dataclass, replace
-from ..core.definitions import check_choice, check_int, check_real
+from ..core.definitions import check_choice, check_flag, check_int, check_real
 from ..core.sampling import check_scheme, Scheme, resolve_steps
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
@@ -23,8 +23,8 @@ from .accountant import (Bounds, CertifiedResult, PrivacyAccountant,
 
 
 # %% auto #0
-__all__ = ['FIXED_MIX', 'TIGHT_GAP', 'ADAPTIVE', 'AccountResult', 'requested_run_certificates', 'account', 'delta_over_k',
-           'epsilon_over_steps']
+__all__ = ['TRIVIAL', 'FIXED_MIX', 'TIGHT_GAP', 'ADAPTIVE', 'AccountResult', 'requested_run_certificates', 'account',
+           'delta_over_k', 'epsilon_over_steps']
 
 # %% ../../nbs/accounting/10_account.ipynb #db95b7cf
 def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
@@ -119,12 +119,19 @@ class AccountResult(CertifiedResult):
                 f"{'; tighter: net=True' if self.tighter else ''})")
 
 # %% ../../nbs/accounting/10_account.ipynb #9a08508d
-def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why, t0) -> AccountResult:
+TRIVIAL = 'trivial (δ ≤ 1): the steps fit no grid'   # the certificate of `_trivial_account`'s answer
+
+def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why, t0, attack,
+                     budget) -> AccountResult:
     "When k steps do not fit any grid: δ ≤ 1 (ε ≤ ∞) above, one step's bound below (composition never lowers δ(ε))."
-    one = account(scheme, sigma=sigma, steps=1, eps=eps, delta=delta, relation=relation, pair=pair, max_bins=max_bins)
-    top = 1.0 if eps is not None else math.inf
+    one = account(scheme, sigma=sigma, steps=1, eps=eps, delta=delta, relation=relation, pair=pair, max_bins=max_bins,
+                  attack=attack, attack_budget=budget)
+    top, worst = (1.0 if eps is not None else math.inf), pair == 'worst'
+    gap = (top / one.lower if one.lower > 0 else math.inf) if worst else None   # certified / attack
     return replace(one, steps=k, certified_accuracy=False, seconds=time.perf_counter() - t0, upper=top,
                    bound_interval=(one.lower, top), **({'delta': top} if eps is not None else {'eps': top}),
+                   theory_gap=gap, certificate=TRIVIAL if worst else None, certificates={} if worst else None,
+                   delta_floor=None, tighter=None,
                    reason=f"{k} steps do not fit the FFT grid ({why}); the upper bound is the trivial one and the "
                           f"lower bound is that of one step: use a larger sigma or max_bins for a sharp answer")
 
@@ -200,7 +207,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     accuracy = check_real(accuracy, 'accuracy', 1, lo_open=True)
     if h is not None: h = check_real(h, 'h', 0, 1, lo_open=True)
     max_bins = check_max_bins(max_bins)                     # against the memory budget, before any allocation
-    attack_budget = check_real(attack_budget, 'attack_budget', 0)
+    attack_budget = check_real(attack_budget, 'attack_budget', 0); attack = check_flag(attack, 'attack')
     options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean,
                                            net_blocks, net_copies_tol))
     tight = requested_run_certificates(scheme, relation, pair, options or False)
@@ -213,27 +220,34 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     try: step, acc, res = refine_grid(build, query, eps is not None, accuracy, max_bins, h)
     except GridTooLarge as e:
         if h is None and k > 1 and e.too_coarse:
-            return _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, str(e), t0)
+            return _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, str(e), t0,
+                                    attack, attack_budget)
         raise
     mech, bins = mechs[step], max(len(c.u) for c in acc.upper)
     worst, bound_iv, attack_iv, gap, won, certs, how = pair == 'worst', None, None, None, None, None, None
     if worst:
         acc, res, won, certs = best_composition([((scheme, sigma), mech, k)], relation, max_bins, 'auto', query, acc,
                                                 res)
-        att, h_att = None, step
-        for _ in range(4 if attack or scheme.pair_is_exact else 0):   # attack=False: lower bound 0 (searches)
-            try: att = (acc if scheme.pair_is_exact
-                        else AttackAccountant(scheme, sigma, relation, k, h_att, max_bins)); break
-            except GridTooLarge as e:
-                if h_att * e.factor * 1.25 > 1: break
-                h_att *= e.factor * 1.25
-        a = res if att is acc else query(att) if att is not None else Bounds(0.0, math.inf, 0.0)
-        how = 'the pair itself (exact)' if att is acc else FIXED_MIX if att is not None else 'none (attack=False)'
-        if att is not None and att is not acc:
-            a, how = _adaptive_attack(scheme, sigma, relation, k, h_att, eps, delta, a, res, max_bins, attack_budget)
+        def best_attack(budget):   # (Bounds, which, accountant): the pair itself where it is exact
+            att, h_att = None, step
+            for _ in range(4):
+                try: att = (acc if scheme.pair_is_exact
+                            else AttackAccountant(scheme, sigma, relation, k, h_att, max_bins)); break
+                except GridTooLarge as e:
+                    if h_att * e.factor * 1.25 > 1: break
+                    h_att *= e.factor * 1.25
+            if att is acc: return res, 'the pair itself (exact)', att
+            if att is None: return Bounds(0.0, math.inf, 0.0), 'none (no attack grid fits)', None
+            return (*_adaptive_attack(scheme, sigma, relation, k, h_att, eps, delta, query(att), res, max_bins,
+                                      budget), att)
+        a, how, att = (best_attack(attack_budget) if attack or scheme.pair_is_exact   # attack=False: lower 0
+                       else (Bounds(0.0, math.inf, 0.0), 'none (attack=False)', None))
+        if tight:   # the net's ε search starts at the attack of the default budget, whatever this call's: one run,
+            start = (a if attack and attack_budget == ADAPTIVE_WORK_BUDGET    # one certified ε at every door
+                     else best_attack(ADAPTIVE_WORK_BUDGET)[0])
         for cert in tight:  # run certificates on request (the triangle net): one upper bound each, no bracket
             v = cert.bound(scheme, sigma=sigma, steps=k, h=step, relation=relation, eps=eps, delta=delta,
-                           bracket=(a.lower, max(a.lower, res.upper)), max_bins=max_bins, options=options)
+                           bracket=(start.lower, max(start.lower, res.upper)), max_bins=max_bins, options=options)
             certs[cert.name] = v
             if v < res.upper: res, won = Bounds(v, v, v), cert.name
         lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf
@@ -274,10 +288,11 @@ def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or p
                  max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                  net=False,               # also the triangle net at every k: True or its options (slow)
                  net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
+                 attack_budget:float=ADAPTIVE_WORK_BUDGET,  # the adaptive attack's work units, as `account`
                 ) -> list:
     "δ(ε) after each number of steps in `steps`: one `AccountResult` per k, as `account` gives for that run."
     return _over_steps(scheme, sigma, steps, relation, pair, accuracy, max_bins, net, net_options,
-                       eps=check_real(eps, 'eps', 0))
+                       eps=check_real(eps, 'eps', 0), budget=attack_budget)
 
 def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                        *,
@@ -290,13 +305,14 @@ def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`
                        max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                        net=False,               # also the triangle net at every k: True or its options (slow)
                        net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
+                       attack_budget:float=ADAPTIVE_WORK_BUDGET,  # the adaptive attack's work units
                       ) -> list:
     "ε(δ) after each number of steps in `steps`: one `AccountResult` per k, as `account` gives for that run."
     return _over_steps(scheme, sigma, steps, relation, pair, accuracy, max_bins, net, net_options,
-                       delta=check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True))
+                       delta=check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True), budget=attack_budget)
 
 def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, net=False, options=None, eps=None,
-                delta=None) -> list:
+                delta=None, budget=ADAPTIVE_WORK_BUDGET) -> list:
     "`account` for every k in `ks`, one at a time (memory: one composition, whatever len(ks))."
     check_scheme(scheme)
     tight = net_asked(net, options) or False   # the request read once: False or the net's options
@@ -305,5 +321,5 @@ def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, net=False
     except TypeError: raise ValueError(f"steps must be a list of integers >= 1, got {ks!r}") from None
     if not ks: raise ValueError("steps must hold at least one number of steps (integers >= 1)")
     return [account(scheme, sigma=sigma, steps=k, eps=eps, delta=delta, relation=relation, pair=pair,
-                    accuracy=accuracy, max_bins=max_bins, net=tight) for k in ks]
+                    accuracy=accuracy, max_bins=max_bins, net=tight, attack_budget=budget) for k in ks]
 

@@ -26,12 +26,15 @@ def attack_runs(scheme:Scheme, sigma:float, relation:str, h:float, max_bins:int)
     "Runs of the attack: each a tuple of options (lower DiscretePLD, label) that the adversary may pick at every step."
     pairs = attack_pairs(scheme, sigma, relation)
     low = lambda A, B, width: lower_pld(loss_cells(A, B, h, max_cells=4 * max_bins, width=width), h)
-    if any(flips for *_, flips in pairs):       # fixed size: every pair, both orientations, switchable at every step
-        opts = []
-        for i, (A, B, flips) in enumerate(pairs):
-            opts.append((low(A, B, 1.0), f"pair {i + 1}"))
-            if flips: opts.append((low(B, A, 1.0), f"pair {i + 1} reversed"))
-        return (tuple(opts),)
+    if scheme.fixed_size:   # every pair at every step: both ways where it flips, else the datasets' way (two runs)
+        runs = []
+        for swapped in ((False,) if all(flips for *_, flips in pairs) else (False, True)):
+            opts = []
+            for i, (A, B, flips) in enumerate(pairs):
+                if flips or not swapped: opts.append((low(A, B, 1.0), f"pair {i + 1}"))
+                if flips or swapped: opts.append((low(B, A, 1.0), f"pair {i + 1} reversed"))
+            runs.append(tuple(opts))
+        return tuple(runs)
     # Poisson: the pair is the dominating pair; its direction is that of the datasets, fixed for the whole run
     runs = [tuple((low(A, B, 0.5), f"pair {i + 1}") for i, (A, B, _) in enumerate(pairs))]
     if relation == 'add_remove': runs.append(tuple((low(B, A, 0.5), f"pair {i + 1} reversed")

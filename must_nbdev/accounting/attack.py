@@ -29,7 +29,9 @@ def attack_pairs(scheme:Scheme,           # registry scheme (`make_scheme`) or p
     if not scheme.fixed_size:                   # Poisson: the others' sum is independent of the record: others 0
         return [(G(l), zero, False)] if relation == 'add_remove' else [(G(l), G(-l), False)]
     if relation == 'substitute': return [(G(2 * l), zero, True)]   # x = +1; x' and every other record −1
-    return [(G(l), zero, True), (G(2 * l), G(l), True)]            # x = +1 vs the null record; others 0, or −1
+    # x = +1 vs the null record; others 0, or −1. The first reverses at a step (x = o = −1); the second's reverse would
+    # need an other of gradient −2, so it is reversed only with the datasets, for the whole run
+    return [(G(l), zero, True), (G(2 * l), G(l), False)]
 
 class AttackAccountant:
     "Certified lower bounds on worst-case δ(ε): real pairs composed k times, the best of a few orientation sequences."

@@ -37,12 +37,12 @@ class Calibration(CertifiedResult):
     calls: int                   # accountant calls
     seconds: float               # wall time of the search
     tol: float                   # relative tolerance: value and value_infeasible are within it
-    result: object = None        # `account`'s full answer at the answer (σ calibration), an `AccountResult`
+    result: object = None        # the answer's `AccountResult` (σ calibration); a schedule's: its `PrivacyAccountant`
     phases: tuple|None = None    # a schedule's ((scheme, steps), ...) (`calibrate_schedule`; `scheme` is its first)
     certified = property(lambda self: float(self.eps_upper), doc="The certified ε(δ) at the answer: `eps_upper`.")
     attack = property(lambda self: self.eps_lower, doc="The best attack's ε there: `eps_lower` (None where none ran).")
-    bracket = property(lambda self: None if self.result is None else self.result.bracket,
-                       doc="The bracket of the certified ε at the answer (`result`'s), or None.")
+    bracket = property(lambda self: self.result.bracket if isinstance(self.result, CertifiedResult) else None,
+                       doc="The bracket of the certified ε at the answer (`result`'s), or None (a schedule's).")
 
     @property
     def sigma_infeasible(self) -> float|None:
@@ -113,6 +113,8 @@ def _reported(f,             # x -> certified ε
               user=None):    # x -> the knob's value (σ = 1/x for calibrate_sigma); None: x itself
     "`f`, reporting each evaluation to `progress` (a progress line on stderr in the CLI)."
     if progress is None: return f
+    if not callable(progress):   # refused before the first accountant call, not after it
+        raise TypeError(f"progress must be None or a callable(calls, knob, value, eps), got {progress!r}")
     calls = [0]
     def g(x):
         e = f(x); calls[0] += 1; progress(calls[0], knob, x if user is None else user(x), e); return e

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from dataclasses import dataclass
-from ..core.definitions import check_int, check_real, check_choice, gaussian_profile
+from ..core.definitions import check_choice, check_flag, check_int, check_real, gaussian_profile
 from ..core.epochs import EpochScheme
 from .accountant import CertifiedResult
 from .compose import compose_plds
@@ -17,7 +17,7 @@ from .allocation_steps import allocation_epoch_parts, score_attack_plds
 
 # %% auto #0
 __all__ = ['TRIANGLE_POINTS', 'ALLOCATION_PAIR', 'ALLOCATION_BLOCKS', 'ALLOCATION_TRIANGLE', 'GAUSSIAN_EPOCHS',
-           'EPOCH_CERTIFICATES', 'gaussian_epochs_bound', 'triangle_bound', 'EpochAccountResult',
+           'EPOCH_CERTIFICATES', 'EPOCH_SIGMA_MIN', 'gaussian_epochs_bound', 'triangle_bound', 'EpochAccountResult',
            'account_epoch_phases', 'account_epochs', 'calibrate_epoch_sigma', 'EpochAccountant']
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #7ac64c9f
@@ -117,6 +117,8 @@ EPOCH_CERTIFICATES = {   # name -> what it is and where it is proven
                      "random allocation and shuffled epochs; no amplification is proven there"}
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #fdb141d1
+EPOCH_SIGMA_MIN = 0.08   # least σ the epoch lattices hold: their sums use e^{2/σ²} (the shuffled attack's at σ/2)
+
 def _phase_parts(phases, bins, attack) -> list:
     "The allocation parts of every phase, each counted for its epochs."
     return [(plds, c * E) for sc, s, E in phases
@@ -178,6 +180,12 @@ def account_epoch_phases(phases,                    # [(EpochScheme, σ, whole e
         raise ValueError(f"{sc0.label} has fixed batches: its relation is 'substitute' (adding a record changes "
                          "every later batch)")
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (ask δ) or delta (ask ε)")
+    attack = check_flag(attack, 'attack')
+    small = min(s for _, s, _ in phases)
+    if small < EPOCH_SIGMA_MIN and (attack or not sc0.fixed_size or relation == 'add_remove'):   # lattices run
+        raise ValueError(f"sigma={small:g} is below {EPOCH_SIGMA_MIN:g}, the least noise the epoch accountant's "
+                         "lattices hold (their sums use e^{2/σ²}; there ε exceeds 400): raise sigma"
+                         f"{' or pass attack=False' if sc0.fixed_size and relation != 'add_remove' else ''}")
     t0 = time.perf_counter()
     lo, up, cert, att = _run_values(phases, eps, delta, relation, bins, attack)
     q, sigmas = 'delta' if eps is not None else 'eps', {s for _, s, _ in phases}
@@ -216,14 +224,16 @@ def calibrate_epoch_sigma(scheme:EpochScheme,      # from `make_epoch_scheme`
                           tol:float=1e-3,          # relative accuracy of σ
                           bins:int=1 << 19,        # lattice points (coarser than `account_epochs`: still sound)
                          ) -> float:
-    "The least σ (within `tol`, rounded up) at which the certified (or the attack's) ε(δ) is at most `eps`."
+    "The least σ ≥ `EPOCH_SIGMA_MIN` (within `tol`, rounded up) whose certified (or attack's) ε(δ) is ≤ `eps`."
     check_choice(which, 'which', ('certified', 'attack')); eps = check_real(eps, 'eps', 0, lo_open=True)
     tol = check_real(tol, 'tol', 0, 0.5, lo_open=True)
     f = lambda s: float(getattr(account_epochs(scheme, sigma=s, epochs=epochs, delta=delta, relation=relation,
                                                bins=bins, attack=which == 'attack'), which)) - eps
     lo, hi = 0.25, 1.0
     while f(hi) > 0: lo, hi = hi, hi * 2
-    while f(lo) <= 0 and lo > 1e-3: lo, hi = lo / 2, lo
+    while f(lo) <= 0:                             # lo meets the target too: lower, down to the lattices' least σ
+        if lo <= EPOCH_SIGMA_MIN: return EPOCH_SIGMA_MIN
+        lo, hi = max(lo / 2, EPOCH_SIGMA_MIN), lo
     while hi / lo > 1 + tol:
         mid = math.sqrt(lo * hi)
         lo, hi = (mid, hi) if f(mid) > 0 else (lo, mid)

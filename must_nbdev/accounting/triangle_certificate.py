@@ -205,7 +205,7 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
         if pi < CAP_MASS: left += pi; continue                 # negligible label: at +∞
         c = coarsen * l * l                                    # label l's members: on the grid c·h
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
-        if _has_net(pi, l, sigma, last_net_label):               # l copies: the disc scaled by l, i.e. noise σ/l
+        if eta < 1 and _has_net(pi, l, sigma, last_net_label):   # l copies: the disc scaled by l, i.e. noise σ/l
             net = triangle_net(sigma / l, tol=tol if l == 1 or copies_tol is None else copies_tol)
             alts.append(_member_plds(net, eta, sigma / l, h, c, levels))
             members += len(alts[-1])

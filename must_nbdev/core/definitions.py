@@ -65,10 +65,11 @@ def check_reals(values,              # scalar or array of values to check
                 hi_open:bool=False,  # exclude `hi` itself
                ) -> np.ndarray:
     "Return `values` as a float array with every entry finite and in the interval, else raise `ValueError`."
-    if (np.asarray(values, dtype=object).dtype == object
-        and any(isinstance(v, (bool, np.bool_)) for v in np.ravel(np.asarray(values, dtype=object)))
-             or np.asarray(values).dtype == bool):
+    kinds = {type(v) for v in np.ravel(np.asarray(values, dtype=object))}
+    if any(issubclass(t, (bool, np.bool_)) for t in kinds):
         raise ValueError(f"{name} must be a real number, not a boolean; got {values!r}")
+    if any(issubclass(t, (str, bytes)) for t in kinds):   # "2" is not silently read as 2.0
+        raise ValueError(f"{name} must be a real number, not a string; got {values!r}")
     try: arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError): raise ValueError(f"{name} must be a real number, got {values!r}") from None
     interval = f"{'(' if lo_open else '['}{lo:g}, {hi:g}{')' if hi_open else ']'}"

@@ -184,6 +184,8 @@ def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'mu
         if p_name in spec.params and val is None: raise ValueError(f"{name} needs {p_name} (an integer >= 1)")
     if b is not None and 'b' not in spec.params:
         raise ValueError(f"b is only used by the two-stage MUST schemes, not by {name}")
+    if q is not None and name != 'poisson':
+        raise ValueError(f"q is Poisson's rate, not used by {name}: give its batch size m")
     return Scheme(name, spec.label, n, spec.stages(m, b, q), spec.relation)
 
 def multistage(n:int,                # records in the dataset (1 to MAX_N)

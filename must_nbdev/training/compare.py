@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, time
 from dataclasses import dataclass
-from ..core.definitions import check_int, check_real
+from ..core.definitions import check_flag, check_int, check_real
 from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
 from ..accounting.account import account, requested_run_certificates
 from ..accounting.certificates import run_certificates
@@ -38,7 +38,7 @@ class ComparisonRow(EpsRowResult):
     sigma: float         # noise multiplier: calibrated for the target, or the one given
     eps: float           # certified ε(δ) at that σ (the target's ε or below, when calibrated)
     eps_attack: float    # ε(δ) that the best real attack forces at that σ (a lower bound on the truth)
-    theory_gap: float    # account's theory_gap, at most eps / eps_attack: 1 means a real attack reaches the bound
+    theory_gap: float    # eps / eps_attack (`account`'s theory_gap takes the brackets' nearest ends: ≤ 0.5% lower)
     certificate: str     # which certificate gave `eps`
     distinct: float      # expected distinct records per step (gradients to compute)
     steps: int           # number of steps
@@ -81,6 +81,9 @@ def compare_schemes(n:int,                   # records in the dataset
     if (eps is None) == (sigma is None):
         raise ValueError("give exactly one of eps (a target: calibrate sigma) or sigma")
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    epoch_schemes = check_flag(epoch_schemes, 'epoch_schemes')
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be None or a callable(done, total, label), got {progress!r}")
     if eps is not None: eps = check_real(eps, 'eps', 0, lo_open=True)
     if sigma is not None: sigma = check_real(sigma, 'sigma', 0, lo_open=True)
     schemes = comparison_schemes(n, batch_size, b_values)
@@ -114,6 +117,9 @@ def epoch_rows(n:int,                   # records in the dataset
                epochs:float|None=None,  # ... or whole epochs
               ) -> list:
     "`ComparisonRow`s of random allocation (add/remove and substitution) and shuffled epochs; [] unless whole epochs."
+    if (steps is None) == (epochs is None): raise ValueError("give exactly one of steps (>= 1) or epochs (> 0)")
+    if steps is not None: steps = check_int(steps, 'steps', 1)
+    else: epochs = check_real(epochs, 'epochs', 0, lo_open=True)
     out = []
     for name in EPOCH_SCHEMES:
         sc = make_epoch_scheme(name, n, batch_size); t = sc.steps_per_epoch

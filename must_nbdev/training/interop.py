@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, numbers
 import numpy as np
-from ..core.definitions import check_choice, check_int, check_memory, check_real
+from ..core.definitions import check_choice, check_flag, check_int, check_memory, check_real
 from ..core.sampling import check_scheme, SCHEMES, Scheme, scheme_at
 from ..core.samplers import SAMPLE_BYTES, row_cost, sample_many
 from ..accounting.pld import MAX_BINS, DiscretePLD, GridTooLarge
@@ -28,7 +28,8 @@ class MustBatchSampler:
                  seed=None,                # int: a reproducible run, fresh batches on every pass; Generator: its
                                            # stream; None: a random int seed, kept in `.seed`
                  distinct:bool=False,      # yield (unique indices, counts) instead of indices with repeats expanded
-                 chunk:int|None=None,      # steps drawn per `sample_many` call (default: from SAMPLER_BUDGET)
+                 chunk:int|None=None,      # steps drawn per `sample_many` call (default: from SAMPLER_BUDGET); some
+                                           # schemes' batches depend on it: keep it to reproduce a run
                  dataset_size:int|None=None,  # if given, must equal scheme.n (a sampler built for another dataset)
                  replay:bool=False):       # True: every pass replays the first one (NOT independent draws)
         check_scheme(scheme)
@@ -36,7 +37,8 @@ class MustBatchSampler:
             raise ValueError(f"dataset_size={dataset_size} differs from the scheme's n={scheme.n}: the sampler would "
                              "draw indices of another dataset (out of range, or records never drawn); use "
                              "n=len(dataset)")
-        self.scheme, self.distinct, self.replay = scheme, bool(distinct), bool(replay)
+        self.scheme, self.distinct = scheme, check_flag(distinct, 'distinct')
+        self.replay = check_flag(replay, 'replay')
         self.steps = (max(1, math.floor(1 / scheme.rate + 1e-9)) if steps is None   # drop_last's epoch
                       else check_int(steps, 'steps', 1))
         self.per_epoch = steps is None
@@ -59,7 +61,10 @@ class MustBatchSampler:
     def from_name(cls, name:str, dataset_size:int, batch:int, steps:int|None=None, b:int|None=None, seed=None, **kw):
         "Sampler of registry scheme `name` on `dataset_size` records, (expected) batch `batch`, MUST stage-I size `b`."
         n, batch = check_int(dataset_size, 'dataset_size', 1), check_int(batch, 'batch', 1)
-        stages = SCHEMES[check_choice(name, 'scheme', SCHEMES)].stages(batch, b, 1.0)
+        spec = SCHEMES[check_choice(name, 'scheme', SCHEMES)]
+        if b is not None and 'b' not in spec.params:
+            raise ValueError(f"b={b}: {name} has no stage-I size b; give b=None")
+        stages = spec.stages(batch, b, 1.0)
         pop, pop_name = (n, 'dataset_size') if len(stages) == 1 else (b, 'b')
         if stages[-1].method in ('wor', 'poisson') and pop is not None and batch > pop:
             why = ("a Poisson batch has expected size q*n <= n" if stages[-1].method == 'poisson'
@@ -72,7 +77,11 @@ class MustBatchSampler:
     def set_epoch(self,
                   epoch:int):  # the pass the next iteration draws (>= 0), as PyTorch's DistributedSampler
         "Draw pass `epoch` next (a resumed run gets the batches it would have had); passes then continue from it."
-        self.epoch = check_int(epoch, 'epoch', 0)
+        epoch = check_int(epoch, 'epoch', 0)
+        if isinstance(self.seed, np.random.Generator) and epoch != self.epoch:   # its stream has no passes to pick
+            raise ValueError(f"set_epoch({epoch}): this sampler draws from a numpy Generator, whose stream is at pass "
+                             f"{self.epoch} and cannot jump to another; give an integer seed to pick passes")
+        self.epoch = epoch
 
     def rng(self, epoch:int) -> np.random.Generator:
         "The generator of pass `epoch`: its own child of the integer seed (the Generator itself if one was given)."
@@ -160,6 +169,8 @@ def must_dp_accounting_pld(scheme:Scheme,           # registry scheme (`make_sch
     "One step of `scheme`∘Gaussian(σ) (clip 1) as a dp_accounting `PrivacyLossDistribution` (the best certified PMF)."
     check_choice(certificate, 'certificate', ('auto',) + tuple(c.name for c in CERTIFICATES.values() if c.per_step))
     if check_choice(pair, 'pair', ('worst', 'paper')) == 'paper':
+        if certificate != 'auto':   # the paper's pair is no certificate: a named one would be silently dropped
+            raise ValueError(f"certificate={certificate!r} is for pair='worst'; pair='paper' exports the paper's pair")
         return to_dp_accounting(scheme_gaussian_pld(scheme, sigma, relation, h, max_bins, pair), bound)
     certs = one_grid_certificates(scheme, sigma, relation, h, max_bins)
     if certificate == 'auto': return to_dp_accounting(list(certs.values())[-1], bound)
@@ -239,10 +250,12 @@ def dp_accounting_classes() -> tuple:
             return None
         def get_epsilon(self, target_delta:float) -> float:
             "The smallest ε(δ) of the compositions (base pairs everywhere; each other certificate where it applies)."
+            check_real(target_delta, 'target_delta', 0, 1, lo_open=True, hi_open=True)
             if self._contains_non_dp_event: return math.inf
             return min(p.get_epsilon_for_delta(target_delta) for p in self._plds.values())
         def get_delta(self, target_epsilon:float) -> float:
             "The smallest δ(ε) of the compositions."
+            check_real(target_epsilon, 'target_epsilon', 0)
             if self._contains_non_dp_event: return 1.0
             return min(p.get_delta_for_epsilon(target_epsilon) for p in self._plds.values())
 

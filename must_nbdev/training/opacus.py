@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math
 import numpy as np
-from ..core.definitions import check_choice, check_real, patch_to
+from ..core.definitions import check_choice, check_int, check_real, patch_to
 from ..core.sampling import SCHEMES, Scheme, make_scheme
 from ..accounting.pairs import RELATIONS
 from .interop import MustBatchSampler
@@ -104,7 +104,7 @@ def step(self, *,
         ):
     "Record one step (Opacus calls this after every optimizer step); a rate that disagrees with the sampler raises."
     s = check_real(noise_multiplier, 'noise_multiplier', 0, lo_open=True)
-    q = float(sample_rate)
+    q = check_real(sample_rate, 'sample_rate', 0, 1, lo_open=True)
     if self.history and self.history[-1][:2] == (s, q):
         self.history[-1] = (s, q, self.history[-1][2] + 1)
     else:
@@ -187,9 +187,18 @@ def load_state_dict(self,
                    ):
     "Restore a checkpoint: the history, and the sampler moved past every pass the run drew (never a replay)."
     mine = self.state_dict({})
+    if not isinstance(state_dict, dict) or 'history' not in state_dict:
+        raise ValueError("state_dict must be what OpacusStyleAccountant.state_dict saved: a dict with a 'history'")
+    history = []
+    for row in state_dict['history']:   # each row (σ, rate, steps), checked as `step` checks it: never reinterpreted
+        if len(row) != 3: raise ValueError(f"state_dict's history rows are (sigma, sample_rate, steps), got {row!r}")
+        s, q, k = row
+        history.append((check_real(s, 'history sigma', 0, lo_open=True),
+                        check_real(q, 'history sample_rate', 0, 1, lo_open=True), check_int(k, 'history steps', 1)))
     for key in ('mechanism', 'scheme', 'relation'):
         if key in state_dict and state_dict[key] != mine[key]:
             raise ValueError(f"state_dict is for {key} {state_dict[key]!r}, this accountant's is {mine[key]!r}")
+    for _, q, _ in history: self.scheme_at_rate(q)                  # the sampler's rate, as `step` requires
     s = self.sampler
     if s is not None and state_dict.get('history'):
         if 'sampler_epoch' not in state_dict:
@@ -201,8 +210,11 @@ def load_state_dict(self,
         elif state_dict['sampler_seed'] != s.seed:
             raise ValueError(f"the checkpoint's sampler had seed {state_dict['sampler_seed']}, this one "
                              f"{s.seed!r}: resume with the same seed (its passes continue) or start a new run")
-        s.set_epoch(state_dict['sampler_epoch']); s.batches_drawn = state_dict['batches_drawn']
-    self.history = [tuple(h) for h in state_dict['history']]
+        if isinstance(s.seed, np.random.Generator):           # its stream restored above: the pass count follows
+            s.epoch = check_int(state_dict['sampler_epoch'], 'sampler_epoch', 0)
+        else: s.set_epoch(state_dict['sampler_epoch'])
+        s.batches_drawn = state_dict['batches_drawn']
+    self.history = history
 
 # %% ../../nbs/training/02_opacus.ipynb #7a6a0027
 @patch_to(OpacusStyleAccountant)

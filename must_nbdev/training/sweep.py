@@ -7,10 +7,11 @@ from __future__ import annotations
 import csv, math, time
 from dataclasses import dataclass, fields, asdict
 from itertools import product
-from ..core.definitions import check_choice, check_int, check_real, progress
+from ..core.definitions import check_choice, check_flag, check_int, check_real, progress
 from ..core.sampling import SCHEMES, Scheme, occurrence_pmf, resolve_steps, scheme_at
 from ..core.epochs import EPOCH_SCHEMES, EpochScheme, make_epoch_scheme
 from ..accounting.account import account, requested_run_certificates
+from ..accounting.pairs import RELATIONS
 from ..accounting.certificates import run_certificates
 from ..accounting.triangle_certificate import net_asked
 from ..accounting.epoch_account import account_epochs
@@ -34,6 +35,21 @@ class SweepPoint:
     b: int|None = None           # stage-I size (schemes that have one), else None
     relation: str|None = None    # 'substitute' or 'add_remove'; None: the scheme's own
 
+    def __post_init__(self):
+        "Refuse a point `run_sweep` could not account as given (whole epochs, b, relation): no field reinterpreted."
+        check_choice(self.scheme, 'scheme', (*SCHEMES, *EPOCH_SCHEMES))
+        if self.relation is not None: check_choice(self.relation, 'relation', RELATIONS)
+        check_real(self.sigma, 'sigma', 0, lo_open=True); check_real(self.epochs, 'epochs', 0, lo_open=True)
+        if self.b is not None and not (self.scheme in SCHEMES and 'b' in SCHEMES[self.scheme].params):
+            raise ValueError(f"b={self.b}: scheme {self.scheme!r} has no stage-I size b; give b=None")
+        sc = self.build()                                    # checks n, batch_size and b against the scheme
+        if isinstance(sc, EpochScheme):     # whole epochs; fixed batches only under substitution
+            if self.epochs != int(self.epochs):
+                raise ValueError(f"epochs={self.epochs:g}: {sc.label} is accounted by whole epochs; give integers")
+            if sc.fixed_size and self.relation == 'add_remove':
+                raise ValueError(f"relation='add_remove': {sc.label} has fixed batches, accounted under "
+                                 "'substitute' only")
+
     def build(self) -> Scheme|EpochScheme:
         "The registry scheme of this point (an `EpochScheme` for random allocation and shuffled epochs)."
         if self.scheme in EPOCH_SCHEMES: return make_epoch_scheme(self.scheme, self.n, self.batch_size)
@@ -55,19 +71,15 @@ def sweep_grid(n:int,                                   # records in the dataset
     sigmas = [check_real(s, 'sigmas', 0, lo_open=True) for s in sigmas]
     epochs = [check_real(e, 'epochs', 0, lo_open=True) for e in epochs]
     b_per_m = [check_real(r, 'b_per_m', 1) for r in b_per_m]
+    if relation is not None: check_choice(relation, 'relation', RELATIONS)
     points = []
     for name, m, s, e in product(schemes, sizes, sigmas, epochs):
         has_b = name in SCHEMES and 'b' in SCHEMES[name].params
         for b in (sorted({int(round(r * m)) for r in b_per_m}) if has_b else [None]):
-            p = SweepPoint(name, n, m, float(s), float(e), b, relation)
-            try: sc = p.build()
-            except ValueError as err: raise ValueError(f"sweep point {p} is not a valid scheme: {err}") from None
-            if isinstance(sc, EpochScheme):     # whole epochs; fixed batches only under substitution
-                if e != int(e): raise ValueError(f"epochs={e:g}: {sc.label} is accounted by whole epochs; give integers")
-                if sc.fixed_size and relation == 'add_remove':
-                    raise ValueError(f"relation='add_remove': {sc.label} has fixed batches, accounted under "
-                                     "'substitute' only")
-            points.append(p)
+            try: points.append(SweepPoint(name, n, m, float(s), float(e), b, relation))   # checks itself
+            except ValueError as err:
+                raise ValueError(f"sweep point (scheme={name!r}, batch_size={m}, sigma={s:g}, epochs={e:g}, b={b}) "
+                                 f"is not valid: {err}") from None
     if not points: raise ValueError("the grid is empty: give at least one value of every axis")
     return points
 
@@ -145,7 +157,14 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
         raise TypeError("points must be a non-empty list of SweepPoint (sweep_grid builds one)")
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     check_choice(backend, 'backend', BACKENDS)
-    if n_jobs != -1: n_jobs = check_int(n_jobs, 'n_jobs', 1)
+    if n_jobs != -1:
+        try: n_jobs = check_int(n_jobs, 'n_jobs', 1)
+        except ValueError:
+            raise ValueError(f"n_jobs must be -1 (a worker per core) or an integer >= 1, got {n_jobs!r}") from None
+    if backend == 'sequential' and n_jobs not in (-1, 1):
+        raise ValueError(f"n_jobs={n_jobs} is for backend 'joblib' or 'dask'; backend 'sequential' runs one point at a "
+                         "time: drop n_jobs or choose a parallel backend")
+    attack, show_progress = check_flag(attack, 'attack'), check_flag(show_progress, 'show_progress')
     net = net_asked(False if net is None else net)   # None: no net, as False
     if net:                                     # checked once; the rows it applies to: fixed size, substitution
         covered = [(sc, rel) for p in points for sc in [p.build()] if isinstance(sc, Scheme)
