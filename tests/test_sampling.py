@@ -133,3 +133,16 @@ def test_numeric_strings_are_not_numbers():
         with pytest.raises(ValueError, match='not a string'): check_reals(bad, 'x')
     with pytest.raises(ValueError, match='sigma must be a real number, not a string'): check_real('2', 'sigma')
     assert check_real(np.float32(2), 'x') == 2.0 and check_reals([1, 2.5], 'x').tolist() == [1.0, 2.5]
+
+def test_a_non_scheme_is_a_type_error_naming_how_to_build_one():
+    "amplify, occurrence_pmf, expected_distinct, resolve_steps, sample_many, row_cost raised AttributeError on 'wor'."
+    from must_nbdev.core.sampling import expected_distinct, resolve_steps, scheme_fits
+    from must_nbdev.core.samplers import row_cost
+    from must_nbdev.core.epochs import epoch_batches
+    for call in (lambda: amplify('wor', 'gaussian', 1.0, 1.0), lambda: occurrence_pmf('wor'),
+                 lambda: expected_distinct('wor'), lambda: resolve_steps('wor', 3), lambda: sample_many('wor', 3),
+                 lambda: row_cost('wor')):
+        with pytest.raises(TypeError, match='scheme must be a Scheme'): call()
+    with pytest.raises(TypeError, match='EpochScheme'): epoch_batches('wor')
+    with pytest.raises(ValueError, match='scheme must be one of'): scheme_fits('foo', 10, 2)   # was False
+    assert scheme_fits('must-wo', 10, 5, 4) is False and scheme_fits('wor', 10, 5) is True

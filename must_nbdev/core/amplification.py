@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
 from .definitions import MECHANISMS, check_choice, check_real, check_reals, group_profile
-from .sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, scheme_at
+from .sampling import SCHEMES, Scheme, check_scheme, make_scheme, occurrence_pmf, scheme_at
 
 # %% auto #0
 __all__ = ['PA_TYPES', 'amplified_epsilon', 'base_epsilon', 'amplified_delta', 'pa_type', 'Amplification', 'amplify']
@@ -101,7 +101,7 @@ def amplify(scheme:Scheme,         # registry scheme (`make_scheme`) or pipeline
             analysis:str='white',  # 'white' (exact group profile) or 'black' (Vadhan)
            ) -> Amplification:
     "(ε', δ') and PA type of `mechanism` with sensitivity/scale `theta` run on a subsample from `scheme`."
-    check_choice(mechanism, 'mechanism', MECHANISMS)
+    check_scheme(scheme); check_choice(mechanism, 'mechanism', MECHANISMS)
     theta = check_real(theta, 'theta', 0, lo_open=True)
     eps = check_reals(eps, 'eps', 0)
     if eps.ndim > 1:

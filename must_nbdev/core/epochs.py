@@ -131,6 +131,8 @@ def epoch_batches(scheme:EpochScheme,  # from `make_epoch_scheme`
                   rng=None,            # np.random.Generator, int seed or None
                  ) -> list:
     "One epoch of `scheme`: `steps_per_epoch` index arrays, every record in exactly `scheme.k` of them."
+    if not isinstance(scheme, EpochScheme):
+        raise TypeError(f"scheme must be an EpochScheme (make_epoch_scheme), got {type(scheme).__name__}")
     return EPOCH_SCHEMES[scheme.name].draw(scheme.n, scheme.steps_per_epoch, scheme.batch_size, scheme.k,
                                            as_generator(rng))
 

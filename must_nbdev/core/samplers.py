@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 import numpy as np
 from .definitions import check_int, check_memory
-from .sampling import Scheme
+from .sampling import Scheme, check_scheme
 
 # %% auto #0
 __all__ = ['SAMPLE_BYTES', 'as_generator', 'Multisets', 'row_cost', 'sample_many', 'sample']
@@ -97,7 +97,7 @@ class Multisets:
 def row_cost(scheme:Scheme,  # registry scheme or pipeline
             ) -> int:
     "Widest per-sample array `sample_many` builds for `scheme`: its largest stage (Poisson: expected size + 6 sd)."
-    pop, cost = scheme.n, 1
+    pop, cost = check_scheme(scheme).n, 1
     for st in scheme.stages:
         if st.method == 'poisson': cost = max(cost, int(math.ceil(pop * st.rate + 6 * math.sqrt(pop * st.rate) + 1)))
         else: cost, pop = max(cost, st.size), st.size
@@ -110,7 +110,7 @@ def sample_many(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`
                 rng=None,       # int seed, np.random.Generator or None: results reproduce
                ) -> Multisets:
     "Draw `T` independent samples from `scheme` at once; returns them as `Multisets`."
-    T, rng = check_int(T, 'T', 1), as_generator(rng)
+    T, rng, scheme = check_int(T, 'T', 1), as_generator(rng), check_scheme(scheme)
     check_memory(SAMPLE_BYTES * T * row_cost(scheme), f"T={T} samples of {scheme.label} (up to {row_cost(scheme)} "
                  f"records each)", "draw fewer samples per call (MustBatchSampler draws in chunks)")
     items, pop = None, scheme.n              # items[t, i]: record at position i of row t (None: identity)

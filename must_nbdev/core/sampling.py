@@ -221,6 +221,7 @@ def scheme_fits(name:str,         # registry name, e.g. 'must-wo'
                 b:int|None=None,  # stage-I size; ignored by schemes without one
                ) -> bool:
     "True if `scheme_at(name, n, m, b)` is a valid scheme (for example MUST.wo needs m <= b, WOR m <= n)."
+    check_choice(name, 'scheme', SCHEMES)                 # an unknown name is an error, not a misfit
     try: scheme_at(name, n, m, b); return True
     except ValueError: return False
 
@@ -232,6 +233,7 @@ def resolve_steps(scheme:Scheme,           # the scheme whose batches make the e
     "The number of steps of a run given as `steps` or as `epochs` (exactly one)."
     if (steps is None) == (epochs is None):
         raise ValueError("give exactly one of steps (an integer >= 1) or epochs (> 0; steps = ceil(epochs / rate))")
+    check_scheme(scheme)
     return check_int(steps, 'steps', 1) if steps is not None else scheme.steps_for_epochs(epochs)
 
 # %% ../../nbs/core/01_sampling.ipynb #4e512a41
@@ -330,12 +332,13 @@ def occurrence_pmf(scheme:Scheme,       # registry scheme (`make_scheme`) or pip
                    tol:float=TAIL_TOL,  # mass below which the pmf's tail is cut, in (0, 1e-30]; bounded in `tail_bound`
                   ) -> OccurrencePMF:
     "Exact pmf of how many times one fixed record appears in a sample drawn by `scheme`."
+    check_scheme(scheme)
     return _occurrence(scheme.n, scheme.stages, check_real(tol, 'tol', 0, 1e-30, lo_open=True))
 
 def expected_distinct(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
                      ) -> float:
     "Exact expected number of distinct records in a batch, E[m0] = n (1 − w0), from the occurrence pmf."
-    return scheme.n * -math.expm1(float(occurrence_pmf(scheme).log_pmf[0]))
+    return check_scheme(scheme).n * -math.expm1(float(occurrence_pmf(scheme).log_pmf[0]))
 
 # %% ../../nbs/core/01_sampling.ipynb #5538fa7f
 MOVED = {name: 'must_nbdev.core.samplers' for name in (
