@@ -178,12 +178,16 @@ def test_make_private_with_epsilon_by_name_used_to_fail():
     opt, _, _ = _train(engine, loader, target=5.0, poisson_sampling=False)
     assert engine.get_epsilon(1e-5) <= 5.0
 
+def _checkpointed(seed=3):
+    "A WOR run trained through attach and its accountant's checkpoint: (scheme, sampler, engine, state_dict)."
+    s = make_scheme('wor', N, m=BATCH)
+    sampler, engine, loader = _attached(s, seed=seed)
+    _train(engine, loader, poisson_sampling=False)
+    return s, sampler, engine, engine.accountant.state_dict()
+
 def test_checkpoint_round_trip_resumes_with_fresh_passes():
     "Regression: a resumed run with the same integer seed drew the first run's batches again."
-    s = make_scheme('wor', N, m=BATCH)
-    sampler, engine, loader = _attached(s, seed=3)
-    _train(engine, loader, poisson_sampling=False)
-    state = engine.accountant.state_dict()
+    s, sampler, engine, state = _checkpointed()
     resumed = MustBatchSampler(s, seed=3)
     fresh = OpacusStyleAccountant(resumed); fresh.load_state_dict(state)
     assert fresh.get_epsilon(1e-5) == engine.get_epsilon(1e-5) and resumed.epoch == sampler.epoch == EPOCHS
@@ -280,10 +284,7 @@ def test_a_blocked_net_accountant_reports_the_blocked_certificate_through_real_o
 
 def test_a_checkpoint_history_is_checked_as_steps_are():
     "load_state_dict took steps 2.5 (charged int(2.5) = 2 at get_epsilon) and raised KeyError on {}."
-    s = make_scheme('wor', N, m=BATCH)
-    sampler, engine, loader = _attached(s, seed=3)
-    _train(engine, loader, poisson_sampling=False)
-    state = engine.accountant.state_dict()
+    s, _, _, state = _checkpointed()
     for bad, match in (([(1.0, s.rate, 2.5)], 'history steps'), ([(0.0, s.rate, 2)], 'history sigma'),
                        ([(1.0, 0.5, 2)], 'sample_rate'), ([(1.0, s.rate)], 'rows are')):
         fresh = OpacusStyleAccountant(MustBatchSampler(s, seed=3))
