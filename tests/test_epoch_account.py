@@ -114,8 +114,7 @@ def test_tiny_sigma_is_refused_by_name_not_an_overflow():
             account_epochs(make_epoch_scheme(name, 20, 10), sigma=0.01, epochs=1, delta=1e-5)
     r = account_epochs(make_epoch_scheme('shuffle', 20, 10), sigma=0.01, epochs=1, delta=1e-5, attack=False)
     assert math.isfinite(r.upper) and r.upper > 400          # no lattice: the Gaussian epochs at any σ
-    s = calibrate_epoch_sigma(make_epoch_scheme('allocation', 20, 10), epochs=1, relation='substitute', eps=1e4,
-                              delta=1e-5)
+    s = calibrate_epoch_sigma(make_epoch_scheme('shuffle', 20, 10), epochs=1, eps=1e4, delta=1e-5)
     assert s == EPOCH_SIGMA_MIN                               # the target met at the least σ the lattices hold
     with pytest.raises(TypeError, match='attack'):
         account_epochs(make_epoch_scheme('shuffle', 20, 10), sigma=1.0, epochs=1, delta=1e-5, attack='no')
