@@ -137,7 +137,7 @@ def _steps_from(args, sc) -> list:
     given = [o for o, v in (('--k', args.k), ('--steps', args.steps), ('--epochs', args.epochs)) if v is not None]
     if len(given) != 1:
         raise ValueError("give exactly one of --k N, --steps N1,N2,... or --epochs E (with --batch-size)")
-    if args.k is not None: return [check_int(args.k, 'k', 1)]
+    if args.k is not None: return [check_int(args.k, '--k', 1)]
     if args.steps is not None:
         try: ks = [parse_number(t) for t in args.steps.split(',')]
         except argparse.ArgumentTypeError:
@@ -347,7 +347,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
         else:
             if args.n is None or args.k is None: raise ValueError("--solve batch-size needs --n and --k")
             if args.m is not None: raise ValueError("--solve batch-size computes --batch-size: drop --m/--batch-size")
-            c = calibrate_batch_size(args.scheme, n=args.n, sigma=args.sigma, steps=args.k, eps=args.eps,
+            c = calibrate_batch_size(args.scheme, n=args.n, sigma=args.sigma, steps=check_int(args.k, '--k', 1), eps=args.eps,
                                      delta=args.delta, b_per_m=args.b_per_m, relation=args.relation, tol=args.tol,
                                      progress=prog, net=net)
             sc, k, unit = c.scheme, args.k, 'records per batch'

@@ -248,6 +248,12 @@ def test_regression_cli_account_delta_query_does_not_crash():
     (['reproduce', 'table3', '--seed', '-1'], '--seed'),
     (['reproduce', 'table3', '--quick', '--out', '/dev/null/x'], 'cannot write'),
     (['account', '--scheme', 'wr', '--n', '1e300', '--m', '10', '--sigma', '1', '--k', '5', '--eps', '1'], 'n must be'),
+    # a bad n with delta >= 1/n printed the delta warning above its error (two lines)
+    (['account', '--scheme', 'wor', '--n', '1e20', '--m', '10', '--sigma', '1', '--k', '5', '--delta', '1e-5'],
+     'n must be'),
+    # --solve batch-size called a fractional --k "steps", a name the command line does not have
+    (['calibrate', '--scheme', 'wor', '--n', '60000', '--solve', 'batch-size', '--sigma', '2.63', '--k', '2.5',
+      '--eps', '3', '--delta', '1e-5'], '--k must be an integer >= 1'),
 ])
 def test_regression_cli_errors_are_one_line_with_status_2(argv, needle):
     rc, out, err = run_cli(*argv)

@@ -63,7 +63,7 @@ def test_three_stage_mean_and_sampler_agree():
     (dict(name='poisson', n=10, q=0.0), 'q must be finite and in (0, 1]'),
     (dict(name='poisson', n=10, m=11), 'm must be an integer >= 1 and <= 10'),
     (dict(name='unknown', n=10, m=1), 'scheme must be one of'),
-    (dict(name='wor', n=10, m=1, b=3), 'b is only used'),
+    (dict(name='wor', n=10, m=1, b=3), 'wor has no stage-I size b'),
 ])
 def test_bad_input_raises_value_error_naming_argument(kwargs, msg):
     name = kwargs.pop('name')

@@ -50,10 +50,12 @@ def lattice_convolve(a:np.ndarray,   # a pmf on the lattice (nonnegative)
                      b:np.ndarray,   # another, same lattice
                      N:int,          # points kept: 0..N-1
                      overflow:str,   # 'drop': mass beyond the lattice is dropped; 'top': added to the last point
+                     b_spectrum:np.ndarray|None=None,  # `rfft(b, M)` if already computed (`lattice_power` reuses it)
                     ) -> tuple:
     "(the law of the sum of two independent lattice variables, kept to N points; an ℓ1 bound on its round-off)."
     L = len(a) + len(b) - 1; M = sfft.next_fast_len(L, real=True)
-    c = sfft.irfft(sfft.rfft(a, M) * sfft.rfft(b, M), M)[:L]
+    fb = b_spectrum if b_spectrum is not None and len(b_spectrum) == M // 2 + 1 else sfft.rfft(b, M)
+    c = sfft.irfft((fb if a is b else sfft.rfft(a, M)) * fb, M)[:L]     # a square transforms its input once
     eta = 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
     l1a, l1b, l2a, l2b = float(np.abs(a).sum()), float(np.abs(b).sum()), l2_norm(a), l2_norm(b)
     err = FFT_SLACK * math.sqrt(L) * (eta * (l2a * l1b + l1a * l2b) + eta ** 2 * math.sqrt(M) * l2a * l2b
@@ -70,12 +72,15 @@ def lattice_power(p:np.ndarray,   # a pmf on the lattice
     "(the law of the sum of `k` i.i.d. copies, kept to N points; an ℓ1 bound on its round-off), by binary powering."
     out, base, e_out, e_base = None, p, 0.0, 0.0
     while True:
+        fb = None                 # base's transform: one for the product and the square that follows (same numbers)
         if k & 1:
             if out is None: out, e_out = base, e_base
-            else: out, e = lattice_convolve(out, base, N, overflow); e_out += e_base + e
+            else:
+                fb = sfft.rfft(base, sfft.next_fast_len(len(out) + len(base) - 1, real=True))
+                out, e = lattice_convolve(out, base, N, overflow, fb); e_out += e_base + e
         k >>= 1
         if not k: return out, e_out
-        base, e = lattice_convolve(base, base, N, overflow); e_base = 2 * e_base + e
+        base, e = lattice_convolve(base, base, N, overflow, fb); e_base = 2 * e_base + e
 
 # %% ../../nbs/accounting/13_allocation.ipynb #026938e3
 ROUNDING_ETA = 1e-15   # probability charged for Hoeffding's bound on the sum of nearest-rounding errors
@@ -225,10 +230,10 @@ def mixture_epoch_plds(sigma:float,            # noise multiplier over the sensi
         e_tail = sum(x[2] for x in tails) + (e + er + eP) + eta * len(tails)   # `over` is a difference of sums
         out['remove', 'certified'] = _to_pld(S, e + er + eP + eta + e_tail, dh, a, b, h, 'remove', True, hi(mp),
                                              extra=(Ls, ms))
-        S, e = lattice_convolve(R_dn, dn, N, 'top')
+        S_dn = lattice_convolve(R_dn, dn, N, 'top'); S, e = S_dn
         out['add', 'certified'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'add', True, lo)
     if attack:
-        S, e = lattice_convolve(R_dn, dn, N, 'top')
+        S, e = S_dn if certified else lattice_convolve(R_dn, dn, N, 'top')     # the same sum as the certificate's
         y0 = dh * (N - 1) + slack                                          # S ≥ y0: the lattice sum is at its top
         tail = _tail_floor(muP, s, y0, R_dn, dh, slack, erd, a, b)
         out['remove', 'attack'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'remove', False, lo, tilt=True,

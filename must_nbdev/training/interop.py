@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, numbers
 import numpy as np
 from ..core.definitions import check_choice, check_flag, check_int, check_memory, check_real
-from ..core.sampling import check_scheme, SCHEMES, Scheme, scheme_at
+from ..core.sampling import check_scheme, SCHEMES, Scheme, make_scheme
 from ..core.samplers import SAMPLE_BYTES, row_cost, sample_many
 from ..accounting.pld import MAX_BINS, DiscretePLD, GridTooLarge
 from ..accounting.dominating import MechanismPLD, scheme_gaussian_pld
@@ -62,15 +62,13 @@ class MustBatchSampler:
         "Sampler of registry scheme `name` on `dataset_size` records, (expected) batch `batch`, MUST stage-I size `b`."
         n, batch = check_int(dataset_size, 'dataset_size', 1), check_int(batch, 'batch', 1)
         spec = SCHEMES[check_choice(name, 'scheme', SCHEMES)]
-        if b is not None and 'b' not in spec.params:
-            raise ValueError(f"b={b}: {name} has no stage-I size b; give b=None")
         stages = spec.stages(batch, b, 1.0)
         pop, pop_name = (n, 'dataset_size') if len(stages) == 1 else (b, 'b')
         if stages[-1].method in ('wor', 'poisson') and pop is not None and batch > pop:
             why = ("a Poisson batch has expected size q*n <= n" if stages[-1].method == 'poisson'
                    else "its last stage draws without replacement")
             raise ValueError(f"batch must be <= {pop_name} for {name} ({why}); got batch={batch}, {pop_name}={pop}")
-        return cls(scheme_at(name, n, batch, b), steps, seed, **kw)
+        return cls(make_scheme(name, n, m=batch, b=b), steps, seed, **kw)   # refuses a b where no stage I
 
     def __len__(self) -> int: return self.steps
 

@@ -8,7 +8,7 @@ import csv, math, time
 from dataclasses import dataclass, fields, asdict
 from itertools import product
 from ..core.definitions import check_choice, check_flag, check_int, check_real, progress
-from ..core.sampling import SCHEMES, Scheme, occurrence_pmf, resolve_steps, scheme_at
+from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
 from ..core.epochs import EPOCH_SCHEMES, EpochScheme, make_epoch_scheme
 from ..accounting.account import account, requested_run_certificates
 from ..accounting.pairs import RELATIONS
@@ -40,9 +40,7 @@ class SweepPoint:
         check_choice(self.scheme, 'scheme', (*SCHEMES, *EPOCH_SCHEMES))
         if self.relation is not None: check_choice(self.relation, 'relation', RELATIONS)
         check_real(self.sigma, 'sigma', 0, lo_open=True); check_real(self.epochs, 'epochs', 0, lo_open=True)
-        if self.b is not None and not (self.scheme in SCHEMES and 'b' in SCHEMES[self.scheme].params):
-            raise ValueError(f"b={self.b}: scheme {self.scheme!r} has no stage-I size b; give b=None")
-        sc = self.build()                                    # checks n, batch_size and b against the scheme
+        sc = self.build()                            # checks n, batch_size and b (none where no stage I) against the scheme
         if isinstance(sc, EpochScheme):     # whole epochs; fixed batches only under substitution
             if self.epochs != int(self.epochs):
                 raise ValueError(f"epochs={self.epochs:g}: {sc.label} is accounted by whole epochs; give integers")
@@ -53,7 +51,7 @@ class SweepPoint:
     def build(self) -> Scheme|EpochScheme:
         "The registry scheme of this point (an `EpochScheme` for random allocation and shuffled epochs)."
         if self.scheme in EPOCH_SCHEMES: return make_epoch_scheme(self.scheme, self.n, self.batch_size)
-        return scheme_at(self.scheme, self.n, self.batch_size, b=self.b)
+        return make_scheme(self.scheme, self.n, m=self.batch_size, b=self.b)
 
 def sweep_grid(n:int,                                   # records in the dataset
                *,
