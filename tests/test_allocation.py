@@ -97,3 +97,20 @@ def test_attack_overflow_at_the_top_point_was_loose_at_the_practitioners_size():
     "σ 0.685, 235 steps, 10 epochs: the tail beyond the lattice, kept below the truth, lifts the attack above 2.93."
     lo, up = allocation_bounds(0.685, 235, 10, delta=1e-5, bins=1 << 19)
     assert 2.93 < lo < up < 3.0 and up / lo < 1.025
+
+def test_an_epoch_asked_again_reuses_its_plds_which_no_caller_can_change():
+    "An accountant asked after every epoch rebuilt the same 2^21-point lattices each time (seconds per call)."
+    from must_nbdev.accounting.allocation import lattice_power, mixture_epoch_plds
+    first = allocation_epoch_plds(1.3, 7, bins=1 << 12)
+    again = allocation_epoch_plds(1.3, 7, bins=1 << 12)
+    assert again is not first and all(again[key] is first[key] for key in first)   # kept, in a new dict
+    with pytest.raises(ValueError, match='read-only'): first['remove', 'certified'].masses[0] = 1.0
+    other = allocation_epoch_plds(1.3, 7, bins=1 << 12, attack=False)                # other options: their own
+    assert set(other) == {('remove', 'certified'), ('add', 'certified')}
+    assert all(np.array_equal(other[key].masses, first[key].masses) for key in other)
+    # a power shares each base's transform between its product and its square: the same sum as one by one
+    p = np.random.default_rng(3).random(64); p /= p.sum()
+    one_by_one = p
+    for _ in range(12): one_by_one = np.convolve(one_by_one, p)[:64]
+    assert np.allclose(lattice_power(p, 13, 64, 'drop')[0], one_by_one, rtol=0, atol=1e-15)
+    with pytest.raises(TypeError, match='certified'): mixture_epoch_plds(1.0, 3, 0.0, 1.0, certified='no')

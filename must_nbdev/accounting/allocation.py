@@ -5,8 +5,9 @@
 # %% ../../nbs/accounting/13_allocation.ipynb #50f93b03
 from __future__ import annotations
 import math
+from functools import lru_cache
 import numpy as np
-from ..core.definitions import check_int, check_real, check_choice, check_memory, LazyModule
+from ..core.definitions import check_int, check_real, check_choice, check_flag, check_memory, LazyModule
 from .pld import DiscretePLD
 from .compose import compose_plds, l2_norm, UNIT_ROUNDOFF
 special = LazyModule('scipy.special')   # imported at first use
@@ -14,9 +15,9 @@ sfft = LazyModule('scipy.fft')
 
 # %% auto #0
 __all__ = ['special', 'sfft', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'FFT_SLACK', 'ROUNDINGS', 'ROUNDING_ETA',
-           'TAIL_RATIO', 'TAIL_BUCKETS', 'TAIL_Z', 'lognormal_lattice', 'lattice_convolve', 'lattice_power',
-           'mixture_epoch_plds', 'allocation_epoch_plds', 'compose_parts', 'run_bounds', 'compose_bounds',
-           'allocation_bounds', 'exact_two_step_delta']
+           'TAIL_RATIO', 'TAIL_BUCKETS', 'TAIL_Z', 'EPOCH_PLD_CACHE', 'lognormal_lattice', 'lattice_convolve',
+           'lattice_power', 'mixture_epoch_plds', 'allocation_epoch_plds', 'compose_parts', 'run_bounds',
+           'compose_bounds', 'allocation_bounds', 'exact_two_step_delta']
 
 # %% ../../nbs/accounting/13_allocation.ipynb #85404fa3
 LATTICE_BINS = 1 << 21   # lattice points of the sum S: its accuracy is about (S's range)/LATTICE_BINS relative
@@ -87,6 +88,7 @@ ROUNDING_ETA = 1e-15   # probability charged for Hoeffding's bound on the sum of
 TAIL_RATIO = 1e-3      # one term's tail beyond the lattice: geometric cells, y_{i+1} = (1 + TAIL_RATIO) y_i
 TAIL_BUCKETS = 64      # the other terms' sum there: pieces of equal mass (halved again and again in its tail), at tops
 TAIL_Z = 12.0          # the tail's cells reach the term's quantile 1 − Φ(−12) (below 1e-32 beyond: at +∞)
+EPOCH_PLD_CACHE = 16   # epochs' PLDs kept (a few MB each): an accountant asked again, each epoch, reuses them
 
 def _nearest_mean(lattice:tuple, h:float, clip:bool=False) -> float:
     "Mean error E[Y − ñ] of one nearest-rounded term (`lognormal_lattice`'s output), given it is in range; clip: over all, the overflow at +h/2."
@@ -187,13 +189,20 @@ def mixture_epoch_plds(sigma:float,            # noise multiplier over the sensi
     "{('remove'|'add', 'certified'|'attack'): DiscretePLD} of one epoch whose likelihood ratio is a + b·S."
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); t = check_int(terms, 'terms', 1)
     h = check_real(h, 'h', 0, 1, lo_open=True); bins = check_int(bins, 'bins', 64)
+    a, b = check_real(a, 'a', 0), check_real(b, 'b', 0, lo_open=True)
+    certified, attack = check_flag(certified, 'certified'), check_flag(attack, 'attack')
     if certified and (a != 0 or not math.isclose(b, 1 / t, rel_tol=1e-15)):
         raise ValueError("the certificate's PLDs are those of random allocation: a = 0 and b = 1/terms")
     check_memory(48.0 * bins, f"a random-allocation lattice of {bins} points", "use fewer bins")
-    dh, N = _lattice_size(sigma, t, bins)
-    s, muQ, muP = 1 / sigma, -0.5 / sigma ** 2, 0.5 / sigma ** 2
     if rounding is None: near = t > 2 * math.log(1 / ROUNDING_ETA)   # Hoeffding's √(t log(1/η)/2)·h beats t·h/2
     else: near = check_choice(rounding, 'rounding', ('directed', 'nearest')) == 'nearest'
+    return dict(_mixture_plds(sigma, t, a, b, h, bins, certified, attack, near))
+
+@lru_cache(maxsize=EPOCH_PLD_CACHE)
+def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
+    "`mixture_epoch_plds`' ((key, DiscretePLD), …), masses read-only: cached, so shared by every caller."
+    dh, N = _lattice_size(sigma, t, bins)
+    s, muQ, muP = 1 / sigma, -0.5 / sigma ** 2, 0.5 / sigma ** 2
     hi_mode, lo_mode = ('nearest', 'nearest') if near else ('up', 'down')
     one = np.eye(1, N)[0]
     latQ = lognormal_lattice(muQ, s, dh, N, hi_mode)
@@ -241,7 +250,8 @@ def mixture_epoch_plds(sigma:float,            # noise multiplier over the sensi
         S, e = lattice_convolve(R_up, up, N, 'drop')
         mp = t * _nearest_mean(latQ, dh) if near else 0.0
         out['add', 'attack'] = _to_pld(S, e + er + eu + eta, dh, a, b, h, 'add', False, hi(mp))
-    return out
+    for pld in out.values(): pld.masses.setflags(write=False)
+    return tuple(out.items())
 
 def allocation_epoch_plds(sigma:float,             # noise multiplier (> 0)
                           steps_per_epoch:int,     # t: steps of one epoch (>= 1)
