@@ -103,8 +103,11 @@ def test_an_epoch_asked_again_reuses_its_plds_which_no_caller_can_change():
     from must_nbdev.accounting.allocation import lattice_power, mixture_epoch_plds
     first = allocation_epoch_plds(1.3, 7, bins=1 << 12)
     again = allocation_epoch_plds(1.3, 7, bins=1 << 12)
-    assert again is not first and all(again[key] is first[key] for key in first)   # kept, in a new dict
+    assert all(again[key].masses is first[key].masses for key in first)       # kept: the same arrays ...
     with pytest.raises(ValueError, match='read-only'): first['remove', 'certified'].masses[0] = 1.0
+    first['remove', 'certified'].inf_mass = 1.0                                  # ... in each caller's own objects
+    fresh = allocation_epoch_plds(1.3, 7, bins=1 << 12)['remove', 'certified']
+    assert fresh.inf_mass == again['remove', 'certified'].inf_mass < 1
     other = allocation_epoch_plds(1.3, 7, bins=1 << 12, attack=False)                # other options: their own
     assert set(other) == {('remove', 'certified'), ('add', 'certified')}
     assert all(np.array_equal(other[key].masses, first[key].masses) for key in other)

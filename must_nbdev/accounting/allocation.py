@@ -5,6 +5,7 @@
 # %% ../../nbs/accounting/13_allocation.ipynb #50f93b03
 from __future__ import annotations
 import math
+from dataclasses import replace
 from functools import lru_cache
 import numpy as np
 from ..core.definitions import check_int, check_real, check_choice, check_flag, check_memory, LazyModule
@@ -196,11 +197,12 @@ def mixture_epoch_plds(sigma:float,            # noise multiplier over the sensi
     check_memory(48.0 * bins, f"a random-allocation lattice of {bins} points", "use fewer bins")
     if rounding is None: near = t > 2 * math.log(1 / ROUNDING_ETA)   # Hoeffding's √(t log(1/η)/2)·h beats t·h/2
     else: near = check_choice(rounding, 'rounding', ('directed', 'nearest')) == 'nearest'
-    return dict(_mixture_plds(sigma, t, a, b, h, bins, certified, attack, near))
+    kept = _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near)
+    return {key: replace(pld) for key, pld in kept}     # each caller's own objects, sharing the read-only arrays
 
 @lru_cache(maxsize=EPOCH_PLD_CACHE)
 def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
-    "`mixture_epoch_plds`' ((key, DiscretePLD), …), masses read-only: cached, so shared by every caller."
+    "`mixture_epoch_plds`' ((key, DiscretePLD), …), masses read-only: cached, so every caller shares the arrays."
     dh, N = _lattice_size(sigma, t, bins)
     s, muQ, muP = 1 / sigma, -0.5 / sigma ** 2, 0.5 / sigma ** 2
     hi_mode, lo_mode = ('nearest', 'nearest') if near else ('up', 'down')
