@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, sys
 from pathlib import Path
 from .core.definitions import MECHANISMS
-from .core.sampling import MAX_N, SCHEMES
+from .core.sampling import SCHEMES
 from .core.epochs import EPOCH_SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
 from .accounting.triangle_certificate import MAX_BLOCKS, TightOptions
@@ -328,12 +328,14 @@ def main(argv=None,  # arguments without the program name (None: sys.argv[1:])
     args = parser.parse_args(argv)
     if args.command is None: parser.print_help(); return 2        # a bare `must`: usage, examples, status 2
     n, delta = getattr(args, 'n', None), getattr(args, 'delta', None)
-    for d in (delta if isinstance(delta, list) else [delta]):
-        if (isinstance(n, (int, float)) and 0 < n <= MAX_N and float(n).is_integer() and isinstance(d, (int, float))
-                and 1 / n <= d < 1):   # a valid n only: a bad one gets its error alone, in one line
-            print(f"must {args.command}: warning: delta={d:g} >= 1/n = {1 / n:.3g}: releasing one random record whole "
-                  f"is already (0, 1/n)-DP; choose delta well below 1/n", file=sys.stderr)
-    try: return args.func(args)
+    warnings = [f"must {args.command}: warning: delta={d:g} >= 1/n = {1 / n:.3g}: releasing one random record whole "
+                f"is already (0, 1/n)-DP; choose delta well below 1/n"
+                for d in (delta if isinstance(delta, list) else [delta])
+                if isinstance(n, (int, float)) and n > 0 and isinstance(d, (int, float)) and 1 / n <= d < 1]
+    try:
+        status = args.func(args)
+        for w in warnings: print(w, file=sys.stderr)   # after the answer: bad input gets its error alone, one line
+        return status
     except (ValueError, ImportError) as e:        # bad input or a missing optional extra: one line, status 2
         msg = str(e)
         if msg.startswith('m must be an integer') and not float(getattr(args, 'm', 1) or 1).is_integer():

@@ -117,3 +117,19 @@ def test_an_epoch_asked_again_reuses_its_plds_which_no_caller_can_change():
     for _ in range(12): one_by_one = np.convolve(one_by_one, p)[:64]
     assert np.allclose(lattice_power(p, 13, 64, 'drop')[0], one_by_one, rtol=0, atol=1e-15)
     with pytest.raises(TypeError, match='certified'): mixture_epoch_plds(1.0, 3, 0.0, 1.0, certified='no')
+
+def test_a_power_of_a_short_input_is_its_binomial_law():
+    "Sharing base's transform between a product and a square of other lengths gave Binomial(7, 1/2) wrong by 0.03."
+    from must_nbdev.accounting.allocation import lattice_power
+    for k in range(1, 12):
+        law, err = lattice_power(np.array([0.5, 0.5]), k, 16, 'drop')
+        exact = np.array([math.comb(k, j) for j in range(min(k, 15) + 1)]) / 2 ** k
+        assert np.allclose(law[:len(exact)], exact, rtol=0, atol=1e-14) and err < 1e-12, (k, law, exact)
+
+def test_the_kept_epoch_plds_stay_within_their_memory_budget(monkeypatch):
+    "16 entries at small σ or a fine h could hold more than 1 GB: the cache counts bytes, and 0 keeps none."
+    from must_nbdev.accounting import allocation
+    monkeypatch.setattr(allocation, 'EPOCH_PLD_CACHE_MB', 0)
+    first, again = (allocation_epoch_plds(1.7123, 5, bins=1 << 12) for _ in range(2))   # σ asked nowhere else
+    assert all(again[key].masses is not first[key].masses for key in first)
+    assert all(np.array_equal(again[key].masses, first[key].masses) for key in first)

@@ -301,6 +301,10 @@ def test_regression_peer_flag_names_fractional_batch_and_large_delta():
     rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '2', '--k', '10',
                         '--delta', '0.01'])
     assert rc == 0 and 'warning: delta=0.01 >= 1/n' in err and 'eps(delta=0.01)' in out
+    # the warning follows the answer: a run that fails on another argument prints its error alone, in one line
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '-2', '--k', '10',
+                        '--delta', '0.01'])
+    assert rc == 2 and len(err.splitlines()) == 1 and 'sigma must be' in err
 
 
 def test_reproduce_one_table_with_out_writes_its_comparison(tmp_path):

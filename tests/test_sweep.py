@@ -146,6 +146,8 @@ def test_sweep_point_with_fractional_epochs_of_an_epoch_scheme_raises():
 def test_sweep_point_refuses_what_it_would_ignore():
     "b on a scheme without a stage-I size, an unknown relation, add/remove for fixed epoch batches: refused, named."
     with pytest.raises(ValueError, match='no stage-I size'): SweepPoint('wor', 100, 10, 1.0, 1.0, b=50)
+    for name in ('allocation', 'shuffle'):     # the epoch schemes too (built by make_epoch_scheme, which takes no b)
+        with pytest.raises(ValueError, match='no stage-I size'): SweepPoint(name, 100, 10, 1.0, 1.0, b=50)
     with pytest.raises(ValueError, match='relation'): SweepPoint('wor', 100, 10, 1.0, 1.0, relation='bogus')
     with pytest.raises(ValueError, match='add_remove'): SweepPoint('shuffle', 100, 10, 1.0, 1.0, relation='add_remove')
     with pytest.raises(ValueError, match='relation'): sweep_grid(100, batch_sizes=[10], relation='bogus')

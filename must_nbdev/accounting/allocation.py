@@ -6,7 +6,8 @@
 from __future__ import annotations
 import math
 from dataclasses import replace
-from functools import lru_cache
+from collections import OrderedDict
+from threading import Lock
 import numpy as np
 from ..core.definitions import check_int, check_real, check_choice, check_flag, check_memory, LazyModule
 from .pld import DiscretePLD
@@ -16,7 +17,7 @@ sfft = LazyModule('scipy.fft')
 
 # %% auto #0
 __all__ = ['special', 'sfft', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'FFT_SLACK', 'ROUNDINGS', 'ROUNDING_ETA',
-           'TAIL_RATIO', 'TAIL_BUCKETS', 'TAIL_Z', 'EPOCH_PLD_CACHE', 'lognormal_lattice', 'lattice_convolve',
+           'TAIL_RATIO', 'TAIL_BUCKETS', 'TAIL_Z', 'EPOCH_PLD_CACHE_MB', 'lognormal_lattice', 'lattice_convolve',
            'lattice_power', 'mixture_epoch_plds', 'allocation_epoch_plds', 'compose_parts', 'run_bounds',
            'compose_bounds', 'allocation_bounds', 'exact_two_step_delta']
 
@@ -48,16 +49,10 @@ def lognormal_lattice(mu:float,    # mean of log Y
     return pmf, float(special.ndtr(-zc)), err, math.exp(mu + s * s / 2) * float(special.ndtr(zc - s))
 
 # %% ../../nbs/accounting/13_allocation.ipynb #29e3ea9c
-def lattice_convolve(a:np.ndarray,   # a pmf on the lattice (nonnegative)
-                     b:np.ndarray,   # another, same lattice
-                     N:int,          # points kept: 0..N-1
-                     overflow:str,   # 'drop': mass beyond the lattice is dropped; 'top': added to the last point
-                     b_spectrum:np.ndarray|None=None,  # `rfft(b, M)` if already computed (`lattice_power` reuses it)
-                    ) -> tuple:
-    "(the law of the sum of two independent lattice variables, kept to N points; an ℓ1 bound on its round-off)."
-    L = len(a) + len(b) - 1; M = sfft.next_fast_len(L, real=True)
-    fb = b_spectrum if b_spectrum is not None and len(b_spectrum) == M // 2 + 1 else sfft.rfft(b, M)
-    c = sfft.irfft((fb if a is b else sfft.rfft(a, M)) * fb, M)[:L]     # a square transforms its input once
+def _lattice_product(a, b, N, overflow, fa, fb, M) -> tuple:
+    "`lattice_convolve` from the transforms `fa`, `fb` of `a`, `b` at length M = next_fast_len(len(a) + len(b) − 1)."
+    L = len(a) + len(b) - 1
+    c = sfft.irfft(fa * fb, M)[:L]
     eta = 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
     l1a, l1b, l2a, l2b = float(np.abs(a).sum()), float(np.abs(b).sum()), l2_norm(a), l2_norm(b)
     err = FFT_SLACK * math.sqrt(L) * (eta * (l2a * l1b + l1a * l2b) + eta ** 2 * math.sqrt(M) * l2a * l2b
@@ -65,6 +60,16 @@ def lattice_convolve(a:np.ndarray,   # a pmf on the lattice (nonnegative)
     c = np.maximum(c, 0.0)
     if overflow == 'top' and L > N: c[N - 1] += c[N:].sum()
     return c[:N], err
+
+def lattice_convolve(a:np.ndarray,   # a pmf on the lattice (nonnegative)
+                     b:np.ndarray,   # another, same lattice
+                     N:int,          # points kept: 0..N-1
+                     overflow:str,   # 'drop': mass beyond the lattice is dropped; 'top': added to the last point
+                    ) -> tuple:
+    "(the law of the sum of two independent lattice variables, kept to N points; an ℓ1 bound on its round-off)."
+    M = sfft.next_fast_len(len(a) + len(b) - 1, real=True)
+    fb = sfft.rfft(b, M)
+    return _lattice_product(a, b, N, overflow, fb if a is b else sfft.rfft(a, M), fb, M)   # a square: one transform
 
 def lattice_power(p:np.ndarray,   # a pmf on the lattice
                   k:int,          # number of i.i.d. terms (>= 1)
@@ -74,22 +79,25 @@ def lattice_power(p:np.ndarray,   # a pmf on the lattice
     "(the law of the sum of `k` i.i.d. copies, kept to N points; an ℓ1 bound on its round-off), by binary powering."
     out, base, e_out, e_base = None, p, 0.0, 0.0
     while True:
-        fb = None                 # base's transform: one for the product and the square that follows (same numbers)
+        M, fb = sfft.next_fast_len(2 * len(base) - 1, real=True), None      # the square's length, base's transform
         if k & 1:
             if out is None: out, e_out = base, e_base
-            else:
-                fb = sfft.rfft(base, sfft.next_fast_len(len(out) + len(base) - 1, real=True))
-                out, e = lattice_convolve(out, base, N, overflow, fb); e_out += e_base + e
+            elif len(out) == len(base):       # the product has the square's length: one transform of base for both
+                fb = sfft.rfft(base, M)
+                out, e = _lattice_product(out, base, N, overflow, sfft.rfft(out, M), fb, M); e_out += e_base + e
+            else: out, e = lattice_convolve(out, base, N, overflow); e_out += e_base + e
         k >>= 1
         if not k: return out, e_out
-        base, e = lattice_convolve(base, base, N, overflow, fb); e_base = 2 * e_base + e
+        if fb is None: fb = sfft.rfft(base, M)
+        base, e = _lattice_product(base, base, N, overflow, fb, fb, M); e_base = 2 * e_base + e
 
 # %% ../../nbs/accounting/13_allocation.ipynb #026938e3
 ROUNDING_ETA = 1e-15   # probability charged for Hoeffding's bound on the sum of nearest-rounding errors
 TAIL_RATIO = 1e-3      # one term's tail beyond the lattice: geometric cells, y_{i+1} = (1 + TAIL_RATIO) y_i
 TAIL_BUCKETS = 64      # the other terms' sum there: pieces of equal mass (halved again and again in its tail), at tops
 TAIL_Z = 12.0          # the tail's cells reach the term's quantile 1 − Φ(−12) (below 1e-32 beyond: at +∞)
-EPOCH_PLD_CACHE = 16   # epochs' PLDs kept (a few MB each): an accountant asked again, each epoch, reuses them
+EPOCH_PLD_CACHE_MB = 256   # epochs' PLDs kept (most recent first; 5–70 MB each, more at small σ or h): an accountant
+                           # asked after each epoch, or a door after a calibration, reuses them; 0 keeps none
 
 def _nearest_mean(lattice:tuple, h:float, clip:bool=False) -> float:
     "Mean error E[Y − ñ] of one nearest-rounded term (`lognormal_lattice`'s output), given it is in range; clip: over all, the overflow at +h/2."
@@ -197,12 +205,22 @@ def mixture_epoch_plds(sigma:float,            # noise multiplier over the sensi
     check_memory(48.0 * bins, f"a random-allocation lattice of {bins} points", "use fewer bins")
     if rounding is None: near = t > 2 * math.log(1 / ROUNDING_ETA)   # Hoeffding's √(t log(1/η)/2)·h beats t·h/2
     else: near = check_choice(rounding, 'rounding', ('directed', 'nearest')) == 'nearest'
-    kept = _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near)
+    key = (sigma, t, a, b, h, bins, certified, attack, near)
+    with _KEPT_LOCK:
+        kept = _KEPT.get(key)
+        if kept is not None: _KEPT.move_to_end(key)
+    if kept is None:
+        kept = _mixture_plds(*key)
+        size, budget = sum(pld.masses.nbytes for _, pld in kept), EPOCH_PLD_CACHE_MB * 2 ** 20
+        with _KEPT_LOCK:
+            if size <= budget: _KEPT[key] = kept
+            while sum(p.masses.nbytes for v in _KEPT.values() for _, p in v) > budget: _KEPT.popitem(last=False)
     return {key: replace(pld) for key, pld in kept}     # each caller's own objects, sharing the read-only arrays
 
-@lru_cache(maxsize=EPOCH_PLD_CACHE)
+_KEPT, _KEPT_LOCK = OrderedDict(), Lock()   # key → the PLDs of `mixture_epoch_plds`, least recently used first
+
 def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
-    "`mixture_epoch_plds`' ((key, DiscretePLD), …), masses read-only: cached, so every caller shares the arrays."
+    "`mixture_epoch_plds`' ((key, DiscretePLD), …), masses read-only, so that callers can share the arrays."
     dh, N = _lattice_size(sigma, t, bins)
     s, muQ, muP = 1 / sigma, -0.5 / sigma ** 2, 0.5 / sigma ** 2
     hi_mode, lo_mode = ('nearest', 'nearest') if near else ('up', 'down')

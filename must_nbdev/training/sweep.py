@@ -50,7 +50,9 @@ class SweepPoint:
 
     def build(self) -> Scheme|EpochScheme:
         "The registry scheme of this point (an `EpochScheme` for random allocation and shuffled epochs)."
-        if self.scheme in EPOCH_SCHEMES: return make_epoch_scheme(self.scheme, self.n, self.batch_size)
+        if self.scheme in EPOCH_SCHEMES:
+            if self.b is not None: raise ValueError(f"b={self.b}: {self.scheme} has no stage-I size b; give b=None")
+            return make_epoch_scheme(self.scheme, self.n, self.batch_size)
         return make_scheme(self.scheme, self.n, m=self.batch_size, b=self.b)
 
 def sweep_grid(n:int,                                   # records in the dataset
