@@ -347,10 +347,11 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
         else:
             if args.n is None or args.k is None: raise ValueError("--solve batch-size needs --n and --k")
             if args.m is not None: raise ValueError("--solve batch-size computes --batch-size: drop --m/--batch-size")
-            c = calibrate_batch_size(args.scheme, n=args.n, sigma=args.sigma, steps=check_int(args.k, '--k', 1), eps=args.eps,
+            k = check_int(args.k, '--k', 1)
+            c = calibrate_batch_size(args.scheme, n=args.n, sigma=args.sigma, steps=k, eps=args.eps,
                                      delta=args.delta, b_per_m=args.b_per_m, relation=args.relation, tol=args.tol,
                                      progress=prog, net=net)
-            sc, k, unit = c.scheme, args.k, 'records per batch'
+            sc, unit = c.scheme, 'records per batch'
         rec = dict(solve=args.solve, scheme=_scheme_text(c.scheme), sigma=args.sigma, eps=args.eps, delta=args.delta,
                    value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,
                    seconds=c.seconds, tol=c.tol)

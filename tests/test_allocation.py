@@ -133,3 +133,10 @@ def test_the_kept_epoch_plds_stay_within_their_memory_budget(monkeypatch):
     first, again = (allocation_epoch_plds(1.7123, 5, bins=1 << 12) for _ in range(2))   # σ asked nowhere else
     assert all(again[key].masses is not first[key].masses for key in first)
     assert all(np.array_equal(again[key].masses, first[key].masses) for key in first)
+    assert not allocation._KEPT and allocation._KEPT_BYTES == 0
+    one = sum(p.masses.nbytes for p in first.values())                  # a budget that holds one entry: the newest
+    monkeypatch.setattr(allocation, 'EPOCH_PLD_CACHE_MB', 1.5 * one / 2 ** 20)
+    for sigma in (1.7123, 1.7124, 1.7123):
+        allocation_epoch_plds(sigma, 5, bins=1 << 12)
+        (key, plds), = allocation._KEPT.items()                          # the newest alone, its bytes counted
+        assert key[:2] == (sigma, 5) and allocation._KEPT_BYTES == sum(p.masses.nbytes for _, p in plds)

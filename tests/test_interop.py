@@ -100,9 +100,9 @@ def test_real_torch_data_loader_if_installed():
     for (ids,), ref in zip(dl, MustBatchSampler(s, 10, seed=1)): assert np.array_equal(ids.numpy(), ref)
 
 @pytest.mark.parametrize('call, msg', [
-    (lambda: MustBatchSampler.from_name('wor', 100, 101, 5), 'batch must be <= dataset_size'),
-    (lambda: MustBatchSampler.from_name('poisson', 100, 101, 5), 'batch must be <= dataset_size'),
-    (lambda: MustBatchSampler.from_name('must-wo', 100, 30, 5, b=20), 'batch must be <= b'),
+    (lambda: MustBatchSampler.from_name('wor', 100, 101, 5), 'm must be <= n for WOR'),
+    (lambda: MustBatchSampler.from_name('poisson', 100, 101, 5), "<= 100, got 101 .make_scheme's n is dataset_size"),
+    (lambda: MustBatchSampler.from_name('must-wo', 100, 30, 5, b=20), 'm must be <= b for MUST.wo'),
     (lambda: MustBatchSampler.from_name('must-ow', 100, 30, 5, b=101), 'b must be <= n'),
     (lambda: MustBatchSampler.from_name('must-ow', 100, 30, 5), 'must-ow needs b'),
     (lambda: MustBatchSampler(make_scheme('wr', 10, m=5), 5, dataset_size=11), 'dataset_size=11 differs'),

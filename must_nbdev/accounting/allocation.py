@@ -205,19 +205,23 @@ def mixture_epoch_plds(sigma:float,            # noise multiplier over the sensi
     check_memory(48.0 * bins, f"a random-allocation lattice of {bins} points", "use fewer bins")
     if rounding is None: near = t > 2 * math.log(1 / ROUNDING_ETA)   # Hoeffding's √(t log(1/η)/2)·h beats t·h/2
     else: near = check_choice(rounding, 'rounding', ('directed', 'nearest')) == 'nearest'
-    key = (sigma, t, a, b, h, bins, certified, attack, near)
-    with _KEPT_LOCK:
-        kept = _KEPT.get(key)
-        if kept is not None: _KEPT.move_to_end(key)
-    if kept is None:
-        kept = _mixture_plds(*key)
-        size, budget = sum(pld.masses.nbytes for _, pld in kept), EPOCH_PLD_CACHE_MB * 2 ** 20
-        with _KEPT_LOCK:
-            if size <= budget: _KEPT[key] = kept
-            while sum(p.masses.nbytes for v in _KEPT.values() for _, p in v) > budget: _KEPT.popitem(last=False)
+    kept = _kept((sigma, t, a, b, h, bins, certified, attack, near))
     return {key: replace(pld) for key, pld in kept}     # each caller's own objects, sharing the read-only arrays
 
 _KEPT, _KEPT_LOCK = OrderedDict(), Lock()   # key → the PLDs of `mixture_epoch_plds`, least recently used first
+_KEPT_BYTES = 0                             # their masses' bytes
+
+def _kept(key:tuple) -> tuple:
+    "`_mixture_plds(*key)`, kept up to `EPOCH_PLD_CACHE_MB` bytes (least recently used dropped first)."
+    global _KEPT_BYTES
+    with _KEPT_LOCK:
+        if key in _KEPT: _KEPT.move_to_end(key); return _KEPT[key]
+    plds = _mixture_plds(*key)                  # outside the lock: another thread may compute the same key meanwhile
+    nbytes, budget = sum(p.masses.nbytes for _, p in plds), EPOCH_PLD_CACHE_MB * 2 ** 20
+    with _KEPT_LOCK:
+        if nbytes <= budget and key not in _KEPT: _KEPT[key] = plds; _KEPT_BYTES += nbytes
+        while _KEPT_BYTES > budget: _KEPT_BYTES -= sum(p.masses.nbytes for _, p in _KEPT.popitem(last=False)[1])
+    return plds
 
 def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
     "`mixture_epoch_plds`' ((key, DiscretePLD), …), masses read-only, so that callers can share the arrays."

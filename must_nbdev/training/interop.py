@@ -61,14 +61,9 @@ class MustBatchSampler:
     def from_name(cls, name:str, dataset_size:int, batch:int, steps:int|None=None, b:int|None=None, seed=None, **kw):
         "Sampler of registry scheme `name` on `dataset_size` records, (expected) batch `batch`, MUST stage-I size `b`."
         n, batch = check_int(dataset_size, 'dataset_size', 1), check_int(batch, 'batch', 1)
-        spec = SCHEMES[check_choice(name, 'scheme', SCHEMES)]
-        stages = spec.stages(batch, b, 1.0)
-        pop, pop_name = (n, 'dataset_size') if len(stages) == 1 else (b, 'b')
-        if stages[-1].method in ('wor', 'poisson') and pop is not None and batch > pop:
-            why = ("a Poisson batch has expected size q*n <= n" if stages[-1].method == 'poisson'
-                   else "its last stage draws without replacement")
-            raise ValueError(f"batch must be <= {pop_name} for {name} ({why}); got batch={batch}, {pop_name}={pop}")
-        return cls(make_scheme(name, n, m=batch, b=b), steps, seed, **kw)   # refuses a b where no stage I
+        try: scheme = make_scheme(name, n, m=batch, b=b)   # refuses a batch above its population, a b where no stage I
+        except ValueError as e: raise ValueError(f"{e} (make_scheme's n is dataset_size here, its m batch)") from None
+        return cls(scheme, steps, seed, **kw)
 
     def __len__(self) -> int: return self.steps
 
