@@ -219,6 +219,21 @@ def test_make_private_with_epsilon_calibrates_random_allocation_by_its_certifica
     eps = engine.get_epsilon(1e-5)
     assert steps == 40 and 1.98 <= eps <= 2.0
     assert account_epochs(sc, sigma=opt.noise_multiplier, epochs=EPOCHS, delta=1e-5, attack=False).certified == eps
+    # the package's search, not Opacus's bisection (13 epoch lattices): its options are refused, not ignored
+    s2 = EpochBatchSampler(sc, seed=5); e2 = PrivacyEngine(); attach(e2, s2)
+    with pytest.raises(TypeError, match='epsilon_tolerance: here sigma comes from calibrate_epoch_sigma'):
+        _train(e2, DataLoader(_data(), batch_sampler=s2), target=2.0, poisson_sampling=False, epsilon_tolerance=0.01)
+
+def test_make_private_with_epsilon_on_epochs_calibrates_for_the_epochs_opacus_begins():
+    "Opacus counts int(epochs / rate) steps: 1.5 epochs (30 steps) begin two, charged whole; 1.01 (20 steps) one."
+    from must_nbdev.core.epochs import make_epoch_scheme, EpochBatchSampler
+    from must_nbdev.training.opacus import _epoch_sigma
+    sc = make_epoch_scheme('shuffle', N, BATCH)                     # its certificate is cheap: the count is tested
+    acc = attach(PrivacyEngine(), EpochBatchSampler(sc, seed=5))
+    two = _epoch_sigma(acc, 2, 8.0, 1e-5)
+    one = _epoch_sigma(acc, 1, 8.0, 1e-5)
+    assert _epoch_sigma(acc, 1.5, 8.0, 1e-5) == two and _epoch_sigma(acc, 1.01, 8.0, 1e-5) == one < two
+    assert _epoch_sigma(acc, 0.001, 8.0, 1e-5) == one                                # no step yet: one epoch
 
 def test_an_epoch_run_with_changing_noise_charges_each_epoch_at_its_smallest_sigma():
     from must_nbdev.core.epochs import make_epoch_scheme

@@ -291,21 +291,34 @@ def _check_wiring(acc:OpacusStyleAccountant, kw:dict):
     workers = getattr(loader, 'num_workers', 0)
     acc.window = workers * (getattr(loader, 'prefetch_factor', None) or 2) if workers else 0   # indices fetched ahead
 
-def _tight_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
-    "make_private's keywords for make_private_with_epsilon(**kw) on a net accountant: σ from calibrate_sigma(net=True)."
+def _epoch_sigma(acc:OpacusStyleAccountant, epochs:float, eps:float, delta:float, tol:float=1e-3) -> float:
+    "The least σ (to `tol`) whose certified ε(δ), over the epochs Opacus's count begins, is ≤ eps as get_epsilon reads it."
+    from must_nbdev.accounting.epoch_account import account_epochs, calibrate_epoch_sigma
+    t = acc.pass_steps
+    named = OpacusStyleAccountant(acc.scheme, acc.relation); named.whole_epochs = True   # as Opacus builds it
+    E = max(1, math.ceil(named.charged_steps(int(epochs / (1 / t)), 1 / t) / t))          # epochs begun
+    sigma = calibrate_epoch_sigma(acc.scheme, epochs=E, eps=eps, delta=delta, relation=acc.relation, tol=tol)
+    certified = lambda s: account_epochs(acc.scheme, sigma=s, epochs=E, delta=delta, relation=acc.relation,
+                                         attack=False).certified
+    while certified(sigma) > eps: sigma *= 1 + tol     # found on a coarser lattice: checked on get_epsilon's
+    return sigma
+
+def _package_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
+    "make_private's keywords for make_private_with_epsilon(**kw), σ from the package's search (the net, an epoch scheme)."
     from must_nbdev.accounting.calibrate import calibrate_sigma
-    kw = dict(kw)
+    kw, search = dict(kw), 'calibrate_sigma(net=True)' if acc.net is not None else 'calibrate_epoch_sigma'
     for name in ('noise_multiplier', 'epsilon_tolerance'):   # Opacus's search is not the one that runs
         if name in kw:
-            raise TypeError(f"make_private_with_epsilon got {name}: with net, sigma comes from calibrate_sigma "
-                            f"(sigma within 0.5%, certified eps never above the target); drop it")
+            raise TypeError(f"make_private_with_epsilon got {name}: here sigma comes from {search} (sigma within "
+                            f"0.1-0.5%, certified eps never above the target); drop it")
     missing = [name for name in ('target_epsilon', 'target_delta', 'epochs') if name not in kw]
     if missing: raise TypeError(f"make_private_with_epsilon needs {', '.join(missing)}")
     _check_wiring(acc, kw)                      # before minutes of calibration, not after
     epochs = check_real(kw.pop('epochs'), 'epochs', 0, lo_open=True)
+    eps, delta = kw.pop('target_epsilon'), kw.pop('target_delta')
+    if acc.net is None: return dict(kw, noise_multiplier=_epoch_sigma(acc, epochs, eps, delta))
     steps = math.ceil(epochs * acc.pass_steps)  # Opacus's epochs of len(data_loader) steps, whole
-    cal = calibrate_sigma(acc.scheme, steps=steps, eps=kw.pop('target_epsilon'), delta=kw.pop('target_delta'),
-                          relation=acc.relation, net=acc.net)
+    cal = calibrate_sigma(acc.scheme, steps=steps, eps=eps, delta=delta, relation=acc.relation, net=acc.net)
     return dict(kw, noise_multiplier=cal.sigma)
 
 def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_private / make_private_with_epsilon
@@ -352,7 +365,8 @@ def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_priva
     def make_private_with_epsilon(**kw):
         "Opacus's make_private_with_epsilon, calibrating with this engine's accountant (the registry is global)."
         register_accountant(acc)
-        if acc.net is None: return cls.make_private_with_epsilon(privacy_engine, **kw)
-        return make_private(**_tight_noise(acc, kw))      # the net: calibrate_sigma's aimed search, not Opacus's
+        if acc.net is None and not isinstance(acc.scheme, EpochScheme):
+            return cls.make_private_with_epsilon(privacy_engine, **kw)
+        return make_private(**_package_noise(acc, kw))    # the net, an epoch scheme: the package's search
     privacy_engine.make_private, privacy_engine.make_private_with_epsilon = make_private, make_private_with_epsilon
     return acc
