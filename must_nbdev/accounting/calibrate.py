@@ -20,7 +20,7 @@ from .tight_search import tight_sigma_search, tight_count_search
 
 
 # %% auto #0
-__all__ = ['Calibration', 'calibrate_sigma', 'calibrate_steps', 'calibrate_batch_size', 'calibrate_schedule']
+__all__ = ['Calibration', 'smallest_sigma', 'calibrate_sigma', 'calibrate_steps', 'calibrate_batch_size', 'calibrate_schedule']
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #e719da93
 @dataclass(frozen=True)
@@ -120,15 +120,18 @@ def _reported(f,             # x -> certified ε
         e = f(x); calls[0] += 1; progress(calls[0], knob, x if user is None else user(x), e); return e
     return g
 
-def _smallest_sigma(eps_at,         # σ -> certified ε (∞ where it cannot be certified)
-                   eps:float,      # the target ε
-                   sigma_max:float, tol:float, progress,
-                   fail,           # (σ, ε) -> the message when even sigma_max misses the target
+def smallest_sigma(eps_at,              # σ -> certified ε (∞ where it cannot be certified)
+                   eps:float,           # the target ε
+                   sigma_max:float,     # give up above this σ
+                   tol:float,           # relative width of the final σ bracket
+                   progress,            # callable(calls, 'sigma', σ, ε) after each evaluation, or None
+                   fail,                # (σ, ε) -> the message when even sigma_max misses the target
+                   sigma_min:float=1e-4,  # never below this σ (the answer if it meets the target)
                   ) -> tuple:
-    "The σ search of `calibrate_sigma` and `calibrate_schedule`, over x = 1/σ (ε grows with x): (σ, ε, σ_bad, calls)."
+    "The σ search of every σ calibrator, over x = 1/σ (ε grows with x): (σ, ε, σ_bad (0: none), calls)."
     f = _reported(lambda x: eps_at(1 / x), progress, 'sigma', lambda x: 1 / x)
     x, e, x_bad, calls = _largest_feasible(f, eps,
-                                           lo=1 / sigma_max, hi=1e4, start=1.0, tol=tol, integer=False,
+                                           lo=1 / sigma_max, hi=1 / sigma_min, start=1.0, tol=tol, integer=False,
                                            power=0.5, steps=(1.5, 16.0, 1.05), fail=lambda x, e: fail(1 / x, e))
     return 1 / x, e, (0.0 if x_bad is None else 1 / x_bad), calls
 
@@ -176,7 +179,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "
                 f"at sigma={sigma:g} is {e:.4g}{why}); raise eps, delta or sigma_max, or lower the steps")
-    sigma, _, sigma_bad, calls = _smallest_sigma(
+    sigma, _, sigma_bad, calls = smallest_sigma(
         lambda s: _certified_eps(scheme, s, k, delta, relation, accuracy, max_bins, last), eps, sigma_max, tol,
         progress, fail)
     kw = dict(steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins)
@@ -310,6 +313,6 @@ def calibrate_schedule(phases,                   # [(scheme, steps), ...] in tra
         except GridTooLarge: return math.inf          # not certifiable on any grid within the budget: infeasible
     fail = lambda sigma, e: (f"eps={eps:g} at delta={delta:g} for the schedule needs sigma > sigma_max={sigma_max:g} "
                              f"(certified eps at sigma={sigma:g} is {e:.4g}); raise eps, delta or sigma_max")
-    sigma, e, sigma_bad, calls = _smallest_sigma(eps_at, eps, sigma_max, tol, progress, fail)
+    sigma, e, sigma_bad, calls = smallest_sigma(eps_at, eps, sigma_max, tol, progress, fail)
     return Calibration('sigma', sigma, sigma_bad, sigma, sum(k for _, k in phases), phases[0][0], e, None, calls,
                        time.perf_counter() - t0, tol, runs[sigma], phases)

@@ -17,8 +17,8 @@ from .allocation_steps import allocation_epoch_parts, score_attack_plds
 
 # %% auto #0
 __all__ = ['TRIANGLE_POINTS', 'ALLOCATION_PAIR', 'ALLOCATION_BLOCKS', 'ALLOCATION_TRIANGLE', 'GAUSSIAN_EPOCHS',
-           'EPOCH_CERTIFICATES', 'EPOCH_SIGMA_MIN', 'gaussian_epochs_bound', 'triangle_bound', 'EpochAccountResult',
-           'account_epoch_phases', 'account_epochs', 'calibrate_epoch_sigma', 'EpochAccountant']
+           'EPOCH_CERTIFICATES', 'EPOCH_SIGMA_MIN', 'EPOCH_SIGMA_MAX', 'gaussian_epochs_bound', 'triangle_bound',
+           'EpochAccountResult', 'account_epoch_phases', 'account_epochs', 'calibrate_epoch_sigma', 'EpochAccountant']
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #7ac64c9f
 def gaussian_epochs_bound(sigma:float,           # noise multiplier (> 0)
@@ -118,6 +118,7 @@ EPOCH_CERTIFICATES = {   # name -> what it is and where it is proven
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #fdb141d1
 EPOCH_SIGMA_MIN = 0.08   # least σ the epoch lattices hold: their sums use e^{2/σ²} (the shuffled attack's at σ/2)
+EPOCH_SIGMA_MAX = 1e6    # `calibrate_epoch_sigma` gives up above this σ
 
 def _phase_parts(phases, bins, attack) -> list:
     "The allocation parts of every phase, each counted for its epochs."
@@ -227,17 +228,11 @@ def calibrate_epoch_sigma(scheme:EpochScheme,      # from `make_epoch_scheme`
     "The least σ ≥ `EPOCH_SIGMA_MIN` (within `tol`, rounded up) whose certified (or attack's) ε(δ) is ≤ `eps`."
     check_choice(which, 'which', ('certified', 'attack')); eps = check_real(eps, 'eps', 0, lo_open=True)
     tol = check_real(tol, 'tol', 0, 0.5, lo_open=True)
-    f = lambda s: float(getattr(account_epochs(scheme, sigma=s, epochs=epochs, delta=delta, relation=relation,
-                                               bins=bins, attack=which == 'attack'), which)) - eps
-    lo, hi = 0.25, 1.0
-    while f(hi) > 0: lo, hi = hi, hi * 2
-    while f(lo) <= 0:                             # lo meets the target too: lower, down to the lattices' least σ
-        if lo <= EPOCH_SIGMA_MIN: return EPOCH_SIGMA_MIN
-        lo, hi = max(lo / 2, EPOCH_SIGMA_MIN), lo
-    while hi / lo > 1 + tol:
-        mid = math.sqrt(lo * hi)
-        lo, hi = (mid, hi) if f(mid) > 0 else (lo, mid)
-    return hi
+    from must_nbdev.accounting.calibrate import smallest_sigma   # every σ calibrator's search (imported when asked)
+    eps_at = lambda s: float(getattr(account_epochs(scheme, sigma=s, epochs=epochs, delta=delta, relation=relation,
+                                                    bins=bins, attack=which == 'attack'), which))
+    fail = lambda s, e: f"eps={eps:g} needs sigma > {s:g} ({which} eps there {e:.4g}); raise eps or delta"
+    return smallest_sigma(eps_at, eps, EPOCH_SIGMA_MAX, tol, None, fail, sigma_min=EPOCH_SIGMA_MIN)[0]
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #1c729bf8
 class EpochAccountant:
