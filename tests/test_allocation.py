@@ -140,3 +140,5 @@ def test_the_kept_epoch_plds_stay_within_their_memory_budget(monkeypatch):
         allocation_epoch_plds(sigma, 5, bins=1 << 12)
         (key, plds), = allocation._KEPT.items()                          # the newest alone, its bytes counted
         assert key[:2] == (sigma, 5) and allocation._KEPT_BYTES == sum(p.masses.nbytes for _, p in plds)
+    monkeypatch.setattr(allocation, 'EPOCH_PLD_CACHE_MB', -1)
+    with pytest.raises(ValueError, match='EPOCH_PLD_CACHE_MB'): allocation_epoch_plds(1.7125, 5, bins=1 << 12)

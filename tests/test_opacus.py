@@ -223,6 +223,14 @@ def test_make_private_with_epsilon_calibrates_random_allocation_by_its_certifica
     s2 = EpochBatchSampler(sc, seed=5); e2 = PrivacyEngine(); attach(e2, s2)
     with pytest.raises(TypeError, match='epsilon_tolerance: here sigma comes from calibrate_epoch_sigma'):
         _train(e2, DataLoader(_data(), batch_sampler=s2), target=2.0, poisson_sampling=False, epsilon_tolerance=0.01)
+    with pytest.raises(TypeError, match='make_private_with_epsilon needs max_grad_norm'):   # before calibrating
+        e2.make_private_with_epsilon(module=nn.Linear(20, 2), optimizer=opt, data_loader=DataLoader(_data(), batch_sampler=s2),
+                                     target_epsilon=2.0, target_delta=1e-5, epochs=EPOCHS, poisson_sampling=False)
+    model = nn.Linear(20, 2)
+    with pytest.warns(UserWarning, match='non-zero privacy budget already spent'):   # Opacus's warning, kept
+        engine.make_private_with_epsilon(module=model, optimizer=torch.optim.SGD(model.parameters(), lr=0.1),
+                                         data_loader=DataLoader(_data(), batch_sampler=sampler), max_grad_norm=1.0,
+                                         target_epsilon=4.0, target_delta=1e-5, epochs=EPOCHS, poisson_sampling=False)
 
 def test_make_private_with_epsilon_on_epochs_calibrates_for_the_epochs_opacus_begins():
     "Opacus counts int(epochs / rate) steps: 1.5 epochs (30 steps) begin two, charged whole; 1.01 (20 steps) one."

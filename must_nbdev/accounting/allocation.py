@@ -217,10 +217,11 @@ def _kept(key:tuple) -> tuple:
     with _KEPT_LOCK:
         if key in _KEPT: _KEPT.move_to_end(key); return _KEPT[key]
     plds = _mixture_plds(*key)                  # outside the lock: another thread may compute the same key meanwhile
-    nbytes, budget = sum(p.masses.nbytes for _, p in plds), EPOCH_PLD_CACHE_MB * 2 ** 20
+    budget = check_real(EPOCH_PLD_CACHE_MB, 'EPOCH_PLD_CACHE_MB', 0) * 2 ** 20
+    nbytes = sum(p.masses.nbytes for _, p in plds)
     with _KEPT_LOCK:
         if nbytes <= budget and key not in _KEPT: _KEPT[key] = plds; _KEPT_BYTES += nbytes
-        while _KEPT_BYTES > budget: _KEPT_BYTES -= sum(p.masses.nbytes for _, p in _KEPT.popitem(last=False)[1])
+        while _KEPT and _KEPT_BYTES > budget: _KEPT_BYTES -= sum(p.masses.nbytes for _, p in _KEPT.popitem(last=False)[1])
     return plds
 
 def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:

@@ -222,12 +222,12 @@ def calibrate_epoch_sigma(scheme:EpochScheme,      # from `make_epoch_scheme`
                           delta:float,             # target δ in (0, 1)
                           relation:str|None=None,  # default: the scheme's own
                           which:str='certified',   # 'certified': certified ε ≤ eps; 'attack': attack ε ≤ eps
-                          tol:float=1e-3,          # relative accuracy of σ
+                          tol:float=1e-3,          # relative accuracy of σ, in [1e-6, 0.5]
                           bins:int=1 << 19,        # lattice points (coarser than `account_epochs`: still sound)
                          ) -> float:
     "The least σ ≥ `EPOCH_SIGMA_MIN` (within `tol`, rounded up) whose certified (or attack's) ε(δ) is ≤ `eps`."
     check_choice(which, 'which', ('certified', 'attack')); eps = check_real(eps, 'eps', 0, lo_open=True)
-    tol = check_real(tol, 'tol', 0, 0.5, lo_open=True)
+    tol = check_real(tol, 'tol', 1e-6, 0.5)
     from must_nbdev.accounting.calibrate import smallest_sigma   # every σ calibrator's search (imported when asked)
     eps_at = lambda s: float(getattr(account_epochs(scheme, sigma=s, epochs=epochs, delta=delta, relation=relation,
                                                     bins=bins, attack=which == 'attack'), which))

@@ -61,6 +61,7 @@ class MustBatchSampler:
     def from_name(cls, name:str, dataset_size:int, batch:int, steps:int|None=None, b:int|None=None, seed=None, **kw):
         "Sampler of registry scheme `name` on `dataset_size` records, (expected) batch `batch`, MUST stage-I size `b`."
         n, batch = check_int(dataset_size, 'dataset_size', 1), check_int(batch, 'batch', 1)
+        check_choice(name, 'scheme', SCHEMES)
         try: scheme = make_scheme(name, n, m=batch, b=b)   # refuses a batch above its population, a b where no stage I
         except ValueError as e: raise ValueError(f"{e} (make_scheme's n is dataset_size here, its m batch)") from None
         return cls(scheme, steps, seed, **kw)

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/training/02_opacus.ipynb #947b4f67
 from __future__ import annotations
-import math
+import math, warnings
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_real, patch_to
 from ..core.sampling import SCHEMES, Scheme, make_scheme
@@ -292,11 +292,11 @@ def _check_wiring(acc:OpacusStyleAccountant, kw:dict):
     acc.window = workers * (getattr(loader, 'prefetch_factor', None) or 2) if workers else 0   # indices fetched ahead
 
 def _epoch_sigma(acc:OpacusStyleAccountant, epochs:float, eps:float, delta:float, tol:float=1e-3) -> float:
-    "The least σ (to `tol`) whose certified ε(δ), over the epochs Opacus's count begins, is ≤ eps as get_epsilon reads it."
+    "σ for the epochs Opacus's count begins: the least on a coarser lattice (to `tol`), raised until get_epsilon's meets eps."
     from must_nbdev.accounting.epoch_account import account_epochs, calibrate_epoch_sigma
     t = acc.pass_steps
-    named = OpacusStyleAccountant(acc.scheme, acc.relation); named.whole_epochs = True   # as Opacus builds it
-    E = max(1, math.ceil(named.charged_steps(int(epochs / (1 / t)), 1 / t) / t))          # epochs begun
+    E = max(1, math.ceil(int(epochs / (1 / t)) / t))   # epochs begun by Opacus's int(epochs / rate) steps (short by
+                                                        # one at most, which begins the same epoch)
     sigma = calibrate_epoch_sigma(acc.scheme, epochs=E, eps=eps, delta=delta, relation=acc.relation, tol=tol)
     certified = lambda s: account_epochs(acc.scheme, sigma=s, epochs=E, delta=delta, relation=acc.relation,
                                          attack=False).certified
@@ -311,9 +311,13 @@ def _package_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
         if name in kw:
             raise TypeError(f"make_private_with_epsilon got {name}: here sigma comes from {search} (sigma within "
                             f"0.1-0.5%, certified eps never above the target); drop it")
-    missing = [name for name in ('target_epsilon', 'target_delta', 'epochs') if name not in kw]
+    needed = ('module', 'optimizer', 'data_loader', 'max_grad_norm', 'target_epsilon', 'target_delta', 'epochs')
+    missing = [name for name in needed if name not in kw]
     if missing: raise TypeError(f"make_private_with_epsilon needs {', '.join(missing)}")
     _check_wiring(acc, kw)                      # before minutes of calibration, not after
+    if len(acc) > 0:                            # Opacus's own warning, which its search would have given
+        warnings.warn("You're calling make_private_with_epsilon with non-zero privacy budget already spent. Returned "
+                      "noise_multiplier assumes zero starting point, so your overall privacy budget will be higher.")
     epochs = check_real(kw.pop('epochs'), 'epochs', 0, lo_open=True)
     eps, delta = kw.pop('target_epsilon'), kw.pop('target_delta')
     if acc.net is None: return dict(kw, noise_multiplier=_epoch_sigma(acc, epochs, eps, delta))
