@@ -33,6 +33,7 @@ def test_calibrated_sigma_meets_the_target():
     s = calibrate_epoch_sigma(ra, epochs=2, eps=1.5, delta=1e-5, bins=1 << 16, tol=1e-2)
     assert account_epochs(ra, sigma=s, epochs=2, delta=1e-5, bins=1 << 16).certified <= 1.5
     assert account_epochs(ra, sigma=s / 1.02, epochs=2, delta=1e-5, bins=1 << 16).certified > 1.5
+    assert account_epochs(ra, sigma=s, epochs=2, delta=1e-5).certified <= 1.5   # where every door reads it
     with pytest.raises(ValueError, match='tol'):        # below float resolution the search could never close
         calibrate_epoch_sigma(ra, epochs=2, eps=1.5, delta=1e-5, tol=1e-17)
 

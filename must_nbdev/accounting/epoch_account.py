@@ -225,14 +225,18 @@ def calibrate_epoch_sigma(scheme:EpochScheme,      # from `make_epoch_scheme`
                           tol:float=1e-3,          # relative accuracy of σ, in [1e-6, 0.5]
                           bins:int=1 << 19,        # lattice points (coarser than `account_epochs`: still sound)
                          ) -> float:
-    "The least σ ≥ `EPOCH_SIGMA_MIN` (within `tol`, rounded up) whose certified (or attack's) ε(δ) is ≤ `eps`."
+    "The least σ ≥ `EPOCH_SIGMA_MIN` (within `tol`, rounded up) whose certified ε(δ) as `account_epochs` reports it, or attack's, is ≤ `eps`."
     check_choice(which, 'which', ('certified', 'attack')); eps = check_real(eps, 'eps', 0, lo_open=True)
     tol = check_real(tol, 'tol', 1e-6, 0.5)
     from must_nbdev.accounting.calibrate import smallest_sigma   # every σ calibrator's search (imported when asked)
     eps_at = lambda s: float(getattr(account_epochs(scheme, sigma=s, epochs=epochs, delta=delta, relation=relation,
                                                     bins=bins, attack=which == 'attack'), which))
     fail = lambda s, e: f"eps={eps:g} needs sigma > {s:g} ({which} eps there {e:.4g}); raise eps or delta"
-    return smallest_sigma(eps_at, eps, EPOCH_SIGMA_MAX, tol, None, fail, sigma_min=EPOCH_SIGMA_MIN)[0]
+    sigma = smallest_sigma(eps_at, eps, EPOCH_SIGMA_MAX, tol, None, fail, sigma_min=EPOCH_SIGMA_MIN)[0]
+    if which == 'attack': return sigma   # any lattice's attack is a lower bound: below σ/(1 + tol) the target is broken
+    certified = lambda s: account_epochs(scheme, sigma=s, epochs=epochs, delta=delta, relation=relation).certified
+    while certified(sigma) > eps: sigma *= 1 + tol   # found on `bins`: checked on the lattice every door reports
+    return sigma                                     # (the default, attack included: the door's query, then kept)
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #1c729bf8
 class EpochAccountant:

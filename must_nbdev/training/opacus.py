@@ -292,16 +292,12 @@ def _check_wiring(acc:OpacusStyleAccountant, kw:dict):
     acc.window = workers * (getattr(loader, 'prefetch_factor', None) or 2) if workers else 0   # indices fetched ahead
 
 def _epoch_sigma(acc:OpacusStyleAccountant, epochs:float, eps:float, delta:float, tol:float=1e-3) -> float:
-    "σ for the epochs Opacus's count begins: the least on a coarser lattice (to `tol`), raised until get_epsilon's meets eps."
-    from must_nbdev.accounting.epoch_account import account_epochs, calibrate_epoch_sigma
+    "`calibrate_epoch_sigma`'s σ for the epochs Opacus's count begins: get_epsilon then reports at most eps."
+    from must_nbdev.accounting.epoch_account import calibrate_epoch_sigma
     t = acc.pass_steps
     E = max(1, math.ceil(int(epochs / (1 / t)) / t))   # epochs begun by Opacus's int(epochs / rate) steps (short by
                                                         # one at most, which begins the same epoch)
-    sigma = calibrate_epoch_sigma(acc.scheme, epochs=E, eps=eps, delta=delta, relation=acc.relation, tol=tol)
-    certified = lambda s: account_epochs(acc.scheme, sigma=s, epochs=E, delta=delta, relation=acc.relation,
-                                         attack=False).certified
-    while certified(sigma) > eps: sigma *= 1 + tol     # found on a coarser lattice: checked on get_epsilon's
-    return sigma
+    return calibrate_epoch_sigma(acc.scheme, epochs=E, eps=eps, delta=delta, relation=acc.relation, tol=tol)
 
 def _package_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
     "make_private's keywords for make_private_with_epsilon(**kw), σ from the package's search (the net, an epoch scheme)."
