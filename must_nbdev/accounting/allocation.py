@@ -216,8 +216,8 @@ def _kept(key:tuple) -> tuple:
     global _KEPT_BYTES
     with _KEPT_LOCK:
         if key in _KEPT: _KEPT.move_to_end(key); return _KEPT[key]
+    budget = check_real(EPOCH_PLD_CACHE_MB, 'EPOCH_PLD_CACHE_MB', 0) * 2 ** 20   # checked before the work, not after
     plds = _mixture_plds(*key)                  # outside the lock: another thread may compute the same key meanwhile
-    budget = check_real(EPOCH_PLD_CACHE_MB, 'EPOCH_PLD_CACHE_MB', 0) * 2 ** 20
     nbytes = sum(p.masses.nbytes for _, p in plds)
     with _KEPT_LOCK:
         if nbytes <= budget and key not in _KEPT: _KEPT[key] = plds; _KEPT_BYTES += nbytes

@@ -291,13 +291,13 @@ def _check_wiring(acc:OpacusStyleAccountant, kw:dict):
     workers = getattr(loader, 'num_workers', 0)
     acc.window = workers * (getattr(loader, 'prefetch_factor', None) or 2) if workers else 0   # indices fetched ahead
 
-def _epoch_sigma(acc:OpacusStyleAccountant, epochs:float, eps:float, delta:float, tol:float=1e-3) -> float:
+def _epoch_sigma(acc:OpacusStyleAccountant, epochs:float, eps:float, delta:float) -> float:
     "`calibrate_epoch_sigma`'s σ for the epochs Opacus's count begins: get_epsilon then reports at most eps."
     from must_nbdev.accounting.epoch_account import calibrate_epoch_sigma
     t = acc.pass_steps
     E = max(1, math.ceil(int(epochs / (1 / t)) / t))   # epochs begun by Opacus's int(epochs / rate) steps (short by
                                                         # one at most, which begins the same epoch)
-    return calibrate_epoch_sigma(acc.scheme, epochs=E, eps=eps, delta=delta, relation=acc.relation, tol=tol)
+    return calibrate_epoch_sigma(acc.scheme, epochs=E, eps=eps, delta=delta, relation=acc.relation)
 
 def _package_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
     "make_private's keywords for make_private_with_epsilon(**kw), σ from the package's search (the net, an epoch scheme)."
