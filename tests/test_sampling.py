@@ -62,6 +62,7 @@ def test_three_stage_mean_and_sampler_agree():
     (dict(name='wr', n=10, m=float('nan')), 'm must be an integer'),
     (dict(name='poisson', n=10, q=0.0), 'q must be finite and in (0, 1]'),
     (dict(name='poisson', n=10, m=11), 'm must be an integer >= 1 and <= 10'),
+    (dict(name='poisson', n=10, m=11), "Poisson's expected batch size is m = q·n, rate q ≤ 1: m ≤ n = 10"),
     (dict(name='unknown', n=10, m=1), 'scheme must be one of'),
     (dict(name='wor', n=10, m=1, b=3), 'wor has no stage-I size b'),
 ])
@@ -84,6 +85,16 @@ def test_log_binom_pmf_matches_mpmath(n, p):
         # relative 1e-12 on the pmf itself = absolute 1e-12 on its log while the pmf is above 1e-280
         tol = 1e-12 if exact > mp.log(1e-280) else 1e-7 * abs(float(exact))
         assert abs(got - float(exact)) <= tol, (n, p, k, got, float(exact))
+
+
+@pytest.mark.parametrize('p', [1.5, -0.1, float('nan'), [0.2, float('nan')]])
+def test_log_binom_pmf_refuses_a_rate_outside_0_1_instead_of_nan(p):
+    with pytest.raises(ValueError, match=r'p must be a probability in \[0, 1\]'): log_binom_pmf(1, 10, p)
+
+
+def test_log_binom_pmf_refuses_negative_trials():
+    with pytest.raises(ValueError, match='n must be a number of trials >= 0'): log_binom_pmf(0, -1, 0.5)
+    assert log_binom_pmf(0, 0, 0.0) == 0.0 and log_binom_pmf(1, 10, 1.0) == -np.inf   # the ends of [0, 1] are fine
 
 
 @pytest.mark.parametrize('N,K,s', [(500, 3, 400), (500, 40, 400), (10**6, 50, 10**5), (118, 7, 100), (30969, 12, 500)])

@@ -157,6 +157,12 @@ def check_scheme(scheme,  # the value to check
     return scheme
 
 # %% ../../nbs/core/01_sampling.ipynb #de56356c
+def _poisson_m(m, n:int) -> int:
+    "Poisson's expected batch size m as an int in [1, n], refused with the reason: m = q·n and q ≤ 1."
+    try: return check_int(m, 'm', 1, n)
+    except ValueError as e:
+        raise ValueError(f"{e} (Poisson's expected batch size is m = q·n, rate q ≤ 1: m ≤ n = {n})") from None
+
 def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'must-ow', 'must-wo', 'must-ww'
                 n:int,              # records in the dataset (1 to MAX_N)
                 m:int|None=None,    # (expected) batch size ≥ 1 (≤ n: wor, poisson; ≤ b: must-wo)
@@ -172,11 +178,11 @@ def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'mu
     if name == 'poisson':
         if q is None and m is None: raise ValueError("poisson needs q (rate in (0, 1]) or m (expected size, q = m/n)")
         if q is not None and m is not None:          # both: only if they agree, never one silently ignored
-            q, m = check_real(q, 'q', 0, 1, lo_open=True), check_int(m, 'm', 1, n)
+            q, m = check_real(q, 'q', 0, 1, lo_open=True), _poisson_m(m, n)
             if not math.isclose(q, m / n, rel_tol=1e-12):
                 raise ValueError(f"poisson takes q or m (q = m/n); got q={q:g} and m={m} with m/n={m / n:g}: give "
                                  "one of them")
-        q = check_real(q, 'q', 0, 1, lo_open=True) if q is not None else check_int(m, 'm', 1, n) / n
+        q = check_real(q, 'q', 0, 1, lo_open=True) if q is not None else _poisson_m(m, n) / n
     else:   # integral floats such as 10.0 become ints here, so every stage stores an int
         m = check_int(m, 'm', 1, MAX_N) if m is not None else None
         b = check_int(b, 'b', 1, MAX_N) if b is not None else None
@@ -246,6 +252,10 @@ def log_binom_pmf(k,  # number of successes (array-like)
     "Log Binomial(n, p) pmf at `k`, accurate to ~1e-14 relative (Boost) and finite far into the tails."
     from scipy import stats  # imported here: scipy.stats costs half a second at `must --help`
     k, n, p = (np.asarray(x, float) for x in (k, n, p))
+    for name, v, ok in (('p', p, (p >= 0) & (p <= 1)), ('n', n, n >= 0)):   # NaN fails too: never NaN out
+        if not np.all(ok):
+            allowed = 'a probability in [0, 1]' if name == 'p' else 'a number of trials >= 0'
+            raise ValueError(f"{name} must be {allowed}, got {float(v.ravel()[~ok.ravel()][0])!r}")
     with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
         direct = stats.binom.pmf(k, n, p)
         crude = (special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1)
