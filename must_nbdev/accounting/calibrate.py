@@ -261,8 +261,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                          f"only by them; got name={name!r}, b_per_m={b_per_m!r}")
     if two_stage: b_per_m = check_real(b_per_m, 'b_per_m', 1)
     at = lambda m: make_scheme(name, n, m=m, b=math.ceil(b_per_m * m) if two_stage else None)
-    wor_first = two_stage and SCHEMES[name].first_method == 'wor'       # then b = ceil(c m) <= n
-    m_max = min(n, math.floor(n / b_per_m)) if wor_first else n
+    m_max = min(n, math.floor(n / b_per_m)) if SCHEMES[name].b_at_most_n else n     # then b = ceil(c m) <= n
     if m_max < 1: raise ValueError(f"b_per_m={b_per_m:g} leaves no batch size: b = ceil(b_per_m * m) must be <= n={n}")
     options, first = net_asked(net), at(1)
     requested_run_certificates(first, first.relation if relation is None else relation, 'worst', options or False)

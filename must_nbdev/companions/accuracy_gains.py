@@ -148,7 +148,7 @@ def must_stage_one_size(name:str,      # registry name
                         b_factor:int,  # b = b_factor·m
                        ) -> int:
     "Stage-I size b = b_factor·m, capped at N where stage I draws without replacement (MUST.ow)."
-    return min(N, b_factor * m) if SCHEMES[name].first_method == 'wor' else b_factor * m
+    return min(N, b_factor * m) if SCHEMES[name].b_at_most_n else b_factor * m
 
 def mean_gain_table(population,                     # the population's values
                     R:float=1.0,                    # range of the values (> 0)

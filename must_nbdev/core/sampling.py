@@ -46,6 +46,11 @@ class SchemeSpec:
         return self.stages(1, 1, 0.5)[0].method
 
     @property
+    def b_at_most_n(self) -> bool:
+        "True if the scheme has a stage-I size b capped at n (stage I draws b records without replacement)."
+        return 'b' in self.params and self.first_method == 'wor'
+
+    @property
     def distinct(self) -> bool:
         "True if a record appears at most once in a batch (no stage draws with replacement)."
         return all(st.method != 'wr' for st in self.stages(1, 1, 0.5))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, time
 from dataclasses import dataclass
 from ..core.definitions import check_flag, check_int, check_real
-from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
+from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps, scheme_fits
 from ..accounting.account import account, requested_run_certificates
 from ..accounting.certificates import run_certificates
 from ..accounting.triangle_certificate import TightOptions, net_asked
@@ -59,7 +59,7 @@ def comparison_schemes(n:int,           # records in the dataset
            (make_scheme('wr', n, m=m), 'substitute')]
     for b in b_values:
         out += [(make_scheme(name, n, m=m, b=b), 'substitute') for name in ('must-ow', 'must-ww', 'must-wo')
-                if not (name == 'must-wo' and m > b)]
+                if scheme_fits(name, n, m, b)]     # the registry's rule (MUST.wo draws its m from the b)
     return out
 
 # %% ../../nbs/training/03_compare.ipynb #ecde4445
