@@ -20,7 +20,8 @@ from .tight_search import tight_sigma_search, tight_count_search
 
 
 # %% auto #0
-__all__ = ['Calibration', 'smallest_sigma', 'calibrate_sigma', 'calibrate_steps', 'calibrate_batch_size', 'calibrate_schedule']
+__all__ = ['Calibration', 'smallest_sigma', 'calibrate_sigma', 'stage_one_size', 'calibrate_steps', 'calibrate_batch_size',
+           'calibrate_schedule']
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #e719da93
 @dataclass(frozen=True)
@@ -194,6 +195,13 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     return Calibration('sigma', sigma, sigma_bad, sigma, k, scheme, r.upper, r.lower,
                        calls, time.perf_counter() - t0, tol, r)
 
+# %% ../../nbs/accounting/11_calibrate.ipynb #b7c1e2a9
+def stage_one_size(b_per_m:float,  # stage-I records per batch record (>= 1)
+                   m:int,          # batch size (>= 1)
+                  ) -> int:
+    "The stage-I size b = ⌈b_per_m·m⌉ of a MUST batch, the product rounded to 9 decimals first (1.1·10 is 11, not 12)."
+    return math.ceil(round(check_real(b_per_m, 'b_per_m', 1) * check_int(m, 'm', 1), 9))
+
 # %% ../../nbs/accounting/11_calibrate.ipynb #c23508dd
 def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                     *,
@@ -260,7 +268,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
         raise ValueError(f"b_per_m (stage-I size b = ceil(b_per_m * m)) is required by the two-stage MUST schemes and "
                          f"only by them; got name={name!r}, b_per_m={b_per_m!r}")
     if two_stage: b_per_m = check_real(b_per_m, 'b_per_m', 1)
-    at = lambda m: make_scheme(name, n, m=m, b=math.ceil(b_per_m * m) if two_stage else None)
+    at = lambda m: make_scheme(name, n, m=m, b=stage_one_size(b_per_m, m) if two_stage else None)
     m_max = min(n, math.floor(n / b_per_m)) if SCHEMES[name].b_at_most_n else n     # then b = ceil(c m) <= n
     if m_max < 1: raise ValueError(f"b_per_m={b_per_m:g} leaves no batch size: b = ceil(b_per_m * m) must be <= n={n}")
     options, first = net_asked(net), at(1)

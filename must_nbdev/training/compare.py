@@ -53,6 +53,8 @@ def comparison_schemes(n:int,           # records in the dataset
     n, m = check_int(n, 'n', 2), check_int(batch_size, 'batch_size', 1)
     if m > n: raise ValueError(f"batch_size must be <= n = {n}, got {m}")
     if b_values is None: b_values = sorted({b for b in (2 * m, 8 * m, n // 4) if m <= b < n})
+    if isinstance(b_values, (str, bytes)) or not hasattr(b_values, '__iter__'):
+        raise TypeError(f"b_values must be None or a list of stage-I sizes (integers in [1, n]), got {b_values!r}")
     b_values = [check_int(b, 'b', 1, n) for b in b_values]
     poisson = make_scheme('poisson', n, q=m / n)
     out = [(poisson, 'add_remove'), (poisson, 'substitute'), (make_scheme('wor', n, m=m), 'substitute'),
@@ -117,6 +119,11 @@ def epoch_rows(n:int,                   # records in the dataset
                epochs:float|None=None,  # ... or whole epochs
               ) -> list:
     "`ComparisonRow`s of random allocation (add/remove and substitution) and shuffled epochs; [] unless whole epochs."
+    if (eps is None) == (sigma is None):      # both: one would be silently dropped
+        raise ValueError("give exactly one of eps (a target: calibrate sigma) or sigma")
+    delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    if eps is not None: eps = check_real(eps, 'eps', 0, lo_open=True)
+    if sigma is not None: sigma = check_real(sigma, 'sigma', 0, lo_open=True)
     if (steps is None) == (epochs is None): raise ValueError("give exactly one of steps (>= 1) or epochs (> 0)")
     if steps is not None: steps = check_int(steps, 'steps', 1)
     else: epochs = check_real(epochs, 'epochs', 0, lo_open=True)

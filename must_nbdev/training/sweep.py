@@ -14,6 +14,7 @@ from ..accounting.account import account, requested_run_certificates
 from ..accounting.pairs import RELATIONS
 from ..accounting.certificates import run_certificates
 from ..accounting.triangle_certificate import net_asked
+from ..accounting.calibrate import stage_one_size
 from ..accounting.epoch_account import account_epochs
 from .compare import EpsRowResult
 
@@ -66,6 +67,10 @@ def sweep_grid(n:int,                                   # records in the dataset
               ) -> list:
     "Every combination as a `SweepPoint`; a combination a scheme does not admit raises, naming it."
     n = check_int(n, 'n', 2)
+    for axis, values in (('schemes', schemes), ('batch_sizes', batch_sizes), ('sigmas', sigmas), ('epochs', epochs),
+                         ('b_per_m', b_per_m)):
+        if isinstance(values, (str, bytes)) or not hasattr(values, '__iter__'):
+            raise TypeError(f"{axis} must be a list of values (one axis of the grid), got {values!r}")
     schemes = [check_choice(s, 'schemes', (*SCHEMES, *EPOCH_SCHEMES)) for s in schemes]
     sizes = [check_int(m, 'batch_sizes', 1, n) for m in batch_sizes]
     sigmas = [check_real(s, 'sigmas', 0, lo_open=True) for s in sigmas]
@@ -75,7 +80,7 @@ def sweep_grid(n:int,                                   # records in the dataset
     points = []
     for name, m, s, e in product(schemes, sizes, sigmas, epochs):
         has_b = name in SCHEMES and 'b' in SCHEMES[name].params
-        for b in (sorted({int(round(r * m)) for r in b_per_m}) if has_b else [None]):
+        for b in (sorted({stage_one_size(r, m) for r in b_per_m}) if has_b else [None]):   # calibrate's b
             try: points.append(SweepPoint(name, n, m, float(s), float(e), b, relation))   # checks itself
             except ValueError as err:
                 raise ValueError(f"sweep point (scheme={name!r}, batch_size={m}, sigma={s:g}, epochs={e:g}, b={b}) "
