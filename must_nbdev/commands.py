@@ -73,7 +73,8 @@ def _scheme_from(args):
     "The scheme the arguments describe; Poisson given by its rate needs no n (its privacy depends on q only)."
     if args.n is None:
         by_rate = 'q' in SCHEMES[args.scheme].params                      # Poisson: its privacy depends on q only
-        if by_rate and args.q is not None and args.m is None: return make_scheme(args.scheme, MAX_N, q=args.q)
+        if by_rate and args.q is not None and args.m is None:   # b passed on: refused there, never dropped
+            return make_scheme(args.scheme, MAX_N, q=args.q, b=args.b)
         raise ValueError("--n (dataset size) is required"
                          + (" with --m/--batch-size (poisson by its rate --q alone needs no --n)"
                             if by_rate else ''))

@@ -143,6 +143,10 @@ def test_poisson_by_rate_needs_no_n():
                '1', '--json'])
     assert rc == 0 and out.startswith('Poisson(q=0.02)') and f"{json.loads(ref[1])['delta_upper']:.6e}" in out
 
+def test_regression_poisson_by_rate_refuses_b_instead_of_dropping_it():
+    rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.1', '--b', '5', '--sigma', '1', '--k', '3', '--eps', '1'])
+    assert rc == 2 and 'poisson has no stage-I size b' in err and len(err.strip().splitlines()) == 1
+
 def test_version_and_bare_usage():
     rc, out, err = run(['--version'])
     assert rc == 0 and out.startswith('must_nbdev ')
