@@ -88,8 +88,9 @@ class EpochAccountResult(CertifiedResult):
     certified = property(lambda self: float(self.upper), doc="The certified upper bound: `upper`.")
     attack = property(lambda self: None if math.isnan(self.lower) else float(self.lower),
                       doc="The attack's value: `lower` (None where it was not run).")
-    bracket = property(lambda self: (float(self.lower), float(self.upper)) if self.tight else None,
-                       doc="(attack, certificate) where the certificate's pair is exact; None otherwise.")
+    bracket = property(lambda self: (float(self.lower), float(self.upper))
+                       if self.tight and not math.isnan(self.lower) else None,
+                       doc="(attack, certificate) where the certificate's pair is exact and the attack ran; else None.")
     @property
     def tight(self) -> bool: return self.certificate == ALLOCATION_PAIR
     @property
@@ -181,7 +182,7 @@ def account_epoch_phases(phases,                    # [(EpochScheme, σ, whole e
         raise ValueError(f"{sc0.label} has fixed batches: its relation is 'substitute' (adding a record changes "
                          "every later batch)")
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (ask δ) or delta (ask ε)")
-    attack = check_flag(attack, 'attack')
+    attack, bins = check_flag(attack, 'attack'), check_int(bins, 'bins', 64)   # every path: shuffle's too
     small = min(s for _, s, _ in phases)
     if small < EPOCH_SIGMA_MIN and (attack or not sc0.fixed_size or relation == 'add_remove'):   # lattices run
         raise ValueError(f"sigma={small:g} is below {EPOCH_SIGMA_MIN:g}, the least noise the epoch accountant's "
@@ -295,6 +296,9 @@ class EpochAccountant:
                ) -> list:
         "The certified value after each `step` call: rows of epochs, σ of the last phase and `upper`."
         if (eps is None) == (delta is None): raise ValueError("give exactly one of delta or eps")
+        if not self.phases: raise ValueError("no epochs recorded yet: call step(scheme, sigma=..., epochs=...) first")
+        if delta is not None: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+        else: eps = check_real(eps, 'eps', 0)
         rows = []
         for end in self.call_ends:
             cut, done = [], 0
