@@ -76,8 +76,9 @@ class AccountResult(CertifiedResult):
         return float(self.upper) if self.pair == 'worst' else None
     @property
     def attack(self) -> float|None:
-        "What the best real attack forces: `lower` (worst case); None for the paper's pair (no attack runs)."
-        return float(self.lower) if self.pair == 'worst' else None
+        "What the best real attack forces: `lower` (worst case); None for the paper's pair or where no attack ran."
+        ran = not (self.attack_name or '').startswith('none')     # 'none (attack=False)', 'none (no attack grid fits)'
+        return float(self.lower) if self.pair == 'worst' and ran else None
     @property
     def bracket(self) -> tuple|None:
         "The numerical bracket of the certified bound: `bound_interval`; None for the paper's pair."
