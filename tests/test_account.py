@@ -318,3 +318,10 @@ def test_attack_flag_is_a_bool():
     "attack='no' ran the attack (a non-empty string is true)."
     with pytest.raises(TypeError, match='attack'):
         account(make_scheme('wor', 100, m=10), sigma=2.0, steps=10, delta=1e-5, attack='no')
+
+
+def test_regression_attack_is_none_where_no_attack_ran():
+    r = account(make_scheme('wor', 100, m=10), sigma=1.0, steps=2, delta=1e-5, attack=False)
+    assert r.attack is None and r.to_dict()['attack'] is None and r.lower == 0.0 and r.attack_name.startswith('none')
+    exact = account(make_scheme('poisson', 100, m=10), sigma=1.0, steps=2, delta=1e-5, attack=False)
+    assert exact.attack == exact.lower > 0          # an exact pair is its own attack, run whatever attack says

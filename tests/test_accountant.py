@@ -164,3 +164,16 @@ def test_a_recorded_run_refuses_a_phase_on_a_dataset_of_another_size():
     with pytest.raises(ValueError, match="differs from this run's n"):
         calibrate_schedule([(make_scheme('wor', 60_000, m=256), 100), (make_scheme('wor', 6_000, m=256), 100)],
                            eps=3.0, delta=1e-5)
+
+
+@pytest.mark.parametrize('bad', [True, np.array([1.0]), float('nan')])
+def test_regression_step_fast_path_checks_sigma(bad):
+    wor = make_scheme('wor', 1000, m=50)
+    run = PrivacyAccountant().step(wor, sigma=1.0)
+    with pytest.raises(ValueError, match='sigma'): run.step(wor, sigma=bad)
+    assert run.steps == 1 and run.step(wor, sigma=1.0).steps == 2     # the fast path still coalesces
+
+
+def test_history_checks_show_progress():
+    run = PrivacyAccountant().step(make_scheme('wor', 1000, m=50), sigma=1.0)
+    with pytest.raises(TypeError, match='show_progress'): run.history(delta=1e-5, show_progress='no')

@@ -140,3 +140,14 @@ def test_epoch_rows_and_progress_are_checked_first():
     with pytest.raises(TypeError, match='progress'): compare_schemes(100, 10, delta=1e-5, sigma=1.0, epochs=1, progress=5)
     with pytest.raises(TypeError, match='epoch_schemes'):
         compare_schemes(100, 10, delta=1e-5, sigma=1.0, epochs=1, epoch_schemes='no')
+
+
+def test_regression_epoch_rows_refuses_eps_and_sigma_together():
+    from must_nbdev.training.compare import epoch_rows
+    with pytest.raises(ValueError, match='exactly one of eps'):       # sigma was silently dropped
+        epoch_rows(100, 10, delta=1e-5, eps=1.0, sigma=2.0, epochs=1)
+    with pytest.raises(ValueError, match='delta must be'): epoch_rows(100, 10, delta=2.0, sigma=2.0, epochs=1)
+
+
+def test_comparison_schemes_b_values_not_a_list_is_a_type_error():
+    with pytest.raises(TypeError, match='b_values must be None or a list'): comparison_schemes(100, 10, b_values=50)

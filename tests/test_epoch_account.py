@@ -121,3 +121,26 @@ def test_tiny_sigma_is_refused_by_name_not_an_overflow():
     assert s == EPOCH_SIGMA_MIN                               # the target met at the least σ the lattices hold
     with pytest.raises(TypeError, match='attack'):
         account_epochs(make_epoch_scheme('shuffle', 20, 10), sigma=1.0, epochs=1, delta=1e-5, attack='no')
+
+
+@pytest.mark.parametrize('bins', ['x', -5, True])
+def test_regression_shuffled_path_checks_bins(bins):
+    sh = make_epoch_scheme('shuffle', 100, 10)
+    with pytest.raises(ValueError, match='bins must be'):
+        account_epochs(sh, sigma=1.0, epochs=1, delta=1e-5, bins=bins, attack=False)
+    with pytest.raises(ValueError, match='bins must be'):
+        calibrate_epoch_sigma(sh, epochs=1, eps=1.0, delta=1e-5, bins=bins)
+
+
+def test_regression_epoch_history_checks_its_query():
+    from must_nbdev.accounting.epoch_account import EpochAccountant
+    with pytest.raises(ValueError, match='no epochs'): EpochAccountant().history(delta=1e-5)
+    run = EpochAccountant().step(make_epoch_scheme('allocation', 100, 10), sigma=1.0)
+    for bad in (dict(delta=5.0), dict(delta=float('nan')), dict(eps=-1.0)):
+        with pytest.raises(ValueError, match='delta must be|eps must be'): run.history(**bad)
+
+
+def test_regression_bracket_is_none_without_an_attack_not_nan():
+    r = account_epochs(make_epoch_scheme('allocation', 100, 10), sigma=1.0, epochs=1, delta=1e-5, bins=4096,
+                       attack=False)
+    assert r.tight and r.bracket is None and r.attack is None and r.certified > 0

@@ -159,3 +159,13 @@ def test_run_sweep_refuses_options_it_would_ignore():
     with pytest.raises(ValueError, match='-1'): run_sweep(p, delta=1e-5, backend='joblib', n_jobs=-2)
     with pytest.raises(TypeError, match='attack'): run_sweep(p, delta=1e-5, attack='no')
     with pytest.raises(TypeError, match='show_progress'): run_sweep(p, delta=1e-5, show_progress='no')
+
+
+def test_regression_sweep_grid_stage_one_size_is_calibrates_ceiling():
+    # b = ⌈b_per_m·m⌉ as calibrate_batch_size builds it: 12.5 was rounded to even (12), 1.1·10 must stay 11
+    assert [p.b for p in sweep_grid(1000, schemes=('must-ow',), batch_sizes=(10,), b_per_m=(1.1, 1.25))] == [11, 13]
+
+
+@pytest.mark.parametrize('axis', ['schemes', 'batch_sizes', 'sigmas', 'epochs', 'b_per_m'])
+def test_sweep_grid_axis_that_is_not_a_list_is_a_type_error_naming_it(axis):
+    with pytest.raises(TypeError, match=f'{axis} must be a list'): sweep_grid(1000, **{axis: 5})
