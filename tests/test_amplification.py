@@ -92,3 +92,15 @@ def test_fuzz_amplify_valid_inputs(name, n, m, b, mech, theta, eps, analysis):
     assert np.all(np.isfinite(a.eps_prime)) and 0 <= a.eps_prime[0] <= eps * (1 + 1e-12) + 1e-300
     assert 0 <= a.delta_prime[0] <= 1 and 0 <= a.delta[0] <= 1 and a.pa_type[0] in PA_TYPES
     occ = occurrence_pmf(a.scheme); assert abs(occ.pmf.sum() - 1) < 1e-9 and 0 <= occ.eta <= 1
+
+
+@pytest.mark.parametrize('args,msg', [
+    ((float('nan'), 0.1, 0.5, 0.1), r'eps must be finite and in \[0, inf\], got nan'),
+    ((1.0, 1.5, 0.5, 0.1), r'delta must be finite and in \[0, 1\], got 1.5'),
+    ((1.0, 0.1, -0.5, 0.1), r'eps_prime must be finite and in \[0, inf\], got -0.5'),
+    ((1.0, 0.1, 0.5, float('nan')), r'delta_prime must be finite and in \[0, 1\], got nan'),
+    (([1.0, -1.0], 0.1, 0.5, 0.1), r'eps must be finite and in \[0, inf\], got -1.0'),
+])
+def test_regression_pa_type_refuses_nan_and_out_of_range_arguments(args, msg):
+    "pa_type(nan, 0.1, 0.5, 0.1) returned 'strong'."
+    with pytest.raises(ValueError, match=msg): pa_type(*args)

@@ -61,3 +61,15 @@ def test_the_old_import_path_still_serves_the_samplers_with_a_warning():
     assert sum('moved to must_nbdev.core.samplers' in str(w.message) for w in seen) == 2
     with pytest.raises(AttributeError, match='no attribute'):
         old.no_such_sampler
+
+
+def test_regression_multisets_negative_index_is_the_last_draw():
+    "sample_many(...)[-1] sliced offsets[-1]:offsets[0] and returned empty arrays instead of the last draw."
+    ms = sample_many(make_scheme('wor', 100, m=10), 3, 0)
+    for t in range(3):
+        for a, b in zip(ms[t - 3], ms[t]): assert np.array_equal(a, b)
+    assert len(ms[-1][0]) == 10 and ms[-1][1].sum() == 10
+    with pytest.raises(IndexError, match='draw 3 out of range for 3 draws'): ms[3]
+    with pytest.raises(IndexError, match='draw -4 out of range for 3 draws'): ms[-4]
+    with pytest.raises(TypeError, match='Multisets indices must be integers'): ms[1.0]
+    assert ms[np.int64(-1)][0].tolist() == ms[2][0].tolist() and len(list(ms)) == 3

@@ -157,3 +157,53 @@ def test_a_non_scheme_is_a_type_error_naming_how_to_build_one():
     with pytest.raises(TypeError, match='EpochScheme'): epoch_batches('wor')
     with pytest.raises(ValueError, match='scheme must be one of'): scheme_fits('foo', 10, 2)   # was False
     assert scheme_fits('must-wo', 10, 5, 4) is False and scheme_fits('wor', 10, 5) is True
+
+
+# ---------------------------------------------------------------- review of the core checks: reproducers
+def test_regression_scheme_constructor_normalises_integral_floats():
+    "Scheme('x', 'x', 10.0, (Stage('wr', 3.0),)) kept the floats: the public constructor now stores ints."
+    from must_nbdev.core.sampling import Scheme, Stage
+    sc = Scheme('x', 'x', 10.0, (Stage('wr', 3.0),))
+    assert type(sc.n) is int and type(sc.stages[0].size) is int and sc == Scheme('x', 'x', 10, (Stage('wr', 3),))
+    assert hash(sc) == hash(Scheme('x', 'x', 10, [Stage('wr', 3)]))          # a list of stages is stored as a tuple
+    assert occurrence_pmf(sc).pmf.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize('call,err,msg', [
+    (lambda S, St: S('x', 'x', 2 ** 60, (St('wr', 3),)), ValueError,
+     r'n must be an integer >= 1 and <= 9007199254740992'),
+    (lambda S, St: S('x', 'x', 10, (St('wr', 3),), 'bogus'), ValueError,
+     'relation must be one of substitute, add_remove'),
+    (lambda S, St: S('x', 'x', 10, (St('poisson', 5, 0.1),)), ValueError, 'a poisson stage .* has no size'),
+    (lambda S, St: S('x', 'x', 10, (St('poisson', rate=1.5, param='q'),)), ValueError,
+     r'q must be finite and in \(0, 1\]'),
+    (lambda S, St: S('x', 'x', 10, (St('poisson'),)), ValueError, r'rate must be finite and in \(0, 1\], got None'),
+    (lambda S, St: S('x', 'x', 10, (St('wor', 5, 0.1),)), ValueError, 'a wor stage draws size items; it has no rate'),
+    (lambda S, St: S('x', 'x', 10, (St('wr'),)), ValueError, 'size must be an integer >= 1'),
+    (lambda S, St: S('x', 'x', 10, (St('wr', 2.5, param='m'),)), ValueError, 'm must be an integer >= 1'),
+    (lambda S, St: S('x', 'x', 10, (St('bogus', 2),)), ValueError, 'stage method must be one of wor, wr, poisson'),
+    (lambda S, St: S('x', 'x', 10, (('wr', 3),)), TypeError, 'stages must hold Stage objects'),
+    (lambda S, St: S('x', 'x', 10, ()), ValueError, 'stages must contain at least one stage'),
+    (lambda S, St: S('x', 5, 10, (St('wr', 3),)), TypeError, 'label must be a non-empty str, got 5'),
+    (lambda S, St: S('x', '', 10, (St('wr', 3),)), ValueError, "label must be a non-empty str, got ''"),
+])
+def test_regression_scheme_constructor_refuses_invalid_fields(call, err, msg):
+    "n = 2**60 above MAX_N, relation='bogus' and a Poisson stage with a size were accepted by Scheme(...)."
+    from must_nbdev.core.sampling import Scheme, Stage
+    with pytest.raises(err, match=msg): call(Scheme, Stage)
+
+
+def test_regression_relations_agree_with_the_accountants():
+    from must_nbdev.core.sampling import RELATIONS
+    from must_nbdev.accounting.pairs import RELATIONS as ACCOUNTED
+    assert RELATIONS == ACCOUNTED and {s.relation for s in SCHEMES.values()} <= set(RELATIONS)
+
+
+def test_regression_multistage_label_is_a_non_empty_str_or_none():
+    "multistage(..., label=5) was accepted and label='' silently became the default label."
+    with pytest.raises(TypeError, match='label must be a non-empty str, got 5'):
+        multistage(100, [('wor', 10)], label=5)
+    with pytest.raises(ValueError, match="label must be a non-empty str, got ''"):
+        multistage(100, [('wor', 10)], label='')
+    assert multistage(100, [('wor', 10)]).label == 'MUST[wor10]'
+    assert multistage(100, [('wor', 10)], label='mine').label == 'mine'

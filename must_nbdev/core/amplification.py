@@ -53,12 +53,14 @@ def _compare(new, old) -> np.ndarray:
     new, old = np.broadcast_arrays(np.asarray(new, float), np.asarray(old, float))
     return np.where(np.isclose(new, old, rtol=1e-12, atol=0), 0, np.sign(new - old)).astype(int)
 
-def pa_type(eps,          # base ε
-            delta,        # base δ
-            eps_prime,    # amplified ε′
-            delta_prime,  # amplified δ′
+def pa_type(eps,          # base ε ≥ 0 (scalar or array)
+            delta,        # base δ in [0, 1]
+            eps_prime,    # amplified ε′ ≥ 0
+            delta_prime,  # amplified δ′ in [0, 1]
            ) -> np.ndarray:
     "Definition 5 PA type of (ε', δ') against (ε, δ): 'strong', 'weak-I', 'weak-II', 'dilution' or 'none'."
+    eps, eps_prime = check_reals(eps, 'eps', 0), check_reals(eps_prime, 'eps_prime', 0)
+    delta, delta_prime = check_reals(delta, 'delta', 0, 1), check_reals(delta_prime, 'delta_prime', 0, 1)
     ce, cd = _compare(eps_prime, eps), _compare(delta_prime, delta)
     out = np.full(ce.shape, 'dilution', dtype=object)
     out[(ce <= 0) & (cd <= 0)] = 'strong'

@@ -65,14 +65,17 @@ def check_reals(values,              # scalar or array of values to check
                 hi_open:bool=False,  # exclude `hi` itself
                ) -> np.ndarray:
     "Return `values` as a float array with every entry finite and in the interval, else raise `ValueError`."
-    kinds = {type(v) for v in np.ravel(np.asarray(values, dtype=object))}
-    if any(issubclass(t, (bool, np.bool_)) for t in kinds):
-        raise ValueError(f"{name} must be a real number, not a boolean; got {values!r}")
-    if any(issubclass(t, (str, bytes)) for t in kinds):   # "2" is not silently read as 2.0
-        raise ValueError(f"{name} must be a real number, not a string; got {values!r}")
+    interval = f"{'(' if lo_open else '['}{lo:g}, {hi:g}{')' if hi_open else ']'}"
+    if not (isinstance(values, np.ndarray) and values.dtype.kind in 'fiu'):   # a numeric array holds only numbers
+        kinds = {type(v) for v in np.ravel(np.asarray(values, dtype=object))}
+        if any(issubclass(t, (bool, np.bool_)) for t in kinds):
+            raise ValueError(f"{name} must be a real number, not a boolean; got {values!r}")
+        if any(issubclass(t, (str, bytes)) for t in kinds):   # "2" is not silently read as 2.0
+            raise ValueError(f"{name} must be a real number, not a string; got {values!r}")
+        if type(None) in kinds:                             # None is no number: never read as NaN
+            raise ValueError(f"{name} must be finite and in {interval}, got None")
     try: arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError): raise ValueError(f"{name} must be a real number, got {values!r}") from None
-    interval = f"{'(' if lo_open else '['}{lo:g}, {hi:g}{')' if hi_open else ']'}"
     bad = ~np.isfinite(arr) | (arr <= lo if lo_open else arr < lo) | (arr >= hi if hi_open else arr > hi)
     if arr.size == 0: raise ValueError(f"{name} must not be empty")
     if bad.any():
@@ -84,7 +87,9 @@ def check_choice(value,     # the value to check
                  choices,   # the allowed values (any container)
                 ) -> str:
     "Return `value` if it is one of `choices`, else raise `ValueError` listing them."
-    if value not in choices: raise ValueError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
+    try: found = value in choices
+    except (TypeError, ValueError): found = False   # unhashable (a list) or an array: not one of the choices
+    if not found: raise ValueError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
     return value
 
 def check_flag(value,     # the value to check: True or False (numpy's bools too)
@@ -128,7 +133,7 @@ def laplace_profile(eps,    # privacy parameter ε ≥ 0 (scalar or array)
                     theta,  # sensitivity over noise scale, θ = Δ/b or Δ/σ (≥ 0)
                    ) -> np.ndarray:
     "Exact privacy profile of the Laplace mechanism, $[1-e^{(\\epsilon-\\theta)/2}]_+$ (Theorem 1a)."
-    eps, theta = np.asarray(eps, float), np.asarray(theta, float)  # ε ≥ 0; θ = Δ₁/σ > 0 (broadcast)
+    eps, theta = check_reals(eps, 'eps', 0), check_reals(theta, 'theta', 0)  # ε ≥ 0; θ = Δ₁/b ≥ 0 (broadcast)
     return np.where(eps < theta, -np.expm1((np.minimum(eps, theta) - theta) / 2), 0.0)
 
 SERIES_THETA = 0.02   # below it, the a < 0 branch integrates Mills' ratio's derivative (a difference of erfcx cancels)
@@ -137,7 +142,7 @@ def gaussian_profile(eps,    # privacy parameter ε ≥ 0 (scalar or array)
                      theta,  # sensitivity over noise scale, θ = Δ/σ (≥ 0; 0 gives δ = 0)
                     ) -> np.ndarray:
     "Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018; Theorem 1b), cancellation-free."
-    eps, theta = np.asarray(eps, float), np.asarray(theta, float)  # ε ≥ 0; θ = Δ₂/σ ≥ 0 (broadcast)
+    eps, theta = check_reals(eps, 'eps', 0), check_reals(theta, 'theta', 0)  # ε ≥ 0; θ = Δ₂/σ ≥ 0 (broadcast)
     r2, rpi = math.sqrt(2), math.sqrt(math.pi / 2)
     with np.errstate(over='ignore', under='ignore', invalid='ignore', divide='ignore'):
         a = theta / 2 - eps / theta
@@ -169,11 +174,19 @@ def _log_vadhan_factor(eps, j) -> np.ndarray:
         val = eps + np.log(-np.expm1(-eps)) - eps / j - np.log(-np.expm1(-eps / j))
     return np.where(eps > 0, val, np.log(j))
 
+def _check_group_size(j) -> np.ndarray:
+    "`j` as a float array of integers >= 1 (an empty array passes), else a `ValueError` naming `j`."
+    if np.size(j) == 0: return np.asarray(j, float)
+    arr = check_reals(j, 'j')                        # real numbers, finite (no bools, strings or None)
+    bad = (arr < 1) | (arr != np.floor(arr))
+    if bad.any(): raise ValueError(f"j must be an integer >= 1 (a group size), got {float(arr[bad].reshape(-1)[0]):g}")
+    return arr
+
 def vadhan_group_factor(eps,  # privacy parameter ε ≥ 0 (scalar or array)
                         j,    # group size (integer ≥ 1)
                        ) -> np.ndarray:
     "Black-box group-bound factor $(e^\\epsilon-1)/(e^{\\epsilon/j}-1)=\\sum_{i<j}e^{i\\epsilon/j}$ (limit j at ε=0)."
-    eps, j = np.asarray(eps, float), np.asarray(j, float)
+    eps, j = check_reals(eps, 'eps', 0), _check_group_size(j)
     with np.errstate(invalid='ignore', divide='ignore'):
         return np.where(eps > 0, np.expm1(eps) / np.expm1(eps / j), j)
 
@@ -185,7 +198,7 @@ def group_profile(mechanism:str,         # 'laplace' or 'gaussian'
                  ) -> np.ndarray:
     "Group privacy profile $\\delta_{\\mathcal M,j}(\\epsilon)$ for groups of `j` elements, white- or black-box."
     profile = MECHANISMS[check_choice(mechanism, 'mechanism', MECHANISMS)]
-    eps, theta, j = np.asarray(eps, float), np.asarray(theta, float), np.asarray(j, float)
+    eps, theta, j = check_reals(eps, 'eps', 0), check_reals(theta, 'theta', 0), _check_group_size(j)
     if check_choice(analysis, 'analysis', ('white', 'black')) == 'white': return profile(eps, j * theta)
     with np.errstate(divide='ignore'):     # factor × profile in log space: no inf·0 for large ε
         log_val = _log_vadhan_factor(eps, j) + np.log(profile(eps / j, theta))
@@ -199,13 +212,20 @@ def gaussian_privacy_loss(t,      # output value(s), in units of σ
     return np.asarray(theta, float) * np.asarray(t, float) - np.asarray(theta, float) ** 2 / 2
 
 def delta_from_pld(eps,           # privacy parameter ε ≥ 0 (scalar or array)
-                   losses,        # privacy losses: samples, or atoms of a PLD
-                   weights=None,  # atom probabilities (None: equal)
+                   losses,        # privacy losses: samples, or atoms of a PLD (finite, a non-empty flat list)
+                   weights=None,  # atom probabilities in [0, 1], one per loss, summing to at most 1 (None: equal)
                   ) -> np.ndarray:
     "$\\delta(\\epsilon)=\\mathbb E[(1-e^{\\epsilon-s})_+]$ from samples or atoms `losses` of a PLD (Theorem 3a)."
-    s = np.asarray(losses, float)
-    w = np.full(s.shape, 1 / s.size) if weights is None else np.asarray(weights, float)
-    eps = np.asarray(eps, float)[..., None]
+    eps, s = check_reals(eps, 'eps', 0), np.atleast_1d(check_reals(losses, 'losses'))
+    if s.ndim != 1: raise ValueError(f"losses must be a flat list of numbers, got an array of shape {s.shape}")
+    if weights is None: w = np.full(s.shape, 1 / s.size)
+    else:
+        w = np.atleast_1d(check_reals(weights, 'weights', 0, 1))
+        if w.shape != s.shape:
+            raise ValueError(f"weights must have one entry per loss ({len(s)}), got an array of shape {w.shape}")
+        if w.sum() > 1 + 1e-9:
+            raise ValueError(f"weights must sum to at most 1 (atom probabilities), got {w.sum():.6g}")
+    eps = eps[..., None]
     return (w * -np.expm1(np.minimum(eps - s, 0.0))).sum(-1)
 
 # %% ../../nbs/core/00_definitions.ipynb #cbac96f9

@@ -67,7 +67,11 @@ class Multisets:
 
     def __len__(self): return len(self.offsets) - 1
     def __getitem__(self, t:int):
-        "(unique indices, counts) of draw `t`."
+        "(unique indices, counts) of draw `t`; a negative `t` counts from the end, like a sequence's index."
+        if not isinstance(t, (int, np.integer)) or isinstance(t, (bool, np.bool_)):
+            raise TypeError(f"Multisets indices must be integers, got {type(t).__name__}")
+        if not -len(self) <= t < len(self): raise IndexError(f"draw {t} out of range for {len(self)} draws")
+        t = int(t) % len(self)
         sl = slice(self.offsets[t], self.offsets[t + 1]); return self.indices[sl], self.counts[sl]
     @property
     def distinct(self) -> np.ndarray:

@@ -12,20 +12,44 @@ from .definitions import check_int, check_real, check_choice, LazyModule, moved_
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
-__all__ = ['special', 'STAGE_METHODS', 'SCHEMES', 'MAX_N', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'MOVED', 'Stage', 'SchemeSpec',
-           'Scheme', 'check_scheme', 'make_scheme', 'multistage', 'scheme_at', 'scheme_fits', 'resolve_steps',
-           'log_binom_pmf', 'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf', 'expected_distinct']
+__all__ = ['special', 'STAGE_METHODS', 'RELATIONS', 'MAX_N', 'SCHEMES', 'TAIL_TOL', 'OCCURRENCE_BUDGET', 'MOVED', 'Stage',
+           'SchemeSpec', 'Scheme', 'check_scheme', 'make_scheme', 'multistage', 'scheme_at', 'scheme_fits',
+           'resolve_steps', 'log_binom_pmf', 'log_hypergeom_pmf', 'OccurrencePMF', 'occurrence_pmf',
+           'expected_distinct']
 
 # %% ../../nbs/core/01_sampling.ipynb #9cb47120
 STAGE_METHODS = ('wor', 'wr', 'poisson')
+RELATIONS = ('substitute', 'add_remove')   # neighbouring relations (the accountants' `accounting.pairs.RELATIONS`)
+MAX_N = 2 ** 53   # sizes above this are not exact in floating point (1/n, m/n), so the pmfs would be meaningless
+
+def _check_name(value, name:str) -> str:
+    "`value` if it is a non-empty str, else a TypeError (not a str) or ValueError (empty) naming `name`."
+    if not isinstance(value, str): raise TypeError(f"{name} must be a non-empty str, got {value!r}")
+    if not value: raise ValueError(f"{name} must be a non-empty str, got ''")
+    return value
 
 @dataclass(frozen=True)
 class Stage:
     "One sampling stage: draw `size` items by `method` ('wor'/'wr'), or keep each with probability `rate` ('poisson')."
     method: str              # 'wor', 'wr' or 'poisson'
-    size: int | None = None  # number of draws for 'wor'/'wr'
-    rate: float | None = None  # keep probability for 'poisson'
-    param: str = 'size'      # user-facing argument name, used in error messages
+    size: int | None = None  # number of draws for 'wor'/'wr': an integer in [1, MAX_N]; None for 'poisson'
+    rate: float | None = None  # keep probability in (0, 1] for 'poisson'; None for 'wor'/'wr'
+    param: str | None = None  # user-facing argument name in error messages (None: 'rate' for poisson, else 'size')
+
+    def __post_init__(self):
+        "Validate the stage; an integral float size such as 10.0 is stored as the int 10."
+        check_choice(self.method, 'stage method', STAGE_METHODS)
+        if self.param is None: object.__setattr__(self, 'param', 'rate' if self.method == 'poisson' else 'size')
+        _check_name(self.param, 'param')
+        if self.method == 'poisson':
+            if self.size is not None:
+                raise ValueError(f"a poisson stage keeps each item with probability rate; it has no size, got "
+                                 f"size={self.size!r}")
+            object.__setattr__(self, 'rate', check_real(self.rate, self.param, 0, 1, lo_open=True))
+        else:
+            if self.rate is not None:
+                raise ValueError(f"a {self.method} stage draws size items; it has no rate, got rate={self.rate!r}")
+            object.__setattr__(self, 'size', check_int(self.size, self.param, 1, MAX_N))
 
     def __str__(self):
         return f"poisson(q={self.rate:g})" if self.method == 'poisson' else f"{self.method.upper()}({self.size})"
@@ -89,17 +113,21 @@ class Scheme:
     relation: str = 'substitute'  # neighbouring relation its amplification result assumes
 
     def __post_init__(self):
-        check_int(self.n, 'n', 1)
+        "Validate the fields; an integral float n such as 100.0 is stored as the int 100, a list of stages as a tuple."
+        _check_name(self.name, 'name'); _check_name(self.label, 'label')
+        object.__setattr__(self, 'n', check_int(self.n, 'n', 1, MAX_N))
+        check_choice(self.relation, 'relation', RELATIONS)
+        if not isinstance(self.stages, (tuple, list)):
+            raise TypeError(f"stages must be a tuple of Stage, got {type(self.stages).__name__}")
+        object.__setattr__(self, 'stages', tuple(self.stages))   # hashable: the occurrence pmf is cached by it
         if not self.stages: raise ValueError("stages must contain at least one stage")
         pop, pop_name = self.n, 'n'
         for i, st in enumerate(self.stages):
-            check_choice(st.method, 'stage method', STAGE_METHODS)
+            if not isinstance(st, Stage): raise TypeError(f"stages must hold Stage objects, got {st!r}")
             if st.method == 'poisson':
-                check_real(st.rate, st.param, 0, 1, lo_open=True)
                 if i != len(self.stages) - 1:
                     raise ValueError("a poisson stage must be the last stage (its output size is random)")
                 continue
-            check_int(st.size, st.param, 1)
             if st.method == 'wor' and st.size > pop:
                 raise ValueError(f"{st.param} must be <= {pop_name} for {self.label} (WOR draws {st.param} from "
                                  f"{pop_name} without replacement); got {st.param}={st.size}, {pop_name}={pop}")
@@ -148,8 +176,6 @@ class Scheme:
         return max(1, math.ceil(e / self.rate - 1e-9))
 
     def __str__(self): return f"{self.label}(n={self.n}: {' -> '.join(map(str, self.stages))})"
-
-MAX_N = 2 ** 53   # sizes above this are not exact in floating point (1/n, m/n), so the pmfs would be meaningless
 
 def check_scheme(scheme,  # the value to check
                 ) -> 'Scheme':
@@ -201,7 +227,7 @@ def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'mu
 
 def multistage(n:int,                # records in the dataset (1 to MAX_N)
                stages,               # [(method, size)]: 'wor'/'wr' with a size, or ('poisson', rate) last
-               label:str|None=None,  # display name (default: built from the stages)
+               label:str|None=None,  # display name, a non-empty str (None: built from the stages)
               ) -> Scheme:
     "A general multi-stage MUST scheme (Fig 1) from a list of (method, size) pairs, e.g. [('wor', 500), ('wr', 400)]."
     n = check_int(n, 'n', 1, MAX_N)
@@ -216,7 +242,8 @@ def multistage(n:int,                # records in the dataset (1 to MAX_N)
                else Stage(check_choice(meth, f'stage {i+1} method', STAGE_METHODS),
                           check_int(size, f'stage {i+1} size', 1, MAX_N), param=f'stage {i+1} size')
                for i, (meth, size) in enumerate(stages))
-    return Scheme('must', label or 'MUST[' + '->'.join(f"{s.method}{s.size or ''}" for s in st) + ']', n, st)
+    default = 'MUST[' + '->'.join(f"{s.method}{s.size or ''}" for s in st) + ']'
+    return Scheme('must', default if label is None else label, n, st)   # '' and non-str labels: refused by Scheme
 
 # %% ../../nbs/core/01_sampling.ipynb #8e2bd088
 def scheme_at(name:str,         # registry name, e.g. 'poisson', 'wor', 'must-ow'
