@@ -8,7 +8,7 @@ import math
 import numpy as np
 from dataclasses import dataclass
 from ..core.definitions import check_choice, check_real, LazyModule
-from ..core.sampling import Scheme, occurrence_pmf
+from ..core.sampling import Scheme, occurrence_pmf, RELATIONS as SCHEME_RELATIONS
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 
@@ -17,7 +17,7 @@ __all__ = ['special', 'RELATIONS', 'LOG_SQRT_2PI', 'COMPONENT_FLOOR', 'log_norma
            'output_pair']
 
 # %% ../../nbs/accounting/00_pairs.ipynb #27147b95
-RELATIONS = ('substitute', 'add_remove')
+RELATIONS = SCHEME_RELATIONS   # one list, core.sampling's, where a Scheme checks its own relation
 LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 def log_normal_cell(a,  # lower standardised cell edges (array-like)
