@@ -63,6 +63,20 @@ def test_poisson_through_opacus_equals_account_and_opacus_prv():
     ref = account(make_scheme('poisson', N, q=1 / 20), sigma=SIGMA, steps=40, delta=1e-5, attack=False).upper
     assert eps['ours'] == ref and abs(eps['prv'] - ref) <= 0.01 * ref
 
+def test_regression_poisson_is_charged_at_the_rate_opacus_loader_draws():
+    # 930 records in batches of 10: Opacus's loader draws at 1/93 but has int(93.0 - 1e-14) = 92 steps, and Opacus
+    # passes 1/92; charged at 1/92, a make_private_with_epsilon run reported 2.013 > its target 2
+    ds = _data(930)
+    engine = PrivacyEngine(); acc = attach(engine, 'poisson')
+    opt, steps, _ = _train(engine, DataLoader(ds, batch_size=10), target=2.0, epochs=1)
+    assert steps == 92 and acc.drawn_rate == 1 / 93 and acc.history[0][1] == 1 / 92
+    eps = engine.get_epsilon(1e-5)
+    ref = account(make_scheme('poisson', 930, q=1 / 93), sigma=opt.noise_multiplier, steps=92, delta=1e-5,
+                  attack=False).upper
+    assert eps == ref <= 2.0
+    with pytest.raises(ValueError, match='disagrees with the rate'): acc.scheme_at_rate(1 / 50)
+
+
 def test_make_private_with_epsilon_meets_its_target_by_the_certified_bound():
     s = make_scheme('must-ow', N, m=BATCH, b=250)
     sampler, engine, loader = _attached(s, seed=1)
