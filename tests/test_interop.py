@@ -8,7 +8,7 @@ from must_nbdev.accounting.pld import DiscretePLD
 from must_nbdev.accounting.dominating import MechanismPLD, scheme_gaussian_pld
 from must_nbdev.accounting.accountant import PrivacyAccountant
 from must_nbdev.training.interop import (SAMPLER_BUDGET, MustBatchSampler, row_cost, must_dp_accounting_pld,
-                                         to_dp_accounting)
+                                         to_dp_accounting, dp_accounting_classes)
 from must_nbdev.core.sampling import make_scheme, multistage, occurrence_pmf
 
 def _scheme(name, n, m, b):
@@ -101,7 +101,7 @@ def test_real_torch_data_loader_if_installed():
 
 @pytest.mark.parametrize('call, msg', [
     (lambda: MustBatchSampler.from_name('wor', 100, 101, 5), 'm must be <= n for WOR'),
-    (lambda: MustBatchSampler.from_name('poisson', 100, 101, 5), "<= 100, got 101 .make_scheme's n is dataset_size"),
+    (lambda: MustBatchSampler.from_name('poisson', 100, 101, 5), "<= 100, got 101 .*make_scheme's n is dataset_size"),
     (lambda: MustBatchSampler.from_name('must-wo', 100, 30, 5, b=20), 'm must be <= b for MUST.wo'),
     (lambda: MustBatchSampler.from_name('must-ow', 100, 30, 5, b=101), 'b must be <= n'),
     (lambda: MustBatchSampler.from_name('must-ow', 100, 30, 5), 'must-ow needs b'),
@@ -368,3 +368,16 @@ def test_a_certificate_with_the_papers_pair_is_refused():
     with pytest.raises(ValueError, match="pair='paper'"):
         must_dp_accounting_pld(make_scheme('wr', 1000, m=20), 1.0, h=1e-3, pair='paper',
                                certificate='partially unlabelled')
+
+
+def test_regression_defaulted_relation_refuses_a_poisson_step_instead_of_another_eps():
+    from dp_accounting import dp_event
+    from dp_accounting.privacy_accountant import NeighboringRelation as NR
+    from must_nbdev.accounting.account import account
+    MustDpEvent, MustPLDAccountant = dp_accounting_classes()
+    poi = make_scheme('poisson', 1000, m=50)
+    run = dp_event.SelfComposedDpEvent(MustDpEvent(poi, 1.0), 60)
+    with pytest.raises(Exception, match='pass neighboring_relation= explicitly'): MustPLDAccountant().compose(run)
+    ours = MustPLDAccountant(NR.ADD_OR_REMOVE_ONE).compose(run).get_epsilon(1e-5)
+    ref = account(poi, sigma=1.0, steps=60, delta=1e-5)     # account's own relation for Poisson: add/remove
+    assert ref.relation == 'add_remove' and ref.bound_interval[0] * (1 - 1e-4) <= ours <= ref.upper * (1 + 1e-9)

@@ -206,6 +206,7 @@ def dp_accounting_classes() -> tuple:
             from dp_accounting.privacy_accountant import NeighboringRelation as NR
             rel = NR.REPLACE_ONE if neighboring_relation is None else neighboring_relation
             self.relation = _relation_of(rel)
+            self.relation_given = neighboring_relation is not None   # defaulted: an event of another relation raises
             h = check_real(value_discretization_interval, 'value_discretization_interval', 0, 1, lo_open=True)
             super().__init__(rel, h)
             self._plds, self._steps = {BASE: self._pld}, {}     # one composition per per-step certificate
@@ -222,7 +223,11 @@ def dp_accounting_classes() -> tuple:
             if isinstance(event, MustDpEvent):
                 why = ("scheme must be a Scheme" if not isinstance(event.scheme, Scheme) else
                        "noise_multiplier must be a real number > 0"
-                       if not (isinstance(event.noise_multiplier, numbers.Real) and event.noise_multiplier > 0) else None)
+                       if not (isinstance(event.noise_multiplier, numbers.Real) and event.noise_multiplier > 0) else
+                       f"{event.scheme.label} is accounted under {event.scheme.relation} (account's default), this "
+                       f"accountant under {self.relation}, its default: pass neighboring_relation= explicitly "
+                       f"(ADD_OR_REMOVE_ONE or REPLACE_ONE) to say which"
+                       if not self.relation_given and event.scheme.relation != self.relation else None)
                 if why is None:                  # built in the check pass, so a failure composes nothing
                     try: steps = self._step_plds(event)
                     except (ValueError, GridTooLarge) as e: why = str(e)
