@@ -183,7 +183,8 @@ def _add_compare(sub, raw):
     cmp_.add_argument('--n', required=True, type=parse_number, help='records in the dataset')
     cmp_.add_argument('--m', '--batch-size', dest='m', required=True, type=parse_number,
                       help='batch size (Poisson: rate m/n)')
-    cmp_.add_argument('--epochs', type=parse_number, help='epochs: steps = ceil(epochs * n / batch size)')
+    cmp_.add_argument('--epochs', type=parse_number, help='epochs: steps = ceil(epochs * n / batch size) '
+                      '(random allocation and shuffling: whole epochs of ceil(n / batch size) steps)')
     cmp_.add_argument('--k', type=parse_number, help='number of steps')
     cmp_.add_argument('--eps', type=parse_number, help='target eps: calibrate sigma for every scheme')
     cmp_.add_argument('--sigma', '--noise-multiplier', dest='sigma', type=parse_number,
@@ -228,7 +229,8 @@ def _add_sweep(sub, raw):
     sw = sub.add_parser('sweep', help='a grid of schemes x batch sizes x sigma x epochs, in parallel (joblib or Dask)',
                         formatter_class=raw, epilog=EXAMPLES['sweep'],
                         description='Certified eps(delta) (worst case) and the best attack at every point of the grid. '
-                                    'Steps = ceil(epochs * n / batch size). joblib/Dask need pip install '
+                                    'Steps = ceil(epochs * n / batch size) (random allocation and shuffling: whole '
+                                    'epochs of ceil(n / batch size) steps). joblib/Dask need pip install '
                                     '"must_nbdev[sweep]".')
     sw.add_argument('--n', required=True, type=parse_number, help='records in the dataset')
     sw.add_argument('--schemes', nargs='+', default=['poisson', 'wor', 'wr', 'must-ow'],

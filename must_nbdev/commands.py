@@ -254,8 +254,11 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
     what = (f"sigma certified for (eps={args.eps:g}, delta={args.delta:g})" if args.eps is not None
             else f"eps(delta={args.delta:g}) at sigma={args.sigma:g}")
-    print(_paragraph(f"n = {args.n}, batch size {args.m}, {rows[0].steps} steps: {what}; worst case, certified "
-                     "bound and best attack"))
+    whole = {r.steps for r in rows if r.name in EPOCH_SCHEMES} - {rows[0].steps}   # whole epochs: another count
+    steps = f"{rows[0].steps} steps" + (f" ({whole.pop()} for the whole epochs of random allocation and shuffling)"
+                                        if whole else '')
+    print(_paragraph(f"n = {args.n}, batch size {args.m}, {steps}: {what}; worst case, certified bound and best "
+                     "attack"))
     print(comparison_table(rows)); print()
     print('\n'.join(_paragraph(p) for p in reading(rows, calibrated=args.eps is not None).split('\n')))
     if not any(r.name in EPOCH_SCHEMES for r in rows):

@@ -176,7 +176,9 @@ def _epoch_reading(rows, key, calibrated) -> str:
     "What the epoch rows add: random allocation against Poisson, and what is (not) certified for shuffled epochs."
     epoch = [r for r in rows if r.name in EPOCH_SCHEMES]
     poisson = next((r for r in rows if r.name == 'poisson' and r.relation == 'add_remove'), None)
-    text = ''
+    T, K = {r.steps for r in epoch}, {r.steps for r in rows if r.name not in EPOCH_SCHEMES}
+    text = (f" The epoch rows run whole epochs of ⌈n/m⌉ steps: {T.pop()} steps, against {K.pop()} (⌈epochs·n/m⌉) for "
+            "the others." if len(T) == len(K) == 1 and T != K else '')
     verb = 'needs' if calibrated else 'has'
     for ra in (r for r in epoch if not EPOCH_SCHEMES[r.name].fixed_size):
         if ra.relation == 'add_remove' and poisson is not None:
