@@ -169,3 +169,8 @@ def test_regression_sweep_grid_stage_one_size_is_calibrates_ceiling():
 @pytest.mark.parametrize('axis', ['schemes', 'batch_sizes', 'sigmas', 'epochs', 'b_per_m'])
 def test_sweep_grid_axis_that_is_not_a_list_is_a_type_error_naming_it(axis):
     with pytest.raises(TypeError, match=f'{axis} must be a list'): sweep_grid(1000, **{axis: 5})
+
+
+@pytest.mark.parametrize('timeout', [5, -5])
+def test_regression_connect_timeout_without_a_scheduler_is_refused_not_ignored(timeout):
+    with pytest.raises(ValueError, match='connect_timeout'): run_sweep(POINTS[:1], delta=1e-5, connect_timeout=timeout)

@@ -151,7 +151,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
               n_jobs:int=-1,              # joblib workers (-1: one per core); Dask: the cluster's workers
               client=None,                # Dask: a distributed.Client; None: the session's default client ...
               address:str|None=None,      # ... or the scheduler address to connect to ('local': a local cluster)
-              connect_timeout:float=20.0, # seconds to wait for the scheduler at `address`
+              connect_timeout:float|None=None,  # seconds to wait for the scheduler at `address` (None: 20)
               attack:bool=True,           # also run the attacks (False: faster, no gap)
               show_progress:bool=False,   # progress bar on stderr
               net=False,                  # the triangle net too where it applies: True or its options (QUICK_NET)
@@ -180,6 +180,11 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
         requested_run_certificates(*covered[0], 'worst', net)
     if backend != 'dask' and (client is not None or address is not None):
         raise ValueError(f"client and address are for backend='dask', not {backend!r}")
+    if connect_timeout is not None:                    # never ignored: it only means something with an address
+        connect_timeout = check_real(connect_timeout, 'connect_timeout', 0, lo_open=True)
+        if address is None:
+            raise ValueError(f"connect_timeout={connect_timeout:g} is the wait for the scheduler at address (backend "
+                             "'dask'); give address or drop connect_timeout")
     if client is not None and address is not None:
         raise ValueError("client and address: pass one (the client's cluster or the scheduler at address), not both")
     if backend == 'sequential':
@@ -199,7 +204,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
     own = None
     if client is None:
         if address is not None:
-            try: client = own = distributed.Client(address, timeout=f'{connect_timeout}s')
+            try: client = own = distributed.Client(address, timeout=f'{connect_timeout or 20.0}s')
             except OSError as e:
                 raise ValueError(f"cannot connect to the Dask scheduler at address={address!r}: {e}") from None
         else:
