@@ -13,7 +13,7 @@ from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
 from .accounting.triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
-from .training.compare import compare_schemes, comparison_table, plot_comparison, reading, short_label
+from .training.compare import compare_schemes, comparison_table, left_out, plot_comparison, reading, short_label
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 
@@ -261,6 +261,7 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
                      "attack"))
     print(comparison_table(rows)); print()
     print('\n'.join(_paragraph(p) for p in reading(rows, calibrated=args.eps is not None).split('\n')))
+    for label, why in left_out(args.n, args.m, args.b or []): print(_paragraph(f"{label}: not shown ({why})"))
     if not any(r.name in EPOCH_SCHEMES for r in rows):
         print(_paragraph(f"random allocation and shuffled epochs: not shown ({rows[0].steps} steps is not a whole "
                          f"number of {-(-args.n // args.m)}-step epochs; give --epochs as an integer)"))

@@ -165,3 +165,10 @@ def test_regression_whole_epochs_say_their_own_step_count():
         main(['compare', '--n', '1000', '--m', '30', '--epochs', '2', '--sigma', '2', '--delta', '1e-5', '--b', '120',
               '--quiet'])
     assert '67 steps (68 for the whole epochs of random allocation and shuffling)' in ' '.join(out.getvalue().split())
+
+
+def test_regression_a_scheme_left_out_at_a_b_asked_is_said_not_dropped():
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(['compare', '--n', '100', '--m', '10', '--k', '3', '--sigma', '1', '--delta', '1e-5', '--b', '5', '--quiet'])
+    assert 'MUST.wo b=5: not shown (m must be <= b' in out.getvalue()

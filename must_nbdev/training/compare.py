@@ -17,8 +17,8 @@ from ..core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from ..accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 
 # %% auto #0
-__all__ = ['EpsRowResult', 'ComparisonRow', 'comparison_schemes', 'compare_schemes', 'epoch_rows', 'short_label', 'reading',
-           'comparison_table', 'plot_comparison']
+__all__ = ['COMPARED_TWO_STAGE', 'EpsRowResult', 'ComparisonRow', 'comparison_schemes', 'left_out', 'compare_schemes',
+           'epoch_rows', 'short_label', 'reading', 'comparison_table', 'plot_comparison']
 
 # %% ../../nbs/training/03_compare.ipynb #046f0d89
 class EpsRowResult(CertifiedResult):
@@ -45,6 +45,8 @@ class ComparisonRow(EpsRowResult):
     seconds: float       # wall time of this row
     tighter: str|None = None  # a fast certificate answered above TIGHT_GAP × the attack: how to ask for a tight one
 
+COMPARED_TWO_STAGE = ('must-ow', 'must-ww', 'must-wo')   # the two-stage schemes a comparison covers, in its order
+
 def comparison_schemes(n:int,           # records in the dataset
                        batch_size:int,  # expected batch size m
                        b_values=None,   # MUST stage-I sizes to try; None: 2m, 8m and n/4 (those in [m, n))
@@ -60,8 +62,20 @@ def comparison_schemes(n:int,           # records in the dataset
     out = [(poisson, 'add_remove'), (poisson, 'substitute'), (make_scheme('wor', n, m=m), 'substitute'),
            (make_scheme('wr', n, m=m), 'substitute')]
     for b in b_values:
-        out += [(make_scheme(name, n, m=m, b=b), 'substitute') for name in ('must-ow', 'must-ww', 'must-wo')
+        out += [(make_scheme(name, n, m=m, b=b), 'substitute') for name in COMPARED_TWO_STAGE
                 if scheme_fits(name, n, m, b)]     # the registry's rule (MUST.wo draws its m from the b)
+    return out
+
+def left_out(n:int,           # records in the dataset
+             batch_size:int,  # expected batch size m
+             b_values,        # the stage-I sizes asked for
+            ) -> list:
+    "[(label with b, make_scheme's reason)] for each two-stage scheme `comparison_schemes` leaves out at a b asked."
+    out = []
+    for b in b_values:
+        for name in COMPARED_TWO_STAGE:
+            try: make_scheme(name, n, m=batch_size, b=b)
+            except ValueError as e: out.append((f"{SCHEMES[name].label} b={b}", str(e)))
     return out
 
 # %% ../../nbs/training/03_compare.ipynb #ecde4445
