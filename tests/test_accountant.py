@@ -177,3 +177,10 @@ def test_regression_step_fast_path_checks_sigma(bad):
 def test_history_checks_show_progress():
     run = PrivacyAccountant().step(make_scheme('wor', 1000, m=50), sigma=1.0)
     with pytest.raises(TypeError, match='show_progress'): run.history(delta=1e-5, show_progress='no')
+
+
+def test_fast_path_keeps_numpy_floats():
+    wor = make_scheme('wor', 1000, m=50)
+    run = PrivacyAccountant().step(wor, sigma=np.float64(1.0))
+    for _ in range(3): run.step(wor, sigma=np.float64(1.0))
+    assert run.steps == 4 and len(run.phases) == 1

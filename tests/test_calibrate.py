@@ -2,7 +2,7 @@
 needs less noise, the worst case asks for more than the paper's pair) and clear errors."""
 import pytest
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.calibrate import calibrate_sigma
+from must_nbdev.accounting.calibrate import calibrate_batch_size, calibrate_sigma
 from must_nbdev.core.sampling import make_scheme
 
 
@@ -161,3 +161,8 @@ def test_calibrate_batch_size_with_the_net_finds_a_larger_batch_each_as_account_
                            '--delta', '1e-5', '--solve', 'batch-size', '--net', *QUICK_NET.recipe(cli=True).split(),
                            '--quiet')
     assert rc == 0 and f'batch size = {tight.value} records' in out and 'triangle net certificate' in out, (out, err)
+
+
+def test_regression_batch_size_cap_is_stage_one_sizes():
+    # n = 33, b_per_m = 1.1: floor(33 / 1.1) = 29 in floating point, but m = 30 has b = ⌈1.1·30⌉ = 33 <= n
+    assert calibrate_batch_size('must-ow', n=33, sigma=50.0, steps=1, eps=5.0, delta=1e-5, b_per_m=1.1).value == 30

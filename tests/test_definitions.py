@@ -115,3 +115,9 @@ def test_regression_delta_from_pld_needs_one_weight_per_nonempty_loss():
     want = [0.25 * -np.expm1(-2.0) + 0.75 * -np.expm1(-3.0), 0.25 * -np.expm1(-1.0) + 0.75 * -np.expm1(-2.0)]
     np.testing.assert_allclose(got, want, rtol=1e-15)
     assert delta_from_pld(0.5, 1.5) == pytest.approx(-np.expm1(-1.0), rel=1e-15)   # one atom, given as a scalar
+
+
+def test_regression_delta_from_pld_takes_atoms_at_infinite_loss():
+    from must_nbdev.core.definitions import delta_from_pld
+    assert delta_from_pld(1.0, [0.5, np.inf], [0.9, 0.1]) == pytest.approx(0.1, abs=1e-15)
+    with pytest.raises(ValueError, match='not NaN'): delta_from_pld(1.0, [0.5, np.nan])

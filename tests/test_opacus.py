@@ -69,12 +69,22 @@ def test_regression_poisson_is_charged_at_the_rate_opacus_loader_draws():
     ds = _data(930)
     engine = PrivacyEngine(); acc = attach(engine, 'poisson')
     opt, steps, _ = _train(engine, DataLoader(ds, batch_size=10), target=2.0, epochs=1)
-    assert steps == 92 and acc.drawn_rate == 1 / 93 and acc.history[0][1] == 1 / 92
+    assert steps == 92 and acc.drawn_rates == {1 / 92: 1 / 93} and acc.history[0][1] == 1 / 92
     eps = engine.get_epsilon(1e-5)
     ref = account(make_scheme('poisson', 930, q=1 / 93), sigma=opt.noise_multiplier, steps=92, delta=1e-5,
                   attack=False).upper
     assert eps == ref <= 2.0
-    with pytest.raises(ValueError, match='disagrees with the rate'): acc.scheme_at_rate(1 / 50)
+    with pytest.raises(ValueError, match='disagrees with the rates'): acc.scheme_at_rate(1 / 50)
+
+
+def test_regression_each_poisson_loader_is_charged_its_own_drawn_rate():
+    # two loaders on one engine: 920 records (draws and passes 1/92), then 930 (draws 1/93, Opacus passes 1/92 too);
+    # one drawn rate for both would charge the first loader's steps at 1/93, below what it drew: refused instead
+    engine = PrivacyEngine(); acc = attach(engine, 'poisson')
+    _train(engine, DataLoader(_data(920), batch_size=10), epochs=1)
+    assert acc.drawn_rates == {1 / 92: 1 / 92}
+    with pytest.raises(ValueError, match='second Poisson loader'):
+        _train(engine, DataLoader(_data(930), batch_size=10), epochs=1)
 
 
 def test_make_private_with_epsilon_meets_its_target_by_the_certified_bound():

@@ -269,7 +269,10 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                          f"only by them; got name={name!r}, b_per_m={b_per_m!r}")
     if two_stage: b_per_m = check_real(b_per_m, 'b_per_m', 1)
     at = lambda m: make_scheme(name, n, m=m, b=stage_one_size(b_per_m, m) if two_stage else None)
-    m_max = min(n, math.floor(n / b_per_m)) if SCHEMES[name].b_at_most_n else n     # then b = ceil(c m) <= n
+    m_max = min(n, math.floor(n / b_per_m)) if SCHEMES[name].b_at_most_n else n     # then b = ceil(c m) <= n ...
+    if SCHEMES[name].b_at_most_n:       # ... as stage_one_size rounds it: n = 33, b_per_m = 1.1 allows m = 30
+        while m_max < n and stage_one_size(b_per_m, m_max + 1) <= n: m_max += 1
+        while m_max >= 1 and stage_one_size(b_per_m, m_max) > n: m_max -= 1
     if m_max < 1: raise ValueError(f"b_per_m={b_per_m:g} leaves no batch size: b = ceil(b_per_m * m) must be <= n={n}")
     options, first = net_asked(net), at(1)
     requested_run_certificates(first, first.relation if relation is None else relation, 'worst', options or False)

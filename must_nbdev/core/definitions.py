@@ -63,9 +63,11 @@ def check_reals(values,              # scalar or array of values to check
                 hi:float=math.inf,   # upper end of the allowed interval
                 lo_open:bool=False,  # exclude `lo` itself
                 hi_open:bool=False,  # exclude `hi` itself
+                finite:bool=True,    # refuse ±inf too (False: NaN alone, e.g. a loss atom at +inf)
                ) -> np.ndarray:
     "Return `values` as a float array with every entry finite and in the interval, else raise `ValueError`."
     interval = f"{'(' if lo_open else '['}{lo:g}, {hi:g}{')' if hi_open else ']'}"
+    what = 'finite and in' if finite else 'a number (not NaN) in'
     if not (isinstance(values, np.ndarray) and values.dtype.kind in 'fiu'):   # a numeric array holds only numbers
         kinds = {type(v) for v in np.ravel(np.asarray(values, dtype=object))}
         if any(issubclass(t, (bool, np.bool_)) for t in kinds):
@@ -73,13 +75,14 @@ def check_reals(values,              # scalar or array of values to check
         if any(issubclass(t, (str, bytes)) for t in kinds):   # "2" is not silently read as 2.0
             raise ValueError(f"{name} must be a real number, not a string; got {values!r}")
         if type(None) in kinds:                             # None is no number: never read as NaN
-            raise ValueError(f"{name} must be finite and in {interval}, got None")
+            raise ValueError(f"{name} must be {what} {interval}, got None")
     try: arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError): raise ValueError(f"{name} must be a real number, got {values!r}") from None
-    bad = ~np.isfinite(arr) | (arr <= lo if lo_open else arr < lo) | (arr >= hi if hi_open else arr > hi)
+    bad = ((~np.isfinite(arr) if finite else np.isnan(arr))
+           | (arr <= lo if lo_open else arr < lo) | (arr >= hi if hi_open else arr > hi))
     if arr.size == 0: raise ValueError(f"{name} must not be empty")
     if bad.any():
-        raise ValueError(f"{name} must be finite and in {interval}, got {float(arr[bad].reshape(-1)[0])!r}")
+        raise ValueError(f"{name} must be {what} {interval}, got {float(arr[bad].reshape(-1)[0])!r}")
     return arr
 
 def check_choice(value,     # the value to check
@@ -212,11 +215,11 @@ def gaussian_privacy_loss(t,      # output value(s), in units of σ
     return np.asarray(theta, float) * np.asarray(t, float) - np.asarray(theta, float) ** 2 / 2
 
 def delta_from_pld(eps,           # privacy parameter ε ≥ 0 (scalar or array)
-                   losses,        # privacy losses: samples, or atoms of a PLD (finite, a non-empty flat list)
+                   losses,        # privacy losses: samples, or atoms of a PLD (a non-empty flat list; ±inf allowed)
                    weights=None,  # atom probabilities in [0, 1], one per loss, summing to at most 1 (None: equal)
                   ) -> np.ndarray:
     "$\\delta(\\epsilon)=\\mathbb E[(1-e^{\\epsilon-s})_+]$ from samples or atoms `losses` of a PLD (Theorem 3a)."
-    eps, s = check_reals(eps, 'eps', 0), np.atleast_1d(check_reals(losses, 'losses'))
+    eps, s = check_reals(eps, 'eps', 0), np.atleast_1d(check_reals(losses, 'losses', finite=False))   # ±inf: atoms
     if s.ndim != 1: raise ValueError(f"losses must be a flat list of numbers, got an array of shape {s.shape}")
     if weights is None: w = np.full(s.shape, 1 / s.size)
     else:

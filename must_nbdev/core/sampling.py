@@ -190,9 +190,10 @@ def check_scheme(scheme,  # the value to check
 # %% ../../nbs/core/01_sampling.ipynb #de56356c
 def _poisson_m(m, n:int) -> int:
     "Poisson's expected batch size m as an int in [1, n], refused with the reason: m = q·n and q ≤ 1."
-    try: return check_int(m, 'm', 1, n)
-    except ValueError as e:
-        raise ValueError(f"{e} (Poisson's expected batch size is m = q·n, rate q ≤ 1: m ≤ n = {n})") from None
+    m = check_int(m, 'm', 1)
+    if m > n: raise ValueError(f"m must be an integer >= 1 and <= {n}, got {m} (Poisson's expected batch size is "
+                               f"m = q·n, rate q ≤ 1: m ≤ n = {n})")
+    return m
 
 def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'must-ow', 'must-wo', 'must-ww'
                 n:int,              # records in the dataset (1 to MAX_N)

@@ -55,7 +55,7 @@ class OpacusStyleAccountant:
         self.history = []          # [(noise_multiplier, sample_rate, num_steps)], as Opacus keeps it
         self.whole_epochs = False  # built by Opacus by name (get_noise_multiplier): see `charged_steps`
         self.arming, self.window = False, 0   # set by `attach`'s checked make_private (see `get_optimizer_hook_fn`)
-        self.drawn_rate = None     # 'poisson': the rate Opacus's Poisson loader draws at (set by `attach`'s make_private)
+        self.drawn_rates = {}      # 'poisson': {rate Opacus passes: rate its loader draws at} (`attach`'s make_private)
 
     def mechanism(self) -> str:
         "The name this accountant is registered under in Opacus: the scheme's registry name ('must-ow', 'wor', ...)."
@@ -79,11 +79,12 @@ def scheme_at_rate(self,
     "The scheme one step charges, after checking Opacus's `sample_rate` against the sampler (ValueError if not)."
     q = check_real(sample_rate, 'sample_rate', 0, 1, lo_open=True)
     if self.scheme is None:                    # Opacus's sampler: the rate its loader draws at is the law
-        r = self.drawn_rate
-        if r is None: return make_scheme('poisson', 10 ** 9, q=q)         # not wired by attach: the rate passed
+        if not self.drawn_rates: return make_scheme('poisson', 10 ** 9, q=q)   # not wired by attach: the rate passed
         # Opacus passes 1/len(its loader), and that length int(1/r) can fall one short of 1/r (r = 1/93: 92 steps)
-        if _same_rate(q, r) or _same_rate(q, 1 / int(1 / r)): return make_scheme('poisson', 10 ** 9, q=r)
-        raise ValueError(f"sample_rate={q:.6g} from Opacus disagrees with the rate {r:.6g} its Poisson loader draws at")
+        for passed, r in self.drawn_rates.items():
+            if _same_rate(q, passed) or _same_rate(q, r): return make_scheme('poisson', 10 ** 9, q=r)
+        raise ValueError(f"sample_rate={q:.6g} from Opacus disagrees with the rates its Poisson loaders draw at "
+                         f"({', '.join(f'{r:.6g}' for r in self.drawn_rates.values())})")
     ok = [self.scheme.rate] + ([1 / self.pass_steps] if self.pass_steps else [])
     if any(_same_rate(q, r) for r in ok): return self.scheme               # never another batch size
     per = f" or 1/len(sampler) = 1/{self.pass_steps}" if self.pass_steps else ""
@@ -366,7 +367,13 @@ def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_priva
         finally: acc.arming = False
         if acc.scheme is not None:     # Opacus's int(n / len(loader)) is not the batch when m does not divide n
             out[1].expected_batch_size = acc.scheme.m if acc.scheme.fixed_size else acc.scheme.rate * acc.scheme.n
-        else: acc.drawn_rate = float(out[2].sample_rate)   # the rate its Poisson loader draws at, charged
+        else:                          # the rate its Poisson loader draws at, charged for the rate Opacus passes
+            passed, drawn = 1 / len(out[2]), float(out[2].sample_rate)     # (Opacus's own sample_rate formula)
+            if any(_same_rate(passed, p) and not _same_rate(drawn, r) for p, r in acc.drawn_rates.items()):
+                raise ValueError(f"a second Poisson loader drawing at {drawn:.6g} for which Opacus passes the rate "
+                                 f"{passed:.6g}, as for an earlier one drawing at another rate: its steps could not be "
+                                 "told apart; use one PrivacyEngine per loader")
+            acc.drawn_rates[passed] = drawn
         return out
 
     def make_private_with_epsilon(**kw):
