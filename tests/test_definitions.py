@@ -121,3 +121,19 @@ def test_regression_delta_from_pld_takes_atoms_at_infinite_loss():
     from must_nbdev.core.definitions import delta_from_pld
     assert delta_from_pld(1.0, [0.5, np.inf], [0.9, 0.1]) == pytest.approx(0.1, abs=1e-15)
     with pytest.raises(ValueError, match='not NaN'): delta_from_pld(1.0, [0.5, np.nan])
+
+
+def test_regression_hockey_stick_refuses_what_is_no_pmf():
+    from must_nbdev.core.definitions import hockey_stick
+    p = np.array([0.7, 0.3])
+    for bad, match in (((p, [0.2, 0.3, 0.5], 1.0), 'one support'), ((p, [0.5, np.nan], 1.0), 'q must be'),
+                       ((p, p, -0.5), 'eps must be'), ((p, [1.5, -0.5], 0.0), 'q must be')):
+        with pytest.raises(ValueError, match=match): hockey_stick(*bad)
+    assert hockey_stick(p, p, 0.0) == 0.0
+
+
+def test_regression_gaussian_privacy_loss_checks_theta_and_takes_infinite_outputs():
+    from must_nbdev.core.definitions import gaussian_privacy_loss
+    assert list(gaussian_privacy_loss([-np.inf, 1.0, np.inf], 0.0)) == [0.0, 0.0, 0.0]   # never 0·inf = NaN
+    assert gaussian_privacy_loss(np.inf, 2.0) == np.inf and gaussian_privacy_loss(1.0, 2.0) == 0.0
+    with pytest.raises(ValueError, match='theta must be'): gaussian_privacy_loss(1.0, np.nan)

@@ -127,8 +127,11 @@ def hockey_stick(p,    # pmf of P (array, sums to 1)
                  eps,  # privacy parameter ε ≥ 0 (scalar or array)
                 ) -> np.ndarray:
     "Hockey-stick divergence $D_{e^\\epsilon}(P\\|Q)=\\sum_t (P(t)-e^\\epsilon Q(t))_+$ of two pmfs on one support."
-    p = np.asarray(p, float); q = np.asarray(q, float)  # pmfs over the same outcomes (last axis)
-    eps = np.asarray(eps, float)[..., None]               # one or many ε ≥ 0
+    p, q = check_reals(p, 'p', 0, 1), check_reals(q, 'q', 0, 1)   # pmfs over the same outcomes (last axis)
+    if np.ndim(p) == 0 or np.ndim(q) == 0 or p.shape[-1] != q.shape[-1]:
+        raise ValueError(f"p and q must be pmfs on one support (arrays whose last axes have one length), got shapes "
+                         f"{np.shape(p)} and {np.shape(q)}")
+    eps = check_reals(eps, 'eps', 0)[..., None]                    # one or many ε ≥ 0
     return np.clip(p - np.exp(eps) * q, 0, None).sum(-1)
 
 # %% ../../nbs/core/00_definitions.ipynb #c192d1a4
@@ -212,7 +215,8 @@ def gaussian_privacy_loss(t,      # output value(s), in units of σ
                           theta,  # sensitivity over noise scale, θ = Δ/b or Δ/σ (≥ 0)
                          ) -> np.ndarray:
     "Privacy loss $\\mathcal L(t)=\\theta t-\\theta^2/2$ of $\\mathcal N(\\theta,1)$ over $\\mathcal N(0,1)$ (unit: σ)."
-    return np.asarray(theta, float) * np.asarray(t, float) - np.asarray(theta, float) ** 2 / 2
+    theta, t = check_reals(theta, 'theta', 0), check_reals(t, 't', finite=False)   # t = ±inf: a loss of ±inf
+    with np.errstate(invalid='ignore'): return np.where(theta > 0, theta * t, 0.0) - theta ** 2 / 2   # θ = 0: none
 
 def delta_from_pld(eps,           # privacy parameter ε ≥ 0 (scalar or array)
                    losses,        # privacy losses: samples, or atoms of a PLD (a non-empty flat list; ±inf allowed)
