@@ -1,5 +1,5 @@
-"""`must_nbdev.accounting.account`: the keyword-only API, the `AccountResult` contract, the misuse reproducers of
-issue 24 (positional calls that used to answer a different question without a word), the reproducers of issue 14 that
+"""`must_nbdev.accounting.account`: the keyword-only API, the `AccountResult` contract, the misuse regressions
+(positional calls that used to answer a different question without a word), the regressions that
 go through `account` (crashes, a false infinite bound, unbounded memory) and its fuzz test (valid inputs give finite,
 ordered, JSON-able bounds or a ValueError naming the parameter to change)."""
 import json, math, os, subprocess, sys
@@ -94,7 +94,7 @@ def test_curves_take_steps_lists_and_refuse_bad_ones():
             delta_over_k(SC, sigma=1.0, steps=bad, eps=1.0)
 
 
-# ---------------------------------------------------------------- issue 14: reproducers
+# ---------------------------------------------------------------- regressions
 @pytest.mark.parametrize('name,n,m', [('wor', 1000, 10), ('wr', 10000, 117)])
 def test_regression_no_zero_division_when_eps_bound_is_zero(name, n, m):
     r = account(make_scheme(name, n, m=m), sigma=1.0, steps=1, delta=0.01)
@@ -135,7 +135,7 @@ def test_regression_bad_input_is_a_value_error_naming_the_argument():
         account(make_scheme('wr', 100, m=10), sigma=1.0, steps=10, eps=1.0, pair='best')
 
 
-# ---------------------------------------------------------------- issue 14: fuzz
+# ---------------------------------------------------------------- fuzz
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=FUZZ_SCHEME, n=st.integers(2, 10**5), m=st.integers(1, 60), b=st.integers(1, 80), sigma=st.floats(0.3, 20),
        k=st.integers(1, 3000), query=st.sampled_from(['eps', 'delta']), value=st.floats(1e-9, 0.9),
@@ -149,14 +149,14 @@ def test_fuzz_account_valid_inputs(name, n, m, b, sigma, k, query, value, relati
     lo, up = (r['delta_lower'], r['delta_upper']) if query == 'eps' else (r['eps_lower'], r['eps_upper'])
     assert 0 <= lo <= up * (1 + 1e-9) and not math.isnan(up)
     if query == 'eps': assert up <= 1
-    # AccountResult's dict form since issue 24 (`in` and json.dumps need it)
+    # AccountResult's dict form (`in` and json.dumps need it)
     d = r.to_dict()
     assert r['certified_accuracy'] or 'reason' in d
     json.dumps(d)                                # plain values only
 
 
 def test_regression_curves_over_steps_keep_one_composition_in_memory():
-    # issue 27: epsilon_over_steps over 60 step counts kept 60 compositions alive (9.9 GB); now one at a time.
+    # regression: epsilon_over_steps over 60 step counts kept 60 compositions alive (9.9 GB); now one at a time.
     # A shorter list of the same shape: the peak must not grow with the number of step counts.
     code = ("from must_nbdev.accounting.account import epsilon_over_steps; from must_nbdev.core.sampling import "
             "make_scheme\nsc = make_scheme('poisson', 10_000, q=0.02)\n"

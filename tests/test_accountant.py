@@ -2,7 +2,7 @@
 (test-only dependencies): Google's dp_accounting (PLD accountant) and Koskela et al.'s fourier_accountant. Our interval
 must contain their values, up to their own discretisation (they return pessimistic estimates, so only the upper side
 needs slack). Also: the plain Gaussian exactly, both directions of add/remove, the automatic 80-bit switch, Poisson's
-pair as its own attack, and the reproducers of issue 13 (ZeroDivisionError) and of the auto-precision domain error."""
+pair as its own attack, and the regressions of a ZeroDivisionError and of the auto-precision domain error."""
 import math
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """`must_nbdev.core.amplification`: ε′ and δ′ of Theorem 4 against closed forms computed here (binomial occurrence law
-of WR, Bernoulli of Poisson/WOR, the Laplace and Gaussian profiles written out), Definition 5's PA types, the issue 14
-reproducers (overflow past ε ≈ 709, δ′ above 1) and the amplify fuzz test."""
+of WR, Bernoulli of Poisson/WOR, the Laplace and Gaussian profiles written out), Definition 5's PA types, the
+regressions (overflow past ε ≈ 709, δ′ above 1) and the amplify fuzz test."""
 import math
 import numpy as np
 import pytest
@@ -57,7 +57,7 @@ def test_pa_types_follow_definition_5():
     assert list(got) == list(cases.values()) and set(cases.values()) <= set(PA_TYPES)
 
 
-# ---------------------------------------------------------------- issue 14: reproducers
+# ---------------------------------------------------------------- regressions
 def test_regression_large_eps_stays_finite_and_json_is_strict():
     a = amplify(make_scheme('wor', 100, m=5), 'gaussian', 1, [709, 710, 1e5])
     assert np.all(np.isfinite(a.eps_prime)) and np.all(a.eps_prime < a.eps) and 'dilution' not in set(a.pa_type)
@@ -82,7 +82,7 @@ def test_regression_bad_input_is_a_value_error_naming_the_argument(call, name):
     with pytest.raises(ValueError, match=name): call()
 
 
-# ---------------------------------------------------------------- issue 14: fuzz
+# ---------------------------------------------------------------- fuzz
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=FUZZ_SCHEME, n=st.integers(1, 10**6), m=st.integers(1, 300), b=st.integers(1, 300),
        mech=st.sampled_from(['laplace', 'gaussian']), theta=st.floats(1e-3, 50), eps=st.floats(0, 1e4),

@@ -1,4 +1,4 @@
-"`must_nbdev.experiments.bootstrap`: the exact repeated-record collision probability against Monte Carlo (issue 4)."
+"`must_nbdev.experiments.bootstrap`: the exact repeated-record collision probability against Monte Carlo."
 import numpy as np
 from must_nbdev.core.sampling import make_scheme
 from must_nbdev.core.samplers import sample_many

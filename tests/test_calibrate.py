@@ -31,7 +31,7 @@ def test_calibrate_sigma_worst_case_fixed_size():
 def test_calibrate_sigma_bad_input(bad, name):
     with pytest.raises(ValueError, match=name):
         calibrate_sigma(make_scheme('poisson', 60_000, m=256), steps=100, **bad)
-    with pytest.raises(ValueError, match='steps'):             # the step count is `steps` since issue 24 (was 'k')
+    with pytest.raises(ValueError, match='steps'):             # the step count is `steps` (it was 'k')
         calibrate_sigma(make_scheme('poisson', 60_000, m=256), steps=0, eps=1.0, delta=1e-5)
 
 
@@ -82,7 +82,7 @@ def test_schedule_of_one_phase_is_calibrate_sigma():
     two = calibrate_schedule([(sc, 200), (make_scheme('wr', 20_000, m=200), 200)], eps=2.0, delta=1e-5)
     assert two.sigma > one.sigma          # the second phase samples at twice the rate: more noise for the same target
 
-# --- calibrate_sigma(net=True): the triangle net below the standard answer (issue 23) ---------------------------------
+# --- calibrate_sigma(net=True): the triangle net below the standard answer ----------------------------------------
 
 def test_calibrate_sigma_with_the_net_is_lower_and_still_certified(monkeypatch):
     from must_nbdev.accounting import calibrate as cal_module

@@ -1,5 +1,5 @@
 """The `must` command: Table S1 through --json, output format, exit status 2 with one line on bad input, the DP-SGD
-vocabulary of issue 15, the CLI reproducers of issues 14 and 15 (crashes, tracebacks, silently dropped options) and the
+vocabulary, the CLI's regressions (crashes, tracebacks, silently dropped options) and the
 CLI fuzz test (no traceback, strict JSON)."""
 import json, subprocess, sys, contextlib, io
 import numpy as np
@@ -120,7 +120,7 @@ def test_account_bad_input_exits_2_with_one_line(args, msg):
     rc, out, err = run(['account', '--scheme', 'wr', '--n', '100', '--m', '10', *args])
     assert rc == 2 and err.count('\n') == 1 and msg in err, err
 
-# --- DP-SGD vocabulary, calibrate, usage (issue 15) ---
+# --- DP-SGD vocabulary, calibrate, usage ---
 
 def test_regression_repeated_eps_give_one_row_each():
     rc, out, err = run(['account', '--scheme', 'poisson', '--q', '0.02', '--sigma', '1', '--k', '100', '--eps', '1',
@@ -240,7 +240,7 @@ def test_regression_not_certified_says_why_per_row():
     assert rc == 0 and 'NOT certified: delta <=' in out and 'max_bins' not in out.split('NOT certified:')[1]
 
 
-# ---------------------------------------------------------------- issue 14: reproducers and fuzz
+# ---------------------------------------------------------------- regressions and fuzz
 def test_regression_cli_account_delta_query_does_not_crash():
     rc, out, err = run_cli('account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '1', '--k', '1',
                            '--delta', '0.01')

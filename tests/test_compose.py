@@ -1,6 +1,6 @@
 """`must_nbdev.accounting.compose`: FFT composition against direct convolution (randomized response, whose k-fold
 composition is a binomial), float64 bounds against 80-bit ones, the local ε(δ) solve against a scan of every grid
-interval, and the issue 14 reproducer of a composition without positive losses."""
+interval, and the regression of a composition without positive losses."""
 import math
 import numpy as np
 import pytest

@@ -366,7 +366,7 @@ return {
          .map(i => [i.className, getComputedStyle(i, '::before').content, i.getBoundingClientRect().width]),
   figlinks: Array.from(art.querySelectorAll('img.must-figure')).map(i => [i.getAttribute('src'),
             i.closest('a') ? i.closest('a').getAttribute('href') : null]),
-  // issue 25 item 9: contents links drawn whole, long outputs in a scroll box, plain reprs wrapped
+  // contents links drawn whole, long outputs in a scroll box, plain reprs wrapped
   toc_clipped: Array.from(document.querySelectorAll('.bd-sidebar-secondary .page-toc a')).filter(vis)
                .filter(a => a.scrollWidth > a.clientWidth + 1 || a.getBoundingClientRect().right >
                             a.closest('.bd-sidebar-secondary').getBoundingClientRect().right + 1).map(a => a.innerText),
@@ -455,7 +455,7 @@ def test_page_renders(stem, site, browser):
     # tables: no cell narrower than its longest word (wide tables scroll instead), at both widths
     assert not wide['squeezed'] and not narrow['squeezed'], (
         f'{stem}.html: words broken in table cells {narrow["squeezed"][:5]} {wide["squeezed"][:5]}')
-    # contents column, long outputs, reprs (issue 25, item 9)
+    # contents column, long outputs, reprs
     assert not wide['toc_clipped'], f'{stem}.html: contents links clipped {wide["toc_clipped"][:3]}'
     assert wide['tall_outputs'] == 0 and narrow['tall_outputs'] == 0, (
         f'{stem}.html: outputs taller than 36rem, not boxed')

@@ -1,4 +1,4 @@
-"""`must_nbdev.accounting.dominating`, issue 12: the certified (worst-case) accountant must bound every real pair of
+"""`must_nbdev.accounting.dominating`: the certified (worst-case) accountant must bound every real pair of
 neighbouring datasets and every orientation sequence. Real pairs are built here independently of the package: the exact
 output law of a tiny scheme on concrete one-dimensional datasets (contributions in [-1, 1]) by enumerating every sample,
 a fine output-grid PLD rounded *down* (a certified lower bound on the pair's own delta), and composition by direct

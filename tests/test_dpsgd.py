@@ -1,5 +1,5 @@
 """`must_nbdev.training.dpsgd`: the distinct-record gradient trick equals the naive per-copy DP-SGD, input validation
-(issue 14) and the one-dataset-per-run MLP regression."""
+and the one-dataset-per-run MLP regression."""
 import numpy as np
 import pytest
 from must_nbdev.training.dpsgd import MLP, LinearRegression, LogisticRegression, dpsgd

@@ -42,7 +42,7 @@ def test_lower_pld_keeps_the_kl_of_a_piled_up_poisson_loss():
 
 
 def test_regression_max_bins_from_a_caller_is_checked_against_the_memory_budget():
-    # issue 27: account(poisson, 0.05, 10, delta=1e-5, max_bins=10**30) allocated until MemoryError
+    # regression: account(poisson, 0.05, 10, delta=1e-5, max_bins=10**30) allocated until MemoryError
     from must_nbdev import account, make_scheme
     from must_nbdev.accounting.pld import check_max_bins, BYTES_PER_BIN
     from must_nbdev.core.definitions import MEMORY_BUDGET

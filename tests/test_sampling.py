@@ -1,5 +1,5 @@
 """`must_nbdev.core.sampling`: property tests of the scheme registry and the occurrence pmf, the log-space pmfs against
-60-digit mpmath references, and the issue 14 reproducers (silent record loss, unbounded occurrence kernels, late
+60-digit mpmath references, and the regressions (silent record loss, unbounded occurrence kernels, late
 validation)."""
 import mpmath as mp
 import numpy as np
@@ -106,7 +106,7 @@ def test_log_hypergeom_pmf_matches_mpmath(N, K, s):
         assert abs(got - float(exact)) <= tol, (N, K, s, k)
 
 
-# ---------------------------------------------------------------- issue 14: reproducers
+# ---------------------------------------------------------------- regressions
 def test_regression_huge_occurrence_counts_are_refused_quickly():
     with pytest.raises(ValueError, match='smaller m'):
         amplify(make_scheme('must-ww', 10, m=10**6, b=10**6), 'gaussian', 1.0, [1.0])

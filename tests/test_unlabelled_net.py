@@ -240,7 +240,7 @@ def test_a_finer_cover_is_never_looser_and_stays_above_the_best_enumerated_two_s
     for bad in (0, 2.5, MAX_CELLS + 1):
         with pytest.raises(ValueError, match='cells'): triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=h, cells=bad)
 
-# issue 23's Fig S2 MUST.ow target (attack ≤ certificate ≤ 1.45 × attack, below 0.9 × the partially unlabelled pair)
+# the Fig S2 MUST.ow target (attack ≤ certificate ≤ 1.45 × attack, below 0.9 × the partially unlabelled pair)
 # is asserted at full size in 09_triangle_certificate's `#| slow` cell, which the docs build executes
 
 def test_bad_arguments_name_the_argument():
