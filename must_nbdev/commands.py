@@ -13,7 +13,8 @@ from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
 from .accounting.triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
-from .training.compare import compare_schemes, comparison_table, left_out, plot_comparison, reading, short_label
+from .training.compare import compare_schemes, comparison_table, left_out, plot_comparison, reading
+from .training.compare import short_label, step_counts
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 
@@ -254,16 +255,15 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
     what = (f"sigma certified for (eps={args.eps:g}, delta={args.delta:g})" if args.eps is not None
             else f"eps(delta={args.delta:g}) at sigma={args.sigma:g}")
-    whole = {r.steps for r in rows if r.name in EPOCH_SCHEMES} - {rows[0].steps}   # whole epochs: another count
-    steps = f"{rows[0].steps} steps" + (f" ({whole.pop()} for the whole epochs of random allocation and shuffling)"
-                                        if whole else '')
+    k, whole = step_counts(rows)                                  # whole epochs: another count where m ∤ n
+    steps = f"{k} steps" + (f" ({whole} for the whole epochs of random allocation and shuffling)" if whole else '')
     print(_paragraph(f"n = {args.n}, batch size {args.m}, {steps}: {what}; worst case, certified bound and best "
                      "attack"))
     print(comparison_table(rows)); print()
     print('\n'.join(_paragraph(p) for p in reading(rows, calibrated=args.eps is not None).split('\n')))
     for label, why in left_out(args.n, args.m, args.b or []): print(_paragraph(f"{label}: not shown ({why})"))
     if not any(r.name in EPOCH_SCHEMES for r in rows):
-        print(_paragraph(f"random allocation and shuffled epochs: not shown ({rows[0].steps} steps is not a whole "
+        print(_paragraph(f"random allocation and shuffled epochs: not shown ({k} steps is not a whole "
                          f"number of {-(-args.n // args.m)}-step epochs; give --epochs as an integer)"))
     note = _tighter_note(((short_label(r), r.theory_gap, r.tighter) for r in rows),
                          'must compare --net (or must account --net for one scheme)')

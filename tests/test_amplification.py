@@ -95,11 +95,11 @@ def test_fuzz_amplify_valid_inputs(name, n, m, b, mech, theta, eps, analysis):
 
 
 @pytest.mark.parametrize('args,msg', [
-    ((float('nan'), 0.1, 0.5, 0.1), r'eps must be finite and in \[0, inf\], got nan'),
+    ((float('nan'), 0.1, 0.5, 0.1), r'eps must be finite and in \[0, inf\), got nan'),
     ((1.0, 1.5, 0.5, 0.1), r'delta must be finite and in \[0, 1\], got 1.5'),
-    ((1.0, 0.1, -0.5, 0.1), r'eps_prime must be finite and in \[0, inf\], got -0.5'),
+    ((1.0, 0.1, -0.5, 0.1), r'eps_prime must be finite and in \[0, inf\), got -0.5'),
     ((1.0, 0.1, 0.5, float('nan')), r'delta_prime must be finite and in \[0, 1\], got nan'),
-    (([1.0, -1.0], 0.1, 0.5, 0.1), r'eps must be finite and in \[0, inf\], got -1.0'),
+    (([1.0, -1.0], 0.1, 0.5, 0.1), r'eps must be finite and in \[0, inf\), got -1.0'),
 ])
 def test_regression_pa_type_refuses_nan_and_out_of_range_arguments(args, msg):
     "pa_type(nan, 0.1, 0.5, 0.1) returned 'strong'."

@@ -73,9 +73,9 @@ def test_bad_scheme_input_exits_2_with_one_line(scheme_args, msg):
     assert rc == 2 and out == '' and err.count('\n') == 1 and msg in err, err
 
 @pytest.mark.parametrize('mech_args,msg', [
-    (['--mechanism', 'gaussian', '--theta', '0', '--eps', '1'], 'theta must be finite and in (0, inf]'),
+    (['--mechanism', 'gaussian', '--theta', '0', '--eps', '1'], 'theta must be finite and in (0, inf)'),
     (['--mechanism', 'gaussian', '--theta', '-1', '--eps', '1'], 'theta must be'),
-    (['--mechanism', 'gaussian', '--theta', '1', '--eps', '-0.1'], 'eps must be finite and in [0, inf]'),
+    (['--mechanism', 'gaussian', '--theta', '1', '--eps', '-0.1'], 'eps must be finite and in [0, inf)'),
     (['--mechanism', 'gaussian', '--theta', '1', '--eps', 'nan'], 'eps must be finite'),
     (['--mechanism', 'gaussian', '--theta', 'nan', '--eps', '1'], 'theta must be finite'),
     (['--mechanism', 'cauchy', '--theta', '1', '--eps', '1'], 'argument --mechanism: invalid choice'),
@@ -108,9 +108,9 @@ def test_account_json_eps_and_delta():
     assert rc == 0 and r['eps_lower'] <= 1.0 <= r['eps_upper'] and {'eps_lower', 'eps_upper', 'eps', 'delta'} <= set(r)
 
 @pytest.mark.parametrize('args,msg', [
-    (['--sigma', '0', '--k', '10', '--eps', '1'], 'sigma must be finite and in (0, inf]'),
+    (['--sigma', '0', '--k', '10', '--eps', '1'], 'sigma must be finite and in (0, inf)'),
     (['--sigma', '1', '--k', '0', '--eps', '1'], 'k must be an integer >= 1'),
-    (['--sigma', '1', '--k', '10', '--eps', '-1'], 'eps must be finite and in [0, inf]'),
+    (['--sigma', '1', '--k', '10', '--eps', '-1'], 'eps must be finite and in [0, inf)'),
     (['--sigma', '1', '--k', '10', '--delta', '1'], 'delta must be finite and in (0, 1)'),
     (['--sigma', '1', '--k', '10', '--delta', '0'], 'delta must be finite and in (0, 1)'),
     (['--sigma', '1', '--k', '10'], 'one of the arguments --eps --delta is required'),

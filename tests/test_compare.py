@@ -150,14 +150,16 @@ def test_regression_epoch_rows_refuses_eps_and_sigma_together():
 
 
 def test_comparison_schemes_b_values_not_a_list_is_a_type_error():
-    with pytest.raises(TypeError, match='b_values must be None or a list'): comparison_schemes(100, 10, b_values=50)
+    with pytest.raises(TypeError, match=r'b_values must be a list of stage-I sizes \(or None\)'):
+        comparison_schemes(100, 10, b_values=50)
 
 
 def test_regression_whole_epochs_say_their_own_step_count():
     # m does not divide n: the fixed rows run ⌈2·1000/30⌉ = 67 steps, the epoch rows 2 whole epochs of 34 = 68
-    from must_nbdev.training.compare import compare_schemes, reading
+    from must_nbdev.training.compare import compare_schemes, reading, step_counts
     rows = compare_schemes(1000, 30, delta=1e-5, sigma=2.0, epochs=2, b_values=[120])
     assert {r.steps for r in rows if r.name in ('allocation', 'shuffle')} == {68}
+    assert step_counts(rows) == (67, 68)
     assert {r.steps for r in rows if r.name not in ('allocation', 'shuffle')} == {67}
     assert '68 steps, against 67' in reading(rows, calibrated=False)
     out = io.StringIO()

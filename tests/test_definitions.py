@@ -49,11 +49,11 @@ def test_regression_none_is_reported_as_none_not_nan():
     from must_nbdev.core.definitions import check_real, check_reals
     from must_nbdev.core.sampling import make_scheme
     from must_nbdev.accounting.account import account
-    with pytest.raises(ValueError, match=r'sigma must be finite and in \(0, inf\], got None'):
+    with pytest.raises(ValueError, match=r'sigma must be finite and in \(0, inf\), got None'):
         account(make_scheme('wor', 100, m=10), sigma=None, steps=2, eps=1)
-    with pytest.raises(ValueError, match=r'sigma must be finite and in \(0, inf\], got None'):
+    with pytest.raises(ValueError, match=r'sigma must be finite and in \(0, inf\), got None'):
         check_real(None, 'sigma', 0, lo_open=True)
-    with pytest.raises(ValueError, match=r'eps must be finite and in \[0, inf\], got None'):
+    with pytest.raises(ValueError, match=r'eps must be finite and in \[0, inf\), got None'):
         check_reals([0.5, None], 'eps', 0)
     with pytest.raises(ValueError, match='eps must be finite'): check_reals(np.array([0.5, np.nan]), 'eps', 0)
     assert check_reals(np.arange(3), 'k', 0).tolist() == [0.0, 1.0, 2.0]          # numeric arrays: the fast path
@@ -74,13 +74,13 @@ def test_regression_check_choice_refuses_an_unhashable_value_by_name():
 
 
 @pytest.mark.parametrize('call,msg', [
-    (lambda: gaussian_profile(1, -1), r'theta must be finite and in \[0, inf\], got -1.0'),
-    (lambda: gaussian_profile(float('nan'), 1), r'eps must be finite and in \[0, inf\], got nan'),
-    (lambda: gaussian_profile([0.5, -0.1], 1), r'eps must be finite and in \[0, inf\], got -0.1'),
+    (lambda: gaussian_profile(1, -1), r'theta must be finite and in \[0, inf\), got -1.0'),
+    (lambda: gaussian_profile(float('nan'), 1), r'eps must be finite and in \[0, inf\), got nan'),
+    (lambda: gaussian_profile([0.5, -0.1], 1), r'eps must be finite and in \[0, inf\), got -0.1'),
     (lambda: laplace_profile(1, float('inf')), r'theta must be finite'),
     (lambda: group_profile('gaussian', 1, 1, 2.5), r'j must be an integer >= 1 \(a group size\), got 2.5'),
     (lambda: group_profile('gaussian', 1, 1, -1, 'black'), r'j must be an integer >= 1 \(a group size\), got -1'),
-    (lambda: group_profile('gaussian', 1, -1, 2, 'black'), r'theta must be finite and in \[0, inf\]'),
+    (lambda: group_profile('gaussian', 1, -1, 2, 'black'), r'theta must be finite and in \[0, inf\)'),
     (lambda: group_profile('laplace', 1, 1, [1, 2, 0]), r'j must be an integer >= 1'),
 ])
 def test_regression_profiles_refuse_what_their_signature_excludes(call, msg):

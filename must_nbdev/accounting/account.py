@@ -68,6 +68,7 @@ class AccountResult(CertifiedResult):
     attack_name: str|None = None    # which attack gave `lower` (worst case), and why the adaptive one was not run
     delta_floor: float|None = None  # charged part of certified δ at the answer's ε (truncation, round-off): see below
     tighter: str|None = None        # a fast certificate answered above TIGHT_GAP × the attack: how to ask for more
+    attack_ran: bool = False        # an attack (or the pair itself, where exact) gave `lower`; False: lower is 0
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
     @property
@@ -77,8 +78,7 @@ class AccountResult(CertifiedResult):
     @property
     def attack(self) -> float|None:
         "What the best real attack forces: `lower` (worst case); None for the paper's pair or where no attack ran."
-        ran = not (self.attack_name or '').startswith('none')     # 'none (attack=False)', 'none (no attack grid fits)'
-        return float(self.lower) if self.pair == 'worst' and ran else None
+        return float(self.lower) if self.pair == 'worst' and self.attack_ran else None
     @property
     def bracket(self) -> tuple|None:
         "The numerical bracket of the certified bound: `bound_interval`; None for the paper's pair."
@@ -275,7 +275,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         reason=None if certified else _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins),
         guarantee=GUARANTEES[pair], h=step, r=bins,
         L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
-        certificate=won, certificates=certs, attack_name=how if worst else None, delta_floor=floor, tighter=tighter)
+        certificate=won, certificates=certs, attack_name=how if worst else None, delta_floor=floor, tighter=tighter,
+        attack_ran=worst and att is not None)
 
 # %% ../../nbs/accounting/10_account.ipynb #8f6c94bd
 def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)

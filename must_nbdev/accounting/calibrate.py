@@ -20,8 +20,8 @@ from .tight_search import tight_sigma_search, tight_count_search
 
 
 # %% auto #0
-__all__ = ['Calibration', 'smallest_sigma', 'calibrate_sigma', 'stage_one_size', 'calibrate_steps', 'calibrate_batch_size',
-           'calibrate_schedule']
+__all__ = ['Calibration', 'smallest_sigma', 'calibrate_sigma', 'stage_one_size', 'largest_stage_one_batch', 'calibrate_steps',
+           'calibrate_batch_size', 'calibrate_schedule']
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #e719da93
 @dataclass(frozen=True)
@@ -202,6 +202,15 @@ def stage_one_size(b_per_m:float,  # stage-I records per batch record (>= 1)
     "The stage-I size b = ⌈b_per_m·m⌉ of a MUST batch, the product rounded to 9 decimals first (1.1·10 is 11, not 12)."
     return math.ceil(round(check_real(b_per_m, 'b_per_m', 1) * check_int(m, 'm', 1), 9))
 
+def largest_stage_one_batch(b_per_m:float,  # stage-I records per batch record (>= 1)
+                            n:int,          # records; stage I draws at most n of them (without replacement)
+                           ) -> int:
+    "The largest batch size m whose stage-I size `stage_one_size(b_per_m, m)` is at most n (0: none)."
+    n, m = check_int(n, 'n', 1), min(n, math.floor(n / check_real(b_per_m, 'b_per_m', 1)))
+    while m < n and stage_one_size(b_per_m, m + 1) <= n: m += 1       # floor(n / b_per_m) is one off either way
+    while m >= 1 and stage_one_size(b_per_m, m) > n: m -= 1           # where ⌈·⌉ meets the 9-decimal rounding
+    return m
+
 # %% ../../nbs/accounting/11_calibrate.ipynb #c23508dd
 def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                     *,
@@ -269,10 +278,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                          f"only by them; got name={name!r}, b_per_m={b_per_m!r}")
     if two_stage: b_per_m = check_real(b_per_m, 'b_per_m', 1)
     at = lambda m: make_scheme(name, n, m=m, b=stage_one_size(b_per_m, m) if two_stage else None)
-    m_max = min(n, math.floor(n / b_per_m)) if SCHEMES[name].b_at_most_n else n     # then b = ceil(c m) <= n ...
-    if SCHEMES[name].b_at_most_n:       # ... as stage_one_size rounds it: n = 33, b_per_m = 1.1 allows m = 30
-        while m_max < n and stage_one_size(b_per_m, m_max + 1) <= n: m_max += 1
-        while m_max >= 1 and stage_one_size(b_per_m, m_max) > n: m_max -= 1
+    m_max = largest_stage_one_batch(b_per_m, n) if SCHEMES[name].b_at_most_n else n   # stage I draws b <= n
     if m_max < 1: raise ValueError(f"b_per_m={b_per_m:g} leaves no batch size: b = ceil(b_per_m * m) must be <= n={n}")
     options, first = net_asked(net), at(1)
     requested_run_certificates(first, first.relation if relation is None else relation, 'worst', options or False)

@@ -9,9 +9,10 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['special', 'MEMORY_BUDGET', 'SERIES_THETA', 'MECHANISMS', 'LazyModule', 'check_int', 'check_real', 'check_reals',
-           'check_choice', 'check_flag', 'set_memory_budget', 'check_memory', 'hockey_stick', 'laplace_profile',
-           'gaussian_profile', 'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss', 'delta_from_pld',
-           'progress', 'markdown_table', 'jsonable', 'patch_to', 'moved_names', 'analytic_gaussian_theta']
+           'check_choice', 'check_flag', 'check_values', 'set_memory_budget', 'check_memory', 'hockey_stick',
+           'laplace_profile', 'gaussian_profile', 'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss',
+           'delta_from_pld', 'progress', 'markdown_table', 'jsonable', 'patch_to', 'moved_names',
+           'analytic_gaussian_theta']
 
 # %% ../../nbs/core/00_definitions.ipynb #a52889f5
 class LazyModule:
@@ -66,7 +67,9 @@ def check_reals(values,              # scalar or array of values to check
                 finite:bool=True,    # refuse ±inf too (False: NaN alone, e.g. a loss atom at +inf)
                ) -> np.ndarray:
     "Return `values` as a float array with every entry finite and in the interval, else raise `ValueError`."
-    interval = f"{'(' if lo_open else '['}{lo:g}, {hi:g}{')' if hi_open else ']'}"
+    # an end at ±inf is open when the values must be finite: inf itself is refused
+    interval = (f"{'(' if lo_open or (finite and lo == -math.inf) else '['}{lo:g}, "
+                f"{hi:g}{')' if hi_open or (finite and hi == math.inf) else ']'}")
     what = 'finite and in' if finite else 'a number (not NaN) in'
     if not (isinstance(values, np.ndarray) and values.dtype.kind in 'fiu'):   # a numeric array holds only numbers
         kinds = {type(v) for v in np.ravel(np.asarray(values, dtype=object))}
@@ -101,6 +104,15 @@ def check_flag(value,     # the value to check: True or False (numpy's bools too
     "Return `value` as a `bool`, or raise `TypeError` naming `name` unless it is True or False (not 0, 1 or 'yes')."
     if not isinstance(value, (bool, np.bool_)): raise TypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+def check_values(values,  # the values: a list, tuple, range or array (not a string, not a single value)
+                 name:str,  # argument name used in the error message
+                 what:str,  # what each value is, for the message (e.g. 'stage-I sizes (integers in [1, n])')
+                ) -> list:
+    "Return `values` as a list, or raise `TypeError` naming `name` unless it is a collection of values."
+    if isinstance(values, (str, bytes)) or not hasattr(values, '__iter__'):   # '256' is no list of sizes
+        raise TypeError(f"{name} must be a list of {what}, got {values!r}")
+    return list(values)
 
 # %% ../../nbs/core/00_definitions.ipynb #d52e824b
 MEMORY_BUDGET = 2 << 30   # bytes one call of the package may allocate; change it with `set_memory_budget`

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, time
 from dataclasses import dataclass
-from ..core.definitions import check_flag, check_int, check_real
+from ..core.definitions import check_flag, check_int, check_real, check_values
 from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps, scheme_fits
 from ..accounting.account import account, requested_run_certificates
 from ..accounting.certificates import run_certificates
@@ -18,7 +18,7 @@ from ..accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 
 # %% auto #0
 __all__ = ['COMPARED_TWO_STAGE', 'EpsRowResult', 'ComparisonRow', 'comparison_schemes', 'left_out', 'compare_schemes',
-           'epoch_rows', 'short_label', 'reading', 'comparison_table', 'plot_comparison']
+           'epoch_rows', 'step_counts', 'short_label', 'reading', 'comparison_table', 'plot_comparison']
 
 # %% ../../nbs/training/03_compare.ipynb #046f0d89
 class EpsRowResult(CertifiedResult):
@@ -55,9 +55,7 @@ def comparison_schemes(n:int,           # records in the dataset
     n, m = check_int(n, 'n', 2), check_int(batch_size, 'batch_size', 1)
     if m > n: raise ValueError(f"batch_size must be <= n = {n}, got {m}")
     if b_values is None: b_values = sorted({b for b in (2 * m, 8 * m, n // 4) if m <= b < n})
-    if isinstance(b_values, (str, bytes)) or not hasattr(b_values, '__iter__'):
-        raise TypeError(f"b_values must be None or a list of stage-I sizes (integers in [1, n]), got {b_values!r}")
-    b_values = [check_int(b, 'b', 1, n) for b in b_values]
+    b_values = [check_int(b, 'b', 1, n) for b in check_values(b_values, 'b_values', 'stage-I sizes (or None)')]
     poisson = make_scheme('poisson', n, q=m / n)
     out = [(poisson, 'add_remove'), (poisson, 'substitute'), (make_scheme('wor', n, m=m), 'substitute'),
            (make_scheme('wr', n, m=m), 'substitute')]
@@ -158,6 +156,16 @@ def epoch_rows(n:int,                   # records in the dataset
     return out
 
 # %% ../../nbs/training/03_compare.ipynb #3568a4df
+def step_counts(rows:list,  # `compare_schemes` rows
+               ) -> tuple:
+    "(steps of the fixed-size and Poisson rows, steps of the whole-epoch rows where that is another count, else None)."
+    fixed = {r.steps for r in rows if r.name not in EPOCH_SCHEMES}
+    whole = {r.steps for r in rows if r.name in EPOCH_SCHEMES} - fixed   # E·⌈n/m⌉ against ⌈E·n/m⌉
+    if len(fixed) != 1 or len(whole) > 1:
+        raise ValueError(f"rows must come from one comparison (one step count for the fixed-size rows, one for the "
+                         f"whole epochs), got steps {sorted(fixed)} and {sorted(whole)}")
+    return fixed.pop(), (whole.pop() if whole else None)
+
 def short_label(row:ComparisonRow,  # a `compare_schemes` row
                ) -> str:
     "A table label: the scheme with its stage-I size, and the relation where it is not substitution."
@@ -190,9 +198,9 @@ def _epoch_reading(rows, key, calibrated) -> str:
     "What the epoch rows add: random allocation against Poisson, and what is (not) certified for shuffled epochs."
     epoch = [r for r in rows if r.name in EPOCH_SCHEMES]
     poisson = next((r for r in rows if r.name == 'poisson' and r.relation == 'add_remove'), None)
-    T, K = {r.steps for r in epoch}, {r.steps for r in rows if r.name not in EPOCH_SCHEMES}
-    text = (f" The epoch rows run whole epochs of ⌈n/m⌉ steps: {T.pop()} steps, against {K.pop()} (⌈epochs·n/m⌉) for "
-            "the others." if len(T) == len(K) == 1 and T != K else '')
+    K, T = step_counts(rows)
+    text = (f" The epoch rows run whole epochs of ⌈n/m⌉ steps: {T} steps, against {K} (⌈epochs·n/m⌉) for "
+            "the others." if T is not None else '')
     verb = 'needs' if calibrated else 'has'
     for ra in (r for r in epoch if not EPOCH_SCHEMES[r.name].fixed_size):
         if ra.relation == 'add_remove' and poisson is not None:

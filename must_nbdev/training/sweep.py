@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv, math, time
 from dataclasses import dataclass, fields, asdict
 from itertools import product
-from ..core.definitions import check_choice, check_flag, check_int, check_real, progress
+from ..core.definitions import check_choice, check_flag, check_int, check_real, check_values, progress
 from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
 from ..core.epochs import EPOCH_SCHEMES, EpochScheme, make_epoch_scheme
 from ..accounting.account import account, requested_run_certificates
@@ -67,10 +67,8 @@ def sweep_grid(n:int,                                   # records in the dataset
               ) -> list:
     "Every combination as a `SweepPoint`; a combination a scheme does not admit raises, naming it."
     n = check_int(n, 'n', 2)
-    for axis, values in (('schemes', schemes), ('batch_sizes', batch_sizes), ('sigmas', sigmas), ('epochs', epochs),
-                         ('b_per_m', b_per_m)):
-        if isinstance(values, (str, bytes)) or not hasattr(values, '__iter__'):
-            raise TypeError(f"{axis} must be a list of values (one axis of the grid), got {values!r}")
+    schemes, batch_sizes, sigmas, epochs, b_per_m = (check_values(v, axis, 'values (one axis of the grid)') for axis, v in
+        (('schemes', schemes), ('batch_sizes', batch_sizes), ('sigmas', sigmas), ('epochs', epochs), ('b_per_m', b_per_m)))
     schemes = [check_choice(s, 'schemes', (*SCHEMES, *EPOCH_SCHEMES)) for s in schemes]
     sizes = [check_int(m, 'batch_sizes', 1, n) for m in batch_sizes]
     sigmas = [check_real(s, 'sigmas', 0, lo_open=True) for s in sigmas]
