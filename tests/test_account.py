@@ -323,6 +323,6 @@ def test_attack_flag_is_a_bool():
 def test_regression_attack_is_none_where_no_attack_ran():
     r = account(make_scheme('wor', 100, m=10), sigma=1.0, steps=2, delta=1e-5, attack=False)
     assert r.attack is None and r.to_dict()['attack'] is None and r.lower == 0.0 and r.attack_name.startswith('none')
-    assert not r.attack_ran
+    assert r.attack_ran is False and r.to_dict()['attack_ran'] is False
     exact = account(make_scheme('poisson', 100, m=10), sigma=1.0, steps=2, delta=1e-5, attack=False)
-    assert exact.attack_ran and exact.attack == exact.lower > 0          # an exact pair is its own attack, run whatever attack says
+    assert exact.attack_ran and exact.attack == exact.lower > 0   # an exact pair is its own attack, whatever attack says

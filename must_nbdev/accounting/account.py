@@ -68,7 +68,8 @@ class AccountResult(CertifiedResult):
     attack_name: str|None = None    # which attack gave `lower` (worst case), and why the adaptive one was not run
     delta_floor: float|None = None  # charged part of certified δ at the answer's ε (truncation, round-off): see below
     tighter: str|None = None        # a fast certificate answered above TIGHT_GAP × the attack: how to ask for more
-    attack_ran: bool = False        # an attack (or the pair itself, where exact) gave `lower`; False: lower is 0
+    attack_ran: bool|None = None    # worst case: an attack (or the exact pair itself) gave `lower` (None: not
+                                    # recorded, as in a result built by hand: read from `attack_name`)
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
     @property
@@ -78,7 +79,9 @@ class AccountResult(CertifiedResult):
     @property
     def attack(self) -> float|None:
         "What the best real attack forces: `lower` (worst case); None for the paper's pair or where no attack ran."
-        return float(self.lower) if self.pair == 'worst' and self.attack_ran else None
+        ran = (self.attack_ran if self.attack_ran is not None    # 'none (attack=False)', 'none (no attack grid fits)'
+               else not (self.attack_name or '').startswith('none'))
+        return float(self.lower) if self.pair == 'worst' and ran else None
     @property
     def bracket(self) -> tuple|None:
         "The numerical bracket of the certified bound: `bound_interval`; None for the paper's pair."
@@ -102,7 +105,7 @@ class AccountResult(CertifiedResult):
             d.update(bound_interval=list(self.bound_interval), attack_interval=list(self.attack_interval),
                      theory_gap=self.theory_gap, certificate=self.certificate,
                      certificates=dict(self.certificates or {}), attack_name=self.attack_name,
-                     delta_floor=self.delta_floor, tighter=self.tighter)
+                     delta_floor=self.delta_floor, tighter=self.tighter, attack_ran=self.attack_ran)
         d.update({f'{self.query}_lower': self.lower, f'{self.query}_upper': self.upper})
         d.update(certified=self.certified, attack=self.attack, bracket=None if self.bracket is None else list(self.bracket))
         if self.reason is not None: d['reason'] = self.reason

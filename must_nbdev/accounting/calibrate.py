@@ -206,10 +206,12 @@ def largest_stage_one_batch(b_per_m:float,  # stage-I records per batch record (
                             n:int,          # records; stage I draws at most n of them (without replacement)
                            ) -> int:
     "The largest batch size m whose stage-I size `stage_one_size(b_per_m, m)` is at most n (0: none)."
-    n, m = check_int(n, 'n', 1), min(n, math.floor(n / check_real(b_per_m, 'b_per_m', 1)))
-    while m < n and stage_one_size(b_per_m, m + 1) <= n: m += 1       # floor(n / b_per_m) is one off either way
-    while m >= 1 and stage_one_size(b_per_m, m) > n: m -= 1           # where ⌈·⌉ meets the 9-decimal rounding
-    return m
+    n, b_per_m = check_int(n, 'n', 1), check_real(b_per_m, 'b_per_m', 1)
+    lo, hi = 0, n              # by bisection: the size is nondecreasing in m, and n / b_per_m is off where ⌈·⌉
+    while lo < hi:             # meets the 9-decimal rounding (and far off in floats at a huge n)
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if stage_one_size(b_per_m, mid) <= n else (lo, mid - 1)
+    return lo
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #c23508dd
 def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)

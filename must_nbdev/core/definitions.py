@@ -110,7 +110,8 @@ def check_values(values,  # the values: a list, tuple, range or array (not a str
                  what:str,  # what each value is, for the message (e.g. 'stage-I sizes (integers in [1, n])')
                 ) -> list:
     "Return `values` as a list, or raise `TypeError` naming `name` unless it is a collection of values."
-    if isinstance(values, (str, bytes)) or not hasattr(values, '__iter__'):   # '256' is no list of sizes
+    if (isinstance(values, (str, bytes, dict)) or not hasattr(values, '__iter__')    # '256' is no list of sizes,
+            or (isinstance(values, np.ndarray) and values.ndim == 0)):              # nor a dict or a 0-d array
         raise TypeError(f"{name} must be a list of {what}, got {values!r}")
     return list(values)
 

@@ -160,11 +160,12 @@ def step_counts(rows:list,  # `compare_schemes` rows
                ) -> tuple:
     "(steps of the fixed-size and Poisson rows, steps of the whole-epoch rows where that is another count, else None)."
     fixed = {r.steps for r in rows if r.name not in EPOCH_SCHEMES}
-    whole = {r.steps for r in rows if r.name in EPOCH_SCHEMES} - fixed   # E·⌈n/m⌉ against ⌈E·n/m⌉
+    whole = {r.steps for r in rows if r.name in EPOCH_SCHEMES}          # E·⌈n/m⌉ against ⌈E·n/m⌉
     if len(fixed) != 1 or len(whole) > 1:
         raise ValueError(f"rows must come from one comparison (one step count for the fixed-size rows, one for the "
                          f"whole epochs), got steps {sorted(fixed)} and {sorted(whole)}")
-    return fixed.pop(), (whole.pop() if whole else None)
+    k = fixed.pop()
+    return k, (None if whole in (set(), {k}) else whole.pop())
 
 def short_label(row:ComparisonRow,  # a `compare_schemes` row
                ) -> str:

@@ -67,8 +67,9 @@ def sweep_grid(n:int,                                   # records in the dataset
               ) -> list:
     "Every combination as a `SweepPoint`; a combination a scheme does not admit raises, naming it."
     n = check_int(n, 'n', 2)
-    schemes, batch_sizes, sigmas, epochs, b_per_m = (check_values(v, axis, 'values (one axis of the grid)') for axis, v in
-        (('schemes', schemes), ('batch_sizes', batch_sizes), ('sigmas', sigmas), ('epochs', epochs), ('b_per_m', b_per_m)))
+    axes = dict(schemes=schemes, batch_sizes=batch_sizes, sigmas=sigmas, epochs=epochs, b_per_m=b_per_m)
+    schemes, batch_sizes, sigmas, epochs, b_per_m = (check_values(v, axis, 'values (one axis of the grid)')
+                                                     for axis, v in axes.items())
     schemes = [check_choice(s, 'schemes', (*SCHEMES, *EPOCH_SCHEMES)) for s in schemes]
     sizes = [check_int(m, 'batch_sizes', 1, n) for m in batch_sizes]
     sigmas = [check_real(s, 'sigmas', 0, lo_open=True) for s in sigmas]
