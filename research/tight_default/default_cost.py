@@ -8,24 +8,28 @@ default "quick net wherever the fast gap exceeds TIGHT_GAP" would add, and what 
     python research/tight_default/default_cost.py render DIR    # the tables
 
 The log is written by a `sitecustomize` wrapper around `must_nbdev.accounting.account.account` (the library is not
-edited): one JSON line per call with the query, the scheme pickled (base64), the fast answer's gap and seconds.
+edited): one JSON line per call with the scheme (its repr, and pickled in base64), every keyword argument, the fast
+answer's gap and seconds. Two calls are the same query when the scheme's repr and the arguments that shape the
+answer agree; a query is eligible when one of its calls is (net applies, none asked, an attack ran, gap > 1.05).
 """
 import base64, gzip, json, os, random, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 HOOK = r'''
-import base64, json, os, pickle, time
+import base64, functools, json, os, pickle, time
+import numpy as np
 import must_nbdev.accounting.account as _acc
 from must_nbdev.accounting.certificates import run_certificates
 _inner = _acc.account
+plain = lambda v: v.item() if isinstance(v, np.generic) else v if isinstance(v, (int, float, str, bool, type(None))) \
+    else repr(v)                                  # numpy scalars as numbers, options (TightOptions) as their repr
+@functools.wraps(_inner)                          # the docs and signature tests read account's own
 def _logged(scheme, **kw):
     t0 = time.perf_counter(); r = _inner(scheme, **kw)
-    relation = r.relation
-    row = dict(scheme=str(scheme), pickled=base64.b64encode(pickle.dumps(scheme)).decode(), sigma=r.sigma,
-               steps=r.steps, eps=kw.get('eps'), delta=kw.get('delta'), relation=relation, pair=r.pair,
-               gap=r.theory_gap, won=r.certificate, tight=bool(kw.get('net')),
-               accuracy=kw.get('accuracy', 1.005), max_bins=kw.get('max_bins', 2**21), h=kw.get('h'),
-               applies=bool(r.pair == 'worst' and run_certificates(scheme, relation)),
+    row = dict(scheme=repr(scheme), pickled=base64.b64encode(pickle.dumps(scheme)).decode(),
+               kwargs={k: plain(v) for k, v in kw.items()}, sigma=r.sigma, steps=r.steps, relation=r.relation,
+               pair=r.pair, gap=r.theory_gap, won=r.certificate, tight=bool(kw.get('net')),
+               applies=bool(r.pair == 'worst' and run_certificates(scheme, r.relation)),
                attack_ran=r.attack_ran, seconds=time.perf_counter() - t0)
     with open(os.environ['MUST_QUERY_LOG'], 'a') as f: f.write(json.dumps(row) + '\n')
     return r
@@ -41,8 +45,10 @@ from must_nbdev.accounting.triangle_certificate import QUICK_NET
 import must_nbdev.accounting.net_blocks as nb
 import scipy.stats                      # the package's lazy import, once a session: not the query's
 scheme = pickle.loads(base64.b64decode(a['pickled']))
-kw = dict(sigma=a['sigma'], steps=a['steps'], relation=a['relation'], accuracy=a['accuracy'],
-          max_bins=a['max_bins'], eps=a['eps'], delta=a['delta'], h=a.get('h'))
+ASKED = ('sigma', 'steps', 'epochs', 'eps', 'delta', 'relation', 'accuracy', 'h', 'max_bins', 'attack_budget')
+kw = ({k: v for k, v in a['kwargs'].items() if k in ASKED} if 'kwargs' in a else    # the call's own arguments
+      dict(sigma=a['sigma'], steps=a['steps'], relation=a['relation'], accuracy=a['accuracy'],   # older log: the
+           max_bins=a['max_bins'], eps=a['eps'], delta=a['delta'], h=a.get('h')))              # fields it kept
 t0 = time.perf_counter(); fast = account(scheme, **kw); fast_s = time.perf_counter() - t0
 got, inner = [], nb.block_bound           # the net's certificate record: members, bins, blocks
 nb.block_bound = lambda *p, **k: got.append(inner(*p, **k)) or got[-1]
@@ -62,38 +68,44 @@ def log(out:Path):
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as hook:
         Path(hook, 'sitecustomize.py').write_text(HOOK)
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([hook, os.environ.get('PYTHONPATH', '')]))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (hook, os.environ.get('PYTHONPATH')) if p))
         for name, cmd in (('notebooks', ['nbdev_test']), ('pytest', ['pytest', '-q', '-p', 'no:cacheprovider'])):
             plain = Path(hook, f'{name}.jsonl')      # appended by every process; compressed once at the end
             p = subprocess.run(cmd, env=dict(env, MUST_QUERY_LOG=str(plain)), capture_output=True, text=True)
             print(name, 'exit', p.returncode, p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else '')
+            plain.touch()                            # a run without account calls: an empty log
             with open(plain, 'rb') as f, gzip.open(out / f'{name}.jsonl.gz', 'wb') as g: shutil.copyfileobj(f, g)
 
-QUERY = ('pickled', 'sigma', 'steps', 'eps', 'delta', 'relation', 'pair', 'accuracy', 'max_bins', 'h')
+SHAPE = ('sigma', 'steps', 'epochs', 'eps', 'delta', 'relation', 'pair', 'accuracy', 'h', 'max_bins', 'attack',
+         'attack_budget')            # the arguments that shape the fast answer (the net's are what is replayed)
 
 def query_key(r:dict) -> str:
-    "What makes two calls the same query: the scheme and the arguments, not the answer or its seconds."
-    return json.dumps([r.get(k) for k in QUERY])
-
-def queries(out:Path) -> tuple:
-    "(every call, the distinct queries: each the first call that asked it) of both logs."
-    rows = [dict(json.loads(l), run=name) for name in ('notebooks', 'pytest')
-            for l in gzip.open(out / f'{name}.jsonl.gz', 'rt')]
-    seen, distinct = set(), []
-    for r in rows:
-        if query_key(r) not in seen: seen.add(query_key(r)); distinct.append(r)
-    return rows, distinct
+    "What makes two calls the same query: the scheme's repr and the arguments, not the answer or its seconds."
+    if 'kwargs' in r: asked = {k: r['kwargs'].get(k) for k in SHAPE}
+    else: asked = {k: r.get(k) for k in ('sigma', 'steps', 'eps', 'delta', 'relation', 'pair', 'accuracy', 'max_bins',
+                                         'h')}      # an older log: the fields it kept (attack and its budget unknown)
+    return json.dumps([r['scheme'], {k: float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+                                     for k, v in asked.items()}], sort_keys=True)    # eps=1 is eps=1.0
 
 def eligible(r:dict, gap:float=1.05) -> bool:
-    "The net applies, none was asked, an attack ran and the fast certificate answered above `gap` × it."
+    "This call: the net applies, none was asked, an attack ran and the fast certificate answered above `gap` × it."
     return (r['applies'] and not r['tight'] and r['attack_ran'] and r['gap'] is not None
             and gap < r['gap'] < float('inf'))
+
+def queries(out:Path) -> tuple:
+    "(every call, the eligible queries: the first eligible call of each, with the run it came from)."
+    rows = [dict(json.loads(l), run=name) for name in ('notebooks', 'pytest')
+            for l in gzip.open(out / f'{name}.jsonl.gz', 'rt')]
+    seen, todo = set(), []
+    for r in rows:
+        if eligible(r) and query_key(r) not in seen: seen.add(query_key(r)); todo.append(r)
+    return rows, todo
 
 def replay(out:Path, timeout:float=240):
     "The quick net in five blocks on each eligible distinct query, one fresh process each (appends)."
     done = ({query_key(json.loads(l)['query']) for l in gzip.open(out / 'replay.jsonl.gz', 'rt')}
             if (out / 'replay.jsonl.gz').exists() else set())
-    todo = [r for r in queries(out)[1] if eligible(r)]
+    todo = queries(out)[1]
     random.Random(0).shuffle(todo)
     for r in todo:
         q = {k: v for k, v in r.items() if k != 'run'}
@@ -101,7 +113,8 @@ def replay(out:Path, timeout:float=240):
         try:
             p = subprocess.run([sys.executable, '-c', CHILD, json.dumps(q)], capture_output=True, text=True,
                                timeout=timeout, cwd=tempfile.gettempdir())
-            res = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else dict(error=p.stderr[-300:])
+            res = (json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 and p.stdout.strip()
+                   else dict(error=p.stderr[-300:] or f'exit {p.returncode}, no output'))
         except subprocess.TimeoutExpired: res = dict(error=f'timeout {timeout:g} s', net_s=timeout)
         with gzip.open(out / 'replay.jsonl.gz', 'at') as f:          # a gzip member per line: appends
             f.write(json.dumps(dict(query=q, run=r['run'], **res)) + '\n')
@@ -110,36 +123,40 @@ def replay(out:Path, timeout:float=240):
 
 def render(out:Path):
     "The tables: what the logs hold, and what the quick net added and bought on the eligible queries."
-    rows, distinct = queries(out)
+    rows, todo = queries(out)
     done = [json.loads(l) for l in gzip.open(out / 'replay.jsonl.gz', 'rt')]
-    cost, key = {query_key(d['query']): d for d in done}, query_key
-    med = lambda xs: sorted(xs)[len(xs) // 2] if xs else float('nan')
-    print('| run | account calls | their seconds | distinct queries | net applies | fast gap > 1.05 (distinct) | '
-          'replayed | net seconds, sum (distinct) | net seconds, sum (every call) | median / max net s | '
-          'errors |')
-    print('|---|---|---|---|---|---|---|---|---|---|---|')
+    cost = {query_key(d['query']): d for d in done}
+    added = lambda d: d.get('net_s', 0) - d.get('fast_s', 0)        # the net's call over the fast one's
+    def med(xs):
+        xs = sorted(xs); n = len(xs)
+        return float('nan') if not n else xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+    print('| run | account calls | their seconds | distinct queries | eligible (distinct) | replayed | errors | '
+          'added s, sum (distinct) | added s, sum (every eligible call) | median / max added s |')
+    print('|---|---|---|---|---|---|---|---|---|---|')
     for run in ('notebooks', 'pytest'):
-        calls = [r for r in rows if r['run'] == run]; dist = [r for r in distinct if r['run'] == run]
-        el = [r for r in dist if eligible(r)]
-        got = [cost[key(r)] for r in el if key(r) in cost]
+        calls = [r for r in rows if r['run'] == run]
+        firsts = {}
+        for r in rows: firsts.setdefault(query_key(r), r['run'])
+        el = [r for r in todo if r['run'] == run]
+        got = [cost[query_key(r)] for r in el if query_key(r) in cost]
         ok = [g for g in got if 'error' not in g]
-        every = sum(cost[key(r)].get('net_s', 0) for r in calls if eligible(r) and key(r) in cost)
-        secs = [g['net_s'] for g in ok]
-        print(f"| {run} | {len(calls)} | {sum(r['seconds'] for r in calls):.0f} | {len(dist)} | "
-              f"{sum(r['applies'] and r['pair'] == 'worst' for r in dist)} | {len(el)} | {len(got)} | "
-              f"{sum(g.get('net_s', 0) for g in got):.0f} | {every:.0f} | {med(secs):.1f} / {max(secs):.1f} | "
-              f"{len(got) - len(ok)} |")
-    ok = [d for d in done if 'error' not in d]
+        every = sum(added(cost[query_key(r)]) for r in calls if eligible(r) and query_key(r) in cost)
+        secs = [added(g) for g in ok] or [float('nan')]
+        print(f"| {run} | {len(calls)} | {sum(r['seconds'] for r in calls):.0f} | "
+              f"{sum(1 for v in firsts.values() if v == run)} | {len(el)} | {len(got)} | {len(got) - len(ok)} | "
+              f"{sum(added(g) for g in ok):.0f} | {every:.0f} | {med(secs):.1f} / {max(secs):.1f} |")
+    ok = [cost[k] for k in dict.fromkeys(query_key(r) for r in todo) if k in cost and 'error' not in cost[k]]
     print()
-    print('| fast gap | queries | median fast gap | median gap with the quick net | at most 1.05 with the net | '
-          'median net s | median fast s |')
-    print('|---|---|---|---|---|---|---|')
-    for lo, hi in ((1.05, 1.2), (1.2, 2.0), (2.0, float('inf'))):
-        b = [d for d in ok if lo < d['fast_gap'] <= hi]
+    print('| fast gap on replay | queries | median fast gap | median gap with the quick net | at most 1.05 with the '
+          'net | gain < 0.5% | median added s | median fast s |')
+    print('|---|---|---|---|---|---|---|---|')
+    for lo, hi in ((1.0, 1.05), (1.05, 1.2), (1.2, 2.0), (2.0, float('inf'))):
+        b = [d for d in ok if lo < d['fast_gap'] <= hi or (lo == 1.0 and d['fast_gap'] == 1.0)]
         if not b: continue
         print(f"| ({lo:g}, {hi:g}] | {len(b)} | {med([d['fast_gap'] for d in b]):.3f} | "
               f"{med([d['net_gap'] for d in b]):.3f} | {sum(d['net_gap'] <= 1.05 for d in b)} | "
-              f"{med([d['net_s'] for d in b]):.1f} | {med([d['fast_s'] for d in b]):.2f} |")
+              f"{sum(d['net_upper'] > d['fast_upper'] * 0.995 for d in b)} | {med([added(d) for d in b]):.1f} | "
+              f"{med([d['fast_s'] for d in b]):.2f} |")
     for d in done:
         if 'error' in d: print(f"- error: {d['query']['scheme']} σ={d['query']['sigma']:.3g} "
                                f"k={d['query']['steps']}: {d['error'][:120]}")
