@@ -33,9 +33,12 @@ print(json.dumps(dict(floor=r.certificates['triangle net'], fast=r.certificates[
 
 def main():
     here = Path(__file__).parent
-    done = [json.loads(l) for l in gzip.open(here / 'default_cost' / 'replay.jsonl.gz', 'rt')]
+    sys.path.insert(0, str(here))
+    from default_cost import queries, query_key               # the eligible distinct queries of claim 40
+    cost = {query_key(json.loads(l)['query']): json.loads(l)
+            for l in gzip.open(here / 'default_cost' / 'replay.jsonl.gz', 'rt')}
     rows = []
-    for d in done:
+    for d in (cost[k] for k in dict.fromkeys(query_key(r) for r in queries(here / 'default_cost')[1])):
         if 'error' in d: continue
         p = subprocess.run([sys.executable, '-c', CHILD, json.dumps(d['query'])], capture_output=True, text=True,
                            cwd=tempfile.gettempdir())
@@ -44,7 +47,7 @@ def main():
         gain = 1 - d['net_upper'] / d['fast_upper'] if d['fast_upper'] > 0 else 0.0
         room = 1 - f['floor'] / f['fast'] if f['fast'] > 0 else 0.0    # what a perfect cover could gain
         rows.append(dict(scheme=d['query']['scheme'], sigma=d['query']['sigma'], steps=d['query']['steps'],
-                         gain=gain, room=room, floor_s=f['seconds'], net_s=d['net_s']))
+                         gain=gain, room=room, floor_s=f['seconds'], net_s=d['net_s'] - d['fast_s']))
         q = rows[-1]
         print(f"{q['scheme'][:40]:40} σ={q['sigma']:<7.3g} k={q['steps']:<5} gain {gain:7.2%}  room {room:7.2%}  "
               f"floor {q['floor_s']:5.1f} s  net {q['net_s']:5.1f} s", flush=True)
