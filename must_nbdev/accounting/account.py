@@ -115,9 +115,10 @@ class AccountResult(CertifiedResult):
         what = f"δ(ε={self.eps:g})" if self.query == 'delta' else f"ε(δ={self.delta:g})"
         if self.pair == 'paper':
             return f"AccountResult({what} ≈ {self.upper:.4g} for the paper's pair, NOT worst case; {self.scheme})"
-        gap = '' if self.theory_gap is None else f", theory gap {self.theory_gap:.3g}"
+        gap = '' if self.theory_gap is None or self.attack is None else f", theory gap {self.theory_gap:.3g}"
         won = '' if self.certificate is None else f" ({self.certificate})"
-        return (f"AccountResult({what} ≤ {self.upper:.4g} certified{won}, ≥ {self.lower:.4g} by attack{gap}; "
+        attack = 'no attack run' if self.attack is None else f"≥ {self.lower:.4g} by attack"
+        return (f"AccountResult({what} ≤ {self.upper:.4g} certified{won}, {attack}{gap}; "
                 f"{self.scheme}, σ={self.sigma:g}, {self.steps} steps, {self.relation}"
                 f"{'' if self.certified_accuracy else '; NOT to the requested accuracy'}"
                 f"{'; tighter: net=True' if self.tighter else ''})")

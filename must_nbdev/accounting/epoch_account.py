@@ -100,8 +100,9 @@ class EpochAccountResult(CertifiedResult):
     def __float__(self) -> float: return float(self.upper)
     def __repr__(self) -> str:
         what = f"δ(ε={self.eps:g})" if self.query == 'delta' else f"ε(δ={self.delta:g})"
-        return (f"EpochAccountResult({what} ≤ {self.upper:.4g} certified ({self.certificate}), ≥ {self.lower:.4g} "
-                f"by attack; {self.scheme}, σ={self.sigma:g}, {self.epochs} epochs, {self.relation}"
+        attack = 'no attack run' if self.attack is None else f"≥ {self.lower:.4g} by attack"
+        return (f"EpochAccountResult({what} ≤ {self.upper:.4g} certified ({self.certificate}), {attack}; "
+                f"{self.scheme}, σ={self.sigma:g}, {self.epochs} epochs, {self.relation}"
                 + (f", {len(self.phases)} phases" if len(self.phases) > 1 else '') + ")")
 
 ALLOCATION_PAIR = 'allocation pair'

@@ -70,7 +70,7 @@ def left_out(n:int,           # records in the dataset
             ) -> list:
     "[(label with b, make_scheme's reason)] for each two-stage scheme `comparison_schemes` leaves out at a b asked."
     out = []
-    for b in b_values:
+    for b in check_values(b_values, 'b_values', 'stage-I sizes'):
         for name in COMPARED_TWO_STAGE:
             try: make_scheme(name, n, m=batch_size, b=b)
             except ValueError as e: out.append((f"{SCHEMES[name].label} b={b}", str(e)))
