@@ -12,7 +12,7 @@ edited): one JSON line per call with the scheme (its repr, and pickled in base64
 answer's gap and seconds. Two calls are the same query when the scheme's repr and the arguments that shape the
 answer agree; a query is eligible when one of its calls is (net applies, none asked, an attack ran, gap > 1.05).
 """
-import base64, gzip, json, os, random, shutil, subprocess, sys, tempfile
+import gzip, json, os, random, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 HOOK = r'''
@@ -36,19 +36,22 @@ def _logged(scheme, **kw):
 _acc.account = _logged
 '''
 
-CHILD = r'''
+QUERY_PRELUDE = r'''
 import base64, json, pickle, resource, sys, time
 from dataclasses import replace
-a = json.loads(sys.argv[1])
+a = json.loads(sys.argv[1])             # one logged query: its scheme and the arguments that shape the answer
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.triangle_certificate import QUICK_NET
-import must_nbdev.accounting.net_blocks as nb
 import scipy.stats                      # the package's lazy import, once a session: not the query's
 scheme = pickle.loads(base64.b64decode(a['pickled']))
 ASKED = ('sigma', 'steps', 'epochs', 'eps', 'delta', 'relation', 'accuracy', 'h', 'max_bins', 'attack_budget')
 kw = ({k: v for k, v in a['kwargs'].items() if k in ASKED} if 'kwargs' in a else    # the call's own arguments
       dict(sigma=a['sigma'], steps=a['steps'], relation=a['relation'], accuracy=a['accuracy'],   # older log: the
            max_bins=a['max_bins'], eps=a['eps'], delta=a['delta'], h=a.get('h')))              # fields it kept
+'''
+
+CHILD = QUERY_PRELUDE + r'''
+import must_nbdev.accounting.net_blocks as nb
 t0 = time.perf_counter(); fast = account(scheme, **kw); fast_s = time.perf_counter() - t0
 got, inner = [], nb.block_bound           # the net's certificate record: members, bins, blocks
 nb.block_bound = lambda *p, **k: got.append(inner(*p, **k)) or got[-1]

@@ -10,21 +10,15 @@ within 0.5% of it, against what the net actually gained there.
 import gzip, json, subprocess, sys, tempfile
 from pathlib import Path
 
-CHILD = r'''
-import base64, json, pickle, sys, time
-from dataclasses import replace
+sys.path.insert(0, str(Path(__file__).parent))
+from default_cost import QUERY_PRELUDE, queries, query_key   # the query as claim 40 replayed it; its queries
+
+CHILD = QUERY_PRELUDE + r'''
 import numpy as np
-a = json.loads(sys.argv[1])
 import must_nbdev.accounting.triangle_certificate as tc
-from must_nbdev.accounting.account import account
-from must_nbdev.accounting.triangle_certificate import QUICK_NET
-import scipy.stats                      # the package's lazy import, once a session: not the query's
 DISPLACING = np.diag([4.0, 0.0])        # |a|² = 4, b = 0: the pair every label's net covers
 tc._member_plds = lambda net, eta, sigma, h, c, levels: (tc.on_grid(tc.planar_upper_pld(
     DISPLACING, q=eta, sigma=sigma, h=c * h, per_h=levels), c),)
-scheme = pickle.loads(base64.b64decode(a['pickled']))
-kw = dict(sigma=a['sigma'], steps=a['steps'], relation=a['relation'], accuracy=a['accuracy'],
-          max_bins=a['max_bins'], eps=a['eps'], delta=a['delta'], h=a.get('h'))
 t0 = time.perf_counter()
 r = account(scheme, **kw, net=replace(QUICK_NET, blocks=5))
 print(json.dumps(dict(floor=r.certificates['triangle net'], fast=r.certificates[min(
@@ -33,8 +27,6 @@ print(json.dumps(dict(floor=r.certificates['triangle net'], fast=r.certificates[
 
 def main():
     here = Path(__file__).parent
-    sys.path.insert(0, str(here))
-    from default_cost import queries, query_key               # the eligible distinct queries of claim 40
     cost = {query_key(json.loads(l)['query']): json.loads(l)
             for l in gzip.open(here / 'default_cost' / 'replay.jsonl.gz', 'rt')}
     rows = []
