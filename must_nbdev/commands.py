@@ -170,10 +170,14 @@ def _account_one(args, sc, k, name, x) -> int:
         q, lo, up = f"eps(delta={delta:g})", res.lower, res.upper
         fmt = lambda v: f"{v:.6f}"
     if worst:
-        print(f"{q} <= {fmt(up)} (certified upper bound); a real attack reaches {fmt(lo)} (lower bound)")
         b, a = res.bound_interval, res.attack_interval
-        print(f"  numerical accuracy: certified bound in [{fmt(b[0])}, {fmt(b[1])}], attack in [{fmt(a[0])}, "
-              f"{fmt(a[1])}]; theory gap x{res.theory_gap:.3g}")
+        if res.attack is None:   # no attack grid fits: say so, never "an attack reaches 0"
+            print(f"{q} <= {fmt(up)} (certified upper bound); no attack run")
+            print(f"  numerical accuracy: certified bound in [{fmt(b[0])}, {fmt(b[1])}]")
+        else:
+            print(f"{q} <= {fmt(up)} (certified upper bound); a real attack reaches {fmt(lo)} (lower bound)")
+            print(f"  numerical accuracy: certified bound in [{fmt(b[0])}, {fmt(b[1])}], attack in "
+                  f"[{fmt(a[0])}, {fmt(a[1])}]; theory gap x{res.theory_gap:.3g}")
         print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
               + f"  -> {res.certificate} wins")
         print(f"  attack: {res.attack_name}")

@@ -89,9 +89,11 @@ def test_paper_pair_result_says_it_is_not_worst_case():
 def test_curves_take_steps_lists_and_refuse_bad_ones():
     out = delta_over_k(SC, sigma=1.0, steps=[10, 20], eps=1.0)
     assert len(out) == 2 and out[0].upper <= out[1].upper
-    for bad in ([], [0], 'abc'):
+    for bad in ([], [0]):
         with pytest.raises(ValueError, match='steps'):
             delta_over_k(SC, sigma=1.0, steps=bad, eps=1.0)
+    with pytest.raises(TypeError, match='steps'):      # a string is no list of steps
+        delta_over_k(SC, sigma=1.0, steps='abc', eps=1.0)
 
 
 # ---------------------------------------------------------------- regressions
@@ -326,3 +328,13 @@ def test_regression_attack_is_none_where_no_attack_ran():
     assert r.attack_ran is False and r.to_dict()['attack_ran'] is False
     exact = account(make_scheme('poisson', 100, m=10), sigma=1.0, steps=2, delta=1e-5, attack=False)
     assert exact.attack_ran and exact.attack == exact.lower > 0   # an exact pair is its own attack, whatever attack says
+
+
+@pytest.mark.parametrize('steps', ['12', 12, {12: 1}])
+def test_regression_over_steps_refuses_what_is_no_list_of_steps_with_a_type_error(steps):
+    "steps='12' read as the digits 1 and 2 once, then raised ValueError: a wrong type is a TypeError."
+    sc = make_scheme('wor', 100, m=10)
+    with pytest.raises(TypeError, match='steps must be a list of integers >= 1'):
+        delta_over_k(sc, sigma=1.0, steps=steps, eps=1.0)
+    with pytest.raises(TypeError, match='steps must be a list'):
+        epsilon_over_steps(sc, sigma=1.0, steps=steps, delta=1e-5)

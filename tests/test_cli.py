@@ -397,3 +397,13 @@ def test_python_dash_m_runs_the_command():
                         '--q', '0.5', '--sigma', '2', '--steps', '10', '--delta', '1e-5'],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and p.stderr.strip().count('\n') == 0 and "q is Poisson's rate" in p.stderr
+
+
+def test_regression_account_says_no_attack_run_not_an_attack_of_zero(monkeypatch):
+    "Where no attack ran (no attack grid fits), `must account` printed 'a real attack reaches 0'."
+    import must_nbdev.commands as commands
+    real = commands.account
+    monkeypatch.setattr(commands, 'account', lambda *a, **kw: real(*a, **{**kw, 'attack': False}))
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '100', '--m', '10', '--sigma', '1', '--k', '2',
+                        '--delta', '1e-5'])
+    assert rc == 0 and 'no attack run' in out and 'attack reaches' not in out and 'theory gap' not in out

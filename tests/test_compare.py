@@ -174,3 +174,15 @@ def test_regression_a_scheme_left_out_at_a_b_asked_is_said_not_dropped():
     with contextlib.redirect_stdout(out):
         main(['compare', '--n', '100', '--m', '10', '--k', '3', '--sigma', '1', '--delta', '1e-5', '--b', '5', '--quiet'])
     assert 'MUST.wo b=5: not shown (m must be <= b' in out.getvalue()
+
+
+def test_regression_a_row_where_no_attack_ran_says_nan_not_zero(monkeypatch):
+    "compare_schemes read `lower` (0 where no attack grid fits) as the attack's ε and the gap as inf."
+    import must_nbdev.training.compare as compare
+    real = compare.account
+    monkeypatch.setattr(compare, 'account', lambda *a, **kw: real(*a, **{**kw, 'attack': False}))
+    rows = compare_schemes(2_000, 40, delta=1e-5, sigma=2.0, steps=20, b_values=[160], epoch_schemes=False)
+    blind = [r for r in rows if r.name != 'poisson']
+    assert blind and all(math.isnan(r.eps_attack) and math.isnan(r.theory_gap) for r in blind)
+    exact = next(r for r in rows if r.name == 'poisson')       # an exact pair is its own attack
+    assert exact.eps_attack > 0 and exact.theory_gap == pytest.approx(exact.eps / exact.eps_attack)

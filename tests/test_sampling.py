@@ -207,3 +207,11 @@ def test_regression_multistage_label_is_a_non_empty_str_or_none():
         multistage(100, [('wor', 10)], label='')
     assert multistage(100, [('wor', 10)]).label == 'MUST[wor10]'
     assert multistage(100, [('wor', 10)], label='mine').label == 'mine'
+
+
+@pytest.mark.parametrize('stages', ['wor', {'wor': 5}, 5, [5], ['wor']])
+def test_regression_multistage_refuses_what_is_no_list_of_stages_with_a_type_error(stages):
+    "multistage(n, 'wor') raised ValueError ('each stage must be a pair'): a wrong type is a TypeError."
+    with pytest.raises(TypeError, match='stages must be a list of'):
+        multistage(100, stages)
+    assert multistage(100, iter([('wor', 50), ('wr', 10)])).label == 'MUST[wor50->wr10]'   # a generator, read once

@@ -15,8 +15,10 @@ def sequential(): return run_sweep(POINTS, delta=1e-5)
 def test_grid_is_the_product_with_float_epochs():
     assert len(POINTS) == 3 * 2 and {p.b for p in POINTS if p.scheme == 'must-ow'} == {200}
     assert all(p.b is None for p in POINTS if p.scheme != 'must-ow')
-    rows = run_sweep(POINTS[:1], delta=1e-5, attack=False)
-    assert rows[0].steps == math.ceil(1.5 * 5_000 / 50) and math.isnan(rows[0].theory_gap)
+    rows = run_sweep(POINTS[::2], delta=1e-5, attack=False)    # Poisson's exact pair is its own attack; WOR's none
+    assert rows[0].steps == math.ceil(1.5 * 5_000 / 50) and rows[0].theory_gap == pytest.approx(rows[0].eps /
+                                                                                                rows[0].eps_attack)
+    assert rows[1].scheme == 'wor' and math.isnan(rows[1].theory_gap) and math.isnan(rows[1].eps_attack)
 
 def test_rows_bracket_the_truth(sequential):
     for r in sequential:
@@ -174,3 +176,13 @@ def test_sweep_grid_axis_that_is_not_a_list_is_a_type_error_naming_it(axis):
 @pytest.mark.parametrize('timeout', [5, -5])
 def test_regression_connect_timeout_without_a_scheduler_is_refused_not_ignored(timeout):
     with pytest.raises(ValueError, match='connect_timeout'): run_sweep(POINTS[:1], delta=1e-5, connect_timeout=timeout)
+
+
+def test_regression_sweep_reads_whether_an_attack_ran_from_account():
+    "evaluate_point gave NaN for an exact pair with attack=False, where `account` has the exact value."
+    from must_nbdev.accounting.account import account
+    p = SweepPoint('poisson', 2000, 40, 2.0, 4.0)
+    row, r = evaluate_point(p, delta=1e-5, attack=False), account(p.build(), sigma=2.0, epochs=4.0, delta=1e-5)
+    assert row.eps_attack == r.attack > 0 and row.theory_gap == pytest.approx(r.upper / r.attack)
+    blind = evaluate_point(SweepPoint('wor', 2000, 40, 2.0, 4.0), delta=1e-5, attack=False)
+    assert math.isnan(blind.eps_attack) and math.isnan(blind.theory_gap)

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, time
 from dataclasses import dataclass, replace
-from ..core.definitions import check_choice, check_flag, check_int, check_real
+from ..core.definitions import check_choice, check_flag, check_int, check_real, check_values
 from ..core.sampling import check_scheme, Scheme, resolve_steps
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
@@ -323,8 +323,7 @@ def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, net=False
     check_scheme(scheme)
     tight = net_asked(net, options) or False   # the request read once: False or the net's options
     requested_run_certificates(scheme, scheme.relation if relation is None else relation, pair, tight)
-    try: ks = [check_int(k, 'steps', 1) for k in ks]
-    except TypeError: raise ValueError(f"steps must be a list of integers >= 1, got {ks!r}") from None
+    ks = [check_int(k, 'steps', 1) for k in check_values(ks, 'steps', 'integers >= 1')]   # '12': TypeError
     if not ks: raise ValueError("steps must hold at least one number of steps (integers >= 1)")
     return [account(scheme, sigma=sigma, steps=k, eps=eps, delta=delta, relation=relation, pair=pair,
                     accuracy=accuracy, max_bins=max_bins, net=tight, attack_budget=budget) for k in ks]

@@ -8,7 +8,8 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 import numpy as np
-from .definitions import check_int, check_real, check_choice, LazyModule, moved_names
+from .definitions import (check_int, check_real, check_choice, check_values, LazyModule,
+                                         moved_names)
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
@@ -232,8 +233,10 @@ def multistage(n:int,                # records in the dataset (1 to MAX_N)
               ) -> Scheme:
     "A general multi-stage MUST scheme (Fig 1) from a list of (method, size) pairs, e.g. [('wor', 500), ('wr', 400)]."
     n = check_int(n, 'n', 1, MAX_N)
-    try: stages = [tuple(s) for s in stages]
-    except TypeError: raise ValueError(f"stages must be a list of (method, size) pairs, got {stages!r}") from None
+    stages = check_values(stages, 'stages', "(method, size) pairs")         # 'wor' or a dict: TypeError
+    if any(isinstance(s, (str, bytes, dict)) or not hasattr(s, '__iter__') for s in stages):
+        raise TypeError(f"stages must be a list of (method, size) pairs, got {stages!r}")
+    stages = [tuple(s) for s in stages]
     if any(len(s) != 2 for s in stages):
         raise ValueError("each stage must be a (method, size) pair such as ('wor', 500) or ('poisson', 0.1); got "
                          f"{stages!r}")

@@ -37,7 +37,7 @@ class ComparisonRow(EpsRowResult):
     relation: str        # 'substitute' or 'add_remove'
     sigma: float         # noise multiplier: calibrated for the target, or the one given
     eps: float           # certified ε(δ) at that σ (the target's ε or below, when calibrated)
-    eps_attack: float    # ε(δ) that the best real attack forces at that σ (a lower bound on the truth)
+    eps_attack: float    # ε(δ) that the best real attack forces at that σ (a lower bound on the truth; NaN: none ran)
     theory_gap: float    # eps / eps_attack (`account`'s theory_gap takes the brackets' nearest ends: ≤ 0.5% lower)
     certificate: str     # which certificate gave `eps`
     distinct: float      # expected distinct records per step (gradients to compute)
@@ -112,8 +112,9 @@ def compare_schemes(n:int,                   # records in the dataset
         if eps is not None:
             cal = calibrate_sigma(sc, steps=k, eps=eps, delta=delta, relation=rel, **asks); s, r = cal.sigma, cal.result
         else: s, r = sigma, account(sc, sigma=sigma, steps=k, delta=delta, relation=rel, **asks)
-        gap = r.upper / r.lower if r.lower > 0 else math.inf
-        rows.append(ComparisonRow(sc.name, sc.label, sc.b, rel, s, r.upper, r.lower, gap,
+        low = math.nan if r.attack is None else r.attack   # NaN where no attack grid fits: never "reaches 0"
+        gap = math.nan if r.attack is None else r.upper / low if low > 0 else math.inf
+        rows.append(ComparisonRow(sc.name, sc.label, sc.b, rel, s, r.upper, low, gap,
                                   r.certificate, sc.n * occurrence_pmf(sc).eta, k, time.perf_counter() - t0,
                                   r.tighter))
         if progress is not None: progress(i + 1, len(schemes), rows[-1].scheme)
@@ -190,9 +191,14 @@ def reading(rows:list,            # `compare_schemes` rows
         m0 = min(must, key=key)
         text += (f" The best MUST scheme, {short_label(m0)}, has {key(m0) / key(wor) - 1:+.0%} {more} relative to WOR "
                  f"and touches {m0.distinct:.0f} distinct records per step against {wor.distinct:.0f}.")
-    worst_gap = max(sub, key=lambda r: r.theory_gap)
-    text += (f" Theory gaps are at most {worst_gap.theory_gap:.2f} ({short_label(worst_gap)}): a difference between "
-             f"two schemes larger than their gaps is a fact about the schemes, not about the proofs.")
+    ran = [r for r in sub if not math.isnan(r.theory_gap)]    # NaN: no attack grid fitted that row
+    if ran:
+        worst_gap = max(ran, key=lambda r: r.theory_gap)
+        text += (f" Theory gaps are at most {worst_gap.theory_gap:.2f} ({short_label(worst_gap)}): a difference "
+                 f"between two schemes larger than their gaps is a fact about the schemes, not about the proofs.")
+    if len(ran) < len(sub):
+        text += (f" No attack ran for {', '.join(short_label(r) for r in sub if r not in ran)}: "
+                 "their theory gaps are unknown.")
     return text + _epoch_reading(rows, key, calibrated)
 
 def _epoch_reading(rows, key, calibrated) -> str:
@@ -225,8 +231,9 @@ def comparison_table(rows:list,  # `compare_schemes` rows
     "The rows as a markdown table."
     head = ('| scheme | σ | certified ε | attack ε | gap | certificate | distinct records / step '
             '|\n|---|---|---|---|---|---|---|\n')
-    return head + '\n'.join(f"| {short_label(r)} | {r.sigma:.4g} | {r.eps:.4g} | {r.eps_attack:.4g} | "
-                            f"{r.theory_gap:.3f} | {r.certificate} | {r.distinct:.1f} |" for r in rows)
+    shown = lambda v, f: '—' if math.isnan(v) else format(v, f)   # NaN: no attack ran
+    return head + '\n'.join(f"| {short_label(r)} | {r.sigma:.4g} | {r.eps:.4g} | {shown(r.eps_attack, '.4g')} | "
+                            f"{shown(r.theory_gap, '.3f')} | {r.certificate} | {r.distinct:.1f} |" for r in rows)
 
 def plot_comparison(rows:list,            # `compare_schemes` rows
                     calibrated:bool=True, # True: plot σ; False: plot ε at the given σ

@@ -112,6 +112,7 @@ class SweepRow(EpsRowResult):
 def evaluate_point(point:SweepPoint,  # the configuration
                    delta:float,       # δ in (0, 1)
                    attack:bool=True,  # also run the attacks (eps_attack, theory_gap); False: faster, NaN there
+                                      # (an exact pair is its own attack: `account`'s value, whatever `attack` says)
                    net=False,         # the triangle net too where it applies: True or its options
                   ) -> SweepRow:
     "Account one point: certified ε(`delta`) and the best attack's ε."
@@ -119,16 +120,18 @@ def evaluate_point(point:SweepPoint,  # the configuration
     if isinstance(sc, EpochScheme):                                    # whole epochs: the epoch schemes' door
         r = account_epochs(sc, sigma=point.sigma, epochs=int(point.epochs), delta=delta, relation=point.relation,
                            attack=attack)
+        low = math.nan if r.attack is None else r.attack                # NaN where no attack ran
         return SweepRow(point.scheme, sc.label, point.n, point.batch_size, None, r.relation, point.sigma,
-                        point.epochs, r.steps, float(delta), r.upper, r.lower, r.theory_gap if attack else math.nan,
-                        r.certificate, sc.expected_batch, time.perf_counter() - t0)
+                        point.epochs, r.steps, float(delta), r.upper, low,
+                        math.nan if r.attack is None else r.theory_gap, r.certificate, sc.expected_batch,
+                        time.perf_counter() - t0)
     k = resolve_steps(sc, None, point.epochs)
     rel = sc.relation if point.relation is None else point.relation
     net = net_asked(False if net is None else net)
     asks = dict(net=net) if net and run_certificates(sc, rel) else {}
     r = account(sc, sigma=point.sigma, steps=k, delta=delta, relation=point.relation, attack=attack, **asks)
-    low = r.lower if attack else math.nan
-    gap = (r.upper / low if low > 0 else math.inf) if attack else math.nan
+    low = math.nan if r.attack is None else r.attack   # NaN where no attack ran (attack=False, no grid fits)
+    gap = math.nan if r.attack is None else r.upper / low if low > 0 else math.inf
     return SweepRow(point.scheme, SCHEMES[point.scheme].label, point.n, point.batch_size, point.b, r.relation,
                     point.sigma, point.epochs, k, float(delta), r.upper, low, gap, r.certificate,
                     sc.n * occurrence_pmf(sc).eta, time.perf_counter() - t0, r.tighter)
