@@ -94,3 +94,12 @@ def test_a_registered_step_certificate_reaches_account():
     assert set(both.certificates) == {'public labels', 'public labels, again'}
     assert math.isclose(again, both.certificates['public labels'], rel_tol=1e-12)
     assert math.isclose(both.upper, plain.upper, rel_tol=1e-12) and 'public labels, again' not in plain.certificates
+
+
+def test_a_floor_goes_with_a_run_certificate_and_is_none_without_one():
+    from must_nbdev.accounting.certificates import Certificate, CERTIFICATES
+    with pytest.raises(ValueError, match='run_floor goes with run_bound'):
+        Certificate('c', 'x', lambda s, r: True, step_pld=lambda *a: None, run_floor=lambda sc, **q: 0.0)
+    cert = Certificate('c', 'x', lambda s, r: True, run_bound=lambda sc, **q: 1.0, run_floor='builtins:abs')
+    assert cert.floor(-2.5) == 2.5 and CERTIFICATES['public labels'].floor(None) is None
+    assert CERTIFICATES['triangle net'].run_floor == 'must_nbdev.accounting.net_blocks:net_floor'

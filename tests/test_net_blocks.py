@@ -117,3 +117,47 @@ def test_the_old_import_path_still_serves_triangle_bound_with_a_warning():
     assert any('moved to must_nbdev.accounting.net_blocks' in str(w.message) for w in seen)
     with pytest.raises(AttributeError, match='no attribute'):
         old.no_such_name
+
+
+# ---------------------------------------------------------------- the floor: where the net cannot pay
+from must_nbdev.accounting.certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM
+from must_nbdev.accounting.net_blocks import net_floor
+from must_nbdev.accounting.triangle_certificate import QUICK_NET
+
+@pytest.mark.parametrize('name,n,m,b,sigma,steps,eps', [
+    ('wor', 10_000, 200, None, 4.0, 20, 0.5), ('wr', 10_000, 200, None, 4.0, 20, 0.5),
+    ('must-ow', 10_000, 200, 1000, 4.0, 20, 0.5)])
+def test_the_floor_is_at_or_below_the_net_it_stands_for(name, n, m, b, sigma, steps, eps):
+    "Each member dominates the displacing pair of its cell: the net's game is at or above its floor."
+    sc = make_scheme(name, n, m=m, **({} if b is None else dict(b=b)))
+    h = account(sc, sigma=sigma, steps=steps, eps=eps, attack=False).h
+    for o in (TightOptions(tol=0.2, grid=2), TightOptions(tol=0.2, grid=2, blocks=4)):
+        net = triangle_bound(sc, sigma=sigma, steps=steps, h=h, eps=eps, options=o)
+        assert net_floor(sc, sigma=sigma, steps=steps, h=h, eps=eps, options=o) <= net * (1 + 1e-9)
+
+def test_regression_a_tiny_n_net_query_is_answered_without_the_net_its_floor_says_cannot_pay():
+    "Two steps of WR at n = 3 played the quick net for a minute for no gain: the floor skips it."
+    sc, o = make_scheme('wr', 3, m=2), replace(QUICK_NET, blocks=5)
+    fast = account(sc, sigma=1.0, steps=2, eps=0.5)
+    r = account(sc, sigma=1.0, steps=2, eps=0.5, net=o)
+    assert r.upper == fast.upper and r.certificate == fast.certificate and r.certificates == fast.certificates
+    assert set(r.skipped) == {'triangle net'} and 'floor' in r.skipped['triangle net']
+    assert r.to_dict()['skipped'] == r.skipped and 'triangle net not played' in repr(r)
+    floor = CERTIFICATES['triangle net'].floor(sc, sigma=1.0, steps=2, h=r.h, eps=0.5, options=o)
+    assert 1 - floor / fast.upper < FLOOR_ROOM and fast.upper <= FLOOR_GAP * fast.lower
+    assert fast.skipped is None and fast.to_dict()['skipped'] == {}
+
+def test_the_net_is_played_where_its_floor_leaves_room():
+    "Figure S2's WOR, 100 steps: the fast answer is far above the attack, so no floor is asked and the net answers."
+    sc = make_scheme('wor', 10_000, m=200)
+    r = account(sc, sigma=4.0, steps=100, eps=0.5, net=TightOptions(tol=0.2, grid=2, blocks=4))
+    assert r.skipped is None and r.certificate == 'triangle net' and r.upper < r.certificates['public labels']
+
+def test_the_floor_of_an_epsilon_query_is_at_or_below_the_net_in_one_block_and_in_blocks():
+    sc = make_scheme('wor', 10_000, m=200)
+    r = account(sc, sigma=4.0, steps=20, delta=1e-5)
+    ask = dict(sigma=4.0, steps=20, h=r.h, delta=1e-5, bracket=(r.lower, r.upper))
+    for o in (TightOptions(tol=0.2, grid=2), TightOptions(tol=0.2, grid=2, blocks=4)):
+        assert net_floor(sc, **ask, options=o) <= triangle_bound(sc, **ask, options=o) * (1 + 1e-9)
+    with pytest.raises(ValueError, match='bracket'):
+        net_floor(sc, sigma=4.0, steps=20, h=r.h, delta=1e-5, options=TightOptions(tol=0.2))

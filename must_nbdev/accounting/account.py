@@ -16,7 +16,7 @@ from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
 from .triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
 from .triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
-from .certificates import CERTIFICATES, run_certificates
+from .certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM, run_certificates
 from .attack import AttackAccountant
 from .accountant import (Bounds, CertifiedResult, PrivacyAccountant,
                                              best_composition, refine_grid)
@@ -70,6 +70,7 @@ class AccountResult(CertifiedResult):
     tighter: str|None = None        # a fast certificate answered above TIGHT_GAP × the attack: how to ask for more
     attack_ran: bool|None = None    # worst case: an attack (or the exact pair itself) gave `lower` (None: not
                                     # recorded, as in a result built by hand: read from `attack_name`)
+    skipped: dict|None = None       # run certificates asked for but not played (their floor left no room): name -> why
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
     @property
@@ -105,7 +106,8 @@ class AccountResult(CertifiedResult):
             d.update(bound_interval=list(self.bound_interval), attack_interval=list(self.attack_interval),
                      theory_gap=self.theory_gap, certificate=self.certificate,
                      certificates=dict(self.certificates or {}), attack_name=self.attack_name,
-                     delta_floor=self.delta_floor, tighter=self.tighter, attack_ran=self.attack_ran)
+                     delta_floor=self.delta_floor, tighter=self.tighter, attack_ran=self.attack_ran,
+                     skipped=dict(self.skipped or {}))
         d.update({f'{self.query}_lower': self.lower, f'{self.query}_upper': self.upper})
         d.update(certified=self.certified, attack=self.attack, bracket=None if self.bracket is None else list(self.bracket))
         if self.reason is not None: d['reason'] = self.reason
@@ -121,7 +123,8 @@ class AccountResult(CertifiedResult):
         return (f"AccountResult({what} ≤ {self.upper:.4g} certified{won}, {attack}{gap}; "
                 f"{self.scheme}, σ={self.sigma:g}, {self.steps} steps, {self.relation}"
                 f"{'' if self.certified_accuracy else '; NOT to the requested accuracy'}"
-                f"{'; tighter: net=True' if self.tighter else ''})")
+                f"{'; tighter: net=True' if self.tighter else ''}"
+                + ''.join(f"; {name} not played (its floor: no room)" for name in self.skipped or ()) + ")")
 
 # %% ../../nbs/accounting/10_account.ipynb #9a08508d
 TRIVIAL = 'trivial (δ ≤ 1): the steps fit no grid'   # the certificate of `_trivial_account`'s answer
@@ -230,6 +233,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         raise
     mech, bins = mechs[step], max(len(c.u) for c in acc.upper)
     worst, bound_iv, attack_iv, gap, won, certs, how = pair == 'worst', None, None, None, None, None, None
+    skipped = None
     if worst:
         acc, res, won, certs = best_composition([((scheme, sigma), mech, k)], relation, max_bins, 'auto', query, acc,
                                                 res)
@@ -247,12 +251,22 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                                       budget), att)
         a, how, att = (best_attack(attack_budget) if attack or scheme.pair_is_exact   # attack=False: lower 0
                        else (Bounds(0.0, math.inf, 0.0), 'none (attack=False)', None))
-        if tight:   # the net's ε search starts at the attack of the default budget, whatever this call's: one run,
-            start = (a if attack and attack_budget == ADAPTIVE_WORK_BUDGET    # one certified ε at every door
-                     else best_attack(ADAPTIVE_WORK_BUDGET)[0])
+        start, skipped = None, {}
         for cert in tight:  # run certificates on request (the triangle net): one upper bound each, no bracket
-            v = cert.bound(scheme, sigma=sigma, steps=k, h=step, relation=relation, eps=eps, delta=delta,
-                           bracket=(start.lower, max(start.lower, res.upper)), max_bins=max_bins, options=options)
+            ask = dict(sigma=sigma, steps=k, h=step, relation=relation, eps=eps, delta=delta, max_bins=max_bins,
+                       options=options)
+            if start is None:   # the net's ε search starts at the attack of the default budget, whatever this
+                start = (a if attack and attack_budget == ADAPTIVE_WORK_BUDGET    # call's: one run, one certified
+                         else best_attack(ADAPTIVE_WORK_BUDGET)[0])                # ε at every door
+            ask['bracket'] = (start.lower, max(start.lower, res.upper))            # ε(δ): the range searched
+            near = start.upper > 0 and res.upper <= FLOOR_GAP * start.upper      # only there can it fail to pay
+            lowest = cert.floor(scheme, **ask) if near else None   # the best it could answer: not a certificate
+            room = None if lowest is None else 1 - lowest / res.upper if res.upper > 0 else 0.0
+            if room is not None and room < FLOOR_ROOM:   # it cannot pay: the fast certificate answers
+                skipped[cert.name] = (f"not played: its floor {lowest:.6g} is within {FLOOR_ROOM:.1%} of "
+                                      f"'{won}' ({max(room, 0.0):.2%} below it)")
+                continue
+            v = cert.bound(scheme, **ask)
             certs[cert.name] = v
             if v < res.upper: res, won = Bounds(v, v, v), cert.name
         lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf
@@ -280,7 +294,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         guarantee=GUARANTEES[pair], h=step, r=bins,
         L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
         certificate=won, certificates=certs, attack_name=how if worst else None, delta_floor=floor, tighter=tighter,
-        attack_ran=worst and att is not None)
+        attack_ran=worst and att is not None, skipped=skipped or None)
 
 # %% ../../nbs/accounting/10_account.ipynb #8f6c94bd
 def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)

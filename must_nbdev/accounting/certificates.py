@@ -17,10 +17,21 @@ from .unlabelled import label_groups
 from .profile_pairs import unlabelled_pld
 
 # %% auto #0
-__all__ = ['CERTIFICATES', 'Certificate', 'public_label_pld', 'partially_unlabelled_step_pld', 'per_step_certificates',
-           'run_certificates', 'step_certificates', 'registered', 'register_certificate']
+__all__ = ['FLOOR_ROOM', 'FLOOR_GAP', 'CERTIFICATES', 'load_function', 'Certificate', 'public_label_pld',
+           'partially_unlabelled_step_pld', 'per_step_certificates', 'run_certificates', 'step_certificates',
+           'registered', 'register_certificate']
 
 # %% ../../nbs/accounting/04b_certificates.ipynb #6f7718b5
+FLOOR_ROOM = 0.005   # a run certificate whose floor leaves less than this share below the best answer is not played
+FLOOR_GAP = 1.1      # its floor is asked only where the best answer is within this factor of the attack
+
+def load_function(f:Callable|str,  # a function, or its 'module:function' (imported at first use)
+                 ) -> Callable:
+    "The function itself: a 'module:function' path is imported here, so that the registry imports no slow module."
+    if not isinstance(f, str): return f
+    module, _, name = f.partition(':')
+    return getattr(importlib.import_module(module), name)
+
 @dataclass(frozen=True)
 class Certificate:
     "A certified upper bound on worst-case privacy loss: where its proof applies, and how to compute it."
@@ -30,6 +41,9 @@ class Certificate:
     step_pld: Callable|None = None    # per step: (scheme, sigma, relation, h, max_bins, base) -> MechanismPLD or None
     run_bound: Callable|str|None = None  # per run: (scheme, **query) -> float, or its 'module:function'
     on_request: bool = False          # offered only when asked for (slow): `account(net=True)`
+    run_floor: Callable|str|None = None  # per run: (scheme, **query) -> at or below what run_bound can answer
+                                         # (NOT a certificate): `account` skips the certificate where the floor
+                                         # leaves less than FLOOR_ROOM below the best answer
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -37,6 +51,8 @@ class Certificate:
         if (self.step_pld is None) == (self.run_bound is None):
             raise ValueError(f"certificate {self.name!r}: give exactly one of step_pld (per step) or run_bound (per run)")
         if not callable(self.applies): raise TypeError(f"certificate {self.name!r}: applies must be callable")
+        if self.run_floor is not None and self.run_bound is None:
+            raise ValueError(f"certificate {self.name!r}: run_floor goes with run_bound (a per-run certificate)")
 
     @property
     def per_step(self) -> bool:
@@ -46,11 +62,11 @@ class Certificate:
     def bound(self, scheme:Scheme, **query) -> float:
         "The run certificate's bound for `scheme` (the query's keywords are those of its `run_bound`)."
         if self.per_step: raise TypeError(f"certificate {self.name!r} is per step: compose its step_pld instead")
-        f = self.run_bound
-        if isinstance(f, str):
-            module, _, name = f.partition(':')
-            f = getattr(importlib.import_module(module), name)
-        return float(f(scheme, **query))
+        return float(load_function(self.run_bound)(scheme, **query))
+
+    def floor(self, scheme:Scheme, **query) -> float|None:
+        "What the run certificate could answer at best (`run_floor`; None where it has none): NOT a certificate."
+        return None if self.run_floor is None else float(load_function(self.run_floor)(scheme, **query))
 
     def __repr__(self) -> str:
         kind = 'per step' if self.per_step else 'per run'
@@ -92,7 +108,7 @@ CERTIFICATES = {c.name: c for c in (
     Certificate('triangle net', "the game over Loewner nets of triangles (accounting/09_triangle_certificate): "
                 "fixed-size schemes, substitution, on request (account(net=True), must account --net)",
                 _fixed_substitution, run_bound='must_nbdev.accounting.net_blocks:triangle_bound',
-                on_request=True),
+                on_request=True, run_floor='must_nbdev.accounting.net_blocks:net_floor'),
 )}
 
 # %% ../../nbs/accounting/04b_certificates.ipynb #d75a6f4f

@@ -11,7 +11,7 @@ from ..core.definitions import check_int, check_real
 from ..core.sampling import Scheme
 from .pld import MAX_BINS
 from .compose import compose_plds
-from .profile_pairs import MAX_LOSS, profile_knots, profile_pld
+from .profile_pairs import MAX_LOSS, crossing_epsilon, profile_knots, profile_pld
 from .accountant import PrivacyAccountant
 from .certificates import step_certificates
 from .triangle_certificate import (TightOptions, TriangleCertificate, check_net_query, net_dp,
@@ -19,7 +19,7 @@ from .triangle_certificate import (TightOptions, TriangleCertificate, check_net_
 from .upper_dp import NET_TRIM, net_trim
 
 # %% auto #0
-__all__ = ['BLOCK_TAIL', 'DENSE_KNOTS', 'block_plan', 'block_range', 'block_pair', 'block_bound', 'triangle_bound']
+__all__ = ['BLOCK_TAIL', 'DENSE_KNOTS', 'block_plan', 'block_range', 'block_pair', 'block_bound', 'triangle_bound', 'net_floor']
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #bb9fcaab
 def block_plan(steps:int,   # number of steps of the run (>= 1)
@@ -62,12 +62,13 @@ def block_pair(scheme:Scheme,          # a fixed-size scheme, checked by the cal
                read_to:float,          # the profile is read on 0, h, ..., up to this ε (`block_range`)
                rank_eps:float,         # the s-step ε where the stand-in games rank the label splits
                trim:float=NET_TRIM,    # P-mass of each member's tails moved up over the block (`net_trim`)
+               floor:bool=False,       # every net replaced by the displacing pair (`net_floor`): NOT a certificate
               ) -> tuple:
     "(pair, dp, members, ratio, per copy, unlabelled members): a DiscretePLD dominating every s-step block, both ways."
     J = max(1, min(math.ceil(read_to / h), int(MAX_LOSS / h)))
     o = options
     d, *rest = net_dp(scheme, sigma, s, 0.0, J, h, o.tol, o.coarsen, max_bins, o.cells, o.levels, o.lean, (s, rank_eps),
-                     trim, o.copies_tol)
+                     trim, o.copies_tol, floor=floor)
     U = np.asarray(d['values'], float)                         # δ_s(jh), j = 0..J, certified from above
     js = np.arange(J + 1) if J <= DENSE_KNOTS else profile_knots(J)
     return (profile_pld(js, U[js], h), d, *rest)
@@ -129,3 +130,36 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
               cells=o.cells, levels=o.levels, lean=o.lean, max_bins=max_bins, copies_tol=o.copies_tol)
     if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
     return triangle_epsilon(scheme, delta=delta, eps_lo=bracket[0], eps_hi=bracket[1], **kw).value
+
+# %% ../../nbs/accounting/09b_net_blocks.ipynb #f1a0c002
+def net_floor(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
+              *,
+              sigma:float,                    # noise multiplier (> 0)
+              steps:int,                      # number of adaptive steps (>= 1)
+              h:float,                        # loss grid step, in (0, 1] (the net plays on h · net grid)
+              relation:str|None=None,         # must be 'substitute' (None: the scheme's own)
+              eps:float|None=None,            # δ(eps) ...
+              delta:float|None=None,          # ... or ε(delta)
+              bracket:tuple|None=None,        # ε(δ) in one block: (lo, hi) searched, as `triangle_bound`'s
+              max_bins:int=MAX_BINS,          # cap on FFT bins (>= 16)
+              options:TightOptions|None=None, # the net's options (None: the defaults)
+             ) -> float:
+    "The net's game with a perfect cover, the displacing pair for every net: `triangle_bound` answers at or above it."
+    o = TightOptions() if options is None else options
+    if not isinstance(o, TightOptions): raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
+    sigma, steps, h, *_ = check_net_query(scheme, sigma, steps, h * o.grid, relation, o.tol, o.coarsen, max_bins,
+                                          o.cells)
+    if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
+    if eps is not None: eps = check_real(eps, 'eps', 0)
+    else: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    s, b = block_plan(steps, o.blocks)
+    if b == 1:                     # the whole run's DP, as `triangle_delta` and `triangle_epsilon` play it
+        if eps is None and bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range")
+        lo, span = (eps, 0) if eps is not None else (bracket[0], math.ceil((bracket[1] - bracket[0]) / h))
+        d = net_dp(scheme, sigma, steps, lo, span, h, o.tol, o.coarsen, max_bins, o.cells, o.levels, o.lean,
+                   trim=NET_TRIM if eps is not None else net_trim(delta), copies_tol=o.copies_tol, floor=True)[0]
+        return float(d['values'][0] if eps is not None else crossing_epsilon(d['values'], lo, h, delta))
+    rank, read_to, share = block_range(scheme, sigma, s, b, h, max_bins, eps, delta)
+    pair, *_ = block_pair(scheme, sigma, s, h, o, max_bins, read_to, rank, net_trim(share), floor=True)
+    run = compose_plds([(pair, b)])
+    return float(run.delta_bounds(eps)[0] if eps is not None else run.eps_bounds(delta)[0])

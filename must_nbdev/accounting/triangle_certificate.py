@@ -21,10 +21,10 @@ from .upper_dp import NET_TRIM, net_trim, upper_game_dp, worker_threads
 
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
-           'MALLOC_CHOICES', 'MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS', 'QUICK_BLOCKS_MEASURED',
-           'MOVED', 'TriangleCertificate', 'check_net_query', 'check_copies_tol', 'label_pld', 'on_grid',
-           'settle_allocator', 'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon',
-           'TightOptions', 'net_asked']
+           'MALLOC_CHOICES', 'DISPLACING_COVER', 'MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS',
+           'QUICK_BLOCKS_MEASURED', 'MOVED', 'TriangleCertificate', 'check_net_query', 'check_copies_tol', 'label_pld',
+           'on_grid', 'settle_allocator', 'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta',
+           'triangle_epsilon', 'TightOptions', 'net_asked']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -193,12 +193,16 @@ def _has_net(pi:float, l:int, sigma:float, last_net_label:int=0) -> bool:
     "True if label l of weight π gets a net: heavy enough, noise σ/l not too small, l ≤ last_net_label (0: any l)."
     return pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA and (not last_net_label or l <= last_net_label)
 
+DISPLACING_COVER = np.array([[[4.0, 0.0], [0.0, 0.0]]]); DISPLACING_COVER.setflags(write=False)   # |a|² = 4, b = 0
+
 @lru_cache(maxsize=6)
 def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1,
-                     levels:float=PER_H, last_net_label:int=0, copies_tol:float|None=None) -> tuple:
+                     levels:float=PER_H, last_net_label:int=0, copies_tol:float|None=None,
+                     floor:bool=False) -> tuple:
     "The labelled game's steps: (groups for `upper_game_dp`, null weight, mass at +∞, members) (cached: the costly part)."
     # last_net_label: only the labels l ≤ this get a net (0: every label heavy enough and with σ/l large enough)
     # copies_tol: the tolerance of the nets of l ≥ 2 copies (None: tol)
+    # floor: every net replaced by the one pair it must cover, the displacing pair (`net_floor`): NOT a certificate
     labels, null, left = _rated_labels(scheme, sigma, ratio)
     groups, members = [], 0
     for pi, eta, l in labels:
@@ -206,7 +210,8 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
         c = coarsen * l * l                                    # label l's members: on the grid c·h
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
         if eta < 1 and _has_net(pi, l, sigma, last_net_label):   # l copies: the disc scaled by l, i.e. noise σ/l
-            net = triangle_net(sigma / l, tol=tol if l == 1 or copies_tol is None else copies_tol)
+            net = (DISPLACING_COVER if floor
+                   else triangle_net(sigma / l, tol=tol if l == 1 or copies_tol is None else copies_tol))
             alts.append(_member_plds(net, eta, sigma / l, h, c, levels))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
@@ -238,6 +243,7 @@ def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
            rank:tuple|None=None, # (steps, ε) at which the stand-in games rank the splits (None: (steps, e0))
            trim:float=NET_TRIM,  # P-mass of each member's tails moved up over the run (`net_trim`)
            copies_tol:float|None=None,  # the nets of l ≥ 2 copies' tolerance (None: tol)
+           floor:bool=False,     # each net replaced by the displacing pair: the game's floor, NOT a certificate
           ) -> tuple:
     "The labelled game's upper DP, each step at most the partially unlabelled pair's and the unlabelled net's."
     settle_allocator()                                  # before the members and the DP allocate: the same bits
@@ -249,10 +255,11 @@ def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
     asks = lean and any(_has_net(pi, l, sigma) for pi, _, l in _rated_labels(scheme, sigma, first)[0] if l >= 2)
     last = 1 if asks and not _label_nets_pay(scheme, sigma, k, at, h, first, max_bins) else 0   # 1: label 1's only
     groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen, first if lean else 1, levels, last,
-                                                   copies_tol)
+                                                   copies_tol, floor)
     more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
     for split in [] if lean else [ratio] * (ratio > 1) + [PER_COPY] * per_copy:
-        *alt, extra = net_label_groups(scheme, sigma, h, tol, coarsen, split, levels, copies_tol=copies_tol)
+        *alt, extra = net_label_groups(scheme, sigma, h, tol, coarsen, split, levels, copies_tol=copies_tol,
+                                       floor=floor)
         more.append(tuple(alt)); members += extra
     families = [f for f in unlabelled_members(scheme, sigma, h, cells, max_bins=max_bins) if f]   # none for WOR
     more += [(((1.0, (f,)),), 0.0, 0.0) for f in families]      # each family: its largest member, the count hidden
