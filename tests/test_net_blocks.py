@@ -161,3 +161,14 @@ def test_the_floor_of_an_epsilon_query_is_at_or_below_the_net_in_one_block_and_i
         assert net_floor(sc, **ask, options=o) <= triangle_bound(sc, **ask, options=o) * (1 + 1e-9)
     with pytest.raises(ValueError, match='bracket'):
         net_floor(sc, sigma=4.0, steps=20, h=r.h, delta=1e-5, options=TightOptions(tol=0.2))
+
+def test_no_floor_is_offered_for_a_long_block():
+    "At the DP-SGD size a floor costs about the net's DP and skips nothing: none is offered past FLOOR_STEPS a block."
+    from must_nbdev.accounting.net_blocks import FLOOR_STEPS
+    sc = make_scheme('wor', 10_000, m=200)
+    ask = dict(sigma=4.0, h=1e-3, eps=0.5)
+    assert net_floor(sc, steps=FLOOR_STEPS + 1, **ask, options=TightOptions(tol=0.2)) is None
+    assert net_floor(sc, steps=5 * FLOOR_STEPS + 1, **ask, options=TightOptions(tol=0.2, blocks=5)) is None
+    assert CERTIFICATES['triangle net'].floor(sc, steps=FLOOR_STEPS + 1, **ask, options=TightOptions()) is None
+    with pytest.raises(ValueError, match='sigma'):                   # the query is checked all the same
+        net_floor(sc, steps=FLOOR_STEPS + 1, sigma=-1.0, h=1e-3, eps=0.5)

@@ -41,7 +41,8 @@ class Certificate:
     step_pld: Callable|None = None    # per step: (scheme, sigma, relation, h, max_bins, base) -> MechanismPLD or None
     run_bound: Callable|str|None = None  # per run: (scheme, **query) -> float, or its 'module:function'
     on_request: bool = False          # offered only when asked for (slow): `account(net=True)`
-    run_floor: Callable|str|None = None  # per run: (scheme, **query) -> at or below what run_bound can answer
+    run_floor: Callable|str|None = None  # per run: (scheme, **query) -> at or below what run_bound can answer, or
+                                         # None where it offers none
                                          # (NOT a certificate): `account` skips the certificate where the floor
                                          # leaves less than FLOOR_ROOM below the best answer
 
@@ -66,7 +67,8 @@ class Certificate:
 
     def floor(self, scheme:Scheme, **query) -> float|None:
         "What the run certificate could answer at best (`run_floor`; None where it has none): NOT a certificate."
-        return None if self.run_floor is None else float(load_function(self.run_floor)(scheme, **query))
+        v = None if self.run_floor is None else load_function(self.run_floor)(scheme, **query)
+        return None if v is None else float(v)
 
     def __repr__(self) -> str:
         kind = 'per step' if self.per_step else 'per run'

@@ -19,7 +19,8 @@ from .triangle_certificate import (TightOptions, TriangleCertificate, check_net_
 from .upper_dp import NET_TRIM, net_trim
 
 # %% auto #0
-__all__ = ['BLOCK_TAIL', 'DENSE_KNOTS', 'block_plan', 'block_range', 'block_pair', 'block_bound', 'triangle_bound', 'net_floor']
+__all__ = ['BLOCK_TAIL', 'DENSE_KNOTS', 'FLOOR_STEPS', 'block_plan', 'block_range', 'block_pair', 'block_bound', 'triangle_bound',
+           'net_floor']
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #bb9fcaab
 def block_plan(steps:int,   # number of steps of the run (>= 1)
@@ -132,6 +133,8 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
     return triangle_epsilon(scheme, delta=delta, eps_lo=bracket[0], eps_hi=bracket[1], **kw).value
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #f1a0c002
+FLOOR_STEPS = 100   # the floor is offered where a block (or the whole run, in one block) has at most this many steps
+
 def net_floor(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
               *,
               sigma:float,                    # noise multiplier (> 0)
@@ -143,8 +146,8 @@ def net_floor(scheme:Scheme,                  # a fixed-size scheme (not Poisson
               bracket:tuple|None=None,        # ε(δ) in one block: (lo, hi) searched, as `triangle_bound`'s
               max_bins:int=MAX_BINS,          # cap on FFT bins (>= 16)
               options:TightOptions|None=None, # the net's options (None: the defaults)
-             ) -> float:
-    "The net's game with a perfect cover, the displacing pair for every net: `triangle_bound` answers at or above it."
+             ) -> float|None:
+    "The net's game with a perfect cover (each net: the displacing pair), at or below `triangle_bound`; None: not offered."
     o = TightOptions() if options is None else options
     if not isinstance(o, TightOptions): raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
     sigma, steps, h, *_ = check_net_query(scheme, sigma, steps, h * o.grid, relation, o.tol, o.coarsen, max_bins,
@@ -153,6 +156,7 @@ def net_floor(scheme:Scheme,                  # a fixed-size scheme (not Poisson
     if eps is not None: eps = check_real(eps, 'eps', 0)
     else: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     s, b = block_plan(steps, o.blocks)
+    if s > FLOOR_STEPS: return None     # a long block: the floor's DP would cost a good share of the net's
     if b == 1:                     # the whole run's DP, as `triangle_delta` and `triangle_epsilon` play it
         if eps is None and bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range")
         lo, span = (eps, 0) if eps is not None else (bracket[0], math.ceil((bracket[1] - bracket[0]) / h))
