@@ -75,6 +75,13 @@ def block_pair(scheme:Scheme,          # a fixed-size scheme, checked by the cal
     return (profile_pld(js, U[js], h), d, *rest)
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #c13a73a6
+def _block_run(scheme, sigma, s, b, h, o, max_bins, eps, delta, rank=None, floor=False) -> tuple:
+    "(the b blocks' composed PLD, dp, members, ratio, per copy, unlabelled members): one block's profile, composed."
+    at, read_to, share = block_range(scheme, sigma, s, b, h, max_bins, eps, delta)
+    pair, *rest = block_pair(scheme, sigma, s, h, o, max_bins, read_to, at if rank is None else rank,
+                             net_trim(share), floor=floor)              # b blocks: ≤ 2e-6 of the run's δ
+    return (compose_plds([(pair, b)]), *rest)
+
 def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
                 *,
                 sigma:float,              # noise multiplier (> 0)
@@ -94,11 +101,8 @@ def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
     if eps is not None: eps = check_real(eps, 'eps', 0)                  # never clipped into range below
     else: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     s, b = block_plan(steps, o.blocks)
-    rank, read_to, share = block_range(scheme, sigma, s, b, h, max_bins, eps, delta)
-    if rank_eps is not None: rank = check_real(rank_eps, 'rank_eps', 0) / b
-    pair, d, members, ratio, per_copy, un = block_pair(scheme, sigma, s, h, o, max_bins, read_to, rank,
-                                                       net_trim(share))     # b blocks: ≤ 2e-6 of the run's δ
-    run = compose_plds([(pair, b)])
+    rank = None if rank_eps is None else check_real(rank_eps, 'rank_eps', 0) / b
+    run, d, members, ratio, per_copy, un = _block_run(scheme, sigma, s, b, h, o, max_bins, eps, delta, rank)
     value = run.delta_bounds(eps)[1] if eps is not None else run.eps_bounds(delta)[1]
     return TriangleCertificate(float(value), members, o.tol, h, o.coarsen, max(d['bins'], len(run.u)), d['err'],
                                time.perf_counter() - t0, ratio, per_copy, un, o.cells, o.levels, o.lean, b,
@@ -163,7 +167,5 @@ def net_floor(scheme:Scheme,                  # a fixed-size scheme (not Poisson
         d = net_dp(scheme, sigma, steps, lo, span, h, o.tol, o.coarsen, max_bins, o.cells, o.levels, o.lean,
                    trim=NET_TRIM if eps is not None else net_trim(delta), copies_tol=o.copies_tol, floor=True)[0]
         return float(d['values'][0] if eps is not None else crossing_epsilon(d['values'], lo, h, delta))
-    rank, read_to, share = block_range(scheme, sigma, s, b, h, max_bins, eps, delta)
-    pair, *_ = block_pair(scheme, sigma, s, h, o, max_bins, read_to, rank, net_trim(share), floor=True)
-    run = compose_plds([(pair, b)])
+    run = _block_run(scheme, sigma, s, b, h, o, max_bins, eps, delta, floor=True)[0]
     return float(run.delta_bounds(eps)[0] if eps is not None else run.eps_bounds(delta)[0])
