@@ -86,7 +86,9 @@ def _scheme_text(sc) -> str:
     return f"{sc.label}(q={sc.rate:g})" if sc.n == MAX_N else str(sc)
 
 # %% ../nbs/89_commands.ipynb #3c7db18d
-def _fmt(x:float) -> str: return f'{x:.6g}' if x == 0 or 1e-3 <= abs(x) < 1e6 else f'{x:.4e}'
+def _fmt(x:float, spec:str|None=None) -> str:   # NaN (no attack ran): —, as `comparison_table` shows it
+    if math.isnan(x): return '—'
+    return format(x, spec) if spec else f'{x:.6g}' if x == 0 or 1e-3 <= abs(x) < 1e6 else f'{x:.4e}'
 
 def _table(header, rows) -> str:
     "Right-aligned text table."
@@ -399,7 +401,7 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
     print(_table(['scheme', 'b', 'relation', 'batch', 'sigma', 'epochs', 'steps', 'eps', 'attack', 'gap',
                   'certificate'],
                  [[r.label, '' if r.b is None else r.b, r.relation, r.batch_size, _fmt(r.sigma), _fmt(r.epochs),
-                   r.steps, _fmt(r.eps), _fmt(r.eps_attack), f'{r.theory_gap:.3f}', r.certificate] for r in rows]))
+                   r.steps, _fmt(r.eps), _fmt(r.eps_attack), _fmt(r.theory_gap, '.3f'), r.certificate] for r in rows]))
     note = _tighter_note(((r.label, r.theory_gap, r.tighter) for r in rows), 'must sweep --net')
     if note: print(_paragraph(note))
     for opt, path in (('CSV', args.csv), ('plot', args.plot)):

@@ -25,6 +25,19 @@ def test_calibrate_sigma_worst_case_fixed_size():
     assert paper['eps_upper'] <= cal.eps_upper                      # the paper's pair would have asked for less noise
 
 
+def test_calibration_says_how_far_the_fast_answer_is_from_the_attack():
+    "Regression: a σ calibration printed only its certified ε, not the attack, the gap or how to ask for the net."
+    wor = calibrate_sigma(make_scheme('wor', 60_000, m=256), steps=2350, eps=3.0, delta=1e-5)
+    assert wor.result.tighter and wor.result.theory_gap > 1.1                # the public labels: 1.16x the attack
+    assert f"≥ {wor.eps_lower:.4g} by attack (gap {wor.result.theory_gap:.3g})" in repr(wor)
+    assert repr(wor).endswith('; tighter: net=True)')
+    exact = calibrate_sigma(make_scheme('poisson', 60_000, m=256), steps=500, eps=2.0, delta=1e-5)
+    assert 'by attack' in repr(exact) and 'tighter' not in repr(exact)        # Poisson's pair is exact
+    from must_nbdev.accounting.calibrate import calibrate_steps
+    steps = calibrate_steps(make_scheme('wor', 60_000, m=256), sigma=1.5, eps=3.0, delta=1e-5)
+    assert 'attack' not in repr(steps)                                    # no attack ran in a steps search
+
+
 @pytest.mark.parametrize('bad,name', [(dict(eps=0.0, delta=1e-5), 'eps'), (dict(eps=1.0, delta=1.0), 'delta'),
                                       (dict(eps=1.0, delta=1e-5, tol=0.0), 'tol'),
                                       (dict(eps=1e-9, delta=1e-12, sigma_max=10.0), 'sigma_max')])

@@ -26,3 +26,16 @@ def test_cmd_sweep_prints_one_row_per_point():
     rows = json.loads(buf.getvalue())
     assert [(r['scheme'], r['sigma']) for r in rows] == [('poisson', 1.5), ('poisson', 3), ('wor', 1.5), ('wor', 3)]
     assert all(r['steps'] == math.ceil(0.5 * 2000 / 40) for r in rows)
+
+def test_sweep_table_prints_a_dash_where_no_attack_ran(monkeypatch):
+    "Regression: `must sweep`'s text table printed 'nan' where no attack ran (`must compare` prints '—')."
+    import must_nbdev.commands as commands
+    from must_nbdev.training.sweep import run_sweep
+    monkeypatch.setattr(commands, 'run_sweep', lambda points, **kw: run_sweep(points, delta=kw['delta'], attack=False))
+    args = argparse.Namespace(n=2000, schemes=['wor'], batch_sizes=[40], sigmas=[1.5], epochs=[0.5], b_per_m=[8],
+                              relation=None, delta=1e-5, jobs=1, dask=None, csv=None, plot=None, json=False,
+                              quiet=True)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf): assert cmd_sweep(args) == 0
+    row = buf.getvalue().splitlines()[2].split()                  # ... eps, attack, gap, certificate
+    assert 'nan' not in buf.getvalue() and row[-4:] == ['—', '—', 'public', 'labels'], buf.getvalue()

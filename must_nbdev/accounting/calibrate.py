@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..core.definitions import check_choice, check_int, check_real
 from ..core.sampling import check_scheme, SCHEMES, Scheme, make_scheme, resolve_steps
 from .pld import MAX_BINS, GridTooLarge
-from .account import account
+from .account import account, AccountResult
 from .pairs import RELATIONS
 from .accountant import CertifiedResult, PrivacyAccountant
 from .triangles import NET_TOL, PER_H
@@ -52,8 +52,12 @@ class Calibration(CertifiedResult):
 
     def __repr__(self) -> str:
         val = f"{self.value:.6g}" if self.knob == 'sigma' else f"{int(self.value)}"
-        return (f"Calibration({self.knob}={val}: certified ε ≤ {self.eps_upper:.4g}; σ={self.sigma:.6g}, "
-                f"{self.steps} steps, {self.scheme}; {self.calls} calls, {self.seconds:.2f} s)")
+        r = self.result if isinstance(self.result, AccountResult) else None   # σ calibration: the answer's account
+        seen = '' if r is None or r.attack is None else f", ≥ {r.attack:.4g} by attack" + (
+            '' if r.theory_gap is None else f" (gap {r.theory_gap:.3g})")
+        return (f"Calibration({self.knob}={val}: certified ε ≤ {self.eps_upper:.4g}{seen}; σ={self.sigma:.6g}, "
+                f"{self.steps} steps, {self.scheme}; {self.calls} calls, {self.seconds:.2f} s"
+                f"{'; tighter: net=True' if r is not None and r.tighter else ''})")
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #bbba835d
 def _largest_feasible(f,                  # x -> certified ε at x, non-decreasing in x (∞: not certifiable there)
