@@ -184,3 +184,43 @@ def test_fast_path_keeps_numpy_floats():
     run = PrivacyAccountant().step(wor, sigma=np.float64(1.0))
     for _ in range(3): run.step(wor, sigma=np.float64(1.0))
     assert run.steps == 4 and len(run.phases) == 1
+
+
+def test_relation_none_is_the_runs_on_every_path():
+    "Regression: after step(relation='substitute'), step(s, sigma) (the fast path) read None as the run's relation, and"
+    " step(s, sigma, steps=1) as the scheme's own, which raised."
+    s = make_scheme('poisson', 1000, m=10)
+    fast = PrivacyAccountant().step(s, sigma=1.0, relation='substitute').step(s, sigma=1.0).step(s, sigma=1.0)
+    slow = PrivacyAccountant().step(s, sigma=1.0, relation='substitute').step(s, sigma=1.0, steps=2)
+    assert fast.relation == slow.relation == 'substitute' and fast.phases == slow.phases
+    with pytest.raises(ValueError, match='differs from this run'):
+        PrivacyAccountant().step(s, sigma=1.0, relation='substitute').step(s, sigma=1.0, relation='add_remove')
+
+
+@pytest.mark.parametrize('parts', [[(1, 2)], 5, 'ab', [1], [(None, 3)]])
+def test_parts_that_are_no_mechanism_pairs_are_refused_by_name(parts):
+    "Regression: PrivacyAccountant(parts=[(1, 2)]) raised AttributeError, parts=5 an unpacking error."
+    with pytest.raises(TypeError, match='parts must be a list of'): PrivacyAccountant(parts=parts)
+
+
+@pytest.mark.parametrize('sigma', [1e-300, 1e-7, 1e101, 1e300])
+def test_sigma_outside_the_accountants_range_is_refused_at_every_door(sigma):
+    "Regression: σ = 1e-300 crashed on a NaN, 1e300 overflowed (an OverflowError in `must epochs`), Poisson at 1e-10"
+    " raised numpy's 'repeats may not contain negative values'."
+    from must_nbdev.accounting.calibrate import calibrate_steps
+    from must_nbdev.accounting.epoch_account import account_epochs
+    from must_nbdev.core.epochs import make_epoch_scheme
+    from must_nbdev.training.compare import compare_schemes
+    from must_nbdev.training.sweep import sweep_grid
+    wor, poisson = make_scheme('wor', 1000, m=10), make_scheme('poisson', 1000, m=10)
+    doors = [lambda: account(wor, sigma=sigma, steps=10, delta=1e-5),
+             lambda: account(poisson, sigma=sigma, steps=10, delta=1e-5),
+             lambda: PrivacyAccountant().step(wor, sigma=sigma),
+             lambda: scheme_gaussian_pld(poisson, sigma),
+             lambda: account_epochs(make_epoch_scheme('allocation', 1000, 100), sigma=sigma, epochs=1, delta=1e-5),
+             lambda: calibrate_steps(wor, sigma=sigma, eps=1.0, delta=1e-5),
+             lambda: compare_schemes(1000, 10, delta=1e-5, sigma=sigma, steps=10),
+             lambda: sweep_grid(1000, sigmas=(sigma,))]
+    for door in doors:
+        with pytest.raises(ValueError, match=r'sigmas? must be finite and in \[1e-06, 1e\+100\]'): door()
+    assert account(poisson, sigma=1e100, steps=10, delta=1e-5).upper == 0     # the ends themselves are taken

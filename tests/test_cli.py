@@ -407,3 +407,13 @@ def test_regression_account_says_no_attack_run_not_an_attack_of_zero(monkeypatch
     rc, out, err = run(['account', '--scheme', 'wor', '--n', '100', '--m', '10', '--sigma', '1', '--k', '2',
                         '--delta', '1e-5'])
     assert rc == 0 and 'no attack run' in out and 'attack reaches' not in out and 'theory gap' not in out
+
+@pytest.mark.parametrize('argv', [
+    ['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '1e-300', '--k', '10', '--delta', '1e-5'],
+    ['account', '--scheme', 'poisson', '--q', '0.01', '--sigma', '1e-10', '--k', '10', '--delta', '1e-5'],
+    ['epochs', '--scheme', 'allocation', '--n', '1000', '--m', '100', '--epochs', '1', '--sigma', '1e300',
+     '--delta', '1e-5']])
+def test_sigma_outside_the_accountants_range_exits_2_with_one_line(argv):
+    "Regression: these printed numpy warnings and a NaN conversion error, or exited 1 on an OverflowError."
+    rc, out, err = run(argv)
+    assert rc == 2 and err.count('\n') == 1 and 'sigma must be finite and in [1e-06, 1e+100]' in err, err

@@ -188,3 +188,11 @@ def test_regression_a_row_where_no_attack_ran_says_nan_not_zero(monkeypatch):
     assert blind and all(math.isnan(r.eps_attack) and math.isnan(r.theory_gap) for r in blind)
     exact = next(r for r in rows if r.name == 'poisson')       # an exact pair is its own attack
     assert exact.eps_attack > 0 and exact.theory_gap == pytest.approx(exact.eps / exact.eps_attack)
+
+
+@pytest.mark.parametrize('args,name', [(('x', 10, [5]), 'n'), ((1000, 10, ['x']), 'b_values'),
+                                       ((1000, 2.5, [20]), 'batch_size')])
+def test_left_out_refuses_what_is_no_size(args, name):
+    "Regression: left_out returned make_scheme's type errors as the reasons a scheme was left out."
+    from must_nbdev.training.compare import left_out
+    with pytest.raises(ValueError, match=f'{name} must be an integer'): left_out(*args)

@@ -341,3 +341,14 @@ def test_a_checkpoint_history_is_checked_as_steps_are():
     with pytest.raises(ValueError, match='sample_rate'):
         OpacusStyleAccountant().step(noise_multiplier=1.0, sample_rate='0.1')
     with pytest.raises(ValueError, match='sample_rate'): OpacusStyleAccountant().step(noise_multiplier=1.0, sample_rate=True)
+
+def test_a_checkpoint_missing_or_bad_sampler_position_is_refused_before_anything_moves():
+    "Regression: no 'sampler_state' raised KeyError, history=[5] a TypeError, and batches_drawn=-7 was taken as is."
+    s, _, _, state = _checkpointed()
+    cases = [(dict(state, history=[5]), 'rows are'), (dict(state, history=5), 'must be a list'),
+             (dict(state, batches_drawn=-7), 'batches_drawn must be'), (dict(state, batches_drawn='x'), 'batches_drawn'),
+             ({k: v for k, v in state.items() if k != 'sampler_state'}, 'sampler_state')]
+    for bad, match in cases:
+        fresh = OpacusStyleAccountant(MustBatchSampler(s, seed=3))
+        with pytest.raises((ValueError, TypeError), match=match): fresh.load_state_dict(bad)
+        assert fresh.history == [] and fresh.sampler.epoch == 0 and fresh.sampler.batches_drawn == 0

@@ -215,3 +215,11 @@ def test_regression_multistage_refuses_what_is_no_list_of_stages_with_a_type_err
     with pytest.raises(TypeError, match='stages must be a list of'):
         multistage(100, stages)
     assert multistage(100, iter([('wor', 50), ('wr', 10)])).label == 'MUST[wor50->wr10]'   # a generator, read once
+
+
+@pytest.mark.parametrize('args,name', [(('wor', '100', 10), 'n'), (('wor', 100, True), 'm'), (('wor', 100, 2.5), 'm'),
+                                       (('wor', 100, -1), 'm'), (('must-wo', 100, 10, 'x'), 'b')])
+def test_scheme_fits_refuses_what_is_no_size(args, name):
+    "Regression: scheme_fits('wor', '100', 10), m=True and m=2.5 returned False, as if they were misfits."
+    from must_nbdev.core.sampling import scheme_fits
+    with pytest.raises(ValueError, match=f'{name} must be an integer'): scheme_fits(*args)

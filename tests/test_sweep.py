@@ -186,3 +186,10 @@ def test_regression_sweep_reads_whether_an_attack_ran_from_account():
     assert row.eps_attack == r.attack > 0 and row.theory_gap == pytest.approx(r.upper / r.attack)
     blind = evaluate_point(SweepPoint('wor', 2000, 40, 2.0, 4.0), delta=1e-5, attack=False)
     assert math.isnan(blind.eps_attack) and math.isnan(blind.theory_gap)
+
+
+def test_an_empty_b_per_m_never_drops_the_must_points():
+    "Regression: sweep_grid(..., schemes=('must-ow', 'wor'), b_per_m=[]) silently returned WOR's points only."
+    with pytest.raises(ValueError, match='b_per_m is empty, but must-ow'):
+        sweep_grid(1000, schemes=('must-ow', 'wor'), batch_sizes=(10,), b_per_m=[])
+    assert [p.scheme for p in sweep_grid(1000, schemes=('wor',), batch_sizes=(10,), b_per_m=[])] == ['wor']

@@ -8,7 +8,7 @@ import math, time
 from dataclasses import dataclass, replace
 from ..core.definitions import check_choice, check_flag, check_int, check_real, check_values
 from ..core.sampling import check_scheme, Scheme, resolve_steps
-from .pairs import RELATIONS
+from .pairs import RELATIONS, check_sigma
 from .pld import GridTooLarge, MAX_BINS, check_max_bins
 from .dominating import GUARANTEES, PAIRS, loss_std, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
@@ -207,7 +207,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     "Certified δ(ε) (or ε(δ)) after `steps` of `scheme`∘Gaussian(σ), worst case by default, next to the best attack."
     check_scheme(scheme)
     relation = scheme.relation if relation is None else relation
-    k = resolve_steps(scheme, steps, epochs); sigma = check_real(sigma, 'sigma', 0, lo_open=True)
+    k = resolve_steps(scheme, steps, epochs); sigma = check_sigma(sigma)
     check_choice(relation, 'relation', RELATIONS); check_choice(pair, 'pair', PAIRS)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
     if eps is not None: eps = check_real(eps, 'eps', 0)

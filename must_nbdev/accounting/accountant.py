@@ -7,12 +7,13 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from ..core.definitions import check_choice, check_flag, check_int, check_real, moved_names, patch_to, progress
+from ..core.definitions import (check_choice, check_flag, check_int, check_real, check_values, moved_names,
+                                         patch_to, progress)
 from ..core.sampling import check_scheme, Scheme, resolve_steps
-from .pairs import RELATIONS
+from .pairs import RELATIONS, check_sigma
 from .pld import GridTooLarge, MAX_BINS, budget_max_bins, check_max_bins
 from .compose import PRECISIONS, PRECISION_DTYPES, compose_many
-from .dominating import loss_std, scheme_gaussian_pld
+from .dominating import MechanismPLD, loss_std, scheme_gaussian_pld
 from .certificates import CERTIFICATES, per_step_certificates
 
 
@@ -117,6 +118,13 @@ class Phase:
     sigma: float      # their noise multiplier
     steps: int        # how many steps
 
+def _checked_part(part) -> tuple:
+    "One of `parts`: a (MechanismPLD, k ≥ 1) pair, else a `TypeError` naming `parts`."
+    if isinstance(part, (str, bytes)) or not hasattr(part, '__len__') or len(part) != 2 \
+            or not isinstance(part[0], MechanismPLD):
+        raise TypeError(f"parts must be a list of (MechanismPLD, k) pairs, got the entry {part!r}")
+    return part[0], check_int(part[1], 'k', 1)
+
 class PrivacyAccountant:
     "Certified δ(ε) and ε(δ) of fixed (mechanism PLD, steps) parts — or, built empty, of a run recorded with `step`."
     def __init__(self,
@@ -133,7 +141,7 @@ class PrivacyAccountant:
         self.certificate = None                 # which certificate answered the last query of a recorded run
         self.certificates = {}                  # and every certificate it compared: name -> certified upper bound
         if parts is None: self.phases = []; return     # a recorded run: the grid is chosen at each query
-        self.parts = [(m, check_int(k, 'k', 1)) for m, k in parts]     # list of (MechanismPLD, k)
+        self.parts = [_checked_part(part) for part in check_values(parts, 'parts', '(MechanismPLD, k) pairs')]
         if not self.parts: raise ValueError("parts must hold at least one (MechanismPLD, k); build PrivacyAccountant() "
                                             "without parts to record steps")
         self.n_dir = n_dir = max(len(m.upper) for m, _ in self.parts)
@@ -164,7 +172,7 @@ def step(self,
          sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
          steps:int|None=None,     # number of steps (>= 1; default 1) ...
          epochs:float|None=None,  # ... or passes over the data (> 0): steps = ceil(epochs / scheme.rate)
-         relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own; fixed per run
+         relation:str|None=None,  # 'substitute' or 'add_remove'; None: the run's (the scheme's own at first)
         ) -> 'PrivacyAccountant':
     "Record more steps of `scheme`∘Gaussian(`sigma`), worst-case pair; returns the accountant, so calls chain."
     if self.phases is None: raise ValueError("this accountant composes the fixed parts it was built with; "
@@ -177,9 +185,10 @@ def step(self,
         self.phases[-1] = Phase(scheme, last.sigma, last.steps + 1); self.call_ends.append(self.call_ends[-1] + 1)
         return self
     check_scheme(scheme)
-    sigma = check_real(sigma, 'sigma', 0, lo_open=True)
+    sigma = check_sigma(sigma)
     n = resolve_steps(scheme, 1 if steps is None and epochs is None else steps, epochs)
-    relation = check_choice(scheme.relation if relation is None else relation, 'relation', RELATIONS)
+    if relation is None: relation = scheme.relation if self.relation is None else self.relation   # one per run
+    relation = check_choice(relation, 'relation', RELATIONS)
     if self.relation not in (None, relation):
         raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring "
                          f"relation is one for the whole run")

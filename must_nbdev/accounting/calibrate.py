@@ -10,7 +10,7 @@ from ..core.definitions import check_choice, check_int, check_real
 from ..core.sampling import check_scheme, SCHEMES, Scheme, make_scheme, resolve_steps
 from .pld import MAX_BINS, GridTooLarge
 from .account import account, AccountResult
-from .pairs import RELATIONS
+from .pairs import RELATIONS, check_sigma
 from .accountant import CertifiedResult, PrivacyAccountant
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS
@@ -241,7 +241,7 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
                    ) -> Calibration:
     "The most steps ≤ `steps_max` after which `scheme`∘Gaussian(σ) is certified (`eps`, `delta`)-DP, worst case."
     check_scheme(scheme)
-    sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
+    sigma = check_sigma(sigma); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
     k_max = check_int(steps_max, 'steps_max', 1); t0 = time.perf_counter()
     options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean,
@@ -276,7 +276,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                         ) -> Calibration:
     "Largest (expected) batch size m of scheme `name` on `n` records certified (`eps`, `delta`)-DP after `steps` at σ."
     check_choice(name, 'name', SCHEMES); n = check_int(n, 'n', 1); k = check_int(steps, 'steps', 1)
-    sigma = check_real(sigma, 'sigma', 0, lo_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
+    sigma = check_sigma(sigma); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
     two_stage = 'b' in SCHEMES[name].params
     if two_stage != (b_per_m is not None):

@@ -9,7 +9,7 @@ import numpy as np
 from dataclasses import dataclass
 from ..core.definitions import check_choice, check_real, LazyModule
 from ..core.sampling import Scheme, occurrence_pmf
-from .pairs import log_normal_cell, output_pair
+from .pairs import log_normal_cell, output_pair, check_sigma
 from .pld import (CAP_MASS, CELLS_PER_WEIGHT, DiscretePLD, GridTooLarge, MAX_BINS, TAIL_ROUND,
                                        check_max_bins, loss_cells, lower_pld, merge_cells, upper_pld)
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
@@ -188,7 +188,7 @@ def scheme_gaussian_pld(scheme:Scheme,           # registry scheme (`make_scheme
     max_bins = check_max_bins(max_bins)             # a caller's cap, against the memory budget first
     relation = scheme.relation if relation is None else relation
     if pair == 'worst' and not scheme.pair_is_exact:
-        return dominating_pld(scheme, check_real(sigma, 'sigma', 0, lo_open=True), relation, h, max_bins)
+        return dominating_pld(scheme, check_sigma(sigma), relation, h, max_bins)
     P, Q = output_pair(scheme, sigma, relation)     # Poisson: this pair is the dominating pair
     directions = [(P, Q)] if relation == 'substitute' else [(P, Q), (Q, P)]
     ups, los = [], []

@@ -9,6 +9,7 @@ import numpy as np
 from dataclasses import dataclass
 from ..core.definitions import check_choice, check_flag, check_int, check_real, gaussian_profile
 from ..core.epochs import EpochScheme
+from .pairs import check_sigma
 from .accountant import CertifiedResult
 from .compose import compose_plds
 from .allocation import (LATTICE_BINS, compose_bounds, compose_parts, run_bounds,
@@ -177,7 +178,7 @@ def account_epoch_phases(phases,                    # [(EpochScheme, σ, whole e
     if any(sc.name != sc0.name or sc.n != sc0.n for sc, _, _ in phases):
         raise ValueError(f"a run's phases share one epoch scheme and one dataset: {sc0.label} on n={sc0.n}; got "
                          f"{sorted({str(sc) for sc, _, _ in phases})}")
-    phases = [(sc, check_real(s, 'sigma', 0, lo_open=True), check_int(E, 'epochs', 1)) for sc, s, E in phases]
+    phases = [(sc, check_sigma(s), check_int(E, 'epochs', 1)) for sc, s, E in phases]
     relation = sc0.relation if relation is None else check_choice(relation, 'relation', ('add_remove', 'substitute'))
     if sc0.fixed_size and relation == 'add_remove':
         raise ValueError(f"{sc0.label} has fixed batches: its relation is 'substitute' (adding a record changes "
@@ -262,7 +263,7 @@ class EpochAccountant:
         "Record `epochs` epochs of `scheme` at `sigma`; returns the accountant, so calls chain."
         if not isinstance(scheme, EpochScheme):
             raise TypeError(f"scheme must be an EpochScheme (make_epoch_scheme), got {type(scheme).__name__}")
-        sigma, E = check_real(sigma, 'sigma', 0, lo_open=True), check_int(epochs, 'epochs', 1)
+        sigma, E = check_sigma(sigma), check_int(epochs, 'epochs', 1)
         if self.phases and (scheme.name, scheme.n) != (self.phases[0][0].name, self.phases[0][0].n):
             raise ValueError(f"scheme {scheme} differs from this run's {self.phases[0][0].label} on "
                              f"n={self.phases[0][0].n}: a run trains one epoch scheme on one dataset")

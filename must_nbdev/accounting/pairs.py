@@ -13,8 +13,8 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 
 
 # %% auto #0
-__all__ = ['special', 'RELATIONS', 'LOG_SQRT_2PI', 'COMPONENT_FLOOR', 'log_normal_cell', 'logsumexp_rows', 'GaussianMixture',
-           'output_pair']
+__all__ = ['special', 'RELATIONS', 'LOG_SQRT_2PI', 'COMPONENT_FLOOR', 'SIGMA_RANGE', 'log_normal_cell', 'logsumexp_rows',
+           'GaussianMixture', 'check_sigma', 'output_pair']
 
 # %% ../../nbs/accounting/00_pairs.ipynb #27147b95
 RELATIONS = SCHEME_RELATIONS   # one list, core.sampling's, where a Scheme checks its own relation
@@ -81,12 +81,20 @@ class GaussianMixture:
         return float(special.logsumexp(self.logw + special.log_ndtr((t - self.mu) / self.sigma)))
 
 COMPONENT_FLOOR = 1e-30
+SIGMA_RANGE = (1e-6, 1e100)   # the σ the accountant takes: below, no loss grid holds the losses (ε above 1e12);
+                              # above, σ² overflows (and every ε and δ is 0 to double precision)
+
+def check_sigma(sigma:float,         # a noise multiplier
+                name:str='sigma',    # its argument's name, for the message
+               ) -> float:
+    "σ as a float in `SIGMA_RANGE`, else a `ValueError` naming `name` and the range (a `TypeError` for a non-number)."
+    return check_real(sigma, name, *SIGMA_RANGE)
 
 def output_pair(scheme:Scheme,              # registry scheme (`make_scheme`) or pipeline (`multistage`)
                 sigma:float,                # noise multiplier: Gaussian std / clipping norm (> 0)
                 relation:str='substitute'): # 'substitute' or 'add_remove'
     "The output distributions (P, Q) of one release of `scheme`∘Gaussian(σ) on neighbouring datasets."
-    sigma = check_real(sigma, 'sigma', 0, lo_open=True)
+    sigma = check_sigma(sigma)
     check_choice(relation, 'relation', RELATIONS)
     occ = occurrence_pmf(scheme)
     keep = occ.log_pmf >= math.log(COMPONENT_FLOOR)

@@ -264,6 +264,8 @@ def scheme_fits(name:str,         # registry name, e.g. 'must-wo'
                ) -> bool:
     "True if `scheme_at(name, n, m, b)` is a valid scheme (for example MUST.wo needs m <= b, WOR m <= n)."
     check_choice(name, 'scheme', SCHEMES)                 # an unknown name is an error, not a misfit
+    for value, arg in ((n, 'n'), (m, 'm'), (0 if b is None else b, 'b')):   # so is a size that is no integer
+        check_int(value, arg, 0)                          # (a size the scheme cannot take is a misfit: False)
     try: scheme_at(name, n, m, b); return True
     except ValueError: return False
 

@@ -12,6 +12,7 @@ from ..accounting.account import account, requested_run_certificates
 from ..accounting.certificates import run_certificates
 from ..accounting.triangle_certificate import TightOptions, net_asked
 from ..accounting.accountant import CertifiedResult
+from ..accounting.pairs import check_sigma
 from ..accounting.calibrate import calibrate_sigma
 from ..core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from ..accounting.epoch_account import account_epochs, calibrate_epoch_sigma
@@ -69,8 +70,9 @@ def left_out(n:int,           # records in the dataset
              b_values,        # the stage-I sizes asked for
             ) -> list:
     "[(label with b, make_scheme's reason)] for each two-stage scheme `comparison_schemes` leaves out at a b asked."
-    out = []
+    out, n, batch_size = [], check_int(n, 'n', 1), check_int(batch_size, 'batch_size', 1)
     for b in check_values(b_values, 'b_values', 'stage-I sizes'):
+        check_int(b, 'b_values', 0)            # an integer; one a scheme cannot take is a reason, below
         for name in COMPARED_TWO_STAGE:
             try: make_scheme(name, n, m=batch_size, b=b)
             except ValueError as e: out.append((f"{SCHEMES[name].label} b={b}", str(e)))
@@ -99,7 +101,7 @@ def compare_schemes(n:int,                   # records in the dataset
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable(done, total, label), got {progress!r}")
     if eps is not None: eps = check_real(eps, 'eps', 0, lo_open=True)
-    if sigma is not None: sigma = check_real(sigma, 'sigma', 0, lo_open=True)
+    if sigma is not None: sigma = check_sigma(sigma)
     schemes = comparison_schemes(n, batch_size, b_values)
     k = resolve_steps(schemes[0][0], steps, epochs)          # every scheme has rate m/n: the same steps
     covered = [(sc, rel) for sc, rel in schemes if run_certificates(sc, rel)]   # the rows the net covers: WOR on
@@ -136,7 +138,7 @@ def epoch_rows(n:int,                   # records in the dataset
         raise ValueError("give exactly one of eps (a target: calibrate sigma) or sigma")
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     if eps is not None: eps = check_real(eps, 'eps', 0, lo_open=True)
-    if sigma is not None: sigma = check_real(sigma, 'sigma', 0, lo_open=True)
+    if sigma is not None: sigma = check_sigma(sigma)
     if (steps is None) == (epochs is None): raise ValueError("give exactly one of steps (>= 1) or epochs (> 0)")
     if steps is not None: steps = check_int(steps, 'steps', 1)
     else: epochs = check_real(epochs, 'epochs', 0, lo_open=True)

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, warnings
 import numpy as np
-from ..core.definitions import check_choice, check_int, check_real, patch_to
+from ..core.definitions import check_choice, check_int, check_real, check_values, patch_to
 from ..core.sampling import SCHEMES, Scheme, make_scheme
 from ..accounting.pairs import RELATIONS
 from .interop import MustBatchSampler
@@ -197,8 +197,9 @@ def load_state_dict(self,
     if not isinstance(state_dict, dict) or 'history' not in state_dict:
         raise ValueError("state_dict must be what OpacusStyleAccountant.state_dict saved: a dict with a 'history'")
     history = []
-    for row in state_dict['history']:   # each row (σ, rate, steps), checked as `step` checks it: never reinterpreted
-        if len(row) != 3: raise ValueError(f"state_dict's history rows are (sigma, sample_rate, steps), got {row!r}")
+    for row in check_values(state_dict['history'], 'state_dict history', '(sigma, sample_rate, steps) rows'):  # each row (σ, rate, steps), checked as `step` checks it: never reinterpreted
+        if isinstance(row, (str, bytes)) or not hasattr(row, '__len__') or len(row) != 3:
+            raise ValueError(f"state_dict's history rows are (sigma, sample_rate, steps), got {row!r}")
         s, q, k = row
         history.append((check_real(s, 'history sigma', 0, lo_open=True),
                         check_real(q, 'history sample_rate', 0, 1, lo_open=True), check_int(k, 'history steps', 1)))
@@ -208,8 +209,11 @@ def load_state_dict(self,
     for _, q, _ in history: self.scheme_at_rate(q)                  # the sampler's rate, as `step` requires
     s = self.sampler
     if s is not None and state_dict.get('history'):
-        if 'sampler_epoch' not in state_dict:
-            raise ValueError("state_dict has no sampler position: the resumed sampler would replay the run's batches")
+        missing = [key for key in ('sampler_epoch', 'sampler_seed', 'sampler_state', 'batches_drawn')
+                   if key not in state_dict]
+        if missing: raise ValueError(f"state_dict has no sampler position ({', '.join(missing)}): the resumed "
+                                     "sampler would replay the run's batches")
+        drawn = check_int(state_dict['batches_drawn'], 'batches_drawn', 0)   # checked before anything moves
         if state_dict['sampler_state'] is not None:
             if not isinstance(s.seed, np.random.Generator):
                 raise ValueError("the checkpoint's sampler drew from a numpy Generator; give the resumed sampler one")
@@ -220,7 +224,7 @@ def load_state_dict(self,
         if isinstance(s.seed, np.random.Generator):           # its stream restored above: the pass count follows
             s.epoch = check_int(state_dict['sampler_epoch'], 'sampler_epoch', 0)
         else: s.set_epoch(state_dict['sampler_epoch'])
-        s.batches_drawn = state_dict['batches_drawn']
+        s.batches_drawn = drawn
     self.history = history
 
 # %% ../../nbs/training/02_opacus.ipynb #7a6a0027

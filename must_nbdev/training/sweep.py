@@ -11,7 +11,7 @@ from ..core.definitions import check_choice, check_flag, check_int, check_real, 
 from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
 from ..core.epochs import EPOCH_SCHEMES, EpochScheme, make_epoch_scheme
 from ..accounting.account import account, requested_run_certificates
-from ..accounting.pairs import RELATIONS
+from ..accounting.pairs import RELATIONS, check_sigma
 from ..accounting.certificates import run_certificates
 from ..accounting.triangle_certificate import net_asked
 from ..accounting.calibrate import stage_one_size
@@ -40,7 +40,7 @@ class SweepPoint:
         "Refuse a point `run_sweep` could not account as given (whole epochs, b, relation): no field reinterpreted."
         check_choice(self.scheme, 'scheme', (*SCHEMES, *EPOCH_SCHEMES))
         if self.relation is not None: check_choice(self.relation, 'relation', RELATIONS)
-        check_real(self.sigma, 'sigma', 0, lo_open=True); check_real(self.epochs, 'epochs', 0, lo_open=True)
+        check_sigma(self.sigma); check_real(self.epochs, 'epochs', 0, lo_open=True)
         sc = self.build()                            # checks n, batch_size and b (none where no stage I) against the scheme
         if isinstance(sc, EpochScheme):     # whole epochs; fixed batches only under substitution
             if self.epochs != int(self.epochs):
@@ -72,13 +72,15 @@ def sweep_grid(n:int,                                   # records in the dataset
                                                      for axis, v in axes.items())
     schemes = [check_choice(s, 'schemes', (*SCHEMES, *EPOCH_SCHEMES)) for s in schemes]
     sizes = [check_int(m, 'batch_sizes', 1, n) for m in batch_sizes]
-    sigmas = [check_real(s, 'sigmas', 0, lo_open=True) for s in sigmas]
+    sigmas = [check_sigma(s, 'sigmas') for s in sigmas]
     epochs = [check_real(e, 'epochs', 0, lo_open=True) for e in epochs]
     b_per_m = [check_real(r, 'b_per_m', 1) for r in b_per_m]
     if relation is not None: check_choice(relation, 'relation', RELATIONS)
     points = []
     for name, m, s, e in product(schemes, sizes, sigmas, epochs):
         has_b = name in SCHEMES and 'b' in SCHEMES[name].params
+        if has_b and not b_per_m:   # no stage-I size: the scheme's points would silently vanish
+            raise ValueError(f"b_per_m is empty, but {name} draws a stage I of b records: give at least one")
         for b in (sorted({stage_one_size(r, m) for r in b_per_m}) if has_b else [None]):   # calibrate's b
             try: points.append(SweepPoint(name, n, m, float(s), float(e), b, relation))   # checks itself
             except ValueError as err:
