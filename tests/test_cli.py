@@ -108,7 +108,7 @@ def test_account_json_eps_and_delta():
     assert rc == 0 and r['eps_lower'] <= 1.0 <= r['eps_upper'] and {'eps_lower', 'eps_upper', 'eps', 'delta'} <= set(r)
 
 @pytest.mark.parametrize('args,msg', [
-    (['--sigma', '0', '--k', '10', '--eps', '1'], 'sigma must be finite and in (0, inf)'),
+    (['--sigma', '0', '--k', '10', '--eps', '1'], 'sigma must be finite and in [1e-06, 1e+100]'),
     (['--sigma', '1', '--k', '0', '--eps', '1'], 'k must be an integer >= 1'),
     (['--sigma', '1', '--k', '10', '--eps', '-1'], 'eps must be finite and in [0, inf)'),
     (['--sigma', '1', '--k', '10', '--delta', '1'], 'delta must be finite and in (0, 1)'),
