@@ -104,3 +104,9 @@ def test_fuzz_amplify_valid_inputs(name, n, m, b, mech, theta, eps, analysis):
 def test_regression_pa_type_refuses_nan_and_out_of_range_arguments(args, msg):
     "pa_type(nan, 0.1, 0.5, 0.1) returned 'strong'."
     with pytest.raises(ValueError, match=msg): pa_type(*args)
+
+
+def test_pa_type_names_arguments_that_do_not_broadcast():
+    "Regression: pa_type with lengths 2 and 3 raised numpy's 'shape mismatch ... arg 0' without naming an argument."
+    with pytest.raises(ValueError, match=r'must broadcast to one shape, got shapes \(2,\), \(1,\), \(3,\) and \(1,\)'):
+        pa_type([1, 2], [1e-5], [1, 2, 3], [1e-5])

@@ -179,3 +179,12 @@ def test_calibrate_batch_size_with_the_net_finds_a_larger_batch_each_as_account_
 def test_regression_batch_size_cap_is_stage_one_sizes():
     # n = 33, b_per_m = 1.1: floor(33 / 1.1) = 29 in floating point, but m = 30 has b = ⌈1.1·30⌉ = 33 <= n
     assert calibrate_batch_size('must-ow', n=33, sigma=50.0, steps=1, eps=5.0, delta=1e-5, b_per_m=1.1).value == 30
+
+
+def test_calibrate_schedule_refuses_no_phases_by_name():
+    "Regression: calibrate_schedule(None) raised \"'NoneType' object is not iterable\"."
+    from must_nbdev.accounting.calibrate import calibrate_schedule
+    with pytest.raises(TypeError, match=r'phases must be a list of \(Scheme, steps\) pairs, got None'):
+        calibrate_schedule(None, eps=1.0, delta=1e-5)
+    with pytest.raises(TypeError, match='got the entry'):
+        calibrate_schedule([(make_scheme('wor', 100, m=10),)], eps=1.0, delta=1e-5)

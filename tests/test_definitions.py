@@ -137,3 +137,13 @@ def test_regression_gaussian_privacy_loss_checks_theta_and_takes_infinite_output
     assert list(gaussian_privacy_loss([-np.inf, 1.0, np.inf], 0.0)) == [0.0, 0.0, 0.0]   # never 0·inf = NaN
     assert gaussian_privacy_loss(np.inf, 2.0) == np.inf and gaussian_privacy_loss(1.0, 2.0) == 0.0
     with pytest.raises(ValueError, match='theta must be'): gaussian_privacy_loss(1.0, np.nan)
+
+
+def test_check_tuples_names_the_argument_and_the_entry():
+    "The shared check of pairs, rows and phases: entries of one length, never unpacked into an error."
+    from must_nbdev.core.definitions import check_tuples
+    assert check_tuples([(1, 2), [3, 4]], 'parts', 2, '(pld, k) pairs') == [(1, 2), (3, 4)]
+    for bad in ([(1, 2, 3)], ['ab'], [5], [{1: 2, 3: 4}]):
+        with pytest.raises(TypeError, match=r'parts must be a list of \(pld, k\) pairs, got the entry'):
+            check_tuples(bad, 'parts', 2, '(pld, k) pairs')
+    with pytest.raises(TypeError, match='phases must be a list of'): check_tuples(None, 'phases', 3, 'phases')

@@ -144,3 +144,11 @@ def test_regression_bracket_is_none_without_an_attack_not_nan():
     r = account_epochs(make_epoch_scheme('allocation', 100, 10), sigma=1.0, epochs=1, delta=1e-5, bins=4096,
                        attack=False)
     assert r.tight and r.bracket is None and r.attack is None and r.certified > 0
+
+
+def test_account_epoch_phases_refuses_no_phases_and_short_phases_by_name():
+    "Regression: account_epoch_phases(None) raised \"'NoneType' object is not iterable\", a 2-tuple an unpacking error."
+    from must_nbdev.accounting.epoch_account import account_epoch_phases
+    sc = make_epoch_scheme('shuffle', 100, 10)
+    with pytest.raises(TypeError, match='phases must be a list of'): account_epoch_phases(None, delta=1e-5)
+    with pytest.raises(TypeError, match='got the entry'): account_epoch_phases([(sc, 1.0)], delta=1e-5)

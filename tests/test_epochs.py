@@ -65,3 +65,10 @@ def test_allocation_of_two_steps_is_a_uniform_pair_of_steps():
 def test_k_is_refused_where_the_scheme_uses_each_record_once():
     with pytest.raises(ValueError, match='k must be 1'): make_epoch_scheme('shuffle', 10, 2, k=2)
     with pytest.raises(ValueError, match='k'): make_epoch_scheme('allocation', 10, 2, k=0)
+
+
+def test_an_epoch_too_large_for_memory_is_refused_before_drawing():
+    "Regression: make_epoch_scheme takes any n and k, and epoch_batches then raised MemoryError (or numpy's errors)."
+    for sc in (make_epoch_scheme('allocation', 10**6, 10, k=10**12), make_epoch_scheme('shuffle', 10**20, 10)):
+        with pytest.raises(ValueError, match='memory budget'): epoch_batches(sc, 0)
+    assert len(epoch_batches(make_epoch_scheme('shuffle', 60_000, 256), 0)) == 235   # a real size still draws

@@ -333,9 +333,10 @@ def test_a_checkpoint_history_is_checked_as_steps_are():
     "load_state_dict took steps 2.5 (charged int(2.5) = 2 at get_epsilon) and raised KeyError on {}."
     s, _, _, state = _checkpointed()
     for bad, match in (([(1.0, s.rate, 2.5)], 'history steps'), ([(0.0, s.rate, 2)], 'history sigma'),
-                       ([(1.0, 0.5, 2)], 'sample_rate'), ([(1.0, s.rate)], 'rows are')):
+                       ([(1.0, 0.5, 2)], 'sample_rate'), ([(1.0, s.rate)], 'steps\\) rows, got the entry')):
         fresh = OpacusStyleAccountant(MustBatchSampler(s, seed=3))
-        with pytest.raises(ValueError, match=match): fresh.load_state_dict(dict(state, history=bad))
+        kind = TypeError if 'entry' in match else ValueError             # a row of the wrong length
+        with pytest.raises(kind, match=match): fresh.load_state_dict(dict(state, history=bad))
         assert fresh.history == [] and fresh.sampler.epoch == 0           # refused before anything moved
     with pytest.raises(ValueError, match="a 'history'"): OpacusStyleAccountant(MustBatchSampler(s)).load_state_dict({})
     with pytest.raises(ValueError, match='sample_rate'):
@@ -345,7 +346,7 @@ def test_a_checkpoint_history_is_checked_as_steps_are():
 def test_a_checkpoint_missing_or_bad_sampler_position_is_refused_before_anything_moves():
     "Regression: no 'sampler_state' raised KeyError, history=[5] a TypeError, and batches_drawn=-7 was taken as is."
     s, _, _, state = _checkpointed()
-    cases = [(dict(state, history=[5]), 'rows are'), (dict(state, history=5), 'must be a list'),
+    cases = [(dict(state, history=[5]), 'rows, got the entry 5'), (dict(state, history=5), 'must be a list'),
              (dict(state, batches_drawn=-7), 'batches_drawn must be'), (dict(state, batches_drawn='x'), 'batches_drawn'),
              ({k: v for k, v in state.items() if k != 'sampler_state'}, 'sampler_state')]
     for bad, match in cases:

@@ -223,3 +223,27 @@ def test_scheme_fits_refuses_what_is_no_size(args, name):
     "Regression: scheme_fits('wor', '100', 10), m=True and m=2.5 returned False, as if they were misfits."
     from must_nbdev.core.sampling import scheme_fits
     with pytest.raises(ValueError, match=f'{name} must be an integer'): scheme_fits(*args)
+
+
+def test_log_binom_pmf_refuses_nan_successes_and_fractional_trials_it_passed_on():
+    "Regression: log_binom_pmf(nan, 10, .5) returned NaN, n = 2.5 was taken, and 'a' gave numpy's conversion error."
+    with pytest.raises(ValueError, match='k must be whole numbers, got nan'): log_binom_pmf(np.nan, 10, 0.5)
+    with pytest.raises(ValueError, match='n must be whole numbers, got 2.5'): log_binom_pmf(1, 2.5, 0.5)
+    with pytest.raises(TypeError, match="p must be a number or an array of numbers, got 'a'"): log_binom_pmf(1, 10, 'a')
+    assert log_binom_pmf(11, 10, 0.5) == -np.inf and log_binom_pmf(-1, 10, 0.5) == -np.inf   # outside 0..n: no mass
+
+
+def test_log_hypergeom_pmf_names_its_own_arguments_not_the_binomials():
+    "Regression: log_hypergeom_pmf(1, 10, 11, 3) blamed the binomial's n, and s='x' gave numpy's conversion error."
+    with pytest.raises(ValueError, match=r'K must be in \[0, N\]'): log_hypergeom_pmf(1, 10, 11, 3)
+    with pytest.raises(ValueError, match=r's must be in \[0, N\]'): log_hypergeom_pmf(1, 10, 3, -1)
+    with pytest.raises(ValueError, match='N must be a population size >= 1'): log_hypergeom_pmf(0, 0, 0, 0)
+    with pytest.raises(TypeError, match="s must be a number"): log_hypergeom_pmf(1, 10, 5, 'x')
+    got = log_hypergeom_pmf(np.arange(3), 10, np.array([0, 5, 10]), 3)        # arrays of counts still broadcast
+    assert got[0] == 0.0 and got[2] == -np.inf and np.isfinite(got[1])
+
+
+def test_scheme_at_checks_an_ignored_stage_one_size():
+    "Regression: scheme_at('wor', 100, 10, b='x') ignored an invalid b without checking it."
+    with pytest.raises(ValueError, match='b must be an integer'): scheme_at('wor', 100, 10, b='x')
+    assert scheme_at('wor', 100, 10, b=50) == make_scheme('wor', 100, m=10)      # a valid b stays ignored

@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from ..core.definitions import (check_choice, check_flag, check_int, check_real, check_values, moved_names,
-                                         patch_to, progress)
+from ..core.definitions import check_choice, check_flag, check_int, check_real, check_reals, check_tuples
+from ..core.definitions import moved_names, patch_to, progress
 from ..core.sampling import check_scheme, Scheme, resolve_steps
 from .pairs import RELATIONS, check_sigma
 from .pld import GridTooLarge, MAX_BINS, budget_max_bins, check_max_bins
@@ -101,8 +101,12 @@ def finer_step(h:float,            # the grid step of the last try (> 0)
                max_bins:int|None,  # cap on FFT bins (None: no cap)
               ) -> float|None:
     "`refine_grid`'s next step after a bracket `ratio` at `h`: the h² law, then the coarsest of that FFT size."
+    h, accuracy = check_real(h, 'h', 0, lo_open=True), check_real(accuracy, 'accuracy', 1, lo_open=True)
+    ratio, span = float(check_reals(ratio, 'ratio', 1, finite=False)), check_real(span, 'span', 0)
+    if max_bins is not None: max_bins = check_int(max_bins, 'max_bins', 1)
     # the discretisation error is second order: aim at 0.7 of the target, then take the finest grid of the same FFT size
-    target = h * (0.5 if math.isinf(ratio) else min(0.9, 0.85 * math.sqrt((accuracy - 1) / (ratio - 1))))
+    shrink = 0.5 if math.isinf(ratio) else 0.9 if ratio == 1 else 0.85 * math.sqrt((accuracy - 1) / (ratio - 1))
+    target = h * min(0.9, shrink)
     if not span > 0: return target
     r_new = 1 << math.ceil(math.log2(span / target / 0.97))
     if max_bins is not None: r_new = min(r_new, max_bins)
@@ -118,10 +122,9 @@ class Phase:
     sigma: float      # their noise multiplier
     steps: int        # how many steps
 
-def _checked_part(part) -> tuple:
-    "One of `parts`: a (MechanismPLD, k ≥ 1) pair, else a `TypeError` naming `parts`."
-    if isinstance(part, (str, bytes)) or not hasattr(part, '__len__') or len(part) != 2 \
-            or not isinstance(part[0], MechanismPLD):
+def _checked_part(part:tuple) -> tuple:
+    "One of `parts` (a pair, `check_tuples`): (MechanismPLD, k ≥ 1), else a `TypeError` naming `parts`."
+    if not isinstance(part[0], MechanismPLD):
         raise TypeError(f"parts must be a list of (MechanismPLD, k) pairs, got the entry {part!r}")
     return part[0], check_int(part[1], 'k', 1)
 
@@ -141,7 +144,7 @@ class PrivacyAccountant:
         self.certificate = None                 # which certificate answered the last query of a recorded run
         self.certificates = {}                  # and every certificate it compared: name -> certified upper bound
         if parts is None: self.phases = []; return     # a recorded run: the grid is chosen at each query
-        self.parts = [_checked_part(part) for part in check_values(parts, 'parts', '(MechanismPLD, k) pairs')]
+        self.parts = [_checked_part(part) for part in check_tuples(parts, 'parts', 2, '(MechanismPLD, k) pairs')]
         if not self.parts: raise ValueError("parts must hold at least one (MechanismPLD, k); build PrivacyAccountant() "
                                             "without parts to record steps")
         self.n_dir = n_dir = max(len(m.upper) for m, _ in self.parts)

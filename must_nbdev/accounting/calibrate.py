@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, time
 from dataclasses import dataclass
-from ..core.definitions import check_choice, check_int, check_real
+from ..core.definitions import check_choice, check_int, check_real, check_tuples
 from ..core.sampling import check_scheme, SCHEMES, Scheme, make_scheme, resolve_steps
 from .pld import MAX_BINS, GridTooLarge
 from .account import account, AccountResult
@@ -316,11 +316,10 @@ def calibrate_schedule(phases,                   # [(scheme, steps), ...] in tra
                        progress=None,            # callable(calls, knob, value, certified ε) after each accountant call
                       ) -> Calibration:
     "The smallest σ which, used at every step of the phases, keeps the run's certified worst-case ε(δ) ≤ `eps`."
-    phases = list(phases)
+    phases = check_tuples(phases, 'phases', 2, '(Scheme, steps) pairs')
     if not phases: raise ValueError("phases must hold at least one (scheme, steps)")
     for i, ph in enumerate(phases):
-        if not (isinstance(ph, (tuple, list)) and len(ph) == 2 and isinstance(ph[0], Scheme)):
-            raise TypeError(f"phases[{i}] must be a (Scheme, steps) pair, got {ph!r}")
+        if not isinstance(ph[0], Scheme): raise TypeError(f"phases[{i}] must be a (Scheme, steps) pair, got {ph!r}")
     phases = tuple((sc, check_int(k, f'phases[{i}] steps', 1)) for i, (sc, k) in enumerate(phases))
     eps = check_real(eps, 'eps', 0, lo_open=True); delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, time
 import numpy as np
 from dataclasses import dataclass
-from ..core.definitions import check_choice, check_flag, check_int, check_real, gaussian_profile
+from ..core.definitions import check_choice, check_flag, check_int, check_real, check_tuples, gaussian_profile
 from ..core.epochs import EpochScheme
 from .pairs import check_sigma
 from .accountant import CertifiedResult
@@ -169,7 +169,7 @@ def account_epoch_phases(phases,                    # [(EpochScheme, σ, whole e
                          attack:bool=True,          # also run the attack (False: `lower` is nan)
                         ) -> EpochAccountResult:
     "Certified and attacked ε(δ) or δ(ε) of a run of epoch phases, each at its own σ (and batch size, or k)."
-    phases = [tuple(p) for p in phases]
+    phases = check_tuples(phases, 'phases', 3, '(EpochScheme, sigma, epochs) phases')
     if not phases: raise ValueError("phases is empty: give at least one (scheme, sigma, epochs)")
     for sc, s, E in phases:
         if not isinstance(sc, EpochScheme):

@@ -61,6 +61,10 @@ def pa_type(eps,          # base ε ≥ 0 (scalar or array)
     "Definition 5 PA type of (ε', δ') against (ε, δ): 'strong', 'weak-I', 'weak-II', 'dilution' or 'none'."
     eps, eps_prime = check_reals(eps, 'eps', 0), check_reals(eps_prime, 'eps_prime', 0)
     delta, delta_prime = check_reals(delta, 'delta', 0, 1), check_reals(delta_prime, 'delta_prime', 0, 1)
+    try: np.broadcast_shapes(eps.shape, delta.shape, eps_prime.shape, delta_prime.shape)
+    except ValueError: raise ValueError(
+        f"eps, delta, eps_prime and delta_prime must broadcast to one shape, got shapes {eps.shape}, "
+        f"{delta.shape}, {eps_prime.shape} and {delta_prime.shape}") from None
     ce, cd = _compare(eps_prime, eps), _compare(delta_prime, delta)
     out = np.full(ce.shape, 'dilution', dtype=object)
     out[(ce <= 0) & (cd <= 0)] = 'strong'

@@ -9,10 +9,10 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['special', 'MEMORY_BUDGET', 'SERIES_THETA', 'MECHANISMS', 'LazyModule', 'check_int', 'check_real', 'check_reals',
-           'check_choice', 'check_flag', 'check_values', 'set_memory_budget', 'check_memory', 'hockey_stick',
-           'laplace_profile', 'gaussian_profile', 'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss',
-           'delta_from_pld', 'progress', 'markdown_table', 'jsonable', 'patch_to', 'moved_names',
-           'analytic_gaussian_theta']
+           'check_choice', 'check_flag', 'check_values', 'check_tuples', 'set_memory_budget', 'check_memory',
+           'hockey_stick', 'laplace_profile', 'gaussian_profile', 'vadhan_group_factor', 'group_profile',
+           'gaussian_privacy_loss', 'delta_from_pld', 'progress', 'markdown_table', 'jsonable', 'patch_to',
+           'moved_names', 'analytic_gaussian_theta']
 
 # %% ../../nbs/core/00_definitions.ipynb #a52889f5
 class LazyModule:
@@ -114,6 +114,18 @@ def check_values(values,  # the values: a list, tuple, range or array (not a str
             or (isinstance(values, np.ndarray) and values.ndim == 0)):              # nor a dict or a 0-d array
         raise TypeError(f"{name} must be a list of {what}, got {values!r}")
     return list(values)
+
+def check_tuples(values,  # a list of entries of one length: tuples or lists (pairs, rows, phases)
+                 name:str,  # argument name used in the error message
+                 width:int, # the length of every entry
+                 what:str,  # what each entry is, for the message (e.g. '(MechanismPLD, k) pairs')
+                ) -> list:
+    "Return `values` as a list of `width`-tuples, or raise `TypeError` naming `name` and the first bad entry."
+    out = check_values(values, name, what)
+    for v in out:
+        if isinstance(v, (str, bytes, dict)) or not hasattr(v, '__len__') or len(v) != width:
+            raise TypeError(f"{name} must be a list of {what}, got the entry {v!r}")
+    return [tuple(v) for v in out]
 
 # %% ../../nbs/core/00_definitions.ipynb #d52e824b
 MEMORY_BUDGET = 2 << 30   # bytes one call of the package may allocate; change it with `set_memory_budget`

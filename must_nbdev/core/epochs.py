@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 import numpy as np
-from .definitions import check_int, check_real, check_choice
+from .definitions import check_int, check_real, check_choice, check_memory
 from .samplers import as_generator
 
 # %% auto #0
@@ -133,6 +133,8 @@ def epoch_batches(scheme:EpochScheme,  # from `make_epoch_scheme`
     "One epoch of `scheme`: `steps_per_epoch` index arrays, every record in exactly `scheme.k` of them."
     if not isinstance(scheme, EpochScheme):
         raise TypeError(f"scheme must be an EpochScheme (make_epoch_scheme), got {type(scheme).__name__}")
+    t, nk = scheme.steps_per_epoch, scheme.n * scheme.k   # int64 arrays of n·k placements, one array per step
+    check_memory(48.0 * nk + 128.0 * t, f"one epoch of {scheme}", "use fewer records, steps per record or steps")
     return EPOCH_SCHEMES[scheme.name].draw(scheme.n, scheme.steps_per_epoch, scheme.batch_size, scheme.k,
                                            as_generator(rng))
 

@@ -256,6 +256,7 @@ def scheme_at(name:str,         # registry name, e.g. 'poisson', 'wor', 'must-ow
               b:int|None=None,  # stage-I size; ignored by schemes without one
              ) -> Scheme:
     "Scheme `name` with (expected) final size `m`: Poisson at rate m/n; `b` is used only by schemes with stage-I size."
+    if b is not None: check_int(b, 'b', 0)   # ignored where there is no stage I, but never a wrong type
     return make_scheme(name, n, m=m, b=b if 'b' in SCHEMES[check_choice(name, 'scheme', SCHEMES)].params else None)
 def scheme_fits(name:str,         # registry name, e.g. 'must-wo'
                 n:int,            # records in the dataset
@@ -283,13 +284,22 @@ def resolve_steps(scheme:Scheme,           # the scheme whose batches make the e
 # %% ../../nbs/core/01_sampling.ipynb #4e512a41
 _PMF_FLOOR = 1e-280  # below this, binom.pmf may underflow: use the gammaln formula instead
 
+def _numbers(name:str, value, whole:bool=True) -> np.ndarray:
+    "`value` as a float array, named `name` when it is text or (if `whole`) not whole numbers."
+    try: out = np.asarray(value, float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from None
+    bad = (out != np.floor(out)) if whole else np.zeros(out.shape, bool)   # NaN is not whole
+    if bad.any(): raise ValueError(f"{name} must be whole numbers, got {float(out[bad].ravel()[0])!r}")
+    return out
+
 def log_binom_pmf(k,  # number of successes (array-like)
                   n,  # number of trials
                   p,  # success probability in [0, 1]
                  ) -> np.ndarray:
     "Log Binomial(n, p) pmf at `k`, accurate to ~1e-14 relative (Boost) and finite far into the tails."
     from scipy import stats  # imported here: scipy.stats costs half a second at `must --help`
-    k, n, p = (np.asarray(x, float) for x in (k, n, p))
+    k, n, p = _numbers('k', k), _numbers('n', n), _numbers('p', p, whole=False)
     for name, v, ok in (('p', p, (p >= 0) & (p <= 1)), ('n', n, n >= 0)):   # NaN fails too: never NaN out
         if not np.all(ok):
             allowed = 'a probability in [0, 1]' if name == 'p' else 'a number of trials >= 0'
@@ -307,7 +317,13 @@ def log_hypergeom_pmf(k,  # marked items drawn (array-like)
                       s,  # number of draws without replacement
                      ) -> np.ndarray:
     "Log Hypergeometric pmf: `k` marked among `s` draws without replacement from `N` items of which `K` are marked."
-    k, N, K, s = (np.asarray(x, float) for x in (k, N, K, s))
+    k, N, K, s = (_numbers(name, x) for name, x in (('k', k), ('N', N), ('K', K), ('s', s)))
+    if np.any(N < 1): raise ValueError(f"N must be a population size >= 1, got {float(np.min(N))!r}")
+    for name, v in (('K', K), ('s', s)):
+        bad = (v < 0) | (v > N)
+        if np.any(bad):
+            got = float(np.broadcast_to(v, bad.shape)[bad][0])
+            raise ValueError(f"{name} must be in [0, N] (N: the population size), got {got!r}")
     p = s / N
     return log_binom_pmf(k, K, p) + log_binom_pmf(s - k, N - K, p) - log_binom_pmf(s, N, p)
 

@@ -19,7 +19,7 @@ from ..accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 
 # %% auto #0
 __all__ = ['COMPARED_TWO_STAGE', 'EpsRowResult', 'ComparisonRow', 'comparison_schemes', 'left_out', 'compare_schemes',
-           'epoch_rows', 'step_counts', 'short_label', 'reading', 'comparison_table', 'plot_comparison']
+           'epoch_rows', 'check_rows', 'step_counts', 'short_label', 'reading', 'comparison_table', 'plot_comparison']
 
 # %% ../../nbs/training/03_compare.ipynb #046f0d89
 class EpsRowResult(CertifiedResult):
@@ -159,9 +159,21 @@ def epoch_rows(n:int,                   # records in the dataset
     return out
 
 # %% ../../nbs/training/03_compare.ipynb #3568a4df
+def check_rows(rows:list,                  # what a door was given as a table's rows
+               kind:type=EpsRowResult,     # the rows' class: `ComparisonRow` or `SweepRow`
+               name:str='rows',            # argument name used in the error message
+              ) -> list:
+    "`rows` as a non-empty list of `kind`, or a `TypeError` naming `name`."
+    rows = check_values(rows, name, kind.__name__)
+    if not rows or not all(isinstance(r, kind) for r in rows):
+        raise TypeError(f"{name} must be a non-empty list of {kind.__name__}, got "
+                        f"{[type(r).__name__ for r in rows][:3] or 'an empty list'}")
+    return rows
+
 def step_counts(rows:list,  # `compare_schemes` rows
                ) -> tuple:
     "(steps of the fixed-size and Poisson rows, steps of the whole-epoch rows where that is another count, else None)."
+    rows = check_rows(rows, ComparisonRow)
     fixed = {r.steps for r in rows if r.name not in EPOCH_SCHEMES}
     whole = {r.steps for r in rows if r.name in EPOCH_SCHEMES}          # E·⌈n/m⌉ against ⌈E·n/m⌉
     if len(fixed) != 1 or len(whole) > 1:
@@ -173,6 +185,8 @@ def step_counts(rows:list,  # `compare_schemes` rows
 def short_label(row:ComparisonRow,  # a `compare_schemes` row
                ) -> str:
     "A table label: the scheme with its stage-I size, and the relation where it is not substitution."
+    if not isinstance(row, ComparisonRow):
+        raise TypeError(f"row must be a ComparisonRow (compare_schemes returns them), got {type(row).__name__}")
     return (f"{row.scheme}{'' if row.b is None else f' b={row.b}'}"
             f"{' (add/remove)' if row.relation == 'add_remove' else ''}")
 
@@ -180,8 +194,12 @@ def reading(rows:list,            # `compare_schemes` rows
             calibrated:bool=True, # True: rows hold calibrated σ; False: ε at a given σ
            ) -> str:
     "One paragraph, in plain words, of what a comparison says."
+    rows, calibrated = check_rows(rows, ComparisonRow), check_flag(calibrated, 'calibrated')
     key = (lambda r: r.sigma) if calibrated else (lambda r: r.eps)
     sub = [r for r in rows if r.relation == 'substitute' and r.name in SCHEMES]
+    if not any(r.name == 'wor' for r in sub):   # the baseline every sentence below compares against
+        raise ValueError("rows must hold WOR under substitution, the baseline of the reading (compare_schemes "
+                         "always includes it)")
     best, fixed = min(sub, key=key), [r for r in sub if SCHEMES[r.name].fixed_size]
     one_stage = lambda r: r.b is None and SCHEMES[r.name].distinct   # the plain fixed-size baseline: WOR
     bf, wor = min(fixed, key=key), next(r for r in fixed if one_stage(r))
@@ -231,6 +249,7 @@ def _epoch_reading(rows, key, calibrated) -> str:
 def comparison_table(rows:list,  # `compare_schemes` rows
                     ) -> str:
     "The rows as a markdown table."
+    rows = check_rows(rows, ComparisonRow)
     head = ('| scheme | σ | certified ε | attack ε | gap | certificate | distinct records / step '
             '|\n|---|---|---|---|---|---|---|\n')
     shown = lambda v, f: '—' if math.isnan(v) else format(v, f)   # NaN: no attack ran
@@ -242,6 +261,7 @@ def plot_comparison(rows:list,            # `compare_schemes` rows
                     path:str|None=None,   # write a PNG here (None: only return the figure)
                    ):
     "Horizontal bars of σ (or ε) per scheme, with the attack's value where ε is plotted."
+    rows, calibrated = check_rows(rows, ComparisonRow), check_flag(calibrated, 'calibrated')
     import matplotlib; import matplotlib.pyplot as plt
     labels = [short_label(r) for r in rows]
     fig, ax = plt.subplots(figsize=(6.5, 0.35 * len(rows) + 1.2), layout='constrained')

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, warnings
 import numpy as np
-from ..core.definitions import check_choice, check_int, check_real, check_values, patch_to
+from ..core.definitions import check_choice, check_int, check_real, check_tuples, patch_to
 from ..core.sampling import SCHEMES, Scheme, make_scheme
 from ..accounting.pairs import RELATIONS
 from .interop import MustBatchSampler
@@ -197,10 +197,8 @@ def load_state_dict(self,
     if not isinstance(state_dict, dict) or 'history' not in state_dict:
         raise ValueError("state_dict must be what OpacusStyleAccountant.state_dict saved: a dict with a 'history'")
     history = []
-    for row in check_values(state_dict['history'], 'state_dict history', '(sigma, sample_rate, steps) rows'):  # each row (σ, rate, steps), checked as `step` checks it: never reinterpreted
-        if isinstance(row, (str, bytes)) or not hasattr(row, '__len__') or len(row) != 3:
-            raise ValueError(f"state_dict's history rows are (sigma, sample_rate, steps), got {row!r}")
-        s, q, k = row
+    rows = check_tuples(state_dict['history'], 'state_dict history', 3, '(sigma, sample_rate, steps) rows')
+    for s, q, k in rows:           # each row checked as `step` checks it: never reinterpreted
         history.append((check_real(s, 'history sigma', 0, lo_open=True),
                         check_real(q, 'history sample_rate', 0, 1, lo_open=True), check_int(k, 'history steps', 1)))
     for key in ('mechanism', 'scheme', 'relation'):

@@ -16,7 +16,7 @@ from ..accounting.certificates import run_certificates
 from ..accounting.triangle_certificate import net_asked
 from ..accounting.calibrate import stage_one_size
 from ..accounting.epoch_account import account_epochs
-from .compare import EpsRowResult
+from .compare import EpsRowResult, check_rows
 
 # %% auto #0
 __all__ = ['BACKENDS', 'SweepPoint', 'sweep_grid', 'SweepRow', 'evaluate_point', 'import_extra', 'run_sweep', 'sweep_csv',
@@ -76,11 +76,12 @@ def sweep_grid(n:int,                                   # records in the dataset
     epochs = [check_real(e, 'epochs', 0, lo_open=True) for e in epochs]
     b_per_m = [check_real(r, 'b_per_m', 1) for r in b_per_m]
     if relation is not None: check_choice(relation, 'relation', RELATIONS)
+    staged = [s for s in schemes if s in SCHEMES and 'b' in SCHEMES[s].params]
+    if staged and not b_per_m:   # no stage-I size: the scheme's points would silently vanish
+        raise ValueError(f"b_per_m is empty, but {staged[0]} draws a stage I of b records: give at least one")
     points = []
     for name, m, s, e in product(schemes, sizes, sigmas, epochs):
-        has_b = name in SCHEMES and 'b' in SCHEMES[name].params
-        if has_b and not b_per_m:   # no stage-I size: the scheme's points would silently vanish
-            raise ValueError(f"b_per_m is empty, but {name} draws a stage I of b records: give at least one")
+        has_b = name in staged
         for b in (sorted({stage_one_size(r, m) for r in b_per_m}) if has_b else [None]):   # calibrate's b
             try: points.append(SweepPoint(name, n, m, float(s), float(e), b, relation))   # checks itself
             except ValueError as err:
@@ -118,6 +119,8 @@ def evaluate_point(point:SweepPoint,  # the configuration
                    net=False,         # the triangle net too where it applies: True or its options
                   ) -> SweepRow:
     "Account one point: certified ε(`delta`) and the best attack's ε."
+    if not isinstance(point, SweepPoint):
+        raise TypeError(f"point must be a SweepPoint (sweep_grid builds them), got {type(point).__name__}")
     t0, sc = time.perf_counter(), point.build()
     if isinstance(sc, EpochScheme):                                    # whole epochs: the epoch schemes' door
         r = account_epochs(sc, sigma=point.sigma, epochs=int(point.epochs), delta=delta, relation=point.relation,
@@ -161,7 +164,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
               net=False,                  # the triangle net too where it applies: True or its options (QUICK_NET)
              ) -> list:
     "Evaluate every point (`evaluate_point`) and return the `SweepRow`s in the order of `points`."
-    points = list(points)
+    points = check_values(points, 'points', 'SweepPoint (sweep_grid builds them)')
     if not points or not all(isinstance(p, SweepPoint) for p in points):
         raise TypeError("points must be a non-empty list of SweepPoint (sweep_grid builds one)")
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
@@ -227,7 +230,7 @@ def sweep_csv(rows:list,   # `SweepRow`s
               path,        # file to write (str or Path)
              ) -> str:
     "Write the rows as CSV (one column per `SweepRow` field); returns the path."
-    if not rows: raise ValueError("rows is empty: nothing to write")
+    rows = check_rows(rows, SweepRow)   # an empty list has nothing to write
     with open(path, 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=[fl.name for fl in fields(SweepRow)])
         w.writeheader(); w.writerows(asdict(r) for r in rows)
@@ -237,6 +240,7 @@ def plot_sweep(rows:list,            # `SweepRow`s
                path:str|None=None,   # write a PNG here (None: only return the figure)
               ):
     "ε(δ) against σ: one panel per (batch size, epochs), one line per scheme (certified solid, attack dashed)."
+    rows = check_rows(rows, SweepRow)
     import matplotlib.pyplot as plt
     panels = sorted({(r.batch_size, r.epochs) for r in rows})
     fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels) + 1, 3.4), layout='constrained', squeeze=False)
