@@ -40,3 +40,72 @@ def test_bad_parameters():
 def test_occurrence_variance_wr_is_binomial():
     s = scheme_at('wr', 500, 80)
     assert occurrence_variance(s) == pytest.approx(80 * (1 / 500) * (1 - 1 / 500), rel=1e-12)
+
+
+# ---- bad input refused by name (an audit of the public functions) ----
+from must_nbdev.companions.accuracy_gains import (rate_for_variance_bound, eps_where_ratio_reaches, must_stage_one_size,
+                                                  mean_gain_table, median_study, median_mse_by_rate, odd_size,
+                                                  mean_release_variance, plot_study_violins)
+
+def test_rate_for_variance_bound_refuses_q_out_of_reach_it_raised_brentq_sign_error():
+    with pytest.raises(ValueError, match=r'q must be <= 0\.585171 at eps=50') as e: rate_for_variance_bound(0.9, 50)
+    assert 'different signs' not in str(e.value)
+    assert rate_for_variance_bound(0.585, 50) < 1e-11   # just inside: still solved
+
+def test_eps_where_ratio_reaches_refuses_tol_out_of_reach_it_raised_brentq_sign_error():
+    with pytest.raises(ValueError, match=r'tol must be <= 0\.74302 at rate=0\.5') as e:
+        eps_where_ratio_reaches(0.5, 0.9)
+    assert 'different signs' not in str(e.value)
+
+def test_median_smooth_sensitivity_refuses_nan_it_returned_nan():
+    with pytest.raises(ValueError, match='sorted_values must be finite'):
+        median_smooth_sensitivity([1.0, np.nan, 3.0], 0.1, 0, 10)
+    with pytest.raises(ValueError, match='upper must be finite'):
+        median_smooth_sensitivity([1.0, 2.0, 3.0], 0.1, 0, np.inf)
+    with pytest.raises(ValueError, match='lower must be a real number'):
+        median_smooth_sensitivity([1.0, 2.0, 3.0], 0.1, '0', 9)
+
+@pytest.mark.parametrize('seed', [True, 2.5, -1])
+def test_make_population_refuses_a_bool_or_fraction_seed_it_accepted_or_crashed_on(seed):
+    with pytest.raises(ValueError, match='seed must be an integer >= 0'): make_population('bimodal', N=101, seed=seed)
+
+@pytest.mark.parametrize('b_factor', [2.5, True, 0])
+def test_b_factor_refuses_a_fraction_or_bool_it_multiplied_silently(b_factor):
+    with pytest.raises(ValueError, match='b_factor must be an integer >= 1'):
+        must_stage_one_size('must-ow', 100, 10, b_factor)
+    with pytest.raises(ValueError, match='b_factor must be an integer >= 1'):
+        mean_gain_table([0.1, 0.5, 0.9], b_factor=b_factor)
+    pop = make_population('bimodal', N=101)
+    with pytest.raises(ValueError, match='b_factor must be an integer >= 1'):
+        median_study(pop, (0, 1), sizes=(11,), T=5, scheme='must-ow', b_factor=b_factor)
+
+def test_mean_gain_table_refuses_a_string_of_schemes_it_read_letter_by_letter():
+    with pytest.raises(TypeError, match='schemes must be a list'): mean_gain_table([0.1, 0.5, 0.9], schemes='wor')
+    with pytest.raises(ValueError, match='population must be a list of >= 2 values'): mean_gain_table([0.5])
+
+def test_median_study_refuses_bad_sizes_bounds_and_population_by_name():
+    pop = make_population('bimodal', N=101)
+    with pytest.raises(ValueError, match='sizes must be odd'): median_study(pop, (0, 1), sizes=(10,), T=5)
+    with pytest.raises(TypeError, match='sizes must be a list'): median_study(pop, (0, 1), sizes=11, T=5)
+    with pytest.raises(ValueError, match='bounds must be'): median_study(pop, (0, 1, 2), sizes=(11,), T=5)
+    with pytest.raises(ValueError, match='pop_sorted must be an ascending list'):
+        median_study(pop[::-1], (0, 1), sizes=(11,), T=5)
+    with pytest.raises(ValueError, match='scheme must be one of'):
+        median_study(pop, (0, 1), sizes=(11,), T=5, scheme='srs')
+
+def test_median_mse_by_rate_refuses_a_non_bool_show_progress_it_accepted():
+    pop = make_population('bimodal', N=101)
+    with pytest.raises(TypeError, match='show_progress must be True or False'):
+        median_mse_by_rate(pop, (0, 1), (0.5,), (1.0,), T=5, show_progress='no')
+    with pytest.raises(TypeError, match='rates must be a list'): median_mse_by_rate(pop, (0, 1), 0.5, (1.0,), T=5)
+
+def test_odd_size_stays_within_the_population_it_returned_n_plus_one():
+    assert odd_size(1.0, 100) == 99 and odd_size(1.0, 101) == 101 and odd_size(0.5, 1001) == 501
+    with pytest.raises(ValueError, match='N must be an integer >= 1'): odd_size(0.5, 0)
+
+def test_mean_release_variance_refuses_a_non_scheme_it_crashed_with_attribute_error():
+    with pytest.raises(TypeError, match='scheme must be a Scheme'): mean_release_variance(None, 1.0, 1.0, 1.0)
+
+def test_plot_study_violins_refuses_an_empty_study_and_a_scalar_key():
+    with pytest.raises(ValueError, match='study must not be empty'): plot_study_violins([], 'ss_ratio', 'x')
+    with pytest.raises(ValueError, match='key must be one of'): plot_study_violins([{}], 'eps', 'x')

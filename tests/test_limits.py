@@ -23,3 +23,33 @@ def test_per_step_epsilon_root(k):
 
 def test_bad_parameters():
     with pytest.raises(ValueError, match='p must be'): laplace_noise_ratio(1.0, 0)
+
+
+# ---- bad input refused by name (an audit of the public functions) ----
+from must_nbdev.companions.limits import epochs_for_free_subsampling, scheme_noise_table, expected_sample_size
+
+def test_per_step_epsilon_refuses_zero_delta_it_divided_by_zero():
+    with pytest.raises(ValueError, match=r'delta must be finite and in \(0, 1\), got 0'): per_step_epsilon(1, 10, 0)
+
+def test_per_step_epsilon_refuses_zero_steps_it_divided_by_zero():
+    with pytest.raises(ValueError, match='k must be an integer >= 1, got 0'): per_step_epsilon(1, 0, 1e-5)
+
+def test_epochs_for_free_subsampling_refuses_zero_steps_it_divided_by_zero():
+    with pytest.raises(ValueError, match='ks must be an integer >= 1, got 0'):
+        epochs_for_free_subsampling(1, [100, 0], 1e-5)
+
+def test_epochs_for_free_subsampling_refuses_one_number_and_an_empty_list():
+    with pytest.raises(TypeError, match='ks must be a list'): epochs_for_free_subsampling(1, 100, 1e-5)
+    with pytest.raises(ValueError, match='ks must not be empty'): epochs_for_free_subsampling(1, [], 1e-5)
+
+def test_scheme_noise_table_refuses_a_string_it_read_letter_by_letter():
+    with pytest.raises(TypeError, match='schemes must be a list'): scheme_noise_table(schemes='wor')
+    with pytest.raises(ValueError, match='schemes must be one of'): scheme_noise_table(schemes=('wor', 'srs'))
+    with pytest.raises(ValueError, match='schemes must not be empty'): scheme_noise_table(schemes=())
+
+def test_expected_sample_size_refuses_a_non_scheme_it_crashed_with_attribute_error():
+    with pytest.raises(TypeError, match='scheme must be a Scheme'): expected_sample_size(100)
+
+def test_valid_inputs_unchanged():
+    assert per_step_epsilon(1.0, 10.0, 1e-5) == per_step_epsilon(1.0, 10, 1e-5)
+    assert [r['k'] for r in epochs_for_free_subsampling(1.0, (100, 1000), 1e-5)] == [100, 1000]

@@ -33,3 +33,41 @@ def test_subsampled_rr_double_prime_parameter_is_exact_in_fractions():
 
 def test_bad_parameters():
     with pytest.raises(ValueError, match='eps must be'): subsampled_rr_epsilon(-1.0, 0.5)
+
+
+# ---- bad input refused by name (an audit of the public functions) ----
+from must_nbdev.companions.randomized_response import (keep_probability, rr_double_prime_parameter,
+                                                       shuffling_scaling_table)
+
+def test_keep_probability_refuses_t_above_one_it_returned_nine():
+    with pytest.raises(ValueError, match=r't must be finite and in \[0\.5, 1\], got 5'): keep_probability(5)
+    with pytest.raises(ValueError, match='t must be'): keep_probability(0.2)
+    with pytest.raises(ValueError, match=r't must be in \[1/2, 1\]'): keep_probability(Fraction(1, 4))
+
+def test_keep_probability_refuses_nan_it_passed_through():
+    with pytest.raises(ValueError, match='t must be finite'): keep_probability(float('nan'))
+
+def test_keep_probability_valid_inputs_keep_their_type():
+    assert keep_probability(Fraction(3, 4)) == Fraction(1, 2) and isinstance(keep_probability(0.75), float)
+    assert np.array_equal(keep_probability(np.array([0.5, 1.0])), [0.0, 1.0])
+
+def test_exact_epsilon_refuses_a_string_it_read_as_a_number():
+    with pytest.raises(ValueError, match='t must be a real number, not a string'): exact_epsilon('0.7')
+
+def test_rr_double_prime_parameter_refuses_keep_one_it_divided_by_zero():
+    with pytest.raises(ValueError, match=r'keep must be finite and in \[0, 1\)'): rr_double_prime_parameter(1)
+    with pytest.raises(ValueError, match='keep must be'): rr_double_prime_parameter(1.5)     # gave eps = -6
+    with pytest.raises(ValueError, match='keep must be'): rr_double_prime_parameter(float('nan'))
+    with pytest.raises(ValueError, match=r'keep must be in \[0, 1\)'): rr_double_prime_parameter(Fraction(1))
+    assert rr_double_prime_parameter(Fraction(1, 2)) == 2
+
+def test_shuffling_scaling_table_refuses_zero_users_it_divided_by_zero():
+    with pytest.raises(ValueError, match='ns must be an integer >= 1, got 0'): shuffling_scaling_table(ns=(0,))
+    with pytest.raises(ValueError, match='ns must be an integer >= 1'): shuffling_scaling_table(ns=(2.5,))
+    with pytest.raises(TypeError, match='ns must be a list'): shuffling_scaling_table(ns=1000)
+
+def test_shuffling_scaling_table_refuses_nan_constant_it_passed_through():
+    with pytest.raises(ValueError, match=r'C must be finite and in \(0, inf\), got nan'):
+        shuffling_scaling_table(C=float('nan'))
+    with pytest.raises(ValueError, match='C must be'): shuffling_scaling_table(C=0)    # divided by zero
+    with pytest.raises(ValueError, match='C must be'): shuffling_scaling_table(C=-1)   # a negative epsilon

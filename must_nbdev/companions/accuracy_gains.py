@@ -7,10 +7,11 @@ from __future__ import annotations
 import math
 import numpy as np
 from scipy import optimize
-from ..core.definitions import check_choice, check_int, check_real, check_reals, progress
+from ..core.definitions import (check_choice, check_flag, check_int, check_real, check_reals,
+                                         check_values, progress)
 from ..core.amplification import base_epsilon
 from .limits import check_epsilon, check_rate, laplace_at_inner_budget
-from ..core.sampling import SCHEMES, occurrence_pmf, scheme_at
+from ..core.sampling import SCHEMES, check_scheme, occurrence_pmf, scheme_at
 from ..core.samplers import as_generator, sample_many
 
 # %% auto #0
@@ -67,8 +68,11 @@ def rate_for_variance_bound(q:float,    # variance fraction in (0, 1)
                             eps:float,  # target ε (> 0)
                            ) -> float:
     "The sampling rate at which q(ε, rate) equals `q` (q decreases in the rate; root by Brent's method)."
-    q = check_real(q, 'q', 0, 1, lo_open=True, hi_open=True); check_epsilon(eps)
+    q = check_real(q, 'q', 0, 1, lo_open=True, hi_open=True); eps = check_real(eps, 'eps', 0, lo_open=True)
     f = lambda r: float(variance_bound_q(eps, r)) - q
+    if f(1e-12) < 0:   # q(eps, rate) <= q(eps, 1e-12) on the searched rates [1e-12, 1]: no root there
+        raise ValueError(f"q must be <= {q + f(1e-12):.6g} at eps={eps:g} (q at the smallest searched rate, "
+                         f"1e-12); got {q:g}: no sampling rate in [1e-12, 1] reaches it")
     return optimize.brentq(f, 1e-12, 1.0, xtol=1e-14)
 
 # %% ../../nbs/companions/01_accuracy_gains.ipynb #ace7d565
@@ -98,7 +102,13 @@ def eps_where_ratio_reaches(rate:float,  # sampling rate in (0, 1)
     rate = check_real(rate, 'rate', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 0, 1, lo_open=True, hi_open=True)
     f = lambda le: float(1 - mean_noise_ratio(math.exp(le), rate)) - tol
-    return math.exp(optimize.brentq(f, math.log(1e-300), math.log(50.0), xtol=1e-12))
+    lo, hi = math.log(1e-300), math.log(50.0)                        # the searched ε: [1e-300, 50]
+    if f(hi) < 0:   # 1 - r grows with ε towards 1 - rate² (never reached): tol is out of reach
+        raise ValueError(f"tol must be <= {tol + f(hi):.6g} at rate={rate:g} (1 − r at ε = 50; 1 − r < "
+                         f"1 − rate² = {1 - rate**2:.6g} at every ε); got {tol:g}: no ε in (0, 50] reaches it")
+    if f(lo) > 0:
+        raise ValueError(f"tol must be >= {tol + f(lo):.3g} at rate={rate:g} (1 − r at ε = 1e-300); got {tol:g}")
+    return math.exp(optimize.brentq(f, lo, hi, xtol=1e-12))
 
 # %% ../../nbs/companions/01_accuracy_gains.ipynb #0e19c06a
 def plot_mean_ratio_tolerance(axes=None,                   # two matplotlib axes (None: new figure)
@@ -132,7 +142,7 @@ def mean_release_variance(scheme,     # a scheme with a fixed sample size m (not
                           R:float,    # range of the values, the sensitivity scale (> 0)
                          ) -> dict:
     "Total variance of the Laplace-privatized sample mean under `scheme` (sampling + noise), the population's, and δ′."
-    if not scheme.fixed_size: raise ValueError("scheme must have a fixed sample size m (not Poisson)")
+    if not check_scheme(scheme).fixed_size: raise ValueError("scheme must have a fixed sample size m (not Poisson)")
     eps = float(check_epsilon(eps)); N, m = scheme.n, scheme.m
     eta, inner, delta_p = laplace_at_inner_budget(scheme, eps)
     sampling = N * occurrence_variance(scheme) / m**2 * check_real(S2, 'S2', 0)
@@ -145,9 +155,11 @@ def mean_release_variance(scheme,     # a scheme with a fixed sample size m (not
 def must_stage_one_size(name:str,      # registry name
                         N:int,         # population size
                         m:int,         # final sample size
-                        b_factor:int,  # b = b_factor·m
+                        b_factor:int,  # b = b_factor·m (an integer ≥ 1)
                        ) -> int:
     "Stage-I size b = b_factor·m, capped at N where stage I draws without replacement (MUST.ow)."
+    check_choice(name, 'name', SCHEMES); N, m = check_int(N, 'N', 1), check_int(m, 'm', 1)
+    b_factor = check_int(b_factor, 'b_factor', 1)   # 2.5 or True is no integer factor
     return min(N, b_factor * m) if SCHEMES[name].b_at_most_n else b_factor * m
 
 def mean_gain_table(population,                     # the population's values
@@ -158,10 +170,17 @@ def mean_gain_table(population,                     # the population's values
                     b_factor:int=2,                 # MUST stage-I size b = b_factor·m
                    ) -> list:
     "Section 4.2, SRS and MUST: noise ratio r, total variance V_n/V_N and δ′ per scheme, rate and ε (b = b_factor·m)."
-    y = check_reals(population, 'population'); N = len(y); S2 = float(y.var(ddof=1))
+    y = check_reals(population, 'population')
+    if y.ndim != 1 or len(y) < 2: raise ValueError(f"population must be a list of >= 2 values, got shape {y.shape}")
+    N = len(y); S2 = float(y.var(ddof=1)); R = check_real(R, 'R', 0, lo_open=True)
+    check_epsilon(check_values(eps_values, 'eps_values', 'target ε values (> 0)'), 'eps_values')
+    rates = check_rate(check_values(rates, 'rates', 'rates in (0, 1]'), 'rates')
+    schemes = [check_choice(s, 'schemes', SCHEMES) for s in check_values(schemes, 'schemes', 'registry names')]
+    if not schemes: raise ValueError(f"schemes must not be empty: give registry names ({', '.join(SCHEMES)})")
+    b_factor = check_int(b_factor, 'b_factor', 1)
     rows = []
     for name in schemes:
-        for rate in check_rate(rates, 'rates'):
+        for rate in rates:
             m = max(1, round(rate * N))
             s = scheme_at(name, N, m, must_stage_one_size(name, N, m, b_factor))
             rows += [mean_release_variance(s, e, S2, R) for e in eps_values]
@@ -176,11 +195,13 @@ def smooth_sensitivity_beta(eps,    # privacy parameter ε > 0 (scalar or array)
 
 def median_smooth_sensitivity(sorted_values,  # rows of odd length, ascending
                               beta,           # smoothing β (> 0), scalar or per row
-                              lower:float,    # lower bound of the values
-                              upper:float,    # upper bound of the values
+                              lower:float,    # lower bound of the values (finite)
+                              upper:float,    # upper bound of the values (finite, > lower)
                              ) -> np.ndarray:
     "Smooth sensitivity of the median of each row of `sorted_values` (odd length, ascending, within [lower, upper])."
-    x = np.atleast_2d(np.asarray(sorted_values, float)); T, n = x.shape
+    x = np.atleast_2d(check_reals(sorted_values, 'sorted_values'))   # NaN would pass every test below
+    if x.ndim != 2: raise ValueError(f"sorted_values must be one row or a 2-D array of rows, got shape {x.shape}")
+    T, n = x.shape; lower, upper = check_real(lower, 'lower'), check_real(upper, 'upper')
     if n % 2 == 0:
         raise ValueError(f"sorted_values must have an odd number of columns (the median is one record); got {n}")
     if not lower < upper: raise ValueError(f"lower must be < upper, got {lower}, {upper}")
@@ -214,12 +235,12 @@ POPULATION_BOUNDS = {'lognormal': (0.0, 2000.0), 'bimodal': (0.0, 1.0)}
 
 def make_population(kind:str,      # 'lognormal' or 'bimodal'
                     N:int=10_001,  # population size (≥ 3)
-                    seed:int=0,    # seed of the draw
+                    seed:int=0,    # seed of the draw (an integer ≥ 0)
                    ) -> np.ndarray:
     "Sorted population: 'lognormal' (Lognormal(5, 0.5)) or 'bimodal' (paper's Beta(2,10) mixture rescaled to [0, 1])."
     check_choice(kind, 'kind', POPULATION_BOUNDS); N = check_int(N, 'N', 3)
     if N % 2 == 0: raise ValueError(f"N must be odd (one median record), got {N}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_int(seed, 'seed', 0))   # True or 2.5 is no seed
     if kind == 'lognormal': y = rng.lognormal(5.0, 0.5, N)
     else:
         y = np.concatenate([rng.beta(2, 10, (N + 1) // 2) / 2, rng.beta(2, 10, (N - 1) // 2) + 1])
@@ -236,7 +257,7 @@ def _sample_sorted(pop_sorted, scheme, T:int, rng) -> np.ndarray:
 
 def median_study(pop_sorted,                  # the sorted population
                  bounds,                      # (lower, upper) bounds of the values
-                 sizes=(1001, 101),           # odd sample sizes n
+                 sizes=(1001, 101),           # odd sample sizes n (each in [1, N])
                  eps_values=(0.1, 0.5, 1.0),  # target ε values
                  T:int=1000,                  # releases per (n, ε) (≥ 1)
                  delta:float|None=None,       # δ in (0, 1) (None: 1/(2N))
@@ -245,16 +266,25 @@ def median_study(pop_sorted,                  # the sorted population
                  rng=None,                    # int seed, np.random.Generator or None
                 ) -> list:
     "Section 4.3 simulation: per (n, ε) the SS ratio sample/population, noise draws, sample medians and both MSEs."
-    y = check_reals(pop_sorted, 'pop_sorted'); N = len(y); lo, hi = bounds; rng = as_generator(rng)
-    T = check_int(T, 'T', 1)
+    y = check_reals(pop_sorted, 'pop_sorted')
+    if y.ndim != 1 or len(y) % 2 == 0 or (np.diff(y) < 0).any():
+        raise ValueError(f"pop_sorted must be an ascending list of an odd number of values, got shape {y.shape}")
+    bd = check_reals(check_values(bounds, 'bounds', 'two reals (lower, upper)'), 'bounds')
+    if bd.shape != (2,) or not bd[0] < bd[1]:
+        raise ValueError(f"bounds must be (lower, upper) with lower < upper, got {bounds}")
+    N = len(y); lo, hi = map(float, bd); rng = as_generator(rng)
+    T = check_int(T, 'T', 1); check_choice(scheme, 'scheme', SCHEMES); check_int(b_factor, 'b_factor', 1)
+    sizes = [check_int(n, 'sizes', 1, N) for n in check_values(sizes, 'sizes', 'odd sample sizes')]
+    if not sizes or any(n % 2 == 0 for n in sizes):
+        raise ValueError(f"sizes must be odd sample sizes (one median record each), at least one; got {sizes}")
+    eps_values = check_epsilon(check_values(eps_values, 'eps_values', 'target ε values (> 0)'), 'eps_values')
     delta = 1 / (2 * N) if delta is None else check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     m_N = y[(N - 1) // 2]; out = []
     for n in sizes:
-        n = check_int(n, 'n', 1, N)
         s = scheme_at(scheme, N, n, must_stage_one_size(scheme, N, n, b_factor))
         eta = occurrence_pmf(s).eta
         X = _sample_sorted(y, s, T, rng); m_n = X[:, (n - 1) // 2]
-        for e in check_epsilon(eps_values, 'eps_values'):
+        for e in eps_values:
             S_N = median_smooth_sensitivity(y, smooth_sensitivity_beta(e, delta), lo, hi)[0]
             e_n, d_n = float(base_epsilon(e, eta)), delta / eta
             S_n = median_smooth_sensitivity(X, smooth_sensitivity_beta(e_n, d_n), lo, hi)
@@ -267,11 +297,14 @@ def median_study(pop_sorted,                  # the sorted population
 
 # %% ../../nbs/companions/01_accuracy_gains.ipynb #688d5cdb
 def plot_study_violins(study,                          # rows of `median_study`
-                       key:str,                        # the row field to plot
+                       key:str,                        # the row field to plot (one holding T values per row)
                        title:str,                      # figure title
                        axes=None,                      # matplotlib axes, one per ε (None: new figure)
                        include_population:bool=False): # add the population release's violin
     "Violin plots of `key` per sample size, one panel per ε (Figs 6, 7, 10, 12)."
+    check_choice(key, 'key', ('ss_ratio', 'noise_sample', 'noise_population', 'sample_median'))
+    include_population = check_flag(include_population, 'include_population')
+    if not check_values(study, 'study', 'rows of median_study'): raise ValueError("study must not be empty")
     import matplotlib.pyplot as plt
     eps_values = sorted({r['eps'] for r in study})
     if axes is None: _, axes = plt.subplots(1, len(eps_values), figsize=(4 * len(eps_values), 3.4))
@@ -289,14 +322,15 @@ MSE_RATES = (0.01, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 MSE_EPS = (0.01, 0.1, 0.5, 1.0, 3.0, 5.0)
 
 def odd_size(rate:float,  # sampling rate in (0, 1]
-             N:int,       # population size
+             N:int,       # population size (≥ 1)
             ) -> int:
-    "The odd sample size nearest to rate·N (so the median is one record)."
-    k = int(round(check_real(rate, 'rate', 0, 1, lo_open=True) * N)); return k + 1 if k % 2 == 0 else k
+    "The odd sample size nearest to rate·N and at most N (so the median is one record)."
+    N = check_int(N, 'N', 1); k = int(round(check_real(rate, 'rate', 0, 1, lo_open=True) * N))
+    return k if k % 2 else (k + 1 if k < N else k - 1)   # an even N at rate 1: N - 1, not N + 1
 
 def median_mse_by_rate(pop_sorted,                # the sorted population
                        bounds,                    # (lower, upper) bounds of the values
-                       rates=MSE_RATES,           # sampling rates
+                       rates=MSE_RATES,           # sampling rates in (0, 1]
                        eps_values=MSE_EPS,        # target ε values
                        T:int=1000,                # releases per point (≥ 1)
                        scheme:str='wor',          # registry name of the sampling scheme
@@ -304,7 +338,9 @@ def median_mse_by_rate(pop_sorted,                # the sorted population
                        show_progress:bool=False,  # draw a progress bar on stderr
                       ) -> list:
     "log MSE of the privatized median against the sampling rate, per ε, with the population's log MSE (Figs 8, 13)."
-    N = len(pop_sorted); rng = as_generator(rng); rows = []
+    show_progress = check_flag(show_progress, 'show_progress')
+    check_rate(check_values(rates, 'rates', 'rates in (0, 1]'), 'rates')
+    N = check_reals(pop_sorted, 'pop_sorted').size; rng = as_generator(rng); rows = []
     for rate in progress(rates, 'rates', show_progress):
         st = median_study(pop_sorted, bounds, sizes=(odd_size(rate, N),), eps_values=eps_values, T=T, scheme=scheme,
                           rng=rng)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 import numpy as np
 from scipy import optimize
-from ..core.definitions import check_int, check_real, check_reals
+from ..core.definitions import check_choice, check_int, check_real, check_reals, check_values
 from ..core.amplification import amplified_epsilon, amplify, base_epsilon
-from ..core.sampling import SCHEMES, Scheme, occurrence_pmf, scheme_at
+from ..core.sampling import SCHEMES, Scheme, check_scheme, occurrence_pmf, scheme_at
 
 # %% auto #0
 __all__ = ['LIMIT_SCHEMES', 'check_rate', 'check_epsilon', 'subsampled_epsilon', 'laplace_noise_ratio', 'plot_noise_ratio',
@@ -49,6 +49,9 @@ def plot_noise_ratio(axes=None,                      # 2×2 matplotlib axes (Non
                      p_values=(0.001, 0.01, 0.1, 0.5), # p per curve (ratio vs ε)
                      c_values=(0.2, 0.5, 2, 5)):     # c per curve (ε = c·p)
     "The post's four plots: ratio vs p, vs ε, vs p with ε = cp, and the worst-case noise factor c/log(1+c)."
+    check_epsilon(check_values(eps_values, 'eps_values', 'ε values (> 0)'), 'eps_values')
+    check_rate(check_values(p_values, 'p_values', 'rates in (0, 1]'), 'p_values')
+    check_reals(check_values(c_values, 'c_values', 'ratios c = ε/p (> 0)'), 'c_values', 0, lo_open=True)
     import matplotlib.pyplot as plt
     if axes is None: _, axes = plt.subplots(2, 2, figsize=(10, 7.2))   # 2 x 2: legible at the width of a page
     axes = np.ravel(axes)
@@ -86,7 +89,8 @@ def per_step_epsilon(eps_total:float,  # overall ε after k steps (> 0)
                      delta:float,      # extra δ in (0, 1)
                     ) -> float:
     "The per-step ε whose k-fold advanced composition is exactly `eps_total` (root of an increasing function)."
-    eps_total = check_real(eps_total, 'eps_total', 0, lo_open=True)
+    eps_total = check_real(eps_total, 'eps_total', 0, lo_open=True); k = check_int(k, 'k', 1)
+    delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)   # before log(1/delta) divides
     f = lambda e: float(advanced_composition_epsilon(e, k, delta)) - eps_total
     # f(lo) < 0: with lo <= 1, e^lo - 1 <= 2 lo, so the composed epsilon at lo is at most eps_total / 2
     lo = min(1.0, eps_total) / (2 * (math.sqrt(2 * k * math.log(1 / delta)) + 2 * k))
@@ -95,12 +99,14 @@ def per_step_epsilon(eps_total:float,  # overall ε after k steps (> 0)
     return optimize.brentq(f, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps)
 
 def epochs_for_free_subsampling(eps_total:float,  # overall ε (> 0)
-                                ks,               # numbers of steps
+                                ks,               # numbers of steps (a list of integers ≥ 1)
                                 delta:float,      # extra δ in (0, 1)
                                 c:float=2.0,      # ε ≤ c·p keeps the noise ratio ≥ log(1+c)/c (> 0)
                                ) -> list:
     "Per step ε, smallest rate p = ε/c with noise ratio ≥ log(1+c)/c, and the epochs pk it implies, per k."
     c = check_real(c, 'c', 0, lo_open=True)
+    ks = [check_int(k, 'ks', 1) for k in check_values(ks, 'ks', 'step counts (integers >= 1)')]
+    if not ks: raise ValueError("ks must not be empty: give at least one number of steps")
     rows = []
     for k in ks:
         eps = per_step_epsilon(eps_total, k, delta)
@@ -114,6 +120,7 @@ LIMIT_SCHEMES = ('poisson', 'wor', 'wr', 'must-ow', 'must-wo', 'must-ww')
 def expected_sample_size(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
                         ) -> float:
     "Expected number of draws (with multiplicity) in a sample: m, or qn for Poisson."
+    scheme = check_scheme(scheme)
     return scheme.rate * scheme.n                    # m, or q·n for Poisson
 
 def laplace_at_inner_budget(scheme:Scheme,    # registry scheme (`make_scheme`) or pipeline (`multistage`)
@@ -128,13 +135,16 @@ def scheme_noise_table(eps_primes=(0.01, 0.1, 1.0),  # target ε′ values (> 0)
                        n:int=1000,                   # records
                        m:int=100,                    # final (batch) size
                        b:int=200,                    # stage-I size of the MUST schemes
-                       schemes=LIMIT_SCHEMES,        # registry names
+                       schemes=LIMIT_SCHEMES,        # registry names (a list, not one string)
                       ) -> list:
     "Per scheme and target ε′: η, inner budget ε_η, noise ratio (E|S|/n)·ε_η/ε′, and the Laplace mechanism's δ′ cost."
+    eps_primes = check_epsilon(check_values(eps_primes, 'eps_primes', 'target ε′ values (> 0)'), 'eps_primes')
+    schemes = [check_choice(s, 'schemes', SCHEMES) for s in check_values(schemes, 'schemes', 'registry names')]
+    if not schemes: raise ValueError(f"schemes must not be empty: give registry names ({', '.join(SCHEMES)})")
     rows = []
     for name in schemes:
         s = scheme_at(name, n, m, b); size = expected_sample_size(s)
-        for e in check_epsilon(eps_primes, 'eps_primes'):
+        for e in eps_primes:
             eta, inner, delta_p = laplace_at_inner_budget(s, e)
             rows.append(dict(scheme=SCHEMES[name].label, eps_prime=float(e), eta=eta, size_rate=size / n,
                              eps_inner=inner, noise_ratio=size / n * inner / e,

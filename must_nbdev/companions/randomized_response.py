@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 import numpy as np
-from ..core.definitions import check_choice, check_real, check_reals, LazyModule
+from ..core.definitions import (check_choice, check_int, check_real, check_reals, check_values,
+                                         LazyModule)
 from .limits import check_epsilon, check_rate
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
@@ -37,14 +38,18 @@ def rr_truth_probability(variant:str,  # 'rr', 'rr_prime' or 'rr_double_prime'
     keep = eps / (2 + eps)                      # RR'': keep x, else a fair coin
     return keep + (1 - keep) / 2
 
-def keep_probability(t): # truth probability t in [1/2, 1]
+def keep_probability(t): # truth probability t in [1/2, 1] (a Fraction: exact)
     "The κ with $t=\\kappa+(1-\\kappa)/2$: any binary symmetric mechanism is 'keep x w.p. κ, else a fair coin'."
+    if isinstance(t, Fraction):                                 # kept exact
+        if not Fraction(1, 2) <= t <= 1: raise ValueError(f"t must be in [1/2, 1], got {t}")
+    elif isinstance(t, (list, tuple)): t = check_reals(t, 't', 0.5, 1)
+    else: check_reals(t, 't', 0.5, 1)                           # t itself kept: a float stays a float
     return 2 * t - 1
 
 def exact_epsilon(t,  # truth probability t in [1/2, 1)
                  ) -> np.ndarray:
     "Exact ε of a binary symmetric mechanism with truth probability t ≥ 1/2: $\\log(t/(1-t))$."
-    t = check_reals(np.asarray(t, float), 't', 0.5, 1, hi_open=True)
+    t = check_reals(t, 't', 0.5, 1, hi_open=True)   # not np.asarray(t, float) first: '0.7' is no probability
     return np.log(t) - np.log1p(-t)
 
 # %% ../../nbs/companions/02_randomized_response.ipynb #fbba2960
@@ -56,8 +61,12 @@ def subsampled_keep_probability(variant:str,  # 'rr', 'rr_prime' or 'rr_double_p
     elif not 0 < p <= 1: raise ValueError(f"p must be in (0, 1], got {p}")
     return p * keep_probability(rr_truth_probability(variant, eps))
 
-def rr_double_prime_parameter(keep): # keep probability κ in [0, 1)
+def rr_double_prime_parameter(keep): # keep probability κ in [0, 1) (a Fraction: exact)
     "The ε with RR″_ε keeping x with probability `keep`: $\\epsilon=2\\kappa/(1-\\kappa)$."
+    if isinstance(keep, Fraction):                              # kept exact
+        if not 0 <= keep < 1: raise ValueError(f"keep must be in [0, 1), got {keep}")
+    elif isinstance(keep, (list, tuple)): keep = check_reals(keep, 'keep', 0, 1, hi_open=True)
+    else: check_reals(keep, 'keep', 0, 1, hi_open=True)         # κ = 1 divided by zero, κ > 1 gave ε < 0
     return 2 * keep / (1 - keep)
 
 def subsampled_rr_parameter(eps,  # parameter ε ≥ 0 of RR″
@@ -98,14 +107,18 @@ def plot_subsampled_rr(ax=None,              # matplotlib axes (None: new figure
     ax.legend(fontsize=8); return ax
 
 # %% ../../nbs/companions/02_randomized_response.ipynb #7d55b7bb
-def shuffling_scaling_table(ns=(10**3, 10**4, 10**5, 10**6), # numbers of users
+def shuffling_scaling_table(ns=(10**3, 10**4, 10**5, 10**6), # numbers of users (integers ≥ 1)
                             eps0:float=1.0,                 # local ε0 in (0, 1]
                             delta:float=1e-6,               # δ in (0, 1)
-                            C:float=1.0,                    # the bound's unspecified constant (illustrative)
+                            C:float=1.0,                    # the bound's unspecified constant (> 0; illustrative)
                            ) -> list:
     "Illustrative ε′ = C·ε0·sqrt(log(1/δ)/n) of shuffled RR_ε0, and the local-model error at ε′ vs the central rate."
     eps0 = check_real(eps0, 'eps0', 0, 1, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    C = check_real(C, 'C', 0, lo_open=True)   # C = 0 divided by zero, NaN or C < 0 gave NaN or ε′ < 0
+    ns = check_values(ns, 'ns', 'numbers of users (integers >= 1)')
+    for n in ns: check_int(n, 'ns', 1)                          # the rows keep n as given
+    if not ns: raise ValueError("ns must not be empty: give at least one number of users")
     rows = []
     for n in ns:
         ep = C * eps0 * math.sqrt(math.log(1 / delta) / n)
