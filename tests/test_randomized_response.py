@@ -71,3 +71,11 @@ def test_shuffling_scaling_table_refuses_nan_constant_it_passed_through():
         shuffling_scaling_table(C=float('nan'))
     with pytest.raises(ValueError, match='C must be'): shuffling_scaling_table(C=0)    # divided by zero
     with pytest.raises(ValueError, match='C must be'): shuffling_scaling_table(C=-1)   # a negative epsilon
+
+
+def test_subsampled_rr_parameter_names_a_float_eps_too_large_for_floats():
+    "Regression: at ε ≈ 1e17 (p = 1) the keep probability rounds to 1; the call returned inf, then blamed 'keep'."
+    from fractions import Fraction
+    from must_nbdev.companions.randomized_response import subsampled_rr_parameter
+    with pytest.raises(ValueError, match=r'eps=1e\+17 is too large for float arithmetic'): subsampled_rr_parameter(1e17, 1.0)
+    assert subsampled_rr_parameter(Fraction(10**17), Fraction(1)) == 10**17      # exact where asked

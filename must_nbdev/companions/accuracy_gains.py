@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 import numpy as np
 from scipy import optimize
-from ..core.definitions import (check_choice, check_flag, check_int, check_real, check_reals,
-                                         check_values, progress)
+from ..core.definitions import check_choice, check_flag, check_int, check_real, check_reals
+from ..core.definitions import check_values, progress
 from ..core.amplification import base_epsilon
 from .limits import check_epsilon, check_rate, laplace_at_inner_budget
 from ..core.sampling import SCHEMES, check_scheme, occurrence_pmf, scheme_at

@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 import numpy as np
-from ..core.definitions import (check_choice, check_int, check_real, check_reals, check_values,
-                                         LazyModule)
+from ..core.definitions import check_choice, check_int, check_real, check_reals, check_values
+from ..core.definitions import LazyModule
 from .limits import check_epsilon, check_rate
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
@@ -28,7 +28,7 @@ def _check_eps_exact(eps):
     return check_epsilon(eps)
 
 def rr_truth_probability(variant:str,  # 'rr', 'rr_prime' or 'rr_double_prime'
-                         eps):         # parameter ε ≥ 0 (a Fraction: exact)
+                         eps):         # parameter ε > 0 (a Fraction: exact)
     "$\\Pr[\\text{report}=x]$ of RR, RR′ or RR″ at ε (exact for a `Fraction` ε, except RR which needs $e^\\epsilon$)."
     check_choice(variant, 'variant', RR_VARIANTS); eps = _check_eps_exact(eps)
     if variant == 'rr':
@@ -54,7 +54,7 @@ def exact_epsilon(t,  # truth probability t in [1/2, 1)
 
 # %% ../../nbs/companions/02_randomized_response.ipynb #fbba2960
 def subsampled_keep_probability(variant:str,  # 'rr', 'rr_prime' or 'rr_double_prime'
-                                eps,          # parameter ε ≥ 0
+                                eps,          # parameter ε > 0
                                 p):           # inclusion probability in (0, 1]
     "Keep probability of `variant` at ε when the record is in the batch with probability p (else a fair coin)."
     if not isinstance(p, Fraction): p = check_rate(p)
@@ -69,10 +69,14 @@ def rr_double_prime_parameter(keep): # keep probability κ in [0, 1) (a Fraction
     else: check_reals(keep, 'keep', 0, 1, hi_open=True)         # κ = 1 divided by zero, κ > 1 gave ε < 0
     return 2 * keep / (1 - keep)
 
-def subsampled_rr_parameter(eps,  # parameter ε ≥ 0 of RR″
+def subsampled_rr_parameter(eps,  # parameter ε > 0 of RR″ (a Fraction: exact)
                             p):   # inclusion probability in (0, 1]
     "Exact parameter ε̃ = 2pε/(2 + ε(1 − p)) with subsampled RR″_ε = RR″_ε̃."
-    return rr_double_prime_parameter(subsampled_keep_probability('rr_double_prime', eps, p))
+    keep = subsampled_keep_probability('rr_double_prime', eps, p)
+    if not isinstance(keep, Fraction) and np.any(np.asarray(keep) >= 1):   # ε/(2 + ε) rounded to 1
+        raise ValueError(f"eps={eps!r} is too large for float arithmetic (the keep probability rounds to 1): "
+                         "give eps as a Fraction, which stays exact")
+    return rr_double_prime_parameter(keep)
 
 # %% ../../nbs/companions/02_randomized_response.ipynb #8bc6b1b2
 def subsampled_rr_epsilon(eps,  # privacy parameter ε > 0 (scalar or array)
