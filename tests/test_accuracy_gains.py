@@ -109,3 +109,15 @@ def test_mean_release_variance_refuses_a_non_scheme_it_crashed_with_attribute_er
 def test_plot_study_violins_refuses_an_empty_study_and_a_scalar_key():
     with pytest.raises(ValueError, match='study must not be empty'): plot_study_violins([], 'ss_ratio', 'x')
     with pytest.raises(ValueError, match='key must be one of'): plot_study_violins([{}], 'eps', 'x')
+
+
+def test_generators_are_read_once_not_spent_by_their_checks():
+    "Regression: the checks consumed a generator of rates (or ε, or study rows), and the study then ran on nothing."
+    from must_nbdev.companions.accuracy_gains import make_population, median_mse_by_rate, mean_gain_table
+    pop = make_population('lognormal', N=1001, seed=0)
+    bounds = (float(pop[0]), float(pop[-1]))
+    listed = median_mse_by_rate(pop, bounds, rates=[0.1, 0.5], eps_values=(1.0,), T=20, rng=1)
+    made = median_mse_by_rate(pop, bounds, rates=(r for r in (0.1, 0.5)), eps_values=(1.0,), T=20, rng=1)
+    assert len(listed) == 2 and made == listed
+    gains = lambda eps: mean_gain_table(pop, eps_values=eps, rates=[0.1, 0.3], schemes=['wor'])
+    assert gains(e for e in (0.5, 1.0)) == gains([0.5, 1.0]) and len(gains([0.5, 1.0])) == 4

@@ -72,3 +72,14 @@ def test_an_epoch_too_large_for_memory_is_refused_before_drawing():
     for sc in (make_epoch_scheme('allocation', 10**6, 10, k=10**12), make_epoch_scheme('shuffle', 10**20, 10)):
         with pytest.raises(ValueError, match='memory budget'): epoch_batches(sc, 0)
     assert len(epoch_batches(make_epoch_scheme('shuffle', 60_000, 256), 0)) == 235   # a real size still draws
+
+
+def test_the_epoch_memory_estimate_is_each_schemes_own():
+    "Regression: one charge of 48 bytes a record refused shuffled epochs of 45M+ records that need 9 bytes a record."
+    from must_nbdev.core.definitions import set_memory_budget
+    old = set_memory_budget(64 << 20)
+    try:
+        assert len(epoch_batches(make_epoch_scheme('shuffle', 2 * 10**6, 256), 0)) == 7813   # 32 MB charged
+        with pytest.raises(ValueError, match='use fewer records or steps per record'):      # 96 MB charged
+            epoch_batches(make_epoch_scheme('allocation', 2 * 10**6, 256), 0)
+    finally: set_memory_budget(old)

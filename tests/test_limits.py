@@ -51,5 +51,18 @@ def test_expected_sample_size_refuses_a_non_scheme_it_crashed_with_attribute_err
     with pytest.raises(TypeError, match='scheme must be a Scheme'): expected_sample_size(100)
 
 def test_valid_inputs_unchanged():
-    assert per_step_epsilon(1.0, 10.0, 1e-5) == per_step_epsilon(1.0, 10, 1e-5)
+    "The checks take an integral float k, and the root still composes back to the total (advanced composition)."
+    from must_nbdev.companions.limits import advanced_composition_epsilon
+    e = per_step_epsilon(1.0, 10, 1e-5)
+    assert per_step_epsilon(1.0, 10.0, 1e-5) == e and abs(float(advanced_composition_epsilon(e, 10, 1e-5)) - 1.0) < 1e-9
     assert [r['k'] for r in epochs_for_free_subsampling(1.0, (100, 1000), 1e-5)] == [100, 1000]
+
+
+def test_plot_noise_ratio_reads_generators_once():
+    "Regression: the check consumed a generator of p values, and the panel that plots them came out empty."
+    import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
+    from must_nbdev.companions.limits import plot_noise_ratio
+    _, axes = plt.subplots(2, 2)
+    plot_noise_ratio(axes, p_values=(p for p in (0.01, 0.1)))
+    assert len(axes.ravel()[1].lines) == 2
+    plt.close('all')

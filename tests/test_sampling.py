@@ -227,9 +227,9 @@ def test_scheme_fits_refuses_what_is_no_size(args, name):
 
 def test_log_binom_pmf_refuses_nan_successes_and_fractional_trials_it_passed_on():
     "Regression: log_binom_pmf(nan, 10, .5) returned NaN, n = 2.5 was taken, and 'a' gave numpy's conversion error."
-    with pytest.raises(ValueError, match='k must be whole numbers, got nan'): log_binom_pmf(np.nan, 10, 0.5)
-    with pytest.raises(ValueError, match='n must be whole numbers, got 2.5'): log_binom_pmf(1, 2.5, 0.5)
-    with pytest.raises(TypeError, match="p must be a number or an array of numbers, got 'a'"): log_binom_pmf(1, 10, 'a')
+    with pytest.raises(ValueError, match='k must be finite whole numbers, got nan'): log_binom_pmf(np.nan, 10, 0.5)
+    with pytest.raises(ValueError, match='n must be finite whole numbers, got 2.5'): log_binom_pmf(1, 2.5, 0.5)
+    with pytest.raises(TypeError, match='p must be a number or an array of numbers'): log_binom_pmf(1, 10, 'a')
     assert log_binom_pmf(11, 10, 0.5) == -np.inf and log_binom_pmf(-1, 10, 0.5) == -np.inf   # outside 0..n: no mass
 
 
@@ -247,3 +247,12 @@ def test_scheme_at_checks_an_ignored_stage_one_size():
     "Regression: scheme_at('wor', 100, 10, b='x') ignored an invalid b without checking it."
     with pytest.raises(ValueError, match='b must be an integer'): scheme_at('wor', 100, 10, b='x')
     assert scheme_at('wor', 100, 10, b=50) == make_scheme('wor', 100, m=10)      # a valid b stays ignored
+
+
+def test_log_binom_pmf_refuses_text_bools_and_infinite_counts():
+    "Regression: '3' and True were read as numbers, and an infinite n or N returned NaN."
+    for k, n, p, name in (('3', 10, 0.5, 'k'), (3, '10', 0.5, 'n'), (True, 10, 0.5, 'k'), (3, 10, '0.5', 'p')):
+        with pytest.raises(TypeError, match=f'{name} must be a number or an array of numbers'): log_binom_pmf(k, n, p)
+    with pytest.raises(ValueError, match='n must be finite whole numbers, got inf'): log_binom_pmf(5, np.inf, 0.5)
+    with pytest.raises(ValueError, match='N must be finite whole numbers, got inf'): log_hypergeom_pmf(1, np.inf, 3, 3)
+    assert np.isfinite(log_binom_pmf(3, 10**20, 1e-19))                      # an integer beyond int64 is a number

@@ -195,11 +195,12 @@ def test_an_empty_b_per_m_never_drops_the_must_points():
     assert [p.scheme for p in sweep_grid(1000, schemes=('wor',), batch_sizes=(10,), b_per_m=[])] == ['wor']
 
 
-def test_sweep_doors_refuse_what_is_not_points_or_rows():
-    "Regression: run_sweep(None) raised \"'NoneType' object is not iterable\", evaluate_point(3) and plot_sweep([1]) "
-    "AttributeError."
+def test_sweep_doors_refuse_what_is_not_points_or_rows(tmp_path):
+    """Regression: run_sweep(None) raised "'NoneType' object is not iterable", evaluate_point(3) and plot_sweep([1])
+    AttributeError."""
     from must_nbdev.training.sweep import plot_sweep
     with pytest.raises(TypeError, match='points must be a list of SweepPoint'): run_sweep(None, delta=1e-5)
     with pytest.raises(TypeError, match='point must be a SweepPoint'): evaluate_point(3, 1e-5)
-    with pytest.raises(TypeError, match='rows must be a non-empty list of SweepRow'): sweep_csv([], 'unused.csv')
-    with pytest.raises(TypeError, match='rows must be a non-empty list of SweepRow'): plot_sweep([1])
+    with pytest.raises(ValueError, match='rows must hold at least one SweepRow'): sweep_csv([], tmp_path / 'x.csv')
+    assert not (tmp_path / 'x.csv').exists()                                  # refused before the file is opened
+    with pytest.raises(TypeError, match='rows must be a list of SweepRow'): plot_sweep([1])

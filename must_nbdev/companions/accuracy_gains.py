@@ -173,8 +173,8 @@ def mean_gain_table(population,                     # the population's values
     y = check_reals(population, 'population')
     if y.ndim != 1 or len(y) < 2: raise ValueError(f"population must be a list of >= 2 values, got shape {y.shape}")
     N = len(y); S2 = float(y.var(ddof=1)); R = check_real(R, 'R', 0, lo_open=True)
-    check_epsilon(check_values(eps_values, 'eps_values', 'target ε values (> 0)'), 'eps_values')
-    rates = check_rate(check_values(rates, 'rates', 'rates in (0, 1]'), 'rates')
+    eps_values = check_values(eps_values, 'eps_values', 'target ε values (> 0)')   # a generator, read once
+    check_epsilon(eps_values, 'eps_values'); rates = check_rate(check_values(rates, 'rates', 'rates in (0, 1]'), 'rates')
     schemes = [check_choice(s, 'schemes', SCHEMES) for s in check_values(schemes, 'schemes', 'registry names')]
     if not schemes: raise ValueError(f"schemes must not be empty: give registry names ({', '.join(SCHEMES)})")
     b_factor = check_int(b_factor, 'b_factor', 1)
@@ -235,12 +235,12 @@ POPULATION_BOUNDS = {'lognormal': (0.0, 2000.0), 'bimodal': (0.0, 1.0)}
 
 def make_population(kind:str,      # 'lognormal' or 'bimodal'
                     N:int=10_001,  # population size (≥ 3)
-                    seed:int=0,    # seed of the draw (an integer ≥ 0)
+                    seed:int|None=0,  # seed of the draw (an integer ≥ 0; None: a fresh population)
                    ) -> np.ndarray:
     "Sorted population: 'lognormal' (Lognormal(5, 0.5)) or 'bimodal' (paper's Beta(2,10) mixture rescaled to [0, 1])."
     check_choice(kind, 'kind', POPULATION_BOUNDS); N = check_int(N, 'N', 3)
     if N % 2 == 0: raise ValueError(f"N must be odd (one median record), got {N}")
-    rng = np.random.default_rng(check_int(seed, 'seed', 0))   # True or 2.5 is no seed
+    rng = np.random.default_rng(None if seed is None else check_int(seed, 'seed', 0))   # True or 2.5 is no seed
     if kind == 'lognormal': y = rng.lognormal(5.0, 0.5, N)
     else:
         y = np.concatenate([rng.beta(2, 10, (N + 1) // 2) / 2, rng.beta(2, 10, (N - 1) // 2) + 1])
@@ -304,7 +304,8 @@ def plot_study_violins(study,                          # rows of `median_study`
     "Violin plots of `key` per sample size, one panel per ε (Figs 6, 7, 10, 12)."
     check_choice(key, 'key', ('ss_ratio', 'noise_sample', 'noise_population', 'sample_median'))
     include_population = check_flag(include_population, 'include_population')
-    if not check_values(study, 'study', 'rows of median_study'): raise ValueError("study must not be empty")
+    study = check_values(study, 'study', 'rows of median_study')   # a generator, read once
+    if not study: raise ValueError("study must not be empty")
     import matplotlib.pyplot as plt
     eps_values = sorted({r['eps'] for r in study})
     if axes is None: _, axes = plt.subplots(1, len(eps_values), figsize=(4 * len(eps_values), 3.4))
@@ -339,7 +340,7 @@ def median_mse_by_rate(pop_sorted,                # the sorted population
                       ) -> list:
     "log MSE of the privatized median against the sampling rate, per ε, with the population's log MSE (Figs 8, 13)."
     show_progress = check_flag(show_progress, 'show_progress')
-    check_rate(check_values(rates, 'rates', 'rates in (0, 1]'), 'rates')
+    rates = check_values(rates, 'rates', 'rates in (0, 1]'); check_rate(rates, 'rates')   # a generator, read once
     N = check_reals(pop_sorted, 'pop_sorted').size; rng = as_generator(rng); rows = []
     for rate in progress(rates, 'rates', show_progress):
         st = median_study(pop_sorted, bounds, sizes=(odd_size(rate, N),), eps_values=eps_values, T=T, scheme=scheme,

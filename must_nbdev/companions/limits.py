@@ -49,9 +49,11 @@ def plot_noise_ratio(axes=None,                      # 2×2 matplotlib axes (Non
                      p_values=(0.001, 0.01, 0.1, 0.5), # p per curve (ratio vs ε)
                      c_values=(0.2, 0.5, 2, 5)):     # c per curve (ε = c·p)
     "The post's four plots: ratio vs p, vs ε, vs p with ε = cp, and the worst-case noise factor c/log(1+c)."
-    check_epsilon(check_values(eps_values, 'eps_values', 'ε values (> 0)'), 'eps_values')
-    check_rate(check_values(p_values, 'p_values', 'rates in (0, 1]'), 'p_values')
-    check_reals(check_values(c_values, 'c_values', 'ratios c = ε/p (> 0)'), 'c_values', 0, lo_open=True)
+    eps_values, p_values, c_values = (check_values(v, name, what) for v, name, what in (   # generators, read once
+        (eps_values, 'eps_values', 'ε values (> 0)'), (p_values, 'p_values', 'rates in (0, 1]'),
+        (c_values, 'c_values', 'ratios c = ε/p (> 0)')))
+    check_epsilon(eps_values, 'eps_values'); check_rate(p_values, 'p_values')
+    check_reals(c_values, 'c_values', 0, lo_open=True)
     import matplotlib.pyplot as plt
     if axes is None: _, axes = plt.subplots(2, 2, figsize=(10, 7.2))   # 2 x 2: legible at the width of a page
     axes = np.ravel(axes)

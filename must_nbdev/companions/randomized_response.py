@@ -75,7 +75,7 @@ def subsampled_rr_parameter(eps,  # parameter ε > 0 of RR″ (a Fraction: exact
     keep = subsampled_keep_probability('rr_double_prime', eps, p)
     if not isinstance(keep, Fraction) and np.any(np.asarray(keep) >= 1):   # ε/(2 + ε) rounded to 1
         raise ValueError(f"eps={eps!r} is too large for float arithmetic (the keep probability rounds to 1): "
-                         "give eps as a Fraction, which stays exact")
+                         "give eps and p as Fractions, which stay exact")
     return rr_double_prime_parameter(keep)
 
 # %% ../../nbs/companions/02_randomized_response.ipynb #8bc6b1b2

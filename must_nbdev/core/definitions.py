@@ -122,8 +122,8 @@ def check_tuples(values,  # a list of entries of one length: tuples or lists (pa
                 ) -> list:
     "Return `values` as a list of `width`-tuples, or raise `TypeError` naming `name` and the first bad entry."
     out = check_values(values, name, what)
-    for v in out:
-        if isinstance(v, (str, bytes, dict)) or not hasattr(v, '__len__') or len(v) != width:
+    for v in out:                                            # a set has no order, an array no fixed kind
+        if not isinstance(v, (tuple, list)) or len(v) != width:
             raise TypeError(f"{name} must be a list of {what}, got the entry {v!r}")
     return [tuple(v) for v in out]
 

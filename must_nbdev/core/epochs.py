@@ -11,8 +11,8 @@ from .definitions import check_int, check_real, check_choice, check_memory
 from .samplers import as_generator
 
 # %% auto #0
-__all__ = ['EPOCH_SCHEMES', 'allocate_records', 'shuffle_records', 'EpochSchemeSpec', 'EpochScheme', 'make_epoch_scheme',
-           'epoch_batches', 'EpochBatchSampler']
+__all__ = ['EPOCH_SCHEMES', 'BATCH_ARRAY_BYTES', 'allocate_records', 'shuffle_records', 'EpochSchemeSpec', 'EpochScheme',
+           'make_epoch_scheme', 'epoch_batches', 'EpochBatchSampler']
 
 # %% ../../nbs/core/03_epochs.ipynb #fc7143f6
 def allocate_records(n:int,                  # records
@@ -51,12 +51,13 @@ class EpochSchemeSpec:
     draw: object       # (n, t, m, k, rng) -> one epoch's batches, as index arrays in step order
     doc: str           # one line: how an epoch's batches are drawn
     multi_step: bool   # True if a record may be given k > 1 steps of each epoch
+    placement_bytes: float = 48.0   # peak bytes `draw` allocates per record placement (n·k of them), an upper bound
 
 EPOCH_SCHEMES = {s.name: s for s in [
     EpochSchemeSpec('allocation', 'Random allocation', 'add_remove', False, allocate_records,
                     'each record at k distinct uniformly random steps of each epoch (k = 1: balls in bins)', True),
     EpochSchemeSpec('shuffle', 'Shuffled epochs', 'substitute', True, shuffle_records,
-                    'a fresh permutation per epoch, cut into batches of m', False),
+                    'a fresh permutation per epoch, cut into batches of m', False, 16.0),   # one int64 permutation
 ]}
 
 # %% ../../nbs/core/03_epochs.ipynb #77a2c3df
@@ -127,16 +128,18 @@ def make_epoch_scheme(name:str,        # 'allocation' or 'shuffle'
     return EpochScheme(spec.name, spec.label, n, check_int(batch_size, 'batch_size', 1, n), spec.relation, k)
 
 # %% ../../nbs/core/03_epochs.ipynb #ff2f50a3
+BATCH_ARRAY_BYTES = 256   # a step's index array: its object and list slot (measured below 160), an upper bound
+
 def epoch_batches(scheme:EpochScheme,  # from `make_epoch_scheme`
                   rng=None,            # np.random.Generator, int seed or None
                  ) -> list:
     "One epoch of `scheme`: `steps_per_epoch` index arrays, every record in exactly `scheme.k` of them."
     if not isinstance(scheme, EpochScheme):
         raise TypeError(f"scheme must be an EpochScheme (make_epoch_scheme), got {type(scheme).__name__}")
-    t, nk = scheme.steps_per_epoch, scheme.n * scheme.k   # int64 arrays of n·k placements, one array per step
-    check_memory(48.0 * nk + 128.0 * t, f"one epoch of {scheme}", "use fewer records, steps per record or steps")
-    return EPOCH_SCHEMES[scheme.name].draw(scheme.n, scheme.steps_per_epoch, scheme.batch_size, scheme.k,
-                                           as_generator(rng))
+    spec, t, nk = EPOCH_SCHEMES[scheme.name], scheme.steps_per_epoch, scheme.n * scheme.k   # n·k placements
+    fewer = 'fewer records or steps per record' if spec.multi_step else 'fewer records'
+    check_memory(spec.placement_bytes * nk + BATCH_ARRAY_BYTES * t, f"one epoch of {scheme}", f"use {fewer}")
+    return spec.draw(scheme.n, t, scheme.batch_size, scheme.k, as_generator(rng))
 
 # %% ../../nbs/core/03_epochs.ipynb #934b2935
 class EpochBatchSampler:

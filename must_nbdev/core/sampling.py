@@ -285,12 +285,16 @@ def resolve_steps(scheme:Scheme,           # the scheme whose batches make the e
 _PMF_FLOOR = 1e-280  # below this, binom.pmf may underflow: use the gammaln formula instead
 
 def _numbers(name:str, value, whole:bool=True) -> np.ndarray:
-    "`value` as a float array, named `name` when it is text or (if `whole`) not whole numbers."
-    try: out = np.asarray(value, float)
+    "`value` as a float array, named `name` when it is text, a bool or (if `whole`) not finite whole numbers."
+    raw = np.asarray(value)
+    kinds = {type(v) for v in raw.ravel()} if raw.dtype.kind == 'O' else set()   # big ints, Fractions: numbers
+    if raw.dtype.kind in 'bUSV' or any(issubclass(t, (str, bytes, bool, np.bool_)) for t in kinds):
+        raise TypeError(f"{name} must be a number or an array of numbers (not text or a bool), got {value!r}")
+    try: out = raw.astype(float)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from None
-    bad = (out != np.floor(out)) if whole else np.zeros(out.shape, bool)   # NaN is not whole
-    if bad.any(): raise ValueError(f"{name} must be whole numbers, got {float(out[bad].ravel()[0])!r}")
+    bad = ~np.isfinite(out) | (out != np.floor(out)) if whole else np.zeros(out.shape, bool)   # nor NaN, nor inf
+    if bad.any(): raise ValueError(f"{name} must be finite whole numbers, got {float(out[bad].ravel()[0])!r}")
     return out
 
 def log_binom_pmf(k,  # number of successes (array-like)

@@ -163,11 +163,11 @@ def check_rows(rows:list,                  # what a door was given as a table's 
                kind:type=EpsRowResult,     # the rows' class: `ComparisonRow` or `SweepRow`
                name:str='rows',            # argument name used in the error message
               ) -> list:
-    "`rows` as a non-empty list of `kind`, or a `TypeError` naming `name`."
+    "`rows` as a non-empty list of `kind`: a `TypeError` naming `name` for other entries, a `ValueError` if empty."
     rows = check_values(rows, name, kind.__name__)
-    if not rows or not all(isinstance(r, kind) for r in rows):
-        raise TypeError(f"{name} must be a non-empty list of {kind.__name__}, got "
-                        f"{[type(r).__name__ for r in rows][:3] or 'an empty list'}")
+    if not all(isinstance(r, kind) for r in rows):
+        raise TypeError(f"{name} must be a list of {kind.__name__}, got {[type(r).__name__ for r in rows][:3]}")
+    if not rows: raise ValueError(f"{name} must hold at least one {kind.__name__}, got an empty list")
     return rows
 
 def step_counts(rows:list,  # `compare_schemes` rows
