@@ -10,7 +10,7 @@ from scipy import optimize
 from ..core.definitions import check_choice, check_flag, check_int, check_real, check_reals
 from ..core.definitions import check_values, progress
 from ..core.amplification import base_epsilon
-from .limits import check_epsilon, check_rate, laplace_at_inner_budget
+from .limits import check_epsilon, check_rate, check_scheme_names, laplace_at_inner_budget
 from ..core.sampling import SCHEMES, check_scheme, occurrence_pmf, scheme_at
 from ..core.samplers import as_generator, sample_many
 
@@ -175,8 +175,7 @@ def mean_gain_table(population,                     # the population's values
     N = len(y); S2 = float(y.var(ddof=1)); R = check_real(R, 'R', 0, lo_open=True)
     eps_values = check_values(eps_values, 'eps_values', 'target ε values (> 0)')   # a generator, read once
     check_epsilon(eps_values, 'eps_values'); rates = check_rate(check_values(rates, 'rates', 'rates in (0, 1]'), 'rates')
-    schemes = [check_choice(s, 'schemes', SCHEMES) for s in check_values(schemes, 'schemes', 'registry names')]
-    if not schemes: raise ValueError(f"schemes must not be empty: give registry names ({', '.join(SCHEMES)})")
+    schemes = check_scheme_names(schemes)
     b_factor = check_int(b_factor, 'b_factor', 1)
     rows = []
     for name in schemes:

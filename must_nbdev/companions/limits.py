@@ -12,9 +12,9 @@ from ..core.amplification import amplified_epsilon, amplify, base_epsilon
 from ..core.sampling import SCHEMES, Scheme, check_scheme, occurrence_pmf, scheme_at
 
 # %% auto #0
-__all__ = ['LIMIT_SCHEMES', 'check_rate', 'check_epsilon', 'subsampled_epsilon', 'laplace_noise_ratio', 'plot_noise_ratio',
-           'ratio_lower_bound', 'advanced_composition_epsilon', 'per_step_epsilon', 'epochs_for_free_subsampling',
-           'expected_sample_size', 'laplace_at_inner_budget', 'scheme_noise_table']
+__all__ = ['LIMIT_SCHEMES', 'check_rate', 'check_epsilon', 'check_scheme_names', 'subsampled_epsilon', 'laplace_noise_ratio',
+           'plot_noise_ratio', 'ratio_lower_bound', 'advanced_composition_epsilon', 'per_step_epsilon',
+           'epochs_for_free_subsampling', 'expected_sample_size', 'laplace_at_inner_budget', 'scheme_noise_table']
 
 # %% ../../nbs/companions/00_limits.ipynb #4064f1fe
 def check_rate(p,             # rate(s) to check
@@ -28,6 +28,14 @@ def check_epsilon(eps,             # value(s) to check
                  ) -> np.ndarray:
     "Privacy parameters as an array, each finite and > 0, else `ValueError` naming `name`."
     return check_reals(eps, name, 0, lo_open=True)
+
+def check_scheme_names(schemes,             # registry names: a list, not one string
+                       name:str='schemes',  # argument name used in the error message
+                      ) -> list:
+    "Registry names as a non-empty list, else an error naming `name` (a string is no list of names)."
+    schemes = [check_choice(s, name, SCHEMES) for s in check_values(schemes, name, 'registry names')]
+    if not schemes: raise ValueError(f"{name} must not be empty: give registry names ({', '.join(SCHEMES)})")
+    return schemes
 
 def subsampled_epsilon(eps,  # target ε of the subsampled mechanism (> 0)
                        p,    # subsampling rate p in (0, 1] (scalar or array)
@@ -141,8 +149,7 @@ def scheme_noise_table(eps_primes=(0.01, 0.1, 1.0),  # target ε′ values (> 0)
                       ) -> list:
     "Per scheme and target ε′: η, inner budget ε_η, noise ratio (E|S|/n)·ε_η/ε′, and the Laplace mechanism's δ′ cost."
     eps_primes = check_epsilon(check_values(eps_primes, 'eps_primes', 'target ε′ values (> 0)'), 'eps_primes')
-    schemes = [check_choice(s, 'schemes', SCHEMES) for s in check_values(schemes, 'schemes', 'registry names')]
-    if not schemes: raise ValueError(f"schemes must not be empty: give registry names ({', '.join(SCHEMES)})")
+    schemes = check_scheme_names(schemes)
     rows = []
     for name in schemes:
         s = scheme_at(name, n, m, b); size = expected_sample_size(s)

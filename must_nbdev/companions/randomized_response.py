@@ -27,6 +27,15 @@ def _check_eps_exact(eps):
         return eps
     return check_epsilon(eps)
 
+def _checked_exact(x, name:str, lo, hi, hi_open:bool=False):
+    "`x` checked in [lo, hi] (or [lo, hi)): a Fraction kept exact, a list or tuple as an array, anything else as given."
+    if isinstance(x, Fraction):
+        if not (lo <= x < hi if hi_open else lo <= x <= hi):
+            raise ValueError(f"{name} must be in [{lo}, {hi}{')' if hi_open else ']'}, got {x}")
+        return x
+    checked = check_reals(x, name, float(lo), float(hi), hi_open=hi_open)
+    return checked if isinstance(x, (list, tuple)) else x       # a float stays a float
+
 def rr_truth_probability(variant:str,  # 'rr', 'rr_prime' or 'rr_double_prime'
                          eps):         # parameter ε > 0 (a Fraction: exact)
     "$\\Pr[\\text{report}=x]$ of RR, RR′ or RR″ at ε (exact for a `Fraction` ε, except RR which needs $e^\\epsilon$)."
@@ -40,11 +49,7 @@ def rr_truth_probability(variant:str,  # 'rr', 'rr_prime' or 'rr_double_prime'
 
 def keep_probability(t): # truth probability t in [1/2, 1] (a Fraction: exact)
     "The κ with $t=\\kappa+(1-\\kappa)/2$: any binary symmetric mechanism is 'keep x w.p. κ, else a fair coin'."
-    if isinstance(t, Fraction):                                 # kept exact
-        if not Fraction(1, 2) <= t <= 1: raise ValueError(f"t must be in [1/2, 1], got {t}")
-    elif isinstance(t, (list, tuple)): t = check_reals(t, 't', 0.5, 1)
-    else: check_reals(t, 't', 0.5, 1)                           # t itself kept: a float stays a float
-    return 2 * t - 1
+    return 2 * _checked_exact(t, 't', Fraction(1, 2), 1) - 1
 
 def exact_epsilon(t,  # truth probability t in [1/2, 1)
                  ) -> np.ndarray:
@@ -63,10 +68,7 @@ def subsampled_keep_probability(variant:str,  # 'rr', 'rr_prime' or 'rr_double_p
 
 def rr_double_prime_parameter(keep): # keep probability κ in [0, 1) (a Fraction: exact)
     "The ε with RR″_ε keeping x with probability `keep`: $\\epsilon=2\\kappa/(1-\\kappa)$."
-    if isinstance(keep, Fraction):                              # kept exact
-        if not 0 <= keep < 1: raise ValueError(f"keep must be in [0, 1), got {keep}")
-    elif isinstance(keep, (list, tuple)): keep = check_reals(keep, 'keep', 0, 1, hi_open=True)
-    else: check_reals(keep, 'keep', 0, 1, hi_open=True)         # κ = 1 divided by zero, κ > 1 gave ε < 0
+    keep = _checked_exact(keep, 'keep', 0, 1, hi_open=True)      # κ = 1 divided by zero, κ > 1 gave ε < 0
     return 2 * keep / (1 - keep)
 
 def subsampled_rr_parameter(eps,  # parameter ε > 0 of RR″ (a Fraction: exact)
