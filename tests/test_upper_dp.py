@@ -102,14 +102,25 @@ def test_labels_of_one_pair_each_fold_into_one_kernel_with_the_same_delta():
 
 def test_resting_splits_never_certify_below_playing_every_split(monkeypatch):
     "MUST.ow plays label splits and unlabelled families: resting the ones nowhere below is above the full DP, and close."
+    # At Fig S2 almost every split is below the others somewhere, so the defaults rest next to nothing (4 of 1,380
+    # products in 60 steps, none in 30): equal to the full DP. Resting every split at once (SPLIT_IDLE = 0, a probe
+    # every 2nd step) halves the products, the extreme resting may reach: still at or above the full DP, and close.
     import must_nbdev.accounting.upper_dp as T
     import must_nbdev.accounting.triangle_certificate as TC
     from must_nbdev.core.sampling import scheme_at
     sc, h = scheme_at('must-ow', 10000, 200, b=118), 4 * H4
-    rested = TC.triangle_delta(sc, sigma=S4, steps=60, eps=0.2, h=h, tol=0.2)
-    monkeypatch.setattr(T, 'SPLIT_IDLE', 10**9)                              # every split at every step
-    full = TC.triangle_delta(sc, sigma=S4, steps=60, eps=0.2, h=h, tol=0.2)
-    assert full.unlabelled_members > 0 and 0 < full.value * (1 - 1e-12) <= rested.value <= full.value * (1 + 1e-3)
+    calls, largest = [], T.largest_correlation
+    monkeypatch.setattr(T, 'largest_correlation', lambda *a, **k: calls.append(1) or largest(*a, **k))
+    play = lambda: TC.triangle_delta(sc, sigma=S4, steps=30, eps=0.2, h=h, tol=1.0)
+    play()                                                                    # the stand-in games: now cached
+    runs = {}
+    for idle, probe in ((T.SPLIT_IDLE, T.SPLIT_PROBE), (10**9, 1), (0, 2)):   # defaults, every split, all resting
+        monkeypatch.setattr(T, 'SPLIT_IDLE', idle); monkeypatch.setattr(T, 'SPLIT_PROBE', probe)
+        calls.clear(); runs[idle] = (play(), len(calls))
+    (default, n_default), (full, n_full), (rested, n_rested) = runs.values()
+    assert full.unlabelled_members > 0 and 0 < full.value * (1 - 1e-12) <= default.value <= full.value * (1 + 1e-3)
+    assert full.value * (1 - 1e-12) <= rested.value <= 1.05 * full.value, (full.value, rested.value)   # 1.03 measured
+    assert n_rested < 0.6 * n_full and n_default <= n_full, (n_rested, n_default, n_full)
 
 def test_splits_resting_stay_above_the_best_enumerated_two_step_attack(monkeypatch):
     "Splits resting at tiny n: above the best enumerated real two-step attack, at or above every split played."
