@@ -192,8 +192,8 @@ def test_the_game_is_never_above_the_partially_unlabelled_certificate():
     # each step takes the smaller of the labelled game, the unlabelled nets and the partially unlabelled pair (which
     # dominates a whole step): for MUST.ow at Fig S2 the labelled game loses, and the certificate is at most the pair's
     sc = make_scheme('must-ow', 10_000, m=200, b=118)
-    r = account(sc, sigma=S4, steps=100, eps=0.5)
-    c = triangle_delta(sc, sigma=S4, steps=100, eps=0.5, h=r.h, tol=1.0)
+    r = account(sc, sigma=S4, steps=50, eps=0.5)                       # 50 steps: 0.97 of the pair (100: 0.93)
+    c = triangle_delta(sc, sigma=S4, steps=50, eps=0.5, h=r.h, tol=1.0)
     assert r.certificate == 'partially unlabelled' and r.lower <= c.value <= r.upper * 1.001, (r, c.value)
 
 def test_labels_of_wor_and_must_ww():
