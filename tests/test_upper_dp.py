@@ -100,24 +100,30 @@ def test_labels_of_one_pair_each_fold_into_one_kernel_with_the_same_delta():
     assert one[1].shape[0] == 1 and abs(one[-1] - sum(w * (p.masses.sum() + p.inf_mass)
                                                       for w, p in zip(weights[1:], pairs[1:]))) < 1e-9
 
+def _runs_with_split_settings(monkeypatch, play, settings):
+    "play() under each (SPLIT_IDLE, SPLIT_PROBE) of `settings`: [(its result, the DP's correlation products)]."
+    import must_nbdev.accounting.upper_dp as U
+    calls, largest, out = [], U.largest_correlation, []
+    with monkeypatch.context() as mp:
+        mp.setattr(U, 'largest_correlation', lambda *a, **k: calls.append(1) or largest(*a, **k))
+        for idle, probe in settings:
+            mp.setattr(U, 'SPLIT_IDLE', idle); mp.setattr(U, 'SPLIT_PROBE', probe)
+            calls.clear(); out.append((play(), len(calls)))
+    return out
+
 def test_resting_splits_never_certify_below_playing_every_split(monkeypatch):
     "MUST.ow plays label splits and unlabelled families: resting the ones nowhere below is above the full DP, and close."
     # At Fig S2 almost every split is below the others somewhere, so the defaults rest next to nothing (4 of 1,380
     # products in 60 steps, none in 30): equal to the full DP. Resting every split at once (SPLIT_IDLE = 0, a probe
     # every 2nd step) halves the products, the extreme resting may reach: still at or above the full DP, and close.
-    import must_nbdev.accounting.upper_dp as T
+    import must_nbdev.accounting.upper_dp as U
     import must_nbdev.accounting.triangle_certificate as TC
     from must_nbdev.core.sampling import scheme_at
     sc, h = scheme_at('must-ow', 10000, 200, b=118), 4 * H4
-    calls, largest = [], T.largest_correlation
-    monkeypatch.setattr(T, 'largest_correlation', lambda *a, **k: calls.append(1) or largest(*a, **k))
     play = lambda: TC.triangle_delta(sc, sigma=S4, steps=30, eps=0.2, h=h, tol=1.0)
     play()                                                                    # the stand-in games: now cached
-    runs = {}
-    for idle, probe in ((T.SPLIT_IDLE, T.SPLIT_PROBE), (10**9, 1), (0, 2)):   # defaults, every split, all resting
-        monkeypatch.setattr(T, 'SPLIT_IDLE', idle); monkeypatch.setattr(T, 'SPLIT_PROBE', probe)
-        calls.clear(); runs[idle] = (play(), len(calls))
-    (default, n_default), (full, n_full), (rested, n_rested) = runs.values()
+    (default, n_default), (full, n_full), (rested, n_rested) = _runs_with_split_settings(
+        monkeypatch, play, [(U.SPLIT_IDLE, U.SPLIT_PROBE), (10**9, 1), (0, 2)])   # defaults, every split, all resting
     assert full.unlabelled_members > 0 and 0 < full.value * (1 - 1e-12) <= default.value <= full.value * (1 + 1e-3)
     assert full.value * (1 - 1e-12) <= rested.value <= 1.05 * full.value, (full.value, rested.value)   # 1.03 measured
     assert n_rested < 0.6 * n_full and n_default <= n_full, (n_rested, n_default, n_full)
@@ -127,22 +133,15 @@ def test_splits_resting_stay_above_the_best_enumerated_two_step_attack(monkeypat
     # Two steps are too few for SPLIT_IDLE = 8 to rest anything, and at these sizes every split is below the others
     # somewhere, so none would rest anyway. SPLIT_IDLE = 0 with a probe every 2nd step rests every split at the run's
     # first step: the value there is the whole-step pairs' alone, the extreme that resting may reach.
-    import must_nbdev.accounting.upper_dp as U
     from must_nbdev.accounting.triangle_certificate import triangle_delta
     from must_nbdev.core.sampling import make_scheme
     from exact_two_step import best_attack
     from test_adaptive import TINY
-    calls, largest = [], U.largest_correlation
-    monkeypatch.setattr(U, 'largest_correlation', lambda *a, **k: calls.append(1) or largest(*a, **k))
     for name, (_, n, m, b, sigma, eps) in TINY.items():
         sc, best = make_scheme(name, n, m=m, b=b), best_attack(name, n, m, b, sigma, eps)
         play = lambda: triangle_delta(sc, sigma=sigma, steps=2, eps=eps, h=0.01, tol=1.0).value
         play()                                        # the stand-in games that rank the splits: now cached
-        runs = {}
-        for idle, probe in ((10**9, 1), (0, 2)):
-            monkeypatch.setattr(U, 'SPLIT_IDLE', idle); monkeypatch.setattr(U, 'SPLIT_PROBE', probe)
-            calls.clear(); runs[idle] = (play(), len(calls))
-        (full, n_full), (rested, n_rested) = runs[10**9], runs[0]
+        (full, n_full), (rested, n_rested) = _runs_with_split_settings(monkeypatch, play, [(10**9, 1), (0, 2)])
         assert best <= full * (1 + 1e-12) <= rested * (1 + 2e-12), (name, best, full, rested)
         assert 0 < n_rested < n_full, (name, n_rested, n_full)      # the splits did rest at the first step
 
