@@ -1,5 +1,6 @@
 "Random allocation and shuffled epochs (accounting/13_allocation): soundness against exact values, the real pld-accounting, and the doors."
 import math, numpy as np, pytest
+from hypothesis import given, settings, strategies as st
 from must_nbdev.core.definitions import gaussian_profile
 from must_nbdev.core.epochs import make_epoch_scheme
 from must_nbdev.accounting.allocation import (allocation_epoch_plds, allocation_bounds, exact_two_step_delta,
@@ -142,3 +143,51 @@ def test_the_kept_epoch_plds_stay_within_their_memory_budget(monkeypatch):
         assert key[:2] == (sigma, 5) and allocation._KEPT_BYTES == sum(p.masses.nbytes for _, p in plds)
     monkeypatch.setattr(allocation, 'EPOCH_PLD_CACHE_MB', -1)
     with pytest.raises(ValueError, match='EPOCH_PLD_CACHE_MB'): allocation_epoch_plds(1.7125, 5, bins=1 << 12)
+
+def _direct_sum(p, k, extra=None):
+    "The law of k i.i.d. copies of p (plus one term from `extra`) by direct convolution: every point, nothing wrapped."
+    out = p.copy()
+    for _ in range(k - 1): out = np.convolve(out, p)
+    return out if extra is None else np.convolve(out, extra)
+
+@given(seed=st.integers(0, 10**6), k=st.integers(2, 9), n=st.integers(2, 60), frac=st.floats(0.05, 1.0))
+@settings(max_examples=60, deadline=None)
+def test_chernoffs_wrap_bound_is_above_the_true_mass_beyond_the_length(seed, k, n, frac):
+    "The Fourier sum charges at most this bound for what wraps around: it must hold for every pmf, count and length."
+    from must_nbdev.accounting.allocation import wrap_bound
+    g = np.random.default_rng(seed)
+    p = g.random(n) ** g.uniform(1, 8); p /= p.sum()
+    b = g.random(n // 2 + 1); b /= b.sum()
+    M = max(1, int(frac * k * (n - 1)))
+    assert _direct_sum(p, k)[M:].sum() <= wrap_bound([(p, k)], M) * (1 + 1e-12) + 1e-300
+    assert _direct_sum(p, k, b)[M:].sum() <= wrap_bound([(p, k), (b, 1)], M) * (1 + 1e-12) + 1e-300
+
+@pytest.mark.parametrize('overflow', ['drop', 'top'])
+def test_a_fourier_sum_that_wraps_around_visibly_still_bounds_its_error(monkeypatch, overflow):
+    "Forced to the shortest length, where up to a few percent of the mass wraps around, the charge must cover the error."
+    from must_nbdev.accounting import allocation
+    monkeypatch.setattr(allocation, 'WRAP_TOL', 1.0)             # take the first length whatever wraps
+    g = np.random.default_rng(8)
+    p = np.exp(-np.arange(400) / 30.0) * g.uniform(0.5, 1, 400); p /= p.sum()
+    b = g.random(100); b /= b.sum()
+    N = 300
+    (law, err), (law_b, err_b) = allocation.lattice_sums(p, 7, N, overflow, extra=(b,))
+    for got, e, ref in ((law, err, _direct_sum(p, 7)), (law_b, err_b, _direct_sum(p, 7, b))):
+        want = ref[:N].copy()
+        if overflow == 'top': want[N - 1] = ref[N - 1:].sum()
+        assert ref[500:].sum() > 1e-4                                # the first length (500 points) wraps visibly
+        assert np.abs(got - want).sum() <= e < 1
+
+def test_an_epoch_takes_eight_transforms_not_thirty_nine(monkeypatch):
+    "Binary powering took 39 transforms of 2^22 points per epoch (7 s at σ = 1, t = 50); one Fourier power per sum takes 8."
+    from must_nbdev.accounting import allocation
+    import scipy.fft
+    calls = []
+    class Counting:
+        def __getattr__(self, name):
+            f = getattr(scipy.fft, name)
+            if name not in ('rfft', 'irfft'): return f
+            return lambda *a, **kw: (calls.append((name, a[1])), f(*a, **kw))[1]
+    monkeypatch.setattr(allocation, 'sfft', Counting())
+    allocation.mixture_epoch_plds(1.0123, 50, 0.0, 1 / 50, bins=1 << 14)
+    assert len(calls) == 8 and all(M <= 3 * (1 << 14) for _, M in calls), calls   # 3 lattices at 2^14 points

@@ -16,10 +16,11 @@ special = LazyModule('scipy.special')   # imported at first use
 sfft = LazyModule('scipy.fft')
 
 # %% auto #0
-__all__ = ['special', 'sfft', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'FFT_SLACK', 'ROUNDINGS', 'ROUNDING_ETA',
-           'TAIL_RATIO', 'TAIL_BUCKETS', 'TAIL_Z', 'EPOCH_PLD_CACHE_MB', 'lognormal_lattice', 'lattice_convolve',
-           'lattice_power', 'mixture_epoch_plds', 'allocation_epoch_plds', 'compose_parts', 'run_bounds',
-           'compose_bounds', 'allocation_bounds', 'exact_two_step_delta']
+__all__ = ['special', 'sfft', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'FFT_SLACK', 'ROUNDINGS', 'WRAP_TOL',
+           'WRAP_LENGTHS', 'WRAP_BLOCKS', 'ROUNDING_ETA', 'TAIL_RATIO', 'TAIL_BUCKETS', 'TAIL_Z', 'EPOCH_PLD_CACHE_MB',
+           'lognormal_lattice', 'lattice_convolve', 'wrap_bound', 'lattice_sums', 'lattice_power', 'mixture_epoch_plds',
+           'allocation_epoch_plds', 'compose_parts', 'run_bounds', 'compose_bounds', 'allocation_bounds',
+           'exact_two_step_delta']
 
 # %% ../../nbs/accounting/13_allocation.ipynb #85404fa3
 LATTICE_BINS = 1 << 21   # lattice points of the sum S: its accuracy is about (S's range)/LATTICE_BINS relative
@@ -71,25 +72,90 @@ def lattice_convolve(a:np.ndarray,   # a pmf on the lattice (nonnegative)
     fb = sfft.rfft(b, M)
     return _lattice_product(a, b, N, overflow, fb if a is b else sfft.rfft(a, M), fb, M)   # a square: one transform
 
+WRAP_TOL = 1e-16                          # a Fourier sum's length grows until the mass it wraps around is below this
+WRAP_LENGTHS = (1.25, 1.5, 2, 3, 4, 6, 8)   # its lengths tried, in kept points; then the whole sum if at most 16
+                                          # times them, else the last length charges what still wraps
+WRAP_BLOCKS = 8192                        # the wrap-around bound's blocks of lattice points (at most this many)
+
+def wrap_bound(terms:list,   # [(pmf on the lattice points 0, 1, …, count)] of independent terms
+               M:int,        # a length: the bound is on the sum's mass at M and beyond
+              ) -> float:
+    "An upper bound on the mass of the sum of the terms (`count` i.i.d. copies of each pmf) at M and beyond: Chernoff's, outward."
+    if sum(c * (len(p) - 1) for p, c in terms) < M: return 0.0
+    u, log_mgf = UNIT_ROUNDOFF['double'], 0.0
+    lam = np.geomspace(1e-2, 1e4, 97) / max(len(p) for p, _ in terms)   # λ per lattice point: the best is taken
+    for p, c in terms:
+        if c == 0: continue
+        w = -(-len(p) // WRAP_BLOCKS); nb = -(-len(p) // w)                  # blocks of w points
+        q = np.zeros(nb * w); q[:len(p)] = np.maximum(p, 0.0)
+        blocks = q.reshape(nb, w).sum(1) * (1 + 2 * w * u)                     # each block's mass, rounded up, ...
+        ends = np.arange(1, nb + 1) * w - 1.0                                   # ... at its largest point
+        keep = blocks > 0
+        a = np.log(blocks[keep])[None, :] + lam[:, None] * ends[keep][None, :]
+        top = a.max(1)
+        lm = top + np.log(np.exp(a - top[:, None]).sum(1))                     # log E e^{λX}, from above
+        log_mgf = log_mgf + c * (lm + 4 * u * (np.abs(a).max(1) + nb + np.abs(lm) + 10))   # its float error, outward
+    log_bound = float(np.min(log_mgf - lam * M * (1 - 2 * u)))
+    return min(1.0, math.exp(min(0.0, log_bound)) * (1 + 8 * u))
+
+def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
+                 k:int,           # number of i.i.d. copies of p (>= 0)
+                 N:int,           # points kept
+                 overflow:str,    # 'drop' or 'top' (see `lattice_convolve`)
+                 extra:tuple=(),  # pmfs: for each, the law of the k-fold sum plus one independent term from it
+                ) -> list:
+    "[(law, ℓ1 bound on its round-off and wrap-around)] of the k-fold sum of p, then of it plus each of `extra`, kept to N points: one Fourier power."
+    k, N = check_int(k, 'k', 0), check_int(N, 'N', 1)
+    check_choice(overflow, 'overflow', ('drop', 'top'))
+    def kept(c, L):                   # the law kept to N points: overflow dropped or at the top point
+        c = np.maximum(c, 0.0)        # moves each point towards the truth (≥ 0): within the charged error
+        if overflow == 'top' and L > N: c[N - 1] = c[N - 1:].sum()
+        return c[:min(N, L)]
+    if k == 0: return [(np.eye(1, N)[0], 0.0)] + [(kept(np.array(b, float), len(b)), 0.0) for b in extra]
+    n = len(p)
+    sums = [[(p, k)]] + [[(p, k), (b, 1)] for b in extra]
+    lengths = [k * (n - 1) + 1] + [k * (n - 1) + len(b) for b in extra]
+    L, width = max(lengths), max(N, n)
+    tries = [min(int(math.ceil(mult * width)), L) for mult in WRAP_LENGTHS] + [L] * (L <= 16 * width)
+    for M in tries:                   # the shortest length whose wrap-around is negligible (or none: the whole sum)
+        M = sfft.next_fast_len(M, real=True)
+        wraps = [wrap_bound(s, M) for s in sums]
+        if max(wraps) <= WRAP_TOL or M >= L: break
+    check_memory(48.0 * M, f"a Fourier sum of {M} points", "use fewer bins")
+    u, eta = UNIT_ROUNDOFF['double'], 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
+    Fp = sfft.rfft(p, M)
+    Fb = [Fp.copy() if b is p else sfft.rfft(b, M) for b in extra]
+    G, j = None, k                    # G = Fp^k by binary powering, Fp squared in place
+    while True:
+        if j & 1: G = Fp.copy() if G is None else np.multiply(G, Fp, out=G)
+        j >>= 1
+        if not j: break
+        np.multiply(Fp, Fp, out=Fp)
+    l1, l2 = float(np.abs(p).sum()), l2_norm(p)
+    d = eta * math.sqrt(M) * l2                                   # the transform's error, in ℓ2 hence ℓ∞
+    mag = (l1 + d) ** k                                           # |G| and |Ĝ| at most
+    e_G = (k * (l1 + d) ** (k - 1) * eta * l2                     # Ĝ − G over √M: the transform's error through the
+           + math.expm1((k - 1) * math.log1p(3 * u)) * math.sqrt(2 / M) * l2_norm(G))   # power, the k − 1 products'
+    c = sfft.irfft(G, M)
+    out = [(kept(c, lengths[0]),
+            FFT_SLACK * math.sqrt(min(M, lengths[0])) * (e_G + 3 * eta * l2_norm(c)) + wraps[0] * (1 + (overflow == 'top')))]
+    for b, fb, L, w in zip(extra, Fb, lengths[1:], wraps[1:]):
+        l1b, l2b = float(np.abs(b).sum()), l2_norm(b)
+        H = np.multiply(fb, G, out=fb)
+        e_H = e_G * (l1b + eta * math.sqrt(M) * l2b) + mag * eta * l2b + 3 * u * math.sqrt(2 / M) * l2_norm(H)
+        c = sfft.irfft(H, M)
+        out.append((kept(c, L), FFT_SLACK * math.sqrt(min(M, L)) * (e_H + 3 * eta * l2_norm(c)) + w * (1 + (overflow == 'top'))))
+    return out
+
 def lattice_power(p:np.ndarray,   # a pmf on the lattice
                   k:int,          # number of i.i.d. terms (>= 1)
                   N:int,          # points kept
                   overflow:str,   # 'drop' or 'top' (see `lattice_convolve`)
                  ) -> tuple:
-    "(the law of the sum of `k` i.i.d. copies, kept to N points; an ℓ1 bound on its round-off), by binary powering."
-    out, base, e_out, e_base = None, p, 0.0, 0.0
-    while True:
-        M, fb = sfft.next_fast_len(2 * len(base) - 1, real=True), None      # the square's length, base's transform
-        if k & 1:
-            if out is None: out, e_out = base, e_base
-            elif len(out) == len(base):       # the product has the square's length: one transform of base for both
-                fb = sfft.rfft(base, M)
-                out, e = _lattice_product(out, base, N, overflow, sfft.rfft(out, M), fb, M); e_out += e_base + e
-            else: out, e = lattice_convolve(out, base, N, overflow); e_out += e_base + e
-        k >>= 1
-        if not k: return out, e_out
-        if fb is None: fb = sfft.rfft(base, M)
-        base, e = _lattice_product(base, base, N, overflow, fb, fb, M); e_base = 2 * e_base + e
+    "(the law of the sum of `k` i.i.d. copies, kept to N points; an ℓ1 bound on its round-off and wrap-around)."
+    k = check_int(k, 'k', 1)
+    return (p, 0.0) if k == 1 else lattice_sums(p, k, N, overflow)[0]
+
 
 # %% ../../nbs/accounting/13_allocation.ipynb #026938e3
 ROUNDING_ETA = 1e-15   # probability charged for Hoeffding's bound on the sum of nearest-rounding errors
@@ -229,15 +295,16 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
     dh, N = _lattice_size(sigma, t, bins)
     s, muQ, muP = 1 / sigma, -0.5 / sigma ** 2, 0.5 / sigma ** 2
     hi_mode, lo_mode = ('nearest', 'nearest') if near else ('up', 'down')
-    one = np.eye(1, N)[0]
     latQ = lognormal_lattice(muQ, s, dh, N, hi_mode)
     up, _, eu, _ = latQ                                                         # overflow dropped
-    R_up, er = lattice_power(up, t - 1, N, 'drop') if t > 1 else (one, 0.0)
+    if certified: latP = lognormal_lattice(muP, s, dh, N, hi_mode); pP, eP = latP[0], latP[2]
+    # one Fourier power each: the t − 1 terms' sum, and it plus the tilted term (certificate) or one more (attack)
+    (R_up, er), *up_sums = lattice_sums(up, t - 1, N, 'drop', extra=((pP,) if certified else ()) + ((up,) if attack else ()))
     er += (t - 1) * eu
     if near: dn, bd, ed = up.copy(), latQ[1], eu
     else: dn, bd, ed, _ = lognormal_lattice(muQ, s, dh, N, lo_mode)
     dn[N - 1] += bd                                                             # overflow at the top point
-    R_dn, erd = lattice_power(dn, t - 1, N, 'top') if t > 1 else (one, 0.0)
+    (R_dn, erd), S_dn = lattice_sums(dn, t - 1, N, 'top', extra=(dn,))
     erd += (t - 1) * ed
     # how far the true S may lie from the lattice sum's point: above it (hi) for the rounding/overflow of `up`, below
     # it (lo) for that of `dn`; directed rounding needs no allowance, nearest rounding its mean error and Hoeffding's
@@ -248,8 +315,7 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
     slack = t * dh / 2 if near else t * dh
     out = {}
     if certified:
-        latP = lognormal_lattice(muP, s, dh, N, hi_mode); pP, eP = latP[0], latP[2]
-        S, e = lattice_convolve(R_up, pP, N, 'drop')
+        S, e = up_sums[0]
         mq = (t - 1) * _nearest_mean(latQ, dh) if near else 0.0
         mp = mq + (_nearest_mean(latP, dh) if near else 0.0)
         # what the lattice leaves out, at finite losses: the tilted term beyond it (its tail on geometric cells, the
@@ -264,15 +330,15 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
         e_tail = sum(x[2] for x in tails) + (e + er + eP) + eta * len(tails)   # `over` is a difference of sums
         out['remove', 'certified'] = _to_pld(S, e + er + eP + eta + e_tail, dh, a, b, h, 'remove', True, hi(mp),
                                              extra=(Ls, ms))
-        S_dn = lattice_convolve(R_dn, dn, N, 'top'); S, e = S_dn
+        S, e = S_dn
         out['add', 'certified'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'add', True, lo)
     if attack:
-        S, e = S_dn if certified else lattice_convolve(R_dn, dn, N, 'top')     # the same sum as the certificate's
+        S, e = S_dn                                                        # the same sum as the certificate's
         y0 = dh * (N - 1) + slack                                          # S ≥ y0: the lattice sum is at its top
         tail = _tail_floor(muP, s, y0, R_dn, dh, slack, erd, a, b)
         out['remove', 'attack'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'remove', False, lo, tilt=True,
                                           slack=slack, top_shift=-slack if near else 0.0, top_tail=tail)
-        S, e = lattice_convolve(R_up, up, N, 'drop')
+        S, e = up_sums[-1]
         mp = t * _nearest_mean(latQ, dh) if near else 0.0
         out['add', 'attack'] = _to_pld(S, e + er + eu + eta, dh, a, b, h, 'add', False, hi(mp))
     for pld in out.values(): pld.masses.setflags(write=False)
