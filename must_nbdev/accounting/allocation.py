@@ -19,8 +19,8 @@ sfft = LazyModule('scipy.fft')
 __all__ = ['special', 'sfft', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'FFT_SLACK', 'ROUNDINGS', 'WRAP_TOL',
            'WRAP_LENGTHS', 'WRAP_BLOCKS', 'ROUNDING_ETA', 'TAIL_RATIO', 'TAIL_BUCKETS', 'TAIL_Z', 'EPOCH_PLD_CACHE_MB',
            'lognormal_lattice', 'lattice_convolve', 'wrap_bound', 'lattice_sums', 'lattice_power', 'mixture_epoch_plds',
-           'allocation_epoch_plds', 'compose_parts', 'run_bounds', 'compose_bounds', 'allocation_bounds',
-           'exact_two_step_delta']
+           'forget_epoch_plds', 'allocation_epoch_plds', 'compose_parts', 'run_bounds', 'compose_bounds',
+           'allocation_bounds', 'exact_two_step_delta']
 
 # %% ../../nbs/accounting/13_allocation.ipynb #85404fa3
 LATTICE_BINS = 1 << 21   # lattice points of the sum S: its accuracy is about (S's range)/LATTICE_BINS relative
@@ -289,6 +289,11 @@ def _kept(key:tuple) -> tuple:
         if nbytes <= budget and key not in _KEPT: _KEPT[key] = plds; _KEPT_BYTES += nbytes
         while _KEPT and _KEPT_BYTES > budget: _KEPT_BYTES -= sum(p.masses.nbytes for _, p in _KEPT.popitem(last=False)[1])
     return plds
+
+def forget_epoch_plds() -> None:
+    "Drop every kept epoch's PLDs (a benchmark times a query from scratch; the answers do not change)."
+    global _KEPT_BYTES
+    with _KEPT_LOCK: _KEPT.clear(); _KEPT_BYTES = 0
 
 def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
     "`mixture_epoch_plds`' ((key, DiscretePLD), …), masses read-only, so that callers can share the arrays."
