@@ -94,9 +94,14 @@ def wrap_bound(terms:list,   # [(pmf on the lattice points 0, 1, …, count)] of
         a = np.log(blocks[keep])[None, :] + lam[:, None] * ends[keep][None, :]
         top = a.max(1)
         lm = top + np.log(np.exp(a - top[:, None]).sum(1))                     # log E e^{λX}, from above
-        log_mgf = log_mgf + c * (lm + 4 * u * (np.abs(a).max(1) + nb + np.abs(lm) + 10))   # its float error, outward
-    log_bound = float(np.min(log_mgf - lam * M * (1 - 2 * u)))
-    return min(1.0, math.exp(min(0.0, log_bound)) * (1 + 8 * u))
+        # the float error of lm, outward: each exponent's (|log mass| ≤ 745, so ≤ 3u(745 + λ·end)), doubled by the
+        # shift by `top`, the nb-term sum's and the logarithms'
+        slack = 8 * u * (745 + lam * ends[keep][-1]) + 2 * nb * u + 2 * u * (np.abs(lm) + 10)
+        log_mgf = log_mgf + c * (lm + slack)
+    x = log_mgf - lam * M
+    x = x + 4 * u * (np.abs(log_mgf) + lam * M + 1)                             # the products' and the difference's
+    log_bound = min(0.0, float(np.min(x)))
+    return min(1.0, math.exp(log_bound) * (1 + 2 * u * (abs(log_bound) + 4)))  # exp's error grows with |its argument|
 
 def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
                  k:int,           # number of i.i.d. copies of p (>= 0)
@@ -107,11 +112,12 @@ def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
     "[(law, ℓ1 bound on its round-off and wrap-around)] of the k-fold sum of p, then of it plus each of `extra`, kept to N points: one Fourier power."
     k, N = check_int(k, 'k', 0), check_int(N, 'N', 1)
     check_choice(overflow, 'overflow', ('drop', 'top'))
-    def kept(c, L):                   # the law kept to N points: overflow dropped or at the top point
+    def kept(c, L, err):              # (the law kept to N points: overflow dropped or at the top point, its ℓ1 bound)
         c = np.maximum(c, 0.0)        # moves each point towards the truth (≥ 0): within the charged error
-        if overflow == 'top' and L > N: c[N - 1] = c[N - 1:].sum()
-        return c[:min(N, L)]
-    if k == 0: return [(np.eye(1, N)[0], 0.0)] + [(kept(np.array(b, float), len(b)), 0.0) for b in extra]
+        if overflow == 'top' and L > N:   # a pairwise float sum of nonnegative terms: within (log2 + 8)u of them
+            c[N - 1] = c[N - 1:].sum(); err += (math.log2(len(c)) + 8) * UNIT_ROUNDOFF['double'] * c[N - 1]
+        return c[:min(N, L)], err
+    if k == 0: return [(np.eye(1, N)[0], 0.0)] + [kept(np.array(b, float), len(b), 0.0) for b in extra]
     n = len(p)
     sums = [[(p, k)]] + [[(p, k), (b, 1)] for b in extra]
     lengths = [k * (n - 1) + 1] + [k * (n - 1) + len(b) for b in extra]
@@ -137,14 +143,15 @@ def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
     e_G = (k * (l1 + d) ** (k - 1) * eta * l2                     # Ĝ − G over √M: the transform's error through the
            + math.expm1((k - 1) * math.log1p(3 * u)) * math.sqrt(2 / M) * l2_norm(G))   # power, the k − 1 products'
     c = sfft.irfft(G, M)
-    out = [(kept(c, lengths[0]),
-            FFT_SLACK * math.sqrt(min(M, lengths[0])) * (e_G + 3 * eta * l2_norm(c)) + wraps[0] * (1 + (overflow == 'top')))]
+    out = [kept(c, lengths[0], FFT_SLACK * math.sqrt(min(M, lengths[0])) * (e_G + 3 * eta * l2_norm(c))
+                + wraps[0] * (1 + (overflow == 'top')))]
     for b, fb, L, w in zip(extra, Fb, lengths[1:], wraps[1:]):
         l1b, l2b = float(np.abs(b).sum()), l2_norm(b)
         H = np.multiply(fb, G, out=fb)
         e_H = e_G * (l1b + eta * math.sqrt(M) * l2b) + mag * eta * l2b + 3 * u * math.sqrt(2 / M) * l2_norm(H)
         c = sfft.irfft(H, M)
-        out.append((kept(c, L), FFT_SLACK * math.sqrt(min(M, L)) * (e_H + 3 * eta * l2_norm(c)) + w * (1 + (overflow == 'top'))))
+        out.append(kept(c, L, FFT_SLACK * math.sqrt(min(M, L)) * (e_H + 3 * eta * l2_norm(c))
+                        + w * (1 + (overflow == 'top'))))
     return out
 
 def lattice_power(p:np.ndarray,   # a pmf on the lattice
