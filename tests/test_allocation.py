@@ -1,10 +1,9 @@
 "Random allocation and shuffled epochs (accounting/13_allocation): soundness against exact values, the real pld-accounting, and the doors."
 import math, numpy as np, pytest
-from hypothesis import given, settings, strategies as st
 from must_nbdev.core.definitions import gaussian_profile
 from must_nbdev.core.epochs import make_epoch_scheme
 from must_nbdev.accounting.allocation import (allocation_epoch_plds, allocation_bounds, exact_two_step_delta,
-    lattice_power, lognormal_lattice, mixture_epoch_plds, compose_bounds)
+    lognormal_lattice, mixture_epoch_plds, compose_bounds)
 
 @pytest.mark.parametrize('sigma', [0.6, 1.0, 3.0])
 @pytest.mark.parametrize('eps', [0.0, 0.5, 2.0])
@@ -23,13 +22,6 @@ def test_two_step_allocation_brackets_quadrature_and_adaptive_choices_stay_below
         for f in (lambda w: 0.7, lambda w: 1.0 if w < 0.5 else 0.1, lambda w: abs(math.tanh(w))):
             assert exact_two_step_delta(sigma, eps, d, f) <= worst * (1 + 1e-9)
         assert p[d, 'attack'].delta(eps) <= worst <= p[d, 'certified'].delta(eps)
-
-def test_lattice_round_off_bound_holds_against_exact_integer_convolution():
-    g = np.random.default_rng(4).integers(1, 1000, 200).astype(float); g /= g.sum()
-    got, err = lattice_power(g, 13, 4000, 'drop')
-    ref = g.copy()
-    for _ in range(12): ref = np.convolve(ref, g)[:4000]
-    assert np.abs(got - ref).sum() <= err
 
 def test_lattice_masses_sum_to_one_with_the_tail():
     for up in (True, False):
@@ -101,7 +93,7 @@ def test_attack_overflow_at_the_top_point_was_loose_at_the_practitioners_size():
 
 def test_an_epoch_asked_again_reuses_its_plds_which_no_caller_can_change():
     "An accountant asked after every epoch rebuilt the same 2^21-point lattices each time (seconds per call)."
-    from must_nbdev.accounting.allocation import lattice_power, mixture_epoch_plds
+    from must_nbdev.accounting.allocation import mixture_epoch_plds
     first = allocation_epoch_plds(1.3, 7, bins=1 << 12)
     again = allocation_epoch_plds(1.3, 7, bins=1 << 12)
     assert all(again[key].masses is first[key].masses for key in first)       # kept: the same arrays ...
@@ -112,20 +104,7 @@ def test_an_epoch_asked_again_reuses_its_plds_which_no_caller_can_change():
     other = allocation_epoch_plds(1.3, 7, bins=1 << 12, attack=False)                # other options: their own
     assert set(other) == {('remove', 'certified'), ('add', 'certified')}
     assert all(np.array_equal(other[key].masses, first[key].masses) for key in other)
-    # a power shares each base's transform between its product and its square: the same sum as one by one
-    p = np.random.default_rng(3).random(64); p /= p.sum()
-    one_by_one = p
-    for _ in range(12): one_by_one = np.convolve(one_by_one, p)[:64]
-    assert np.allclose(lattice_power(p, 13, 64, 'drop')[0], one_by_one, rtol=0, atol=1e-15)
     with pytest.raises(TypeError, match='certified'): mixture_epoch_plds(1.0, 3, 0.0, 1.0, certified='no')
-
-def test_a_power_of_a_short_input_is_its_binomial_law():
-    "Sharing base's transform between a product and a square of other lengths gave Binomial(7, 1/2) wrong by 0.03."
-    from must_nbdev.accounting.allocation import lattice_power
-    for k in range(1, 12):
-        law, err = lattice_power(np.array([0.5, 0.5]), k, 16, 'drop')
-        exact = np.array([math.comb(k, j) for j in range(min(k, 15) + 1)]) / 2 ** k
-        assert np.allclose(law[:len(exact)], exact, rtol=0, atol=1e-14) and err < 1e-12, (k, law, exact)
 
 def test_the_kept_epoch_plds_stay_within_their_memory_budget(monkeypatch):
     "16 entries at small σ or a fine h could hold more than 1 GB: the cache counts bytes, and 0 keeps none."
@@ -144,43 +123,9 @@ def test_the_kept_epoch_plds_stay_within_their_memory_budget(monkeypatch):
     monkeypatch.setattr(allocation, 'EPOCH_PLD_CACHE_MB', -1)
     with pytest.raises(ValueError, match='EPOCH_PLD_CACHE_MB'): allocation_epoch_plds(1.7125, 5, bins=1 << 12)
 
-def _direct_sum(p, k, extra=None):
-    "The law of k i.i.d. copies of p (plus one term from `extra`) by direct convolution: every point, nothing wrapped."
-    out = p.copy()
-    for _ in range(k - 1): out = np.convolve(out, p)
-    return out if extra is None else np.convolve(out, extra)
-
-@given(seed=st.integers(0, 10**6), k=st.integers(2, 9), n=st.integers(2, 60), frac=st.floats(0.05, 1.0))
-@settings(max_examples=60, deadline=None)
-def test_chernoffs_wrap_bound_is_above_the_true_mass_beyond_the_length(seed, k, n, frac):
-    "The Fourier sum charges at most this bound for what wraps around: it must hold for every pmf, count and length."
-    from must_nbdev.accounting.allocation import wrap_bound
-    g = np.random.default_rng(seed)
-    p = g.random(n) ** g.uniform(1, 8); p /= p.sum()
-    b = g.random(n // 2 + 1); b /= b.sum()
-    M = max(1, int(frac * k * (n - 1)))
-    assert _direct_sum(p, k)[M:].sum() <= wrap_bound([(p, k)], M) * (1 + 1e-12) + 1e-300
-    assert _direct_sum(p, k, b)[M:].sum() <= wrap_bound([(p, k), (b, 1)], M) * (1 + 1e-12) + 1e-300
-
-@pytest.mark.parametrize('overflow', ['drop', 'top'])
-def test_a_fourier_sum_that_wraps_around_visibly_still_bounds_its_error(monkeypatch, overflow):
-    "Forced to the shortest length, where up to a few percent of the mass wraps around, the charge must cover the error."
-    from must_nbdev.accounting import allocation
-    monkeypatch.setattr(allocation, 'WRAP_TOL', 1.0)             # take the first length whatever wraps
-    g = np.random.default_rng(8)
-    p = np.exp(-np.arange(400) / 30.0) * g.uniform(0.5, 1, 400); p /= p.sum()
-    b = g.random(100); b /= b.sum()
-    N = 300
-    (law, err), (law_b, err_b) = allocation.lattice_sums(p, 7, N, overflow, extra=(b,))
-    for got, e, ref in ((law, err, _direct_sum(p, 7)), (law_b, err_b, _direct_sum(p, 7, b))):
-        want = ref[:N].copy()
-        if overflow == 'top': want[N - 1] = ref[N - 1:].sum()
-        assert ref[500:].sum() > 1e-4                                # the first length (500 points) wraps visibly
-        assert np.abs(got - want).sum() <= e < 1
-
 def test_an_epoch_takes_eight_transforms_not_thirty_nine(monkeypatch):
     "Binary powering took 39 transforms of 2^22 points per epoch (7 s at σ = 1, t = 50); one Fourier power per sum takes 8."
-    from must_nbdev.accounting import allocation
+    from must_nbdev.accounting import allocation, lattice
     import scipy.fft
     calls = []
     class Counting:
@@ -188,6 +133,6 @@ def test_an_epoch_takes_eight_transforms_not_thirty_nine(monkeypatch):
             f = getattr(scipy.fft, name)
             if name not in ('rfft', 'irfft'): return f
             return lambda *a, **kw: (calls.append((name, a[1])), f(*a, **kw))[1]
-    monkeypatch.setattr(allocation, 'sfft', Counting())
+    monkeypatch.setattr(lattice, 'sfft', Counting())
     allocation.mixture_epoch_plds(1.0123, 50, 0.0, 1 / 50, bins=1 << 14)
     assert len(calls) == 8 and all(M <= 3 * (1 << 14) for _, M in calls), calls   # 3 lattices at 2^14 points

@@ -11,22 +11,20 @@ from threading import Lock
 import numpy as np
 from ..core.definitions import check_int, check_real, check_choice, check_flag, check_memory, LazyModule
 from .pld import DiscretePLD
-from .compose import compose_plds, l2_norm, UNIT_ROUNDOFF
+from .compose import compose_plds, UNIT_ROUNDOFF
+from .lattice import lattice_sums
 special = LazyModule('scipy.special')   # imported at first use
-sfft = LazyModule('scipy.fft')
 
 # %% auto #0
-__all__ = ['special', 'sfft', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'FFT_SLACK', 'ROUNDINGS', 'WRAP_TOL',
-           'WRAP_LENGTHS', 'WRAP_BLOCKS', 'ROUNDING_ETA', 'TAIL_RATIO', 'TAIL_BUCKETS', 'TAIL_Z', 'EPOCH_PLD_CACHE_MB',
-           'lognormal_lattice', 'lattice_convolve', 'wrap_bound', 'lattice_sums', 'lattice_power', 'mixture_epoch_plds',
-           'forget_epoch_plds', 'allocation_epoch_plds', 'compose_parts', 'run_bounds', 'compose_bounds',
-           'allocation_bounds', 'exact_two_step_delta']
+__all__ = ['special', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'ROUNDINGS', 'ROUNDING_ETA', 'TAIL_RATIO', 'TAIL_BUCKETS',
+           'TAIL_Z', 'EPOCH_PLD_CACHE_MB', 'lognormal_lattice', 'mixture_epoch_plds', 'forget_epoch_plds',
+           'allocation_epoch_plds', 'compose_parts', 'run_bounds', 'compose_bounds', 'allocation_bounds',
+           'exact_two_step_delta']
 
 # %% ../../nbs/accounting/13_allocation.ipynb #85404fa3
 LATTICE_BINS = 1 << 21   # lattice points of the sum S: its accuracy is about (S's range)/LATTICE_BINS relative
 LATTICE_SPAN = 16.0      # the lattice covers S ≤ LATTICE_SPAN · max(t, 4) at most (heavier tails: charged)
 LATTICE_TAIL = 1e-13     # P-mass of one term beyond the lattice that sizes it, when that needs less than the span
-FFT_SLACK = 1.05         # factor on the FFT round-off bounds (their second-order terms)
 
 ROUNDINGS = ('up', 'down', 'nearest')
 
@@ -48,121 +46,6 @@ def lognormal_lattice(mu:float,    # mean of log Y
     pmf, c = (np.concatenate([[0.0], cells[:N - 1]]), e[N - 1]) if mode == 'up' else (cells[:N], e[N])
     zc = (math.log(c) - mu) / s
     return pmf, float(special.ndtr(-zc)), err, math.exp(mu + s * s / 2) * float(special.ndtr(zc - s))
-
-# %% ../../nbs/accounting/13_allocation.ipynb #29e3ea9c
-def _lattice_product(a, b, N, overflow, fa, fb, M) -> tuple:
-    "`lattice_convolve` from the transforms `fa`, `fb` of `a`, `b` at length M = next_fast_len(len(a) + len(b) − 1)."
-    L = len(a) + len(b) - 1
-    c = sfft.irfft(fa * fb, M)[:L]
-    eta = 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
-    l1a, l1b, l2a, l2b = float(np.abs(a).sum()), float(np.abs(b).sum()), l2_norm(a), l2_norm(b)
-    err = FFT_SLACK * math.sqrt(L) * (eta * (l2a * l1b + l1a * l2b) + eta ** 2 * math.sqrt(M) * l2a * l2b
-                                      + 3 * eta * l2_norm(c))
-    c = np.maximum(c, 0.0)
-    if overflow == 'top' and L > N: c[N - 1] += c[N:].sum()
-    return c[:N], err
-
-def lattice_convolve(a:np.ndarray,   # a pmf on the lattice (nonnegative)
-                     b:np.ndarray,   # another, same lattice
-                     N:int,          # points kept: 0..N-1
-                     overflow:str,   # 'drop': mass beyond the lattice is dropped; 'top': added to the last point
-                    ) -> tuple:
-    "(the law of the sum of two independent lattice variables, kept to N points; an ℓ1 bound on its round-off)."
-    M = sfft.next_fast_len(len(a) + len(b) - 1, real=True)
-    fb = sfft.rfft(b, M)
-    return _lattice_product(a, b, N, overflow, fb if a is b else sfft.rfft(a, M), fb, M)   # a square: one transform
-
-WRAP_TOL = 1e-16                          # a Fourier sum's length grows until the mass it wraps around is below this
-WRAP_LENGTHS = (1.25, 1.5, 2, 3, 4, 6, 8)   # its lengths tried, in kept points; then the whole sum if at most 16
-                                          # times them, else the last length charges what still wraps
-WRAP_BLOCKS = 8192                        # the wrap-around bound's blocks of lattice points (at most this many)
-
-def wrap_bound(terms:list,   # [(pmf on the lattice points 0, 1, …, count)] of independent terms
-               M:int,        # a length: the bound is on the sum's mass at M and beyond
-              ) -> float:
-    "An upper bound on the mass of the sum of the terms (`count` i.i.d. copies of each pmf) at M and beyond: Chernoff's, outward."
-    if sum(c * (len(p) - 1) for p, c in terms) < M: return 0.0
-    u, log_mgf = UNIT_ROUNDOFF['double'], 0.0
-    lam = np.geomspace(1e-2, 1e4, 97) / max(len(p) for p, _ in terms)   # λ per lattice point: the best is taken
-    for p, c in terms:
-        if c == 0: continue
-        w = -(-len(p) // WRAP_BLOCKS); nb = -(-len(p) // w)                  # blocks of w points
-        q = np.zeros(nb * w); q[:len(p)] = np.maximum(p, 0.0)
-        blocks = q.reshape(nb, w).sum(1) * (1 + 2 * w * u)                     # each block's mass, rounded up, ...
-        ends = np.arange(1, nb + 1) * w - 1.0                                   # ... at its largest point
-        keep = blocks > 0
-        a = np.log(blocks[keep])[None, :] + lam[:, None] * ends[keep][None, :]
-        top = a.max(1)
-        lm = top + np.log(np.exp(a - top[:, None]).sum(1))                     # log E e^{λX}, from above
-        # the float error of lm, outward: each exponent's (|log mass| ≤ 745, so ≤ 3u(745 + λ·end)), doubled by the
-        # shift by `top`, the nb-term sum's and the logarithms'
-        slack = 8 * u * (745 + lam * ends[keep][-1]) + 2 * nb * u + 2 * u * (np.abs(lm) + 10)
-        log_mgf = log_mgf + c * (lm + slack)
-    x = log_mgf - lam * M
-    x = x + 4 * u * (np.abs(log_mgf) + lam * M + 1)                             # the products' and the difference's
-    log_bound = min(0.0, float(np.min(x)))
-    return min(1.0, math.exp(log_bound) * (1 + 2 * u * (abs(log_bound) + 4)))  # exp's error grows with |its argument|
-
-def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
-                 k:int,           # number of i.i.d. copies of p (>= 0)
-                 N:int,           # points kept
-                 overflow:str,    # 'drop' or 'top' (see `lattice_convolve`)
-                 extra:tuple=(),  # pmfs: for each, the law of the k-fold sum plus one independent term from it
-                ) -> list:
-    "[(law, ℓ1 bound on its round-off and wrap-around)] of the k-fold sum of p, then of it plus each of `extra`, kept to N points: one Fourier power."
-    k, N = check_int(k, 'k', 0), check_int(N, 'N', 1)
-    check_choice(overflow, 'overflow', ('drop', 'top'))
-    def kept(c, L, err):              # (the law kept to N points: overflow dropped or at the top point, its ℓ1 bound)
-        c = np.maximum(c, 0.0)        # moves each point towards the truth (≥ 0): within the charged error
-        if overflow == 'top' and L > N:   # a pairwise float sum of nonnegative terms: within (log2 + 8)u of them
-            c[N - 1] = c[N - 1:].sum(); err += (math.log2(len(c)) + 8) * UNIT_ROUNDOFF['double'] * c[N - 1]
-        return c[:min(N, L)], err
-    if k == 0: return [(np.eye(1, N)[0], 0.0)] + [kept(np.array(b, float), len(b), 0.0) for b in extra]
-    n = len(p)
-    sums = [[(p, k)]] + [[(p, k), (b, 1)] for b in extra]
-    lengths = [k * (n - 1) + 1] + [k * (n - 1) + len(b) for b in extra]
-    L, width = max(lengths), max(N, n)
-    tries = [min(int(math.ceil(mult * width)), L) for mult in WRAP_LENGTHS] + [L] * (L <= 16 * width)
-    for M in tries:                   # the shortest length whose wrap-around is negligible (or none: the whole sum)
-        M = sfft.next_fast_len(M, real=True)
-        wraps = [wrap_bound(s, M) for s in sums]
-        if max(wraps) <= WRAP_TOL or M >= L: break
-    check_memory(48.0 * M, f"a Fourier sum of {M} points", "use fewer bins")
-    u, eta = UNIT_ROUNDOFF['double'], 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
-    Fp = sfft.rfft(p, M)
-    Fb = [Fp.copy() if b is p else sfft.rfft(b, M) for b in extra]
-    G, j = None, k                    # G = Fp^k by binary powering, Fp squared in place
-    while True:
-        if j & 1: G = Fp.copy() if G is None else np.multiply(G, Fp, out=G)
-        j >>= 1
-        if not j: break
-        np.multiply(Fp, Fp, out=Fp)
-    l1, l2 = float(np.abs(p).sum()), l2_norm(p)
-    d = eta * math.sqrt(M) * l2                                   # the transform's error, in ℓ2 hence ℓ∞
-    mag = (l1 + d) ** k                                           # |G| and |Ĝ| at most
-    e_G = (k * (l1 + d) ** (k - 1) * eta * l2                     # Ĝ − G over √M: the transform's error through the
-           + math.expm1((k - 1) * math.log1p(3 * u)) * math.sqrt(2 / M) * l2_norm(G))   # power, the k − 1 products'
-    c = sfft.irfft(G, M)
-    out = [kept(c, lengths[0], FFT_SLACK * math.sqrt(min(M, lengths[0])) * (e_G + 3 * eta * l2_norm(c))
-                + wraps[0] * (1 + (overflow == 'top')))]
-    for b, fb, L, w in zip(extra, Fb, lengths[1:], wraps[1:]):
-        l1b, l2b = float(np.abs(b).sum()), l2_norm(b)
-        H = np.multiply(fb, G, out=fb)
-        e_H = e_G * (l1b + eta * math.sqrt(M) * l2b) + mag * eta * l2b + 3 * u * math.sqrt(2 / M) * l2_norm(H)
-        c = sfft.irfft(H, M)
-        out.append(kept(c, L, FFT_SLACK * math.sqrt(min(M, L)) * (e_H + 3 * eta * l2_norm(c))
-                        + w * (1 + (overflow == 'top'))))
-    return out
-
-def lattice_power(p:np.ndarray,   # a pmf on the lattice
-                  k:int,          # number of i.i.d. terms (>= 1)
-                  N:int,          # points kept
-                  overflow:str,   # 'drop' or 'top' (see `lattice_convolve`)
-                 ) -> tuple:
-    "(the law of the sum of `k` i.i.d. copies, kept to N points; an ℓ1 bound on its round-off and wrap-around)."
-    k = check_int(k, 'k', 1)
-    return (p, 0.0) if k == 1 else lattice_sums(p, k, N, overflow)[0]
-
 
 # %% ../../nbs/accounting/13_allocation.ipynb #026938e3
 ROUNDING_ETA = 1e-15   # probability charged for Hoeffding's bound on the sum of nearest-rounding errors

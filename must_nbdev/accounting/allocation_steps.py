@@ -10,7 +10,8 @@ from ..core.definitions import check_int, check_real, check_choice
 from .pld import Cells, DiscretePLD, lower_pld
 from .compose import UNIT_ROUNDOFF
 from .allocation import (LATTICE_BINS, allocation_epoch_plds, compose_parts, run_bounds,
-                                              lattice_convolve, special)
+                                              special)
+from .lattice import lattice_convolve
 
 # %% auto #0
 __all__ = ['SCORE_SPAN', 'SCORE_TAIL', 'SCORES', 'allocation_blocks', 'score_epoch_pair', 'pair_lower_pld', 'score_attack_plds',

@@ -1,0 +1,65 @@
+"Sums of lattice variables (accounting/12b_lattice): FFT convolutions and Fourier powers against direct sums, their charged round-off and wrap-around."
+import math, numpy as np, pytest
+from hypothesis import given, settings, strategies as st
+from must_nbdev.accounting import lattice
+from must_nbdev.accounting.lattice import lattice_convolve, lattice_power, lattice_sums, wrap_bound
+
+def test_lattice_round_off_bound_holds_against_exact_integer_convolution():
+    g = np.random.default_rng(4).integers(1, 1000, 200).astype(float); g /= g.sum()
+    got, err = lattice_power(g, 13, 4000, 'drop')
+    ref = g.copy()
+    for _ in range(12): ref = np.convolve(ref, g)[:4000]
+    assert np.abs(got - ref).sum() <= err
+
+def test_a_power_of_a_short_input_is_its_binomial_law():
+    "Sharing base's transform between a product and a square of other lengths gave Binomial(7, 1/2) wrong by 0.03."
+    for k in range(1, 12):
+        law, err = lattice_power(np.array([0.5, 0.5]), k, 16, 'drop')
+        exact = np.array([math.comb(k, j) for j in range(min(k, 15) + 1)]) / 2 ** k
+        assert np.allclose(law[:len(exact)], exact, rtol=0, atol=1e-14) and err < 1e-12, (k, law, exact)
+
+def test_a_power_is_the_same_sum_as_one_by_one():
+    "Binary powering once shared a base's transform between its product and its square; a Fourier power must agree too."
+    p = np.random.default_rng(3).random(64); p /= p.sum()
+    one_by_one = p
+    for _ in range(12): one_by_one = np.convolve(one_by_one, p)[:64]
+    assert np.allclose(lattice_power(p, 13, 64, 'drop')[0], one_by_one, rtol=0, atol=1e-15)
+
+def test_bad_arguments_are_refused():
+    p = np.full(4, 0.25)
+    with pytest.raises(ValueError, match='overflow'): lattice_sums(p, 3, 8, 'wrap')
+    with pytest.raises(ValueError, match='k'): lattice_sums(p, -1, 8, 'drop')
+    with pytest.raises(ValueError, match='k'): lattice_power(p, 0, 8, 'drop')
+    assert lattice_sums(p, 0, 3, 'top', extra=(p,))[1][0].tolist() == [0.25, 0.25, 0.5]   # no copies: the extra, kept
+
+def _direct_sum(p, k, extra=None):
+    "The law of k i.i.d. copies of p (plus one term from `extra`) by direct convolution: every point, nothing wrapped."
+    out = p.copy()
+    for _ in range(k - 1): out = np.convolve(out, p)
+    return out if extra is None else np.convolve(out, extra)
+
+@given(seed=st.integers(0, 10**6), k=st.integers(2, 9), n=st.integers(2, 60), frac=st.floats(0.05, 1.0))
+@settings(max_examples=60, deadline=None)
+def test_chernoffs_wrap_bound_is_above_the_true_mass_beyond_the_length(seed, k, n, frac):
+    "The Fourier sum charges at most this bound for what wraps around: it must hold for every pmf, count and length."
+    g = np.random.default_rng(seed)
+    p = g.random(n) ** g.uniform(1, 8); p /= p.sum()
+    b = g.random(n // 2 + 1); b /= b.sum()
+    M = max(1, int(frac * k * (n - 1)))
+    assert _direct_sum(p, k)[M:].sum() <= wrap_bound([(p, k)], M) * (1 + 1e-12) + 1e-300
+    assert _direct_sum(p, k, b)[M:].sum() <= wrap_bound([(p, k), (b, 1)], M) * (1 + 1e-12) + 1e-300
+
+@pytest.mark.parametrize('overflow', ['drop', 'top'])
+def test_a_fourier_sum_that_wraps_around_visibly_still_bounds_its_error(monkeypatch, overflow):
+    "Forced to the shortest length, where up to a few percent of the mass wraps around, the charge must cover the error."
+    monkeypatch.setattr(lattice, 'WRAP_TOL', 1.0)             # take the first length whatever wraps
+    g = np.random.default_rng(8)
+    p = np.exp(-np.arange(400) / 30.0) * g.uniform(0.5, 1, 400); p /= p.sum()
+    b = g.random(100); b /= b.sum()
+    N = 300
+    (law, err), (law_b, err_b) = lattice.lattice_sums(p, 7, N, overflow, extra=(b,))
+    for got, e, ref in ((law, err, _direct_sum(p, 7)), (law_b, err_b, _direct_sum(p, 7, b))):
+        want = ref[:N].copy()
+        if overflow == 'top': want[N - 1] = ref[N - 1:].sum()
+        assert ref[500:].sum() > 1e-4                                # the first length (500 points) wraps visibly
+        assert np.abs(got - want).sum() <= e < 1
