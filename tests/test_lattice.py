@@ -2,7 +2,7 @@
 import math, numpy as np, pytest
 from hypothesis import given, settings, strategies as st
 from must_nbdev.accounting import lattice
-from must_nbdev.accounting.lattice import lattice_convolve, lattice_power, lattice_sums, wrap_bound
+from must_nbdev.accounting.lattice import circular_sum, lattice_convolve, lattice_power, lattice_sums, wrap_bound
 
 def test_lattice_round_off_bound_holds_against_exact_integer_convolution():
     g = np.random.default_rng(4).integers(1, 1000, 200).astype(float); g /= g.sum()
@@ -31,6 +31,10 @@ def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match='k'): lattice_sums(p, -1, 8, 'drop')
     with pytest.raises(ValueError, match='k'): lattice_power(p, 0, 8, 'drop')
     assert lattice_sums(p, 0, 3, 'top', extra=(p,))[1][0].tolist() == [0.25, 0.25, 0.5]   # no copies: the extra, kept
+    with pytest.raises(ValueError, match='M = 3'): circular_sum([(p, 2, 0.0, 0.0)], 3)
+    with pytest.raises(ValueError, match='count'): circular_sum([(p, -1, 0.0, 0.0)], 8)
+    with pytest.raises(ValueError, match='M'): circular_sum([(p, 1, 0.0, 0.0)], 1)
+    assert circular_sum([(p, 0, 0.0, 0.0)], 5)[0].tolist() == [1, 0, 0, 0, 0]             # no terms: the sum is 0
 
 def _direct_sum(p, k, extra=None):
     "The law of k i.i.d. copies of p (plus one term from `extra`) by direct convolution: every point, nothing wrapped."
@@ -63,3 +67,19 @@ def test_a_fourier_sum_that_wraps_around_visibly_still_bounds_its_error(monkeypa
         if overflow == 'top': want[N - 1] = ref[N - 1:].sum()
         assert ref[500:].sum() > 1e-4                                # the first length (500 points) wraps visibly
         assert np.abs(got - want).sum() <= e < 1
+
+@given(seed=st.integers(0, 10**6), a=st.integers(1, 40), b=st.integers(0, 9), n=st.integers(2, 50),
+       M=st.integers(2, 300), noise=st.sampled_from([0.0, 1e-12, 1e-6]))
+@settings(max_examples=60, deadline=None)
+def test_a_sum_on_the_circle_is_the_exact_law_modulo_its_length_within_its_charge(seed, a, b, n, M, noise):
+    "The attacks read T modulo M as exact: the charge must cover round-off and the pmfs' own errors, however much wraps."
+    g = np.random.default_rng(seed)
+    p, r = g.random(min(n, M)) ** g.uniform(1, 6), g.random(min(n // 2 + 1, M))
+    p, r = p / p.sum(), r / r.sum()
+    ref = np.convolve(_direct_sum(p, a), _direct_sum(r, b)) if b else _direct_sum(p, a)
+    ref = np.bincount(np.arange(len(ref)) % M, weights=ref, minlength=M)   # the law modulo M, directly
+    off = noise * g.uniform(-1, 1, len(p))                                  # p as computed: off by a known error
+    got, err = circular_sum([(p + off, a, float(np.abs(off).sum()), float(np.abs(off).max(initial=0))),
+                             (r, b, 0.0, 0.0)], M)
+    assert len(got) == M and np.abs(got - ref).max() <= err, (np.abs(got - ref).max(), err)
+    assert err < 1e-12 + 2 * a * noise                                      # and the charge is not vacuous

@@ -11,7 +11,7 @@ from .pld import Cells, DiscretePLD, lower_pld
 from .compose import UNIT_ROUNDOFF
 from .allocation import (LATTICE_BINS, allocation_epoch_plds, compose_parts, run_bounds,
                                               special)
-from .lattice import lattice_convolve
+from .lattice import circular_sum, sfft
 
 # %% auto #0
 __all__ = ['SCORE_SPAN', 'SCORE_TAIL', 'SCORES', 'allocation_blocks', 'score_epoch_pair', 'pair_lower_pld', 'score_attack_plds',
@@ -50,34 +50,6 @@ def _score_term(shift, sigma, dv, K, kind, q=1.0) -> tuple:
     u = UNIT_ROUNDOFF['double']
     return cells, 2 * 64 * u * float(small.max()) + u, 2 * 64 * u * float(small.sum()) + u
 
-def _fold_convolve(a, b, W) -> tuple:
-    "(law of clamp(A + B) to |index| ≤ W, both centred on their middle point; the product's ℓ∞ and ℓ1 round-off)."
-    L = len(a) + len(b) - 1
-    c, l1 = lattice_convolve(a, b, L, 'drop')        # every point, ≥ 0; its ℓ1 bound is √L times an ℓ2 (so ℓ∞) bound
-    mid, out = (L - 1) // 2, np.zeros(2 * W + 1)
-    lo, hi = mid - W, mid + W                                            # c's indices kept
-    out[max(0, -lo):min(2 * W, L - 1 - lo) + 1] = c[max(lo, 0):min(hi, L - 1) + 1]
-    out[0] += c[:max(lo, 0)].sum(); out[-1] += c[hi + 1:].sum()          # clamped: a function of the output
-    return out, l1 / math.sqrt(L), l1
-
-def _fold_power(term:tuple, n:int, W:int) -> tuple|None:
-    "(law of n i.i.d. terms' clamped sum, ℓ∞, ℓ1 round-off) by binary powering; None for n = 0."
-    out, (base, b_inf, b_l1) = None, term
-    while n:
-        if n & 1: out = (base, b_inf, b_l1) if out is None else _fold_product(out, (base, b_inf, b_l1), W)
-        n >>= 1
-        if n: base, b_inf, b_l1 = _fold_product((base, b_inf, b_l1), (base, b_inf, b_l1), W)
-    return out
-
-def _fold_product(x:tuple, y:tuple, W:int) -> tuple:
-    "(law, interior error, ℓ1 error) of the clamped sum of two independent (law, interior error, ℓ1 error)."
-    c, i, l = _fold_convolve(x[0], y[0], W)
-    grow = 1 + max(x[2], y[2])            # a computed law's mass is at most 1 + its ℓ1 error
-    # an interior point gets each input's interior errors times the other's mass, and the input's end points' errors
-    # (at most its ℓ1 error in all) times the other's largest mass: a clamped end plus a negative term is interior
-    inner = (x[1] + y[1]) * grow + x[2] * float(y[0].max()) + y[2] * float(x[0].max()) + x[2] * y[2]
-    return c, inner + i, (x[2] + y[2]) * grow + l
-
 # %% ../../nbs/accounting/13b_allocation_steps.ipynb #ad09d8d3
 def score_epoch_pair(sigma:float,           # noise multiplier (> 0)
                      steps_per_epoch:int,   # t (>= 1)
@@ -86,7 +58,7 @@ def score_epoch_pair(sigma:float,           # noise multiplier (> 0)
                      kind:str='ratio',      # 'ratio' or 'poisson' (add/remove), 'sinh' (substitution, opposite gradients)
                      bins:int=1 << 20,      # points of the sum's window
                     ) -> tuple:
-    "(D's law, D''s law, ℓ∞ round-off, ℓ1 round-off) of the attacker's sum T over one epoch."
+    "(D's law, D''s law, a bound on every point's error) of the attacker's sum T modulo the window over one epoch."
     sigma = check_real(sigma, 'sigma', 0, lo_open=True); t = check_int(steps_per_epoch, 'steps_per_epoch', 1)
     k = check_int(k, 'k', 1, t); check_choice(kind, 'kind', SCORES); W = check_int(bins, 'bins', 64) // 2
     q, top = k / t, math.exp((1 + SCORE_TAIL * sigma - 0.5) / sigma ** 2)   # the ratio Y where a term is clipped
@@ -95,23 +67,19 @@ def score_epoch_pair(sigma:float,           # noise multiplier (> 0)
                'sinh': (math.exp(-0.5 / sigma ** 2) * math.sqrt(2 * math.expm1(2 / sigma ** 2)), top)}[kind]
     dv = (SCORE_SPAN * sd * math.sqrt(t) + 2 * far) / W
     K = min(W, math.ceil(far / dv))
-    term = lambda shift: _score_term(shift, sigma, dv, K, kind, q)
-    plus = _fold_power(term(1.0), k, W)
-    minus = _fold_power(term(-1.0 if kind == 'sinh' else 0.0), k, W)
-    rest = _fold_power(term(0.0), t - k, W)
-    if rest is None: (P, pi, pl), (Q, qi, ql) = plus, minus
-    else: (P, pi, pl), (Q, qi, ql) = _fold_product(rest, plus, W), _fold_product(rest, minus, W)
-    if len(P) != 2 * W + 1: P, Q = (_fold_convolve(x, np.eye(1, 2 * K + 1, K)[0], W)[0] for x in (P, Q))   # centre
-    return P, Q, max(pi, qi), max(pl, ql)
+    terms = {shift: _score_term(shift, sigma, dv, K, kind, q) for shift in (0.0, 1.0, -1.0)[:2 + (kind == 'sinh')]}
+    law = lambda shift, copies: (terms[shift][0], copies, terms[shift][2], terms[shift][1])   # its ℓ1, ℓ∞ errors
+    M = sfft.next_fast_len(2 * W + 1, real=True)               # T modulo M: the window and more, on a circle
+    P, p_err = circular_sum([law(0.0, t - k), law(1.0, k)], M)
+    Q, q_err = circular_sum([law(0.0, t - k), law(-1.0 if kind == 'sinh' else 0.0, k)], M)
+    return P, Q, max(p_err, q_err)
 
 def pair_lower_pld(P:np.ndarray,   # the first law's masses (computed)
                    Q:np.ndarray,   # the second law's masses, on the same points
-                   e_inf:float,    # a bound on each interior point's error
-                   e_l1:float,     # a bound on each end point's error
+                   err:float,      # a bound on each point's error
                    h:float,        # loss grid step
                   ) -> DiscretePLD:
     "A PLD below the pair (P, Q): P's masses lowered and Q's raised by their error bounds, merged by `lower_pld`."
-    err = np.full(len(P), e_inf); err[[0, -1]] = e_l1                  # the end points collect clamped mass
     p, q = np.maximum(P - err, 0.0), Q + err
     keep = p > 0
     lA, lB = np.log(p[keep]), np.log(q[keep]); ell = lA - lB
@@ -128,9 +96,8 @@ def score_attack_plds(sigma:float,           # noise multiplier (> 0)
                       bins:int=1 << 20,      # points of the sum's window
                      ) -> dict:
     "{(direction, 'attack'): DiscretePLD} below one epoch: the attacker's sum T read in both orders."
-    P, Q, e_inf, e_l1 = score_epoch_pair(sigma, steps_per_epoch, k, kind=kind, bins=bins)
-    return {('remove', 'attack'): pair_lower_pld(P, Q, e_inf, e_l1, h),
-            ('add', 'attack'): pair_lower_pld(Q, P, e_inf, e_l1, h)}
+    P, Q, err = score_epoch_pair(sigma, steps_per_epoch, k, kind=kind, bins=bins)
+    return {('remove', 'attack'): pair_lower_pld(P, Q, err, h), ('add', 'attack'): pair_lower_pld(Q, P, err, h)}
 
 # %% ../../nbs/accounting/13b_allocation_steps.ipynb #8a30e39e
 def allocation_epoch_parts(sigma:float,            # noise multiplier (> 0)

@@ -12,7 +12,7 @@ sfft = LazyModule('scipy.fft')   # imported at first use
 
 # %% auto #0
 __all__ = ['sfft', 'FFT_SLACK', 'WRAP_TOL', 'WRAP_LENGTHS', 'WRAP_BLOCKS', 'lattice_convolve', 'wrap_bound', 'lattice_sums',
-           'lattice_power']
+           'lattice_power', 'circular_sum']
 
 # %% ../../nbs/accounting/12b_lattice.ipynb #b1c0e7a6
 FFT_SLACK = 1.05         # factor on the FFT round-off bounds (their second-order terms)
@@ -130,3 +130,34 @@ def lattice_power(p:np.ndarray,   # a pmf on the lattice
     "(the law of the sum of `k` i.i.d. copies, kept to N points; an ℓ1 bound on its round-off and wrap-around)."
     k = check_int(k, 'k', 1)
     return (p, 0.0) if k == 1 else lattice_sums(p, k, N, overflow)[0]
+
+# %% ../../nbs/accounting/12b_lattice.ipynb #c1rc0002
+def circular_sum(terms:list,   # [(pmf, count, ℓ1 error, ℓ∞ error)]: `count` i.i.d. copies of each pmf, known that well
+                 M:int,        # the circle's points (>= every pmf's length)
+                ) -> tuple:
+    "(the law of the terms' sum modulo M, a bound on its error at every point): one Fourier power per pmf."
+    M = check_int(M, 'M', 2)
+    u, eta = UNIT_ROUNDOFF['double'], 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
+    G, products = None, -1
+    log_B = log_C = fft_spread = input_spread = 0.0
+    for p, count, e1, e_inf in terms:
+        count = check_int(count, 'count', 0)
+        if count == 0: continue
+        if len(p) > M: raise ValueError(f"each pmf must fit the circle: its length must be <= M = {M}, got {len(p)}")
+        F, l1, l2 = sfft.rfft(p, M), float(np.abs(p).sum()), l2_norm(p)
+        B, C = l1 + eta * math.sqrt(M) * l2, l1 + e1     # the computed transform's moduli; the exact pmf's ℓ1, at most
+        log_B += count * math.log(B); fft_spread += count * eta * l2 / B
+        log_C += count * math.log(C); input_spread += count * e_inf / C
+        products += count
+        power, j = None, count                         # F^count by binary powering, F squared in place
+        while True:
+            if j & 1: power = F.copy() if power is None else np.multiply(power, F, out=power)
+            j >>= 1
+            if not j: break
+            np.multiply(F, F, out=F)
+        G = power if G is None else np.multiply(G, power, out=G)
+    if G is None: return np.eye(1, M)[0], 0.0
+    e_G = math.exp(log_B) * fft_spread + math.expm1(products * math.log1p(3 * u)) * math.sqrt(2 / M) * l2_norm(G)
+    c = sfft.irfft(G, M)
+    err = FFT_SLACK * (e_G + 3 * eta * l2_norm(c)) + math.exp(log_C) * input_spread * (1 + 4 * products * u)
+    return np.maximum(c, 0.0), err                     # ≥ 0 moves each point towards the truth
