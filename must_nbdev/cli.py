@@ -17,8 +17,9 @@ from .accounting.dominating import PAIRS
 from .accounting.pld import MAX_BINS
 from .experiments.reproduce import REPRODUCIBLE, SUMMARY_COLUMNS, artefact_builders, reproduce_all, write_artefact
 from .experiments.paper_comparisons import PAPER_COMPARISONS, write_comparison
-from .commands import (OTHER_NAMES, CommandParser, parse_number, parse_seed, dumps_json, add_scheme_args, cmd_amplify,
-                                 cmd_account, cmd_compare, cmd_calibrate, cmd_sweep, cmd_epochs)
+from .commands import (
+    OTHER_NAMES, CommandParser, parse_number, parse_seed, dumps_json, add_scheme_args, cmd_amplify, cmd_account,
+    cmd_compare, cmd_calibrate, cmd_sweep, cmd_epochs)
 
 # %% auto #0
 __all__ = ['EXAMPLES', 'SIGMA_HELP', 'cmd_reproduce', 'build_parser', 'main']

@@ -121,3 +121,14 @@ def test_generators_are_read_once_not_spent_by_their_checks():
     assert len(listed) == 2 and made == listed
     gains = lambda eps: mean_gain_table(pop, eps_values=eps, rates=[0.1, 0.3], schemes=['wor'])
     assert gains(e for e in (0.5, 1.0)) == gains([0.5, 1.0]) and len(gains([0.5, 1.0])) == 4
+
+def test_the_figures_name_their_bad_arguments_before_drawing():
+    "The plots passed their lists on unchecked: a bad ε was blamed on `eps` inside sample_budget, after the axes were made."
+    from must_nbdev.companions import accuracy_gains as ag
+    for plot in (ag.plot_sample_budget, ag.plot_variance_bound):
+        with pytest.raises(ValueError, match='eps_values'): plot(eps_values=(0.5, -1.0))
+        with pytest.raises(TypeError, match='eps_values'): plot(eps_values=0.5)
+    with pytest.raises(ValueError, match='tols'): ag.plot_mean_ratio_tolerance(tols=(0.01, 1.0))
+    with pytest.raises(ValueError, match='rates'): ag.plot_mean_ratio_tolerance(rates=(0.1, 0.0))
+    with pytest.raises(TypeError, match='rows'): ag.plot_mse_by_rate([{'eps': 1.0, 'rate': 0.1}], 'title')
+    with pytest.raises(ValueError, match='rows'): ag.plot_mse_by_rate([], 'title')

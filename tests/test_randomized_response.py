@@ -79,3 +79,8 @@ def test_subsampled_rr_parameter_names_a_float_eps_too_large_for_floats():
     from must_nbdev.companions.randomized_response import subsampled_rr_parameter
     with pytest.raises(ValueError, match=r'eps=1e\+17 is too large for float arithmetic'): subsampled_rr_parameter(1e17, 1.0)
     assert subsampled_rr_parameter(Fraction(10**17), Fraction(1)) == 10**17      # exact where asked
+
+def test_the_figure_names_its_bad_rates_before_drawing():
+    from must_nbdev.companions.randomized_response import plot_subsampled_rr
+    with pytest.raises(ValueError, match='ps'): plot_subsampled_rr(ps=(0.5, 1.5))
+    with pytest.raises(TypeError, match='ps'): plot_subsampled_rr(ps='0.5')

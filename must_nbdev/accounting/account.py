@@ -18,8 +18,8 @@ from .triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED, n
 from .triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
 from .certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM, run_certificates
 from .attack import AttackAccountant
-from .accountant import (Bounds, CertifiedResult, PrivacyAccountant,
-                                             best_composition, refine_grid)
+from .accountant import (
+    Bounds, CertifiedResult, PrivacyAccountant, best_composition, refine_grid)
 
 
 # %% auto #0

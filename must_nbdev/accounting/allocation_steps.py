@@ -9,8 +9,8 @@ import numpy as np
 from ..core.definitions import check_int, check_real, check_choice
 from .pld import Cells, DiscretePLD, lower_pld
 from .compose import UNIT_ROUNDOFF
-from .allocation import (LATTICE_BINS, allocation_epoch_plds, compose_parts, run_bounds,
-                                              special)
+from .allocation import (
+    LATTICE_BINS, allocation_epoch_plds, compose_parts, run_bounds, special)
 from .lattice import circular_sum, sfft
 
 # %% auto #0

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from ..core.definitions import check_choice, check_real, LazyModule
 from ..core.sampling import Scheme, occurrence_pmf
 from .pairs import log_normal_cell, output_pair, check_sigma
-from .pld import (CAP_MASS, CELLS_PER_WEIGHT, DiscretePLD, GridTooLarge, MAX_BINS, TAIL_ROUND,
-                                       check_max_bins, loss_cells, lower_pld, merge_cells, upper_pld)
+from .pld import (
+    CAP_MASS, CELLS_PER_WEIGHT, DiscretePLD, GridTooLarge, MAX_BINS, TAIL_ROUND, check_max_bins, loss_cells,
+    lower_pld, merge_cells, upper_pld)
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 

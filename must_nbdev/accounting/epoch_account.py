@@ -12,8 +12,8 @@ from ..core.epochs import EpochScheme
 from .pairs import check_sigma
 from .accountant import CertifiedResult
 from .compose import compose_plds
-from .allocation import (LATTICE_BINS, compose_bounds, compose_parts, run_bounds,
-                                              mixture_epoch_plds)
+from .allocation import (
+    LATTICE_BINS, compose_bounds, compose_parts, run_bounds, mixture_epoch_plds)
 from .allocation_steps import allocation_epoch_parts, score_attack_plds
 
 # %% auto #0

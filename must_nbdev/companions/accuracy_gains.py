@@ -49,6 +49,7 @@ def sample_budget(eps,          # target ε of the release (> 0)
 def plot_sample_budget(ax=None,                     # matplotlib axes (None: new figure)
                        eps_values=(0.1, 0.5, 1.0)): # target ε per curve
     "Figure 3: the budget ε_n usable on an SRS against the sampling rate, for each target ε."
+    eps_values = check_epsilon(check_values(eps_values, 'eps_values', 'ε values (> 0)'), 'eps_values')
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6, 4))
     rate = np.linspace(0.005, 1, 300)
@@ -79,6 +80,7 @@ def rate_for_variance_bound(q:float,    # variance fraction in (0, 1)
 def plot_variance_bound(ax=None,                        # matplotlib axes (None: new figure)
                         eps_values=(0.001, 0.01, 0.1, 1.0, 3.0)): # ε per curve
     "Figure 4: q = 1 − ε²/ε_n² against the sampling rate, with the small-ε limit 1 − rate²."
+    eps_values = check_epsilon(check_values(eps_values, 'eps_values', 'ε values (> 0)'), 'eps_values')
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6, 4))
     rate = np.linspace(0.001, 1, 400)
@@ -115,6 +117,11 @@ def plot_mean_ratio_tolerance(axes=None,                   # two matplotlib axes
                               tols=(1e-2, 1e-4, 1.66e-6),  # tolerances 1 − r, one curve each
                               rates=None):                 # sampling rates (None: 1e-4 to 0.9)
     "Figure 5 redrawn: the ε (left) and ε_n (right) where 1 − r reaches each tolerance; r = 1 itself is never reached."
+    tols = check_reals(check_values(tols, 'tols', 'tolerances 1 − r in (0, 1)'), 'tols', 0, 1, lo_open=True,
+                       hi_open=True)
+    if rates is not None:
+        rates = check_reals(check_values(rates, 'rates', 'sampling rates in (0, 1)'), 'rates', 0, 1, lo_open=True,
+                            hi_open=True)
     import matplotlib.pyplot as plt
     if axes is None: _, axes = plt.subplots(1, 2, figsize=(11, 3.8))
     rates = np.array([1e-4, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) if rates is None else rates
@@ -352,6 +359,12 @@ def plot_mse_by_rate(rows,       # rows of `median_mse_by_rate`
                      title:str,  # figure title
                      ax=None):   # matplotlib axes (None: new figure)
     "Line plot of log MSE against the sampling rate, one line per ε; crosses at rate 1 are the population releases."
+    rows = check_values(rows, 'rows', 'rows of median_mse_by_rate')          # a generator, read once
+    fields = ('eps', 'rate', 'log_mse', 'log_mse_population')
+    for r in rows:
+        if not isinstance(r, dict) or any(f not in r for f in fields):
+            raise TypeError(f"rows must be rows of median_mse_by_rate (dicts with {', '.join(fields)}), got {r!r}")
+    if not rows: raise ValueError("rows must hold at least one row of median_mse_by_rate, got none")
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6.5, 4))
     for i, e in enumerate(sorted({r['eps'] for r in rows})):

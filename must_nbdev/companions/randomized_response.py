@@ -100,6 +100,7 @@ def subsampling_theorem_epsilon(eps,  # privacy parameter ε > 0 (scalar or arra
 def plot_subsampled_rr(ax=None,              # matplotlib axes (None: new figure)
                        ps=(0.5, 0.1, 0.01)): # rates p, one curve each
     "Exact ε of subsampled RR_ε (solid) against Theorem 1.1 (dashed) and the folklore εp (dotted)."
+    ps = check_rate(check_values(ps, 'ps', 'rates in (0, 1]'), 'ps')
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6, 4))
     e = np.geomspace(1e-2, 10, 200)

@@ -8,8 +8,8 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 import numpy as np
-from .definitions import (check_int, check_real, check_choice, check_values, LazyModule,
-                                         moved_names)
+from .definitions import (
+    check_int, check_real, check_choice, check_values, LazyModule, moved_names)
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
