@@ -270,18 +270,26 @@ def slow_cells():
     return _SLOW
 _SLOW = None
 
+def exports_modules(cell) -> bool:
+    "Whether a cell calls `nbdev_export()`: it rewrites every module, while a parallel kernel may be importing one."
+    source = cell['source'] if isinstance(cell['source'], str) else ''.join(cell['source'])
+    return cell['cell_type'] == 'code' and 'nbdev_export' + '(' in source
+
 def prepared(path, slow=()):
     """The notebook as it is executed: a hidden setup cell first, which names the notebook and the library's hash so
     that jupyter-cache's key (the code cells' sources) changes with the setup, the notebook's code or the library.
     Cells flagged `#| slow` are not executed (the page shows their stored outputs, see `with_stored_outputs`): each
     becomes a comment naming its key (`cell_sha`: the hash of its code, not of its text), except those whose indices
-    are in `slow` (benchmarks/slow_cells.py)."""
+    are in `slow` (benchmarks/slow_cells.py). The closing `nbdev_export()` cell is not run either: with two kernels at
+    once it rewrote the modules while the other imported one (05_accountant once failed to import `check_scheme`)."""
     import nbformat
     nb = nbformat.read(path, 4)
     sc = slow_cells()
     for i, c in enumerate(nb.cells):
         if sc.is_slow(c) and i not in slow:
             c.source = f'# slow cell {sc.cell_sha(c)[:16]}: its stored output is shown (benchmarks/slow_cells.py)'
+        elif exports_modules(c):   # skipped as nbdev_test skips it (with_stored_outputs puts its source back)
+            c.source = '#| hide\n# nbdev_export() is not run in the docs build'
     rel = Path(path).resolve().relative_to(NBS.resolve()).as_posix()
     nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP + f'# docs build of nbs/{rel}; library {library_hash(notebook_modules(path))[:16]}\n'))
     nb.metadata['kernelspec'] = dict(KERNELSPEC)   # part of jupyter-cache's key: the same before and after execution
@@ -360,6 +368,8 @@ def with_stored_outputs(nb, path):
     benchmarks/artefacts/, followed by a line naming the command, commit and date that made them; a notebook whose
     artefact is missing or older than a slow cell's source stops the build with the command to run."""
     src = json.loads(Path(path).read_text(encoding='utf-8'))['cells']
+    nb = {**nb, 'cells': [{**c, 'source': orig['source']} if exports_modules(orig) else c   # as written, not run
+                          for c, orig in zip(nb['cells'], src)]}
     sc = slow_cells()
     if not any(sc.is_slow(c) for c in src): return nb
     key = sc.key_of(path)
