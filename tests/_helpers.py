@@ -1,6 +1,6 @@
 """Helpers shared by test files: the CLI in a subprocess, a strict JSON parser, fuzz-friendly scheme builders, a pair's
-δ(ε) from its losses on a fine grid."""
-import json, subprocess, sys
+δ(ε) from its losses on a fine grid, a counter of the lattice sums' transforms."""
+import contextlib, json, subprocess, sys
 import numpy as np
 from hypothesis import strategies as st
 from must_nbdev.core.sampling import make_scheme, scheme_at
@@ -42,3 +42,18 @@ def paragraph(out, start):
     j = i + 1
     while j < len(lines) and len(lines[j]) - len(lines[j].lstrip()) > indent and lines[j].strip(): j += 1
     return ' '.join(l.strip() for l in lines[i:j])
+
+@contextlib.contextmanager
+def counted_transforms():
+    "Within: every rfft and irfft that `accounting.lattice` calls is recorded as (name, length) in the yielded list."
+    import scipy.fft
+    from must_nbdev.accounting import lattice
+    calls, real = [], lattice.sfft
+    class Counting:
+        def __getattr__(self, name):
+            f = getattr(scipy.fft, name)
+            if name not in ('rfft', 'irfft'): return f
+            return lambda *a, **kw: (calls.append((name, a[1])), f(*a, **kw))[1]
+    lattice.sfft = Counting()
+    try: yield calls
+    finally: lattice.sfft = real

@@ -4,6 +4,7 @@ from must_nbdev.core.definitions import gaussian_profile
 from must_nbdev.core.epochs import make_epoch_scheme
 from must_nbdev.accounting.allocation import (allocation_epoch_plds, allocation_bounds, exact_two_step_delta,
     lognormal_lattice, mixture_epoch_plds, compose_bounds)
+from _helpers import counted_transforms
 
 @pytest.mark.parametrize('sigma', [0.6, 1.0, 3.0])
 @pytest.mark.parametrize('eps', [0.0, 0.5, 2.0])
@@ -123,16 +124,9 @@ def test_the_kept_epoch_plds_stay_within_their_memory_budget(monkeypatch):
     monkeypatch.setattr(allocation, 'EPOCH_PLD_CACHE_MB', -1)
     with pytest.raises(ValueError, match='EPOCH_PLD_CACHE_MB'): allocation_epoch_plds(1.7125, 5, bins=1 << 12)
 
-def test_an_epoch_takes_eight_transforms_not_thirty_nine(monkeypatch):
+def test_an_epoch_takes_eight_transforms_not_thirty_nine():
     "Binary powering took 39 transforms of 2^22 points per epoch (7 s at σ = 1, t = 50); one Fourier power per sum takes 8."
-    from must_nbdev.accounting import allocation, lattice
-    import scipy.fft
-    calls = []
-    class Counting:
-        def __getattr__(self, name):
-            f = getattr(scipy.fft, name)
-            if name not in ('rfft', 'irfft'): return f
-            return lambda *a, **kw: (calls.append((name, a[1])), f(*a, **kw))[1]
-    monkeypatch.setattr(lattice, 'sfft', Counting())
-    allocation.mixture_epoch_plds(1.0123, 50, 0.0, 1 / 50, bins=1 << 14)
+    from must_nbdev.accounting import allocation
+    with counted_transforms() as calls:
+        allocation.mixture_epoch_plds(1.0123, 50, 0.0, 1 / 50, bins=1 << 14)
     assert len(calls) == 8 and all(M <= 3 * (1 << 14) for _, M in calls), calls   # 3 lattices at 2^14 points

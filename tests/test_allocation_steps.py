@@ -6,6 +6,7 @@ from must_nbdev.accounting.allocation import allocation_bounds, compose_parts, r
 from must_nbdev.accounting.allocation_steps import (allocation_blocks, allocation_run_bounds, score_attack_plds,
                                                      allocation_epoch_parts)
 from must_nbdev.accounting.epoch_account import account_epochs
+from _helpers import counted_transforms
 
 def _two_of_three_delta(sigma, eps, direction, step=0.06):
     "δ(ε) of one epoch of 2 of 3 steps, the exact pair (P: a uniform pair of steps shifted by 1), on a fine 3-D grid."
@@ -64,20 +65,11 @@ def test_account_epochs_uses_the_blocks_for_k_steps_and_the_opposite_gradients_a
     assert sub.certificate == 'allocation pair, remove then add' and ar.certified < sub.certified
     assert ar.attack < sub.attack <= sub.certified and 'score' in sub.attack_name
 
-def test_the_score_reads_its_sum_on_a_circle_in_six_transforms(monkeypatch):
+def test_the_score_reads_its_sum_on_a_circle_in_six_transforms():
     """Clamping the sum to the window after each of binary powering's convolutions took about 2·log2(t) FFT products of
     twice the window (1.6 s at σ = 0.8, t = 235) and its charge hid the far tail: δ(1) of one epoch read 1.2e-6. The sum
     modulo the window is a function of the outputs too; two circular sums take six transforms and read 3.4e-6."""
-    from must_nbdev.accounting import lattice
-    import scipy.fft
-    calls = []
-    class Counting:
-        def __getattr__(self, name):
-            f = getattr(scipy.fft, name)
-            if name not in ('rfft', 'irfft'): return f
-            return lambda *a, **kw: (calls.append((name, a[1])), f(*a, **kw))[1]
-    with monkeypatch.context() as m:
-        m.setattr(lattice, 'sfft', Counting())
+    with counted_transforms() as calls:
         score_attack_plds(0.8, 235, kind='sinh')
     assert len(calls) == 6 and all(M <= 1.01 * (1 << 20) for _, M in calls), calls
     sub = account_epochs(make_epoch_scheme('allocation', 60_000, 256), sigma=0.8, epochs=1, eps=1.0,

@@ -2,7 +2,8 @@
 import math, numpy as np, pytest
 from hypothesis import given, settings, strategies as st
 from must_nbdev.accounting import lattice
-from must_nbdev.accounting.lattice import circular_sum, lattice_convolve, lattice_power, lattice_sums, wrap_bound
+from must_nbdev.accounting.lattice import (
+    circular_sum, fourier_power, lattice_convolve, lattice_power, lattice_sums, wrap_bound)
 
 def test_lattice_round_off_bound_holds_against_exact_integer_convolution():
     g = np.random.default_rng(4).integers(1, 1000, 200).astype(float); g /= g.sum()
@@ -25,11 +26,21 @@ def test_a_power_is_the_same_sum_as_one_by_one():
     for _ in range(12): one_by_one = np.convolve(one_by_one, p)[:64]
     assert np.allclose(lattice_power(p, 13, 64, 'drop')[0], one_by_one, rtol=0, atol=1e-15)
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), k=st.integers(1, 3000))
+def test_a_fourier_power_is_the_product_of_its_factors(seed, k):
+    "Binary powering's squarings and products give the same power as k − 1 products, to the rounding of k − 1."
+    z = np.exp(2j * np.pi * np.random.default_rng(seed).random(33)) * (1 - 1 / k)
+    one_by_one = np.ones_like(z)
+    for _ in range(k): one_by_one *= z
+    assert np.allclose(fourier_power(z.copy(), k), one_by_one, rtol=6 * k * 2.0 ** -53, atol=0)
+
 def test_bad_arguments_are_refused():
     p = np.full(4, 0.25)
     with pytest.raises(ValueError, match='overflow'): lattice_sums(p, 3, 8, 'wrap')
     with pytest.raises(ValueError, match='k'): lattice_sums(p, -1, 8, 'drop')
     with pytest.raises(ValueError, match='k'): lattice_power(p, 0, 8, 'drop')
+    with pytest.raises(ValueError, match='k'): fourier_power(np.ones(3, complex), 0)
     assert lattice_sums(p, 0, 3, 'top', extra=(p,))[1][0].tolist() == [0.25, 0.25, 0.5]   # no copies: the extra, kept
     with pytest.raises(ValueError, match='M = 3'): circular_sum([(p, 2, 0.0, 0.0)], 3)
     with pytest.raises(ValueError, match='count'): circular_sum([(p, -1, 0.0, 0.0)], 8)

@@ -11,8 +11,8 @@ from .compose import l2_norm, UNIT_ROUNDOFF
 sfft = LazyModule('scipy.fft')   # imported at first use
 
 # %% auto #0
-__all__ = ['sfft', 'FFT_SLACK', 'WRAP_TOL', 'WRAP_LENGTHS', 'WRAP_BLOCKS', 'lattice_convolve', 'wrap_bound', 'lattice_sums',
-           'lattice_power', 'circular_sum']
+__all__ = ['sfft', 'FFT_SLACK', 'WRAP_TOL', 'WRAP_LENGTHS', 'WRAP_BLOCKS', 'lattice_convolve', 'fourier_power', 'wrap_bound',
+           'lattice_sums', 'lattice_power', 'circular_sum']
 
 # %% ../../nbs/accounting/12b_lattice.ipynb #b1c0e7a6
 FFT_SLACK = 1.05         # factor on the FFT round-off bounds (their second-order terms)
@@ -38,6 +38,19 @@ def lattice_convolve(a:np.ndarray,   # a pmf on the lattice (nonnegative)
     M = sfft.next_fast_len(len(a) + len(b) - 1, real=True)
     fb = sfft.rfft(b, M)
     return _lattice_product(a, b, N, overflow, fb if a is b else sfft.rfft(a, M), fb, M)   # a square: one transform
+
+# %% ../../nbs/accounting/12b_lattice.ipynb #f0urp0w1
+def fourier_power(F:np.ndarray,   # a transform (complex); squared in place, so its values are lost
+                  k:int,          # the power (>= 1)
+                 ) -> np.ndarray:
+    "F**k by binary powering: about 2·log2(k) complex products, whose rounding multiplies out to that of k − 1."
+    k = check_int(k, 'k', 1)
+    power = None
+    while True:
+        if k & 1: power = F.copy() if power is None else np.multiply(power, F, out=power)
+        k >>= 1
+        if not k: return power
+        np.multiply(F, F, out=F)
 
 # %% ../../nbs/accounting/12b_lattice.ipynb #b1c0e7a8
 WRAP_TOL = 1e-16                          # a Fourier sum's length grows until the mass it wraps around is below this
@@ -99,12 +112,7 @@ def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
     u, eta = UNIT_ROUNDOFF['double'], 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
     Fp = sfft.rfft(p, M)
     Fb = [Fp.copy() if b is p else sfft.rfft(b, M) for b in extra]
-    G, j = None, k                    # G = Fp^k by binary powering, Fp squared in place
-    while True:
-        if j & 1: G = Fp.copy() if G is None else np.multiply(G, Fp, out=G)
-        j >>= 1
-        if not j: break
-        np.multiply(Fp, Fp, out=Fp)
+    G = fourier_power(Fp, k)
     l1, l2 = float(np.abs(p).sum()), l2_norm(p)
     d = eta * math.sqrt(M) * l2                                   # the transform's error, in ℓ2 hence ℓ∞
     mag = (l1 + d) ** k                                           # |G| and |Ĝ| at most
@@ -149,12 +157,7 @@ def circular_sum(terms:list,   # [(pmf, count, ℓ1 error, ℓ∞ error)]: `coun
         log_B += count * math.log(B); fft_spread += count * eta * l2 / B
         log_C += count * math.log(C); input_spread += count * e_inf / C
         products += count
-        power, j = None, count                         # F^count by binary powering, F squared in place
-        while True:
-            if j & 1: power = F.copy() if power is None else np.multiply(power, F, out=power)
-            j >>= 1
-            if not j: break
-            np.multiply(F, F, out=F)
+        power = fourier_power(F, count)
         G = power if G is None else np.multiply(G, power, out=G)
     if G is None: return np.eye(1, M)[0], 0.0
     e_G = math.exp(log_B) * fft_spread + math.expm1(products * math.log1p(3 * u)) * math.sqrt(2 / M) * l2_norm(G)
