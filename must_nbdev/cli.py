@@ -102,6 +102,13 @@ def _add_noise_and_steps(p, sigma_required:bool):
     p.add_argument('--steps', help='several numbers of steps, comma separated (one row each), e.g. 100,1000,10000')
     p.add_argument('--epochs', type=parse_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
 
+def _add_precision(p):
+    "--accuracy and --max-bins: the numerical bracket's target ratio and the FFT's cap (`account`, calibrators)."
+    p.add_argument('--accuracy', type=parse_number, default=1.005,
+                   help="target ratio upper/lower of the accountant's numerical bracket (default 1.005)")
+    p.add_argument('--max-bins', dest='max_bins', type=parse_number, default=MAX_BINS,
+                   help=f'cap on FFT bins, bounds memory and time (default {MAX_BINS}: under ~1.2 GB)')
+
 def _add_net_args(p):
     "The --net-* options: how the triangle nets (`accounting/07_triangles`, 08) are built (--net); `TightOptions`."
     d = TightOptions()                                                      # the defaults, from the group itself
@@ -155,12 +162,10 @@ def _add_account(sub, raw):
     g.add_argument('--eps', type=parse_number, action='append', help='report delta(eps) (repeat for several rows)')
     g.add_argument('--delta', type=parse_number, action='append', help='report eps(delta) (repeat for several rows)')
     c.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
-    c.add_argument('--accuracy', type=parse_number, default=1.005, help='target ratio upper/lower (default 1.005)')
+    _add_precision(c)
     c.add_argument('--pair', choices=PAIRS, default='worst',
                    help="worst: certified for every pair of datasets (default); paper: the paper's pair, NOT a "
                         "worst-case guarantee")
-    c.add_argument('--max-bins', dest='max_bins', type=parse_number, default=MAX_BINS,
-                   help=f'cap on FFT bins, bounds memory (default {MAX_BINS}: under ~1.2 GB)')
     c.add_argument('--attack-budget', dest='attack_budget', type=parse_number, default=10 * ADAPTIVE_WORK_BUDGET,
                    help=f'work units for the adaptive-orientation attack (default {10 * ADAPTIVE_WORK_BUDGET:.2g}, '
                         f'about 20 s; 0: fixed orientation mixes only)')
@@ -276,6 +281,7 @@ def _add_calibrate(sub, raw):
                      help='--solve batch-size for two-stage MUST: stage I size b = ceil(b_per_m * m)')
     cal.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
     cal.add_argument('--tol', type=parse_number, default=0.005, help='relative search tolerance (default 0.005)')
+    _add_precision(cal)
     cal.add_argument('--net', action='store_true',
                      help='then search on with the triangle-net certificate (fixed size, '
                           'substitution; minutes per call)')

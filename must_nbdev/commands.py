@@ -334,12 +334,13 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
         if extra:
             raise ValueError(f"--solve batch-size takes --n, --k and --b-per-m (for MUST); drop {', '.join(extra)}")
     prog, net = _calibration_progress(args), _net_request(args)
+    precision = dict(accuracy=args.accuracy, max_bins=args.max_bins)     # the accountant's, at every call
     if args.solve == 'sigma':
         sc = _scheme_from(args); k = _steps_from(args, sc)[0]
         if args.sigma is not None:
             raise ValueError("--sigma is what --solve sigma computes; drop it, or choose --solve steps|batch-size")
         c = calibrate_sigma(sc, steps=k, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol,
-                            progress=prog, net=net)
+                            progress=prog, net=net, **precision)
         rec = dict(solve='sigma', scheme=_scheme_text(sc), k=k, eps=args.eps, delta=args.delta, sigma=c.sigma,
                    sigma_infeasible=c.sigma_infeasible, eps_upper=c.eps_upper, eps_lower=c.eps_lower, calls=c.calls,
                    seconds=c.seconds, tol=c.tol, certificate=c.result.certificate, tighter=c.result.tighter)
@@ -354,7 +355,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
             if any(v is not None for v in (args.k, args.steps, args.epochs)):
                 raise ValueError("--solve steps computes k: drop --k/--steps/--epochs")
             c = calibrate_steps(sc, sigma=args.sigma, eps=args.eps, delta=args.delta, relation=args.relation,
-                                tol=args.tol, progress=prog, net=net)
+                                tol=args.tol, progress=prog, net=net, **precision)
             unit = f'steps (searched up to k_max = {10 ** 7})'
         else:
             if args.n is None or args.k is None: raise ValueError("--solve batch-size needs --n and --k")
@@ -362,7 +363,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
             k = check_int(args.k, '--k', 1)
             c = calibrate_batch_size(args.scheme, n=args.n, sigma=args.sigma, steps=k, eps=args.eps,
                                      delta=args.delta, b_per_m=args.b_per_m, relation=args.relation, tol=args.tol,
-                                     progress=prog, net=net)
+                                     progress=prog, net=net, **precision)
             sc, unit = c.scheme, 'records per batch'
         rec = dict(solve=args.solve, scheme=_scheme_text(c.scheme), sigma=args.sigma, eps=args.eps, delta=args.delta,
                    value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,

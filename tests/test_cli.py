@@ -169,6 +169,22 @@ def test_calibrate_sigma_is_certified_and_tight():
     sc = make_scheme('poisson', 2 ** 53, q=0.01)
     assert account(sc, sigma=rec['sigma_infeasible'], steps=200, delta=1e-5, attack=False)['eps_upper'] > 1.0
 
+def test_regression_calibrate_takes_the_accuracy_and_max_bins_its_errors_name():
+    "A calibration that could not resolve its ε said 'raise max_bins (CLI --max-bins)', which `must calibrate` lacked."
+    from must_nbdev.accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
+    sc, kw = make_scheme('wor', 1000, m=100), dict(eps=1, delta=1e-5, accuracy=2.0, max_bins=64)
+    cases = [(['--m', '100', '--k', '10'], 'sigma', calibrate_sigma(sc, steps=10, **kw)),
+             (['--m', '100', '--solve', 'steps', '--sigma', '5'], 'value', calibrate_steps(sc, sigma=5, **kw)),
+             (['--solve', 'batch-size', '--sigma', '5', '--k', '10'], 'value',
+              calibrate_batch_size('wor', n=1000, sigma=5, steps=10, **kw))]
+    for argv, field, ref in cases:
+        rc, out, err = run(['calibrate', '--scheme', 'wor', '--n', '1000', *argv, '--eps', '1', '--delta', '1e-5',
+                            '--accuracy', '2', '--max-bins', '64', '--json'])
+        rec = json.loads(out)
+        assert rc == 0 and (rec[field], rec['eps_upper']) == (getattr(ref, field), ref.eps_upper), (argv, rec)
+    default = calibrate_sigma(sc, steps=10, eps=1, delta=1e-5)
+    assert default.eps_upper != cases[0][2].eps_upper and default.sigma < cases[0][2].sigma   # they were used
+
 def test_regression_head_never_prints_a_broken_pipe_traceback():
     eps = ' '.join(f'--eps {e / 1000:g}' for e in range(1, 3001))   # ~300 KB of JSON: far more than a pipe buffer holds
     cmd = (f"{sys.executable} -c 'from must_nbdev.cli import _console; _console()' amplify --scheme wr --n 1000 --m 40 "
@@ -185,8 +201,12 @@ def test_regression_head_never_prints_a_broken_pipe_traceback():
       '1'], 'exactly one of --k'),
     (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '0', '--eps', '1', '--delta', '1e-5'],
      'k must be an integer >= 1'),
-    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '10', '--eps', '1e-9', '--delta', '1e-12'],
-     'sigma_max'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '10', '--eps', '1e-9', '--delta', '1e-12',
+      '--max-bins', '4096'], 'raise max_bins (CLI --max-bins)'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '10', '--eps', '1', '--delta', '1e-5',
+      '--max-bins', '3'], 'max_bins must be an integer >= 16'),
+    (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '100', '--k', '10', '--eps', '1', '--delta', '1e-5',
+      '--accuracy', '0.5'], 'accuracy must be finite and in (1, inf)'),
     (['calibrate', '--scheme', 'must-ow', '--n', '1000', '--solve', 'batch-size', '--sigma', '2', '--k', '10', '--eps',
       '1', '--delta', '1e-5'], 'b_per_m'),
     (['calibrate', '--scheme', 'wor', '--n', '1000', '--m', '10', '--k', '10', '--eps', '1', '--eps', '2', '--delta',
