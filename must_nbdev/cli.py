@@ -103,7 +103,7 @@ def _add_noise_and_steps(p, sigma_required:bool):
     p.add_argument('--epochs', type=parse_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
 
 def _add_precision(p):
-    "--accuracy and --max-bins: the numerical bracket's target ratio and the FFT's cap (`account`, calibrators)."
+    "--accuracy and --max-bins: the accountant's bracket ratio and FFT cap (`account`, calibrators, `compare`)."
     p.add_argument('--accuracy', type=parse_number, default=1.005,
                    help="target ratio upper/lower of the accountant's numerical bracket (default 1.005)")
     p.add_argument('--max-bins', dest='max_bins', type=parse_number, default=MAX_BINS,
@@ -203,6 +203,7 @@ def _add_compare(sub, raw):
     cmp_.add_argument('--net', action='store_true',
                       help='also the triangle-net certificate for the fixed-size schemes (substitution; minutes a row)')
     _add_net_args(cmp_)
+    _add_precision(cmp_)
     cmp_.set_defaults(func=cmd_compare)
 
 # %% ../nbs/90_cli.ipynb #6e5a0586

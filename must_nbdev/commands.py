@@ -257,7 +257,7 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
         lambda i, n, label: print(f"\r[{i}/{n}] {label:<12}", end='' if i < n else '\n', file=sys.stderr, flush=True))
     rows = compare_schemes(args.n, args.m, delta=args.delta, eps=args.eps, sigma=args.sigma, epochs=args.epochs,
                            steps=None if args.k is None else check_int(args.k, '--k', 1), b_values=args.b,
-                           progress=progress, net=_net_request(args))
+                           progress=progress, net=_net_request(args), accuracy=args.accuracy, max_bins=args.max_bins)
     if args.plot: plot_comparison(rows, calibrated=args.eps is not None, path=args.plot)
     if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
     what = (f"sigma certified for (eps={args.eps:g}, delta={args.delta:g})" if args.eps is not None

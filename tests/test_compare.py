@@ -67,6 +67,24 @@ def test_default_b_values_and_bad_input():
     with pytest.raises(ValueError, match='batch_size must be <='):
         compare_schemes(1000, 2000, steps=5, eps=1.0, delta=1e-5)
 
+def test_regression_compare_takes_the_accuracy_and_max_bins_its_errors_name():
+    "An unreachable target's error said 'raise max_bins (CLI --max-bins)', which `must compare` lacked; now both reach the fixed-size rows."
+    from must_nbdev.accounting.calibrate import calibrate_sigma
+    kw = dict(steps=20, eps=1.0, delta=1e-5, accuracy=2.0, max_bins=2048)
+    rows = compare_schemes(1000, 50, b_values=[200], epoch_schemes=False, **kw)
+    for r in rows:
+        ref = calibrate_sigma(make_scheme(r.name, 1000, **({'q': 0.05} if r.name == 'poisson' else {'m': 50}),
+                                          **({'b': 200} if r.b else {})), relation=r.relation, **kw)
+        assert (r.sigma, r.eps) == (ref.sigma, ref.eps_upper), r
+    default = compare_schemes(1000, 50, steps=20, eps=1.0, delta=1e-5, b_values=[200], epoch_schemes=False)
+    assert [r.sigma for r in rows] != [r.sigma for r in default]                                # they were used
+    with pytest.raises(ValueError, match='accuracy must be'): compare_schemes(1000, 50, **kw | {'accuracy': 1})
+    with pytest.raises(ValueError, match='max_bins must be an integer >= 16'):
+        compare_schemes(1000, 50, **kw | {'max_bins': 8})
+    rc, out, err = _run(['compare', '--n', '1000', '--m', '100', '--k', '100', '--eps', '1e-9', '--delta', '1e-12',
+                         '--max-bins', '4096', '--quiet'])
+    assert rc == 2 and 'max_bins=4096' in err and 'raise max_bins (CLI --max-bins)' in err and err.count('\n') == 1
+
 def _run(argv):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): rc = main(argv)

@@ -14,6 +14,7 @@ from ..accounting.triangle_certificate import TightOptions, net_asked
 from ..accounting.accountant import CertifiedResult
 from ..accounting.pairs import check_sigma
 from ..accounting.calibrate import calibrate_sigma
+from ..accounting.pld import MAX_BINS
 from ..core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from ..accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 
@@ -92,6 +93,8 @@ def compare_schemes(n:int,                   # records in the dataset
                     epoch_schemes:bool=True, # also random allocation and shuffled epochs (whole epochs only)
                     net=False,               # also the triangle net where it applies: True or its options (slow)
                     net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
+                    accuracy:float=1.005,    # the fixed-size and Poisson rows' accountant: its bracket's ratio (> 1)
+                    max_bins:int=MAX_BINS,   # ... and its cap on FFT bins (>= 16), as in `account`
                    ) -> list:
     "One `ComparisonRow` per scheme at equal batch size and steps: σ calibrated for (eps, delta), or ε at `sigma`."
     if (eps is None) == (sigma is None):
@@ -102,6 +105,8 @@ def compare_schemes(n:int,                   # records in the dataset
         raise TypeError(f"progress must be None or a callable(done, total, label), got {progress!r}")
     if eps is not None: eps = check_real(eps, 'eps', 0, lo_open=True)
     if sigma is not None: sigma = check_sigma(sigma)
+    precision = dict(accuracy=check_real(accuracy, 'accuracy', 1, lo_open=True),   # for the fixed-size rows
+                     max_bins=check_int(max_bins, 'max_bins', 16))
     schemes = comparison_schemes(n, batch_size, b_values)
     k = resolve_steps(schemes[0][0], steps, epochs)          # every scheme has rate m/n: the same steps
     covered = [(sc, rel) for sc, rel in schemes if run_certificates(sc, rel)]   # the rows the net covers: WOR on
@@ -110,7 +115,7 @@ def compare_schemes(n:int,                   # records in the dataset
     rows = []
     for i, (sc, rel) in enumerate(schemes):
         t0 = time.perf_counter()
-        asks = dict(net=tight) if tight and (sc, rel) in covered else {}
+        asks = dict(precision, net=tight) if tight and (sc, rel) in covered else precision
         if eps is not None:
             cal = calibrate_sigma(sc, steps=k, eps=eps, delta=delta, relation=rel, **asks); s, r = cal.sigma, cal.result
         else: s, r = sigma, account(sc, sigma=sigma, steps=k, delta=delta, relation=rel, **asks)
