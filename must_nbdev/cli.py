@@ -18,7 +18,7 @@ from .accounting.pld import MAX_BINS
 from .experiments.reproduce import REPRODUCIBLE, SUMMARY_COLUMNS, artefact_builders, reproduce_all, write_artefact
 from .experiments.paper_comparisons import PAPER_COMPARISONS, write_comparison
 from .commands import (
-    OTHER_NAMES, CommandParser, parse_number, parse_seed, dumps_json, add_scheme_args, cmd_amplify, cmd_account,
+    OTHER_NAMES, other_name_hint, CommandParser, parse_number, parse_seed, dumps_json, add_scheme_args, cmd_amplify, cmd_account,
     cmd_compare, cmd_calibrate, cmd_sweep, cmd_epochs)
 
 # %% auto #0
@@ -333,8 +333,10 @@ def main(argv=None,  # arguments without the program name (None: sys.argv[1:])
     argv = sys.argv[1:] if argv is None else list(argv)
     other = [t.split('=')[0] for t in argv if t.split('=')[0] in OTHER_NAMES]
     if other:                                     # another library's flag name: say ours, in one line
-        print(f"must: error: {other[0]} is {OTHER_NAMES[other[0]]} here (must {argv[0] if argv else ''} --help lists "
-              f"the options)", file=sys.stderr); return 2
+        commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        command = commands.get(argv[0], parser) if argv else parser          # the flag's meaning there
+        print(f"must: error: {other_name_hint(command, other[0])} ({command.prog} --help lists the options)",
+              file=sys.stderr); return 2
     args = parser.parse_args(argv)
     if args.command is None: parser.print_help(); return 2        # a bare `must`: usage, examples, status 2
     n, delta = getattr(args, 'n', None), getattr(args, 'delta', None)

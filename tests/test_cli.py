@@ -185,6 +185,22 @@ def test_regression_calibrate_takes_the_accuracy_and_max_bins_its_errors_name():
     default = calibrate_sigma(sc, steps=10, eps=1, delta=1e-5)
     assert default.eps_upper != cases[0][2].eps_upper and default.sigma < cases[0][2].sigma   # they were used
 
+@pytest.mark.parametrize('argv,hint', [
+    (['account', '--num-steps', '100'], '--num-steps is --k here'),
+    (['calibrate', '--target_epsilon=3'], '--target_epsilon is --eps here'),
+    (['sweep', '--num-steps', '10'], '--num-steps is not an option of must sweep'),
+    (['sweep', '--target-epsilon', '1'], '--target-epsilon is not an option of must sweep'),
+    (['compare', '--sample-rate', '0.01'], '--sample-rate is not an option of must compare'),
+    (['amplify', '--target-delta', '1e-5'], '--target-delta is not an option of must amplify'),
+    (['amplify', '--noise_multiplier', '1'], '--noise_multiplier is not an option of must amplify'),
+    (['epochs', '--num-steps', '100'], '--num-steps is not an option of must epochs'),   # its --k: steps per epoch
+    (['--num-steps', '3'], '--num-steps is not an option of must (must --help'),
+])
+def test_regression_other_libraries_flags_get_the_name_this_command_has(argv, hint):
+    "`must sweep --num-steps` said '--num-steps is --k here', and sweep has no --k: a hint names only what exists."
+    rc, out, err = run(argv)
+    assert rc == 2 and out == '' and err.count('\n') == 1 and hint in err, err
+
 def test_regression_head_never_prints_a_broken_pipe_traceback():
     eps = ' '.join(f'--eps {e / 1000:g}' for e in range(1, 3001))   # ~300 KB of JSON: far more than a pipe buffer holds
     cmd = (f"{sys.executable} -c 'from must_nbdev.cli import _console; _console()' amplify --scheme wr --n 1000 --m 40 "
