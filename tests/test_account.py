@@ -266,11 +266,22 @@ def test_a_fast_answer_far_from_the_attack_says_how_to_ask_for_the_tight_one():
     r = account(sc, sigma=4.0, steps=200, eps=0.5)
     assert r.theory_gap > 1.05 and f"{r.theory_gap:.3g}x the best attack" in r.tighter and 'net=True' in r.tighter
     assert r.to_dict()['tighter'] == r.tighter and 'tighter: net=True' in repr(r)
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET, QUICK_BLOCKS   # the quick setting, both spellings
-    assert QUICK_NET.recipe() in r.tighter and QUICK_NET.recipe(cli=True) in r.tighter
-    assert f"net_blocks={QUICK_BLOCKS} (CLI --net-blocks {QUICK_BLOCKS})" in r.tighter     # and the blocks it offers
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET, QUICK_BLOCKS, QUICK_BLOCKS_NET
+    assert 'net=QUICK_NET is its quick setting' in r.tighter and QUICK_NET.recipe(cli=True) in r.tighter
+    assert f"net=QUICK_BLOCKS_NET plays it in {QUICK_BLOCKS} blocks" in r.tighter             # and the blocks it offers
+    assert QUICK_BLOCKS_NET.recipe(cli=True) in r.tighter
     tight = account(sc, sigma=4.0, steps=200, eps=0.5, accuracy=1.05, net=True, net_tol=1.0)
     assert tight.tighter is None and 'tighter' not in repr(tight)          # the net was asked for
+
+def test_regression_the_hint_names_the_net_as_every_python_door_takes_it():
+    "The hint offered net_blocks=5, which only account and the calibrators take: the curves, compare and sweep refused it."
+    from must_nbdev.accounting import triangle_certificate
+    sc = make_scheme('wor', 10_000, m=200)
+    fast = delta_over_k(sc, sigma=4.0, steps=[200], eps=0.5)[0]
+    named = fast.tighter.split('and net=')[1].split(' ')[0]              # the blocked quick setting, by its name
+    net = delta_over_k(sc, sigma=4.0, steps=[200], eps=0.5, net=getattr(triangle_certificate, named))[0]
+    assert named == 'QUICK_BLOCKS_NET' and net.certificate == 'triangle net' and net.tighter is None
+    assert net.attack <= net.certified < fast.certified, (fast, net)
 
 def test_curves_with_the_net_answer_each_k_as_account_net_does():
     from must_nbdev.accounting.account import delta_over_k

@@ -382,9 +382,9 @@ def test_account_follows_its_hint():
     base = ['account', '--scheme', 'wor', '--n', '10000', '--m', '200', '--sigma', '4', '--k', '200', '--eps', '0.5',
             '--json']
     rc, out, err = run(base); fast = json.loads(out)
-    flags = fast['tighter'].split('(CLI ')[2].split(';')[0].split() + ['--net-blocks', '5']   # its quick setting
-    assert flags[:2] == ['--net-grid', '4'] and 'plays it in blocks' in fast['tighter'], fast['tighter']
-    rc, out, err = run(base + ['--net'] + flags); net = json.loads(out)
+    flags = fast['tighter'].split('(CLI ')[3].split(';')[0].split()         # the quick setting in blocks
+    assert flags[:3] == ['--net', '--net-grid', '4'] and '--net-blocks' in flags, fast['tighter']
+    rc, out, err = run(base + flags); net = json.loads(out)
     assert rc == 0, err
     assert net.get('tighter') is None and net['attack'] <= net['certified'] < fast['certified'], (fast, net)
     assert net['certificate'] == 'triangle net'

@@ -15,7 +15,7 @@ from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, ad
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
 from .triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
-from .triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
+from .triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, QUICK_BLOCKS_NET
 from .certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM, run_certificates
 from .attack import AttackAccountant
 from .accountant import (
@@ -278,11 +278,13 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     floor = (max(cu.delta_floor(at) for cu in acc.upper) if worst and math.isfinite(at) and won not in tight_names
              else None)
     certified = bool(res.ratio <= accuracy)
+    # named as every door takes it (net=...: account, the curves, calibrators, compare, sweep, Opacus's attach)
     tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
-               f"triangle-net certificate, tighter and slower; its quick setting is {QUICK_NET.recipe()} (CLI "
+               f"triangle-net certificate, tighter and slower; net=QUICK_NET is its quick setting (CLI --net "
                f"{QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}: benchmarks/TIGHT_DEFAULT.md), and "
-               f"net_blocks={QUICK_BLOCKS} (CLI --net-blocks {QUICK_BLOCKS}) plays it in blocks "
-               f"({QUICK_BLOCKS_MEASURED}: benchmarks/TIGHT_BLOCKS.md)"
+               f"net=QUICK_BLOCKS_NET plays it in {QUICK_BLOCKS} blocks (CLI --net {QUICK_BLOCKS_NET.recipe(cli=True)}; "
+               f"{QUICK_BLOCKS_MEASURED}: benchmarks/TIGHT_BLOCKS.md); both are in "
+               f"must_nbdev.accounting.triangle_certificate"
                if worst and not tight and gap is not None and TIGHT_GAP < gap < math.inf
                and run_certificates(scheme, relation) else None)
     return AccountResult(

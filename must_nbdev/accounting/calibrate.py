@@ -183,7 +183,8 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "
-                f"at sigma={sigma:g} is {e:.4g}{why}); raise eps, delta or sigma_max, or lower the steps")
+                f"at sigma={sigma:g} is {e:.4g}{why}); raise eps or delta, or lower the steps (or, in Python, "
+                f"raise calibrate_sigma's sigma_max)")
     sigma, _, sigma_bad, calls = smallest_sigma(
         lambda s: _certified_eps(scheme, s, k, delta, relation, accuracy, max_bins, last), eps, sigma_max, tol,
         progress, fail)

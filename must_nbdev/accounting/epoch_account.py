@@ -189,7 +189,7 @@ def account_epoch_phases(phases,                    # [(EpochScheme, σ, whole e
     if small < EPOCH_SIGMA_MIN and (attack or not sc0.fixed_size or relation == 'add_remove'):   # lattices run
         raise ValueError(f"sigma={small:g} is below {EPOCH_SIGMA_MIN:g}, the least noise the epoch accountant's "
                          "lattices hold (their sums use e^{2/σ²}; there ε exceeds 400): raise sigma"
-                         f"{' or pass attack=False' if sc0.fixed_size and relation != 'add_remove' else ''}")
+                         f"{' (or, in Python, pass attack=False)' if sc0.fixed_size and relation != 'add_remove' else ''}")
     t0 = time.perf_counter()
     lo, up, cert, att = _run_values(phases, eps, delta, relation, bins, attack)
     q, sigmas = 'delta' if eps is not None else 'eps', {s for _, s, _ in phases}

@@ -5,7 +5,7 @@
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8dfc09b
 from __future__ import annotations
 import math, os, time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 import numpy as np
 from ..core.definitions import check_flag, check_int, check_real, moved_names
@@ -22,9 +22,9 @@ from .upper_dp import NET_TRIM, net_trim, upper_game_dp, worker_threads
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
            'MALLOC_CHOICES', 'DISPLACING_COVER', 'MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS',
-           'QUICK_BLOCKS_MEASURED', 'MOVED', 'TriangleCertificate', 'check_net_query', 'check_copies_tol', 'label_pld',
-           'on_grid', 'settle_allocator', 'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta',
-           'triangle_epsilon', 'TightOptions', 'net_asked']
+           'QUICK_BLOCKS_NET', 'QUICK_BLOCKS_MEASURED', 'MOVED', 'TriangleCertificate', 'check_net_query',
+           'check_copies_tol', 'label_pld', 'on_grid', 'settle_allocator', 'net_label_groups', 'whole_steps', 'net_dp',
+           'triangle_delta', 'triangle_epsilon', 'TightOptions', 'net_asked']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -377,6 +377,7 @@ QUICK_NET_MEASURED = (   # 2 cores, σ = 1.1 and 2.62: benchmarks/TIGHT_DEFAULT.
     "at the DP-SGD size: WOR 1.02-1.04x the attack in 11-24 s, WR and MUST.wo 1.02-1.04x in 20-56 s, "
     "MUST.ow and MUST.ww 1.01-1.10x in 50-106 s")
 QUICK_BLOCKS = 5   # the blocks the hints offer (accounting/09b_net_blocks)
+QUICK_BLOCKS_NET = replace(QUICK_NET, blocks=QUICK_BLOCKS)   # the quick setting in blocks: what every door takes
 QUICK_BLOCKS_MEASURED = (   # benchmarks/TIGHT_BLOCKS.md against TIGHT_DEFAULT.md
     "at the DP-SGD size, 26-36% of that time for at most 2.0% more ε")
 
