@@ -175,7 +175,8 @@ def requested_run_certificates(scheme:Scheme,  # the run's scheme
     if net_asked(net, options) is None: return []
     found = run_certificates(scheme, relation) if pair == 'worst' else []
     if not found:
-        raise ValueError(f"net=True needs a fixed-size scheme (not Poisson), relation 'substitute' and "
+        raise ValueError(f"the triangle net (net=True, CLI --net) needs a fixed-size scheme (not Poisson), relation "
+                         f"'substitute' and "
                          f"pair 'worst'; got {scheme}, relation {relation!r}, pair {pair!r}")
     return found
 

@@ -222,7 +222,7 @@ def make_scheme(name:str,           # registry name: 'poisson', 'wor', 'wr', 'mu
     for p_name, val in (('m', m), ('b', b)):
         if p_name in spec.params and val is None: raise ValueError(f"{name} needs {p_name} (an integer >= 1)")
     if b is not None and 'b' not in spec.params:
-        raise ValueError(f"b={b}: {name} has no stage-I size b (only the two-stage MUST schemes have one); give b=None")
+        raise ValueError(f"b={b}: {name} has no stage-I size b (only the two-stage MUST schemes have one); leave b out (b=None)")
     if q is not None and name != 'poisson':
         raise ValueError(f"q is Poisson's rate, not used by {name}: give its batch size m")
     return Scheme(name, spec.label, n, spec.stages(m, b, q), spec.relation)

@@ -52,7 +52,7 @@ class SweepPoint:
     def build(self) -> Scheme|EpochScheme:
         "The registry scheme of this point (an `EpochScheme` for random allocation and shuffled epochs)."
         if self.scheme in EPOCH_SCHEMES:
-            if self.b is not None: raise ValueError(f"b={self.b}: {self.scheme} has no stage-I size b; give b=None")
+            if self.b is not None: raise ValueError(f"b={self.b}: {self.scheme} has no stage-I size b; leave b out (b=None)")
             return make_epoch_scheme(self.scheme, self.n, self.batch_size)
         return make_scheme(self.scheme, self.n, m=self.batch_size, b=self.b)
 
@@ -183,7 +183,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
                    for rel in [sc.relation if p.relation is None else p.relation] if run_certificates(sc, rel)]
         if not covered:
             raise ValueError("net: the triangle net applies to no point of this sweep (it needs a fixed-size scheme "
-                             "and relation 'substitute'); drop net")
+                             "and relation 'substitute'); drop net (CLI --net)")
         requested_run_certificates(*covered[0], 'worst', net)
     if backend != 'dask' and (client is not None or address is not None):
         raise ValueError(f"client and address are for backend='dask', not {backend!r}")
