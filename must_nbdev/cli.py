@@ -18,11 +18,40 @@ from .accounting.pld import MAX_BINS
 from .experiments.reproduce import REPRODUCIBLE, SUMMARY_COLUMNS, artefact_builders, reproduce_all, write_artefact
 from .experiments.paper_comparisons import PAPER_COMPARISONS, write_comparison
 from .commands import (
-    OTHER_NAMES, other_name_hint, CommandParser, parse_number, parse_seed, dumps_json, add_scheme_args, cmd_amplify, cmd_account,
+    parse_number, parse_seed, dumps_json, add_scheme_args, cmd_amplify, cmd_account,
     cmd_compare, cmd_calibrate, cmd_sweep, cmd_epochs)
 
 # %% auto #0
-__all__ = ['EXAMPLES', 'SIGMA_HELP', 'cmd_reproduce', 'build_parser', 'main']
+__all__ = ['OTHER_NAMES', 'NOT_THE_SAME', 'EXAMPLES', 'SIGMA_HELP', 'other_name_hint', 'CommandParser', 'cmd_reproduce',
+           'build_parser', 'main']
+
+# %% ../nbs/90_cli.ipynb #a1b2c3d4
+OTHER_NAMES = {'--noise_multiplier': '--noise-multiplier', '--batch_size': '--batch-size', '--sample-rate': '--q',
+               '--sample_rate': '--q', '--sampling-rate': '--q', '--target-epsilon': '--eps',
+               '--target_epsilon': '--eps', '--target-delta': '--delta', '--target_delta': '--delta',
+               '--epsilon': '--eps', '--num-steps': '--k'}
+NOT_THE_SAME = {('must epochs', '--num-steps')}   # its --k counts a record's steps per epoch, not the run's steps
+
+def other_name_hint(parser,  # a `must` (sub)parser: the command the flag was given to
+                    flag,    # another library's flag name, a key of OTHER_NAMES
+                   ) -> str:
+    "What another library's `flag` is called in this command: ours where it has it with that meaning, else that none is."
+    ours = OTHER_NAMES[flag]
+    if ours in parser._option_string_actions and (parser.prog, flag) not in NOT_THE_SAME:
+        return f"{flag} is {ours} here"
+    return f"{flag} is not an option of {parser.prog}"
+
+class CommandParser(argparse.ArgumentParser):
+    "ArgumentParser whose errors are one line on stderr and exit status 2, with a hint for other libraries' flag names."
+    def __init__(self,
+                 *args,      # argparse.ArgumentParser's positional parameters
+                 **kwargs,   # and its keyword parameters (prog, description, ...)
+                ):
+        super().__init__(*args, **kwargs)
+    def error(self, message):
+        hints = [other_name_hint(self, old) for old in OTHER_NAMES if f"{old} " in message + ' ' or
+                 message.rstrip().endswith(old) or f"{old}=" in message]
+        self.exit(2, f"{self.prog}: error: {message}{'; ' + ', '.join(hints) if hints else ''}\n")
 
 # %% ../nbs/90_cli.ipynb #31c6de20
 def cmd_reproduce(args,  # parsed command-line arguments (argparse.Namespace)

@@ -19,38 +19,10 @@ from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 
 # %% auto #0
-__all__ = ['OTHER_NAMES', 'NOT_THE_SAME', 'CLI_WIDTH', 'other_name_hint', 'CommandParser', 'parse_number', 'parse_seed',
-           'dumps_json', 'add_scheme_args', 'cmd_amplify', 'cmd_account', 'cmd_compare', 'cmd_epochs', 'cmd_calibrate',
-           'cmd_sweep']
+__all__ = ['CLI_WIDTH', 'parse_number', 'parse_seed', 'dumps_json', 'add_scheme_args', 'cmd_amplify', 'cmd_account',
+           'cmd_compare', 'cmd_epochs', 'cmd_calibrate', 'cmd_sweep']
 
 # %% ../nbs/89_commands.ipynb #a37949bc
-OTHER_NAMES = {'--noise_multiplier': '--noise-multiplier', '--batch_size': '--batch-size', '--sample-rate': '--q',
-               '--sample_rate': '--q', '--sampling-rate': '--q', '--target-epsilon': '--eps',
-               '--target_epsilon': '--eps', '--target-delta': '--delta', '--target_delta': '--delta',
-               '--epsilon': '--eps', '--num-steps': '--k'}
-NOT_THE_SAME = {('must epochs', '--num-steps')}   # its --k counts a record's steps per epoch, not the run's steps
-
-def other_name_hint(parser,  # a `must` (sub)parser: the command the flag was given to
-                    flag,    # another library's flag name, a key of OTHER_NAMES
-                   ) -> str:
-    "What another library's `flag` is called in this command: ours where it has it with that meaning, else that none is."
-    ours = OTHER_NAMES[flag]
-    if ours in parser._option_string_actions and (parser.prog, flag) not in NOT_THE_SAME:
-        return f"{flag} is {ours} here"
-    return f"{flag} is not an option of {parser.prog}"
-
-class CommandParser(argparse.ArgumentParser):
-    "ArgumentParser whose errors are one line on stderr and exit status 2, with a hint for other libraries' flag names."
-    def __init__(self,
-                 *args,      # argparse.ArgumentParser's positional parameters
-                 **kwargs,   # and its keyword parameters (prog, description, ...)
-                ):
-        super().__init__(*args, **kwargs)
-    def error(self, message):
-        hints = [other_name_hint(self, old) for old in OTHER_NAMES if f"{old} " in message + ' ' or
-                 message.rstrip().endswith(old) or f"{old}=" in message]
-        self.exit(2, f"{self.prog}: error: {message}{'; ' + ', '.join(hints) if hints else ''}\n")
-
 def parse_number(text:str,  # the command-line text
                 ):
     "Parse '1000', '1e9' or '0.25' to int when integral, else float; the library validates ranges."
