@@ -336,7 +336,8 @@ def test_a_failing_must_event_composes_nothing():
     bad = dp_event.ComposedDpEvent([dp_event.GaussianDpEvent(1.0),
                                     MustDpEvent(make_scheme('must-ow', 60_000, m=256, b=512), 0.3)])
     assert not acc.supports(bad)
-    with pytest.raises(UnsupportedEventError): acc.compose(bad)
+    with pytest.raises(UnsupportedEventError, match="h is dp_accounting's value_discretization_interval"):
+        acc.compose(bad)                            # the grid error names this accountant's own knob
     assert acc.get_epsilon(1e-5) == 0 and isinstance(acc.ledger, dp_event.NoOpDpEvent)
     ok = MustPLDAccountant().compose(MustDpEvent(make_scheme('wor', 1000, m=20), np.float32(2.0)), 5)
     assert 0 < ok.get_epsilon(1e-5) < math.inf

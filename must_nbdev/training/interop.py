@@ -148,8 +148,9 @@ def one_grid_certificates(scheme:Scheme,  # registry scheme (`make_scheme`) or p
     "`step_certificates` on dp_accounting's grid `h`, whose GridTooLarge says how to compose at another grid."
     try: return step_certificates(scheme, sigma, relation, h, max_bins)
     except GridTooLarge as e:
-        raise GridTooLarge(f"{e}; dp_accounting composes only PLDs of one grid, so build the others with "
-                           f"value_discretization_interval equal to the h chosen here", e.factor) from None
+        raise GridTooLarge(f"{e} (h is dp_accounting's value_discretization_interval; MustPLDAccountant's max_bins is "
+                           f"MAX_BINS); dp_accounting composes only PLDs of one grid, so build the others with the "
+                           f"same value_discretization_interval", e.factor) from None
 
 def must_dp_accounting_pld(scheme:Scheme,           # registry scheme (`make_scheme`) or pipeline (`multistage`)
                            sigma:float,             # noise multiplier: Gaussian std / clipping norm (> 0)
@@ -201,7 +202,7 @@ def dp_accounting_classes() -> tuple:
         noise_multiplier: float   # σ: Gaussian std / clipping norm (> 0)
 
     class MustPLDAccountant(ppa.PLDAccountant):
-        "dp_accounting's `PLDAccountant` that also composes `MustDpEvent`s, with the best certificate of each."
+        "dp_accounting's `PLDAccountant` that also composes `MustDpEvent`s, with the best certificate of each (its ε: inside `account`'s bracket)."
         def __init__(self, neighboring_relation=None, value_discretization_interval:float=1e-3):
             from dp_accounting.privacy_accountant import NeighboringRelation as NR
             rel = NR.REPLACE_ONE if neighboring_relation is None else neighboring_relation
