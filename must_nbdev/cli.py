@@ -6,7 +6,7 @@
 from __future__ import annotations
 import argparse, sys
 from pathlib import Path
-from .core.definitions import MECHANISMS
+from .core.definitions import MECHANISMS, MEMORY_BUDGET, check_real, memory_budget
 from .core.sampling import SCHEMES
 from .core.epochs import EPOCH_SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
@@ -131,12 +131,16 @@ def _add_noise_and_steps(p, sigma_required:bool):
     p.add_argument('--steps', help='several numbers of steps, comma separated (one row each), e.g. 100,1000,10000')
     p.add_argument('--epochs', type=parse_number, help='epochs: k = ceil(epochs * n / batch size) (poisson: epochs / q)')
 
-def _add_precision(p):
-    "--accuracy and --max-bins: the accountant's bracket ratio and FFT cap (`account`, calibrators, `compare`)."
+def _add_precision(p, memory:bool=True):
+    "--accuracy and --max-bins: the bracket ratio and FFT cap; --memory-budget where the command runs in this process."
     p.add_argument('--accuracy', type=parse_number, default=1.005,
                    help="target ratio upper/lower of the accountant's numerical bracket (default 1.005)")
     p.add_argument('--max-bins', dest='max_bins', type=parse_number, default=MAX_BINS,
                    help=f'cap on FFT bins, bounds memory and time (default {MAX_BINS}: under ~1.2 GB)')
+    if memory:   # a sweep's workers are other processes: the budget of this one would not reach them
+        p.add_argument('--memory-budget', dest='memory_budget', type=parse_number, metavar='GIB',
+                       help=f'GiB one call may allocate (default {MEMORY_BUDGET / 2**30:g}); '
+                            '--max-bins above what it allows is refused')
 
 def _add_net_args(p):
     "The --net-* options: how the triangle nets (`accounting/07_triangles`, 08) are built (--net); `TightOptions`."
@@ -291,6 +295,7 @@ def _add_sweep(sub, raw):
     sw.add_argument('--net', action='store_true',
                     help='also the triangle-net certificate at the fixed-size points (substitution; minutes a point)')
     _add_net_args(sw)
+    _add_precision(sw, memory=False)
     sw.set_defaults(func=cmd_sweep)
 
 # %% ../nbs/90_cli.ipynb #5f97a7b9
@@ -374,7 +379,9 @@ def main(argv=None,  # arguments without the program name (None: sys.argv[1:])
                 for d in (delta if isinstance(delta, list) else [delta])
                 if isinstance(n, (int, float)) and n > 0 and isinstance(d, (int, float)) and 1 / n <= d < 1]
     try:
-        status = args.func(args)
+        gib = getattr(args, 'memory_budget', None)      # GiB; None: the package's budget
+        with memory_budget(None if gib is None else int(check_real(gib, '--memory-budget', 1e-3, 1e6) * 2**30)):
+            status = args.func(args)
         for w in warnings: print(w, file=sys.stderr)   # after the answer: bad input gets its error alone, one line
         return status
     except (ValueError, ImportError) as e:        # bad input or a missing optional extra: one line, status 2

@@ -64,10 +64,6 @@ def _scheme_from(args):
                             if by_rate else ''))
     return make_scheme(args.scheme, args.n, m=args.m, b=args.b, q=args.q)
 
-def _scheme_text(sc) -> str:
-    "The scheme for a header line (Poisson by rate: no n)."
-    return f"{sc.label}(q={sc.rate:g})" if sc.n == MAX_N else str(sc)
-
 # %% ../nbs/89_commands.ipynb #3c7db18d
 def _fmt(x:float, spec:str|None=None) -> str:   # NaN (no attack ran): —, as `comparison_table` shows it
     if math.isnan(x): return '—'
@@ -145,7 +141,7 @@ def _account_one(args, sc, k, name, x) -> int:
                   pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget,
                   net=_net_request(args))
     if args.json: print(dumps_json(res.to_dict())); return 0
-    print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
+    print(f"{sc} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
     print(f"guarantee: {res.guarantee}")
     worst = res.pair == 'worst'
     if eps is not None:
@@ -202,7 +198,7 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
     if args.plot: _plot_over_steps(rows, sc, args)
     if args.json: print(dumps_json(rows)); return 0
     relation = args.relation or sc.relation
-    print(f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²), relation: {relation}; "
+    print(f"{sc} ∘ N(0, {args.sigma:g}²), relation: {relation}; "
           + ("worst case: certified upper bound, attack lower bound" if args.pair == 'worst'
              else "the paper's pair: NOT a worst-case guarantee"))
     print(_table(('k', 'query', 'lower', 'upper', 'accuracy met', 'certificate'),
@@ -225,7 +221,7 @@ def _plot_over_steps(rows, sc, args):
         line, = ax.plot([r['k'] for r in rs], [r['upper'] for r in rs], 'o-', label=f"{q}: certified upper")
         ax.plot([r['k'] for r in rs], [r['lower'] for r in rs], 'o--', color=line.get_color(), alpha=0.6,
                 label=f"{q}: best attack (lower bound)" if args.pair == 'worst' else f"{q}: bracket lower end")
-    ax.set(xscale='log', xlabel='steps k', ylabel='bound', title=f"{_scheme_text(sc)} ∘ N(0, {args.sigma:g}²)")
+    ax.set(xscale='log', xlabel='steps k', ylabel='bound', title=f"{sc} ∘ N(0, {args.sigma:g}²)")
     if any(q.startswith('delta') for q in (r['query'] for r in rows)): ax.set_yscale('log')
     ax.legend(fontsize=8); fig.savefig(args.plot, dpi=150); plt.close(fig)
 
@@ -282,7 +278,7 @@ def cmd_epochs(args,  # parsed command-line arguments (argparse.Namespace)
               f"({r.certificate}); the attack reaches {r.attack:.6g}")
         print(f"below sigma = {s_att:.6g} the attack alone breaks ({args.eps:g}, {args.delta:g}): no certificate can "
               "allow less noise")
-        return 0
+        _floor_note(r); return 0
     if args.sigma is None: raise ValueError("give --sigma (eps or delta at that noise), or --solve sigma")
     if (args.eps is None) == (args.delta is None): raise ValueError("give exactly one of --eps (ask delta) or --delta")
     r = account_epochs(sc, sigma=args.sigma, epochs=E, eps=args.eps, delta=args.delta, relation=rel)
@@ -291,7 +287,13 @@ def cmd_epochs(args,  # parsed command-line arguments (argparse.Namespace)
     print(f"{sc}, {E} epochs ({r.steps} steps), sigma = {args.sigma:g}, relation: {rel}; worst case")
     print(f"{what} <= {r.certified:.6g} certified ({r.certificate}); >= {r.attack:.6g} by attack ({r.attack_name}); "
           f"gap {r.theory_gap:.4g}")
-    return 0
+    _floor_note(r); return 0
+
+def _floor_note(r):
+    "Say why another bound answered where the allocation lattices' round-off floor lies above the answer's delta."
+    if r.floored:
+        print(f"the allocation lattices certify no finite eps below delta ~ {r.lattice_floor:.2g} (their round-off, "
+              f"charged at +inf, after {r.epochs} epochs): the bound without amplification answered")
 
 # %% ../nbs/89_commands.ipynb #254c0d0b
 def _calibration_progress(args):
@@ -324,7 +326,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
             raise ValueError("--sigma is what --solve sigma computes; drop it, or choose --solve steps|batch-size")
         c = calibrate_sigma(sc, steps=k, eps=args.eps, delta=args.delta, relation=args.relation, tol=args.tol,
                             progress=prog, net=net, **precision)
-        rec = dict(solve='sigma', scheme=_scheme_text(sc), k=k, eps=args.eps, delta=args.delta, sigma=c.sigma,
+        rec = dict(solve='sigma', scheme=str(sc), k=k, eps=args.eps, delta=args.delta, sigma=c.sigma,
                    sigma_infeasible=c.sigma_infeasible, eps_upper=c.eps_upper, eps_lower=c.eps_lower, calls=c.calls,
                    seconds=c.seconds, tol=c.tol, certificate=c.result.certificate, tighter=c.result.tighter)
         line = (f"sigma = {c.sigma:.6g}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
@@ -348,7 +350,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                                      delta=args.delta, b_per_m=args.b_per_m, relation=args.relation, tol=args.tol,
                                      progress=prog, net=net, **precision)
             sc, unit = c.scheme, 'records per batch'
-        rec = dict(solve=args.solve, scheme=_scheme_text(c.scheme), sigma=args.sigma, eps=args.eps, delta=args.delta,
+        rec = dict(solve=args.solve, scheme=str(c.scheme), sigma=args.sigma, eps=args.eps, delta=args.delta,
                    value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,
                    seconds=c.seconds, tol=c.tol)
         if c.result is not None:   # --net: the answer's account(net=True), with its attack and certificate
@@ -375,7 +377,8 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
     show, net = not (args.quiet or args.json), _net_request(args)
     backend = 'dask' if args.dask else ('sequential' if args.jobs == 1 else 'joblib')
     rows = run_sweep(points, delta=args.delta, backend=backend, n_jobs=args.jobs, address=args.dask,
-                     show_progress=show, net=net)                 # --dask local: a local cluster of --jobs workers
+                     show_progress=show, net=net, accuracy=args.accuracy, max_bins=args.max_bins)
+                                                                  # --dask local: a local cluster of --jobs workers
     if args.dask == 'local': backend = 'dask (local cluster)'
     if args.csv: sweep_csv(rows, args.csv)
     if args.plot: plot_sweep(rows, path=args.plot)

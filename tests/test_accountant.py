@@ -236,3 +236,25 @@ def test_finer_step_refuses_a_zero_step_and_survives_a_met_bracket():
     with pytest.raises(ValueError, match='ratio must be'): finer_step(1e-3, 0.5, 1.005, 0, None)
     assert finer_step(1e-3, 1.0, 1.005, 0, None) == pytest.approx(0.9e-3, rel=1e-12)
     assert 0.4e-3 < finer_step(1e-3, 1.02, 1.005, 0, None) < 0.5e-3           # the h² law, unchanged
+
+def test_regression_grid_errors_named_an_h_the_door_does_not_take():
+    """A run no grid within max_bins fits said 'use a larger h': `account` without h, the curves, the recorded accountant
+    and the CLI choose h themselves. The grid driver's error names only what they take."""
+    import contextlib, io
+    from must_nbdev.accounting.pld import GridTooLarge
+    from must_nbdev.accounting.account import account, epsilon_over_steps
+    from must_nbdev.cli import main
+    sc = make_scheme('wor', 1000, m=10)
+    doors = [lambda: PrivacyAccountant(max_bins=64).step(sc, sigma=0.3, steps=100).epsilon(1e-5),
+             lambda: account(sc, sigma=0.3, steps=1, delta=1e-5, max_bins=64),
+             lambda: epsilon_over_steps(sc, sigma=0.3, steps=[1], delta=1e-5, max_bins=64)]
+    for door in doors:
+        with pytest.raises(GridTooLarge, match=r'max_bins=64 fits this run') as e: door()
+        assert 'larger h' not in str(e.value) and 'raise max_bins (CLI --max-bins)' in str(e.value)
+    with pytest.raises(GridTooLarge, match='larger h'):      # a caller that passes h keeps the advice about h
+        account(sc, sigma=0.3, steps=1, delta=1e-5, max_bins=64, h=0.01)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '0.3', '--k', '100', '--delta',
+                   '1e-5', '--max-bins', '64'])
+    assert rc == 2 and '--max-bins' in err.getvalue() and 'larger h' not in err.getvalue(), err.getvalue()

@@ -453,3 +453,31 @@ def test_sigma_outside_the_accountants_range_exits_2_with_one_line(argv):
     "Regression: these printed numpy warnings and a NaN conversion error, or exited 1 on an OverflowError."
     rc, out, err = run(argv)
     assert rc == 2 and err.count('\n') == 1 and 'sigma must be finite and in [1e-06, 1e+100]' in err, err
+
+def test_regression_the_memory_budget_error_named_a_python_function_the_cli_cannot_call():
+    "--max-bins above the 2 GiB budget said 'raise the budget (set_memory_budget)': the CLI now takes --memory-budget."
+    from must_nbdev.core import definitions
+    base = ['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '1', '--k', '10', '--delta', '1e-5']
+    rc, out, err = run([*base, '--max-bins', '4000000'])
+    assert rc == 2 and '--memory-budget' in err and len(err.splitlines()) == 1
+    rc, out, err = run([*base, '--max-bins', '4000000', '--memory-budget', '3', '--accuracy', '1.5', '--json'])
+    assert rc == 0 and json.loads(out)['eps_upper'] > 0
+    assert definitions.MEMORY_BUDGET == 2 << 30                            # restored after the command
+    rc, out, err = run([*base, '--memory-budget', 'nan'])
+    assert rc == 2 and '--memory-budget must be' in err
+
+def test_regression_sweep_takes_the_accuracy_and_max_bins_the_grid_error_names():
+    "The grid driver's error says 'raise max_bins (CLI --max-bins)', and must sweep had no --max-bins."
+    from must_nbdev.accounting.account import account
+    rc, out, err = run(['sweep', '--n', '1000', '--schemes', 'wor', '--batch-sizes', '10', '--sigmas', '1',
+                        '--epochs', '1', '--delta', '1e-5', '--max-bins', '4096', '--accuracy', '1.5', '--json',
+                        '--quiet'])
+    rec = json.loads(out)[0]
+    ref = account(make_scheme('wor', 1000, m=10), sigma=1, steps=100, delta=1e-5, accuracy=1.5, max_bins=4096)
+    assert rc == 0 and rec['eps'] == ref.upper
+    rc, out, err = run(['sweep', '--n', '1000', '--schemes', 'wor', '--batch-sizes', '10', '--sigmas', '1',
+                        '--epochs', '1', '--delta', '1e-5', '--max-bins', '8'])
+    assert rc == 2 and 'max_bins must be' in err and len(err.splitlines()) == 1
+    rc, out, err = run(['sweep', '--n', '1000', '--schemes', 'wor', '--batch-sizes', '10', '--sigmas', '1',
+                        '--epochs', '1', '--delta', '1e-5', '--memory-budget', '4'])
+    assert rc == 2 and 'unrecognized arguments: --memory-budget' in err     # its workers are other processes

@@ -2,6 +2,7 @@
 import argparse, io, contextlib, json, math
 import pytest
 from must_nbdev.commands import parse_number, parse_seed, dumps_json, _scheme_from, cmd_sweep
+from must_nbdev.accounting.pld import MAX_BINS
 
 def test_numbers_are_parsed_leniently_and_typed():
     assert parse_number('1e3') == 1000 and isinstance(parse_number('1e3'), int)
@@ -20,7 +21,7 @@ def test_poisson_by_rate_needs_no_n_and_others_say_so():
 def test_cmd_sweep_prints_one_row_per_point():
     args = argparse.Namespace(n=2000, schemes=['poisson', 'wor'], batch_sizes=[40], sigmas=[1.5, 3], epochs=[0.5],
                               b_per_m=[8], relation=None, delta=1e-5, jobs=1, dask=None, csv=None, plot=None,
-                              json=True, quiet=True)
+                              json=True, quiet=True, accuracy=1.005, max_bins=MAX_BINS)
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf): assert cmd_sweep(args) == 0
     rows = json.loads(buf.getvalue())
@@ -34,7 +35,7 @@ def test_sweep_table_prints_a_dash_where_no_attack_ran(monkeypatch):
     monkeypatch.setattr(commands, 'run_sweep', lambda points, **kw: run_sweep(points, delta=kw['delta'], attack=False))
     args = argparse.Namespace(n=2000, schemes=['wor'], batch_sizes=[40], sigmas=[1.5], epochs=[0.5], b_per_m=[8],
                               relation=None, delta=1e-5, jobs=1, dask=None, csv=None, plot=None, json=False,
-                              quiet=True)
+                              quiet=True, accuracy=1.005, max_bins=MAX_BINS)
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf): assert cmd_sweep(args) == 0
     row = buf.getvalue().splitlines()[2].split()                  # ... eps, attack, gap, certificate

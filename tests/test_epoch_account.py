@@ -152,3 +152,37 @@ def test_account_epoch_phases_refuses_no_phases_and_short_phases_by_name():
     sc = make_epoch_scheme('shuffle', 100, 10)
     with pytest.raises(TypeError, match='phases must be a list of'): account_epoch_phases(None, delta=1e-5)
     with pytest.raises(TypeError, match='got the entry'): account_epoch_phases([(sc, 1.0)], delta=1e-5)
+
+def test_regression_mnist_at_delta_1e8_certified_infinity_without_a_reason():
+    """MNIST's run (60,000 records, batches of 256, 10 epochs, σ = 0.8) at δ = 1e-8 was certified ε = ∞, with no reason:
+    the allocation lattices' round-off, charged at +∞, sums to about 5e-8 over ten epochs. The bound without
+    amplification answers there now, finite, and the result and `must epochs` say why."""
+    import contextlib, io, json
+    from must_nbdev.cli import main
+    from must_nbdev.accounting.epoch_account import GAUSSIAN_EPOCHS, ALLOCATION_PAIR
+    mn = make_epoch_scheme('allocation', 60_000, 256)
+    r = account_epochs(mn, sigma=0.8, epochs=10, delta=1e-8)
+    assert r.certificate == GAUSSIAN_EPOCHS and r.floored and 1e-8 <= r.lattice_floor < 1e-6
+    assert r.certified == pytest.approx(gaussian_epochs_bound(0.8, 10, delta=1e-8, sensitivity=1.0), rel=1e-9)
+    assert 0 < r.attack <= r.certified < 40
+    d = account_epochs(mn, sigma=0.8, epochs=10, eps=r.certified * 1.001)    # the δ query agrees: below 1e-8
+    assert d.certificate == GAUSSIAN_EPOCHS and d.certified <= 1e-8
+    above = account_epochs(mn, sigma=0.8, epochs=10, delta=1e-5)             # above the floor: the exact pair
+    assert above.certificate == ALLOCATION_PAIR and not above.floored and above.certified < 1.01 * above.attack
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(['epochs', '--scheme', 'allocation', '--n', '60000', '--m', '256', '--epochs', '10', '--sigma', '0.8',
+                   '--delta', '1e-8'])
+    assert rc == 0 and 'no amplification' in out.getvalue() and 'below delta ~ ' in out.getvalue(), out.getvalue()
+    with contextlib.redirect_stdout(out := io.StringIO()):
+        rc = main(['epochs', '--scheme', 'allocation', '--n', '60000', '--m', '256', '--epochs', '10', '--sigma', '0.8',
+                   '--delta', '1e-8', '--json'])
+    rec = json.loads(out.getvalue())
+    assert rc == 0 and rec['certified'] == r.certified and rec['lattice_floor'] == r.lattice_floor
+
+def test_the_bound_without_amplification_holds_under_add_remove_at_the_exact_one_step_pair():
+    "One epoch of one step (t = 1) is the Gaussian mechanism itself: the fallback equals the exact pair's value there."
+    one = make_epoch_scheme('allocation', 60, 60)                            # t = 1: every record in the one batch
+    r = account_epochs(one, sigma=1.0, epochs=3, delta=1e-5, bins=1 << 14)
+    g = gaussian_epochs_bound(1.0, 3, delta=1e-5, sensitivity=1.0)
+    assert r.certified <= g * (1 + 1e-6) and r.attack <= g and r.certified >= r.attack

@@ -256,3 +256,20 @@ def test_log_binom_pmf_refuses_text_bools_and_infinite_counts():
     with pytest.raises(ValueError, match='n must be finite whole numbers, got inf'): log_binom_pmf(5, np.inf, 0.5)
     with pytest.raises(ValueError, match='N must be finite whole numbers, got inf'): log_hypergeom_pmf(1, np.inf, 3, 3)
     assert np.isfinite(log_binom_pmf(3, 10**20, 1e-19))                      # an integer beyond int64 is a number
+
+def test_regression_poisson_by_rate_printed_n_9007199254740992():
+    "The CLI builds Poisson by its rate alone at n = MAX_N: its JSON `scheme` and the net's refusal printed that n."
+    import contextlib, io, json
+    from must_nbdev.core.sampling import MAX_N
+    from must_nbdev.cli import main
+    assert str(make_scheme('poisson', MAX_N, q=0.01)) == 'Poisson(q=0.01)'
+    assert str(make_scheme('poisson', 1000, q=0.01)) == 'Poisson(n=1000: poisson(q=0.01))'    # a size given: shown
+    for extra in (['--json'], ['--net']):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = main(['account', '--scheme', 'poisson', '--q', '0.01', '--sigma', '1', '--k', '10', '--delta', '1e-5',
+                       *extra])
+        text = out.getvalue() + err.getvalue()
+        assert str(MAX_N) not in text and 'Poisson(q=0.01)' in text, text
+        if extra == ['--json']: assert rc == 0 and json.loads(out.getvalue())['scheme'] == 'Poisson(q=0.01)'
+        else: assert rc == 2 and len(err.getvalue().splitlines()) == 1

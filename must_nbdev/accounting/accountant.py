@@ -19,7 +19,7 @@ from .certificates import CERTIFICATES, per_step_certificates
 
 # %% auto #0
 __all__ = ['MAX_HISTORY_ROWS', 'MOVED', 'CertifiedResult', 'Bounds', 'AttackBounds', 'Compositions', 'finer_step', 'Phase',
-           'PrivacyAccountant', 'best_composition', 'refine_grid']
+           'PrivacyAccountant', 'best_composition', 'no_grid_fits', 'refine_grid']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #13bbf464
 class CertifiedResult:
@@ -330,6 +330,17 @@ def _mechanisms(self, h:float) -> dict:
     return {key[0]: m for key, m in self._mechs.items() if len(key) == 2}
 
 # %% ../../nbs/accounting/05_accountant.ipynb #43ae7ab9
+def no_grid_fits(e:GridTooLarge,  # what did not fit on the coarsest grid tried
+                 max_bins:int,    # the cap it did not fit
+                ) -> GridTooLarge:
+    "The grid driver's error: it picks h itself, so its advice names only what its caller can change."
+    what = str(e).split('; use ')[0]                   # the fact, without the advice for callers that pass h
+    out = GridTooLarge(f"no loss grid within max_bins={max_bins} fits this run (the coarsest tried: {what}); the "
+                       f"grid step is chosen here, so raise max_bins (CLI --max-bins) or the noise multiplier sigma",
+                       e.factor)
+    out.too_coarse = e.too_coarse
+    return out
+
 def refine_grid(build,                 # h -> (PrivacyAccountant of the run on grid h, its loss spread)
                 query,                 # PrivacyAccountant -> Bounds
                 is_delta:bool,         # a δ(ε) query (starts finer; brackets below 1e-8 are not refined)
@@ -351,7 +362,8 @@ def refine_grid(build,                 # h -> (PrivacyAccountant of the run on g
         except GridTooLarge as e:
             if best is not None: break        # the finest grid that fits: bounds valid, maybe wider than asked
             e.too_coarse = step * e.factor * 1.25 > 1
-            if h is not None or widened >= 4 or e.too_coarse: raise
+            if h is not None: raise               # the caller's grid: its own advice (a larger h or max_bins)
+            if widened >= 4 or e.too_coarse: raise no_grid_fits(e, max_bins)
             step *= e.factor * 1.25; widened += 1; continue   # the first grid does not fit: widen it (still valid)
         best = (step, acc, res)
         if h is not None or res.ratio <= accuracy or (is_delta and res.upper < 1e-8) or math.isinf(res.upper):

@@ -86,6 +86,8 @@ class EpochAccountResult(CertifiedResult):
     attack_name: str      # which attack gave `lower`
     seconds: float        # wall time
     phases: tuple = ()    # a run of several phases: ((scheme, σ, epochs), ...); `sigma` is then nan if they differ
+    lattice_floor: float|None = None  # δ below which the allocation lattices certify no finite ε (their round-off,
+                                      # charged at +∞); None where no lattice certificate ran (shuffled epochs)
     certified = property(lambda self: float(self.upper), doc="The certified upper bound: `upper`.")
     attack = property(lambda self: None if math.isnan(self.lower) else float(self.lower),
                       doc="The attack's value: `lower` (None where it was not run).")
@@ -104,7 +106,13 @@ class EpochAccountResult(CertifiedResult):
         attack = 'no attack run' if self.attack is None else f"≥ {self.lower:.4g} by attack"
         return (f"EpochAccountResult({what} ≤ {self.upper:.4g} certified ({self.certificate}), {attack}; "
                 f"{self.scheme}, σ={self.sigma:g}, {self.epochs} epochs, {self.relation}"
-                + (f", {len(self.phases)} phases" if len(self.phases) > 1 else '') + ")")
+                + (f", {len(self.phases)} phases" if len(self.phases) > 1 else '')
+                + (f"; the allocation lattices' floor δ ≈ {self.lattice_floor:.2g}" if self.floored else '') + ")")
+    @property
+    def floored(self) -> bool:
+        "The allocation lattices could not answer: their floor is at or above the answer's δ, so another bound did."
+        return self.lattice_floor is not None and self.certificate == GAUSSIAN_EPOCHS and self.lattice_floor >= (
+            self.delta if self.query == 'eps' else self.upper)
 
 ALLOCATION_PAIR = 'allocation pair'
 ALLOCATION_BLOCKS = 'allocation blocks'
@@ -116,8 +124,10 @@ EPOCH_CERTIFICATES = {   # name -> what it is and where it is proven
                        "(accounting/13b_allocation_steps), add/remove",
     ALLOCATION_TRIANGLE: "random allocation under substitution: the allocation pair's remove run, then its add run, "
                          "joined by the weak triangle inequality (accounting/14_epoch_account)",
-    GAUSSIAN_EPOCHS: "one Gaussian mechanism of sensitivity 2 per epoch (accounting/14_epoch_account): substitution, "
-                     "random allocation and shuffled epochs; no amplification is proven there"}
+    GAUSSIAN_EPOCHS: "one Gaussian mechanism per epoch and step of a record, of sensitivity 2 under substitution "
+                     "(random allocation and shuffled epochs; no amplification is proven there) and 1 under add/remove "
+                     "(random allocation, where it answers below the allocation lattices' round-off floor) "
+                     "(accounting/14_epoch_account)"}
 
 # %% ../../nbs/accounting/14_epoch_account.ipynb #fdb141d1
 EPOCH_SIGMA_MIN = 0.08   # least σ the epoch lattices hold: their sums use e^{2/σ²} (the shuffled attack's at σ/2)
@@ -129,36 +139,42 @@ def _phase_parts(phases, bins, attack) -> list:
             for plds, c in allocation_epoch_parts(s, sc.steps_per_epoch, sc.k, bins=bins, attack=attack)]
 
 def _run_values(phases, eps, delta, relation, bins, attack=True) -> tuple:
-    "(attack's value, certified value, certificate, attack's name) of a run of epoch phases [(scheme, σ, E)]."
+    "(attack's value, certified value, certificate, attack's name, lattice floor or None) of epoch phases [(scheme, σ, E)]."
     sc0 = phases[0][0]
     one = all(sc.k == 1 for sc, _, _ in phases)
     pair = ALLOCATION_PAIR if one else ALLOCATION_BLOCKS
     zero_name = 'zero gradients, a fixed unit gradient' if one else 'others 0, the sum of the steps\' log-ratios'
-    if relation == 'add_remove':
-        best = run_bounds(compose_parts(_phase_parts(phases, bins, attack), 1), eps, delta)
-        return best.get('attack', math.nan), best['certified'], pair, zero_name if attack else ''
-    # k steps of sensitivity 2 per epoch, Gaussian: μ² = Σ 4 E k / σ² over the phases
-    up = gaussian_epochs_bound(1 / math.sqrt(sum(E * sc.k / s ** 2 for sc, s, E in phases)), 1, eps, delta)
+    # k steps of a record per epoch, each a Gaussian mechanism: μ² = Σ E k (sensitivity)² / σ² over the phases
+    gauss = lambda sens: gaussian_epochs_bound(1 / math.sqrt(sum(E * sc.k / s ** 2 for sc, s, E in phases)), 1, eps,
+                                               delta, sensitivity=sens)
+    if relation == 'add_remove':   # the allocation pair; below its lattices' floor, no amplification (sensitivity 1)
+        run = compose_parts(_phase_parts(phases, bins, attack), 1)
+        best, floor = run_bounds(run, eps, delta), max(c.inf_mass for key, c in run.items() if key[1] == 'certified')
+        up, cert = best['certified'], pair
+        if (g := gauss(1.0)) < up: up, cert = g, GAUSSIAN_EPOCHS
+        return best.get('attack', math.nan), up, cert, zero_name if attack else '', floor
+    up = gauss(2.0)
     if not sc0.fixed_size:   # random batch sizes hide the record's steps from the others: x' = 0 is add/remove
         run = compose_parts(_phase_parts(phases, bins, attack), 1)
         tri = triangle_bound(run['remove', 'certified'], run['add', 'certified'], eps, delta)
+        floor = run['remove', 'certified'].inf_mass + run['add', 'certified'].inf_mass   # the triangle's, at least
         up, cert = min((up, GAUSSIAN_EPOCHS), (tri, ALLOCATION_TRIANGLE))
-        if not attack: return math.nan, up, cert, ''
+        if not attack: return math.nan, up, cert, '', floor
         zero = run_bounds({key: c for key, c in run.items() if key[1] == 'attack'}, eps, delta)['attack']
         c = compose_plds([(score_attack_plds(s, sc.steps_per_epoch, sc.k, kind='sinh',
                                              bins=min(bins, 1 << 20))['remove', 'attack'], E) for sc, s, E in phases])
         score = c.delta_bounds(eps)[0] if eps is not None else c.eps_bounds(delta)[0]
         lo, name = max((zero, "x' with gradient 0 (the add/remove pair)"),
                        (score, "x with g, x' with −g, others 0, read by the score"))
-        return lo, up, cert, name
-    if not attack: return math.nan, up, GAUSSIAN_EPOCHS, ''
+        return lo, up, cert, name, floor
+    if not attack: return math.nan, up, GAUSSIAN_EPOCHS, '', None
     parts = []
     for sc, s, E in phases:
         t = sc.steps_per_epoch; r = sc.n - (t - 1) * sc.batch_size                     # the last batch's size
         terms, a, b = (t, 0.0, 1 / t) if r == sc.batch_size else (t - 1, r / sc.n, sc.batch_size / sc.n)
         parts.append((mixture_epoch_plds(s / 2, terms, a, b, bins=bins, certified=False), E))
     lo = run_bounds(compose_parts(parts, 1), eps, delta)['attack']
-    return lo, up, GAUSSIAN_EPOCHS, "others g, x' g, x −g: allocation at sensitivity 2"
+    return lo, up, GAUSSIAN_EPOCHS, "others g, x' g, x −g: allocation at sensitivity 2", None
 
 def account_epoch_phases(phases,                    # [(EpochScheme, σ, whole epochs)]: one registry scheme, one n
                          *,
@@ -191,12 +207,12 @@ def account_epoch_phases(phases,                    # [(EpochScheme, σ, whole e
                          "lattices hold (their sums use e^{2/σ²}; there ε exceeds 400): raise sigma"
                          f"{' (or, in Python, pass attack=False)' if sc0.fixed_size and relation != 'add_remove' else ''}")
     t0 = time.perf_counter()
-    lo, up, cert, att = _run_values(phases, eps, delta, relation, bins, attack)
+    lo, up, cert, att, floor = _run_values(phases, eps, delta, relation, bins, attack)
     q, sigmas = 'delta' if eps is not None else 'eps', {s for _, s, _ in phases}
     return EpochAccountResult(str(sc0) if len(phases) == 1 else sc0.label, sigmas.pop() if len(sigmas) == 1 else
                               math.nan, sum(E for _, _, E in phases), sum(E * sc.steps_per_epoch for sc, _, E in phases),
                               relation, q, up if q == 'eps' else eps, up if q == 'delta' else delta, lo, up, cert, att,
-                              time.perf_counter() - t0, tuple((str(sc), s, E) for sc, s, E in phases))
+                              time.perf_counter() - t0, tuple((str(sc), s, E) for sc, s, E in phases), floor)
 
 def account_epochs(scheme:EpochScheme,        # from `make_epoch_scheme`
                    *,

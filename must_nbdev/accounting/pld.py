@@ -48,8 +48,7 @@ def check_max_bins(max_bins:int,            # a caller's cap on FFT bins
     if max_bins * BYTES_PER_BIN > budget:
         raise ValueError(f"max_bins={max_bins} may need about {max_bins * BYTES_PER_BIN / 2**30:.3g} GiB, more than "
                          f"the memory budget of {budget / 2**30:.3g} GiB "
-                         f"(must_nbdev.core.definitions.set_memory_budget): use max_bins <= {budget // BYTES_PER_BIN}, "
-                         "or raise the budget")
+                         f"({_defs.RAISE_BUDGET}): use max_bins <= {budget // BYTES_PER_BIN}, or raise the budget")
     return max_bins
 
 def budget_max_bins() -> int:

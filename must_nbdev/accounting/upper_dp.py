@@ -141,7 +141,7 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
     if max(r_need) > max_bins or spectra_bytes > _defs.MEMORY_BUDGET:   # before any array of that size exists
         raise GridTooLarge(f"the triangle net's DP needs {max(r_need)} FFT bins × {sum(len(g[1]) for g in G)} "
                            f"members at h={h:.3g} ({spectra_bytes / 2**30:.3g} GiB of spectra): more than "
-                           f"max_bins={max_bins} or the memory budget (must_nbdev.core.definitions.set_memory_budget); "
+                           f"max_bins={max_bins} or the memory budget ({_defs.RAISE_BUDGET}); "
                            "use a larger h, max_bins or tol",
                            max(max(r_need) / max_bins, spectra_bytes / _defs.MEMORY_BUDGET))
     u = float(UNIT_ROUNDOFF['double'])

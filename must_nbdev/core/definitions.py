@@ -8,11 +8,11 @@ import math
 import numpy as np
 
 # %% auto #0
-__all__ = ['special', 'MEMORY_BUDGET', 'SERIES_THETA', 'MECHANISMS', 'LazyModule', 'check_int', 'check_real', 'check_reals',
-           'check_choice', 'check_flag', 'check_values', 'check_tuples', 'set_memory_budget', 'check_memory',
-           'hockey_stick', 'laplace_profile', 'gaussian_profile', 'vadhan_group_factor', 'group_profile',
-           'gaussian_privacy_loss', 'delta_from_pld', 'progress', 'markdown_table', 'jsonable', 'patch_to',
-           'moved_names', 'analytic_gaussian_theta']
+__all__ = ['special', 'MEMORY_BUDGET', 'RAISE_BUDGET', 'SERIES_THETA', 'MECHANISMS', 'LazyModule', 'check_int', 'check_real',
+           'check_reals', 'check_choice', 'check_flag', 'check_values', 'check_tuples', 'set_memory_budget',
+           'memory_budget', 'check_memory', 'hockey_stick', 'laplace_profile', 'gaussian_profile',
+           'vadhan_group_factor', 'group_profile', 'gaussian_privacy_loss', 'delta_from_pld', 'progress',
+           'markdown_table', 'jsonable', 'patch_to', 'moved_names', 'analytic_gaussian_theta']
 
 # %% ../../nbs/core/00_definitions.ipynb #a52889f5
 class LazyModule:
@@ -129,6 +129,8 @@ def check_tuples(values,  # a list of entries of one length: tuples or lists (pa
 
 # %% ../../nbs/core/00_definitions.ipynb #d52e824b
 MEMORY_BUDGET = 2 << 30   # bytes one call of the package may allocate; change it with `set_memory_budget`
+RAISE_BUDGET = ("in Python must_nbdev.core.definitions.set_memory_budget or memory_budget; CLI --memory-budget of "
+                "must account, calibrate and compare")   # how to raise the budget, as every size check says
 
 def set_memory_budget(nbytes:int,  # bytes one call may allocate (>= 2**20)
                      ) -> int:
@@ -137,6 +139,16 @@ def set_memory_budget(nbytes:int,  # bytes one call may allocate (>= 2**20)
     old, MEMORY_BUDGET = MEMORY_BUDGET, check_int(nbytes, 'nbytes', 1 << 20)
     return old
 
+class memory_budget:
+    "The memory budget for the calls inside a `with` block (`set_memory_budget`), restored after it."
+    def __init__(self, nbytes:int|None):   # bytes those calls may allocate (>= 2**20); None: the budget as it is
+        self.nbytes = None if nbytes is None else check_int(nbytes, 'nbytes', 1 << 20)
+    def __enter__(self) -> int:
+        if self.nbytes is not None: self.old = set_memory_budget(self.nbytes)
+        return MEMORY_BUDGET
+    def __exit__(self, *exc):
+        if self.nbytes is not None: set_memory_budget(self.old)
+
 def check_memory(nbytes:float,  # estimated peak bytes of the request
                  what:str,      # the request, in the caller's words (e.g. "T=10**6 samples of WR(10**5)")
                  change:str,    # what to change to fit (e.g. "draw fewer samples per call")
@@ -144,7 +156,7 @@ def check_memory(nbytes:float,  # estimated peak bytes of the request
     "Refuse a request whose estimated peak memory exceeds the budget, before anything of that size is allocated."
     if nbytes > MEMORY_BUDGET:
         raise ValueError(f"{what} needs about {nbytes / 2**30:.3g} GiB, more than the memory budget of "
-                         f"{MEMORY_BUDGET / 2**30:.3g} GiB (must_nbdev.core.definitions.set_memory_budget): {change}")
+                         f"{MEMORY_BUDGET / 2**30:.3g} GiB ({RAISE_BUDGET}): {change}")
 
 # %% ../../nbs/core/00_definitions.ipynb #330b2c84
 def hockey_stick(p,    # pmf of P (array, sums to 1)

@@ -11,6 +11,7 @@ from ..core.definitions import check_choice, check_flag, check_int, check_real, 
 from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
 from ..core.epochs import EPOCH_SCHEMES, EpochScheme, make_epoch_scheme
 from ..accounting.account import account, requested_run_certificates
+from ..accounting.pld import MAX_BINS, check_max_bins
 from ..accounting.pairs import RELATIONS, check_sigma
 from ..accounting.certificates import run_certificates
 from ..accounting.triangle_certificate import net_asked
@@ -117,6 +118,9 @@ def evaluate_point(point:SweepPoint,  # the configuration
                    attack:bool=True,  # also run the attacks (eps_attack, theory_gap); False: faster, NaN there
                                       # (an exact pair is its own attack: `account`'s value, whatever `attack` says)
                    net=False,         # the triangle net too where it applies: True or its options
+                   accuracy:float=1.005,    # target upper/lower ratio of the accountant's bracket (> 1) ...
+                   max_bins:int=MAX_BINS,   # ... and its cap on FFT bins (>= 16): per-step points (epoch points:
+                                            # their lattices, as `account_epochs`)
                   ) -> SweepRow:
     "Account one point: certified ε(`delta`) and the best attack's ε."
     if not isinstance(point, SweepPoint):
@@ -134,7 +138,8 @@ def evaluate_point(point:SweepPoint,  # the configuration
     rel = sc.relation if point.relation is None else point.relation
     net = net_asked(False if net is None else net)
     asks = dict(net=net) if net and run_certificates(sc, rel) else {}
-    r = account(sc, sigma=point.sigma, steps=k, delta=delta, relation=point.relation, attack=attack, **asks)
+    r = account(sc, sigma=point.sigma, steps=k, delta=delta, relation=point.relation, attack=attack, accuracy=accuracy,
+                max_bins=max_bins, **asks)
     low = math.nan if r.attack is None else r.attack   # NaN where no attack ran (attack=False, no grid fits)
     gap = math.nan if r.attack is None else r.upper / low if low > 0 else math.inf
     return SweepRow(point.scheme, SCHEMES[point.scheme].label, point.n, point.batch_size, point.b, r.relation,
@@ -162,6 +167,8 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
               attack:bool=True,           # also run the attacks (False: faster, no gap)
               show_progress:bool=False,   # progress bar on stderr
               net=False,                  # the triangle net too where it applies: True or its options (QUICK_NET)
+              accuracy:float=1.005,       # target upper/lower ratio of the accountant's bracket (> 1) ...
+              max_bins:int=MAX_BINS,      # ... and its cap on FFT bins (>= 16), at the per-step points
              ) -> list:
     "Evaluate every point (`evaluate_point`) and return the `SweepRow`s in the order of `points`."
     points = check_values(points, 'points', 'SweepPoint (sweep_grid builds them)')
@@ -177,6 +184,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
         raise ValueError(f"n_jobs={n_jobs} is for backend 'joblib' or 'dask'; backend 'sequential' runs one point at a "
                          "time: drop n_jobs or choose a parallel backend")
     attack, show_progress = check_flag(attack, 'attack'), check_flag(show_progress, 'show_progress')
+    precision = dict(accuracy=check_real(accuracy, 'accuracy', 1, lo_open=True), max_bins=check_max_bins(max_bins))
     net = net_asked(False if net is None else net)   # None: no net, as False
     if net:                                     # checked once; the rows it applies to: fixed size, substitution
         covered = [(sc, rel) for p in points for sc in [p.build()] if isinstance(sc, Scheme)
@@ -195,9 +203,9 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
     if client is not None and address is not None:
         raise ValueError("client and address: pass one (the client's cluster or the scheduler at address), not both")
     if backend == 'sequential':
-        return [evaluate_point(p, delta, attack, net) for p in progress(points, 'sweep', show_progress)]
+        return [evaluate_point(p, delta, attack, net, **precision) for p in progress(points, 'sweep', show_progress)]
     joblib = import_extra('joblib')
-    tasks = (joblib.delayed(evaluate_point)(p, delta, attack, net) for p in points)
+    tasks = (joblib.delayed(evaluate_point)(p, delta, attack, net, **precision) for p in points)
     if backend == 'joblib':
         out = joblib.Parallel(n_jobs=n_jobs, return_as='generator')(tasks)
         return list(progress(out, 'sweep', show_progress, total=len(points)))
@@ -207,7 +215,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
         with distributed.LocalCluster(n_workers=(os.cpu_count() or 1) if n_jobs == -1 else n_jobs, threads_per_worker=1,
                                       dashboard_address=None) as cluster, distributed.Client(cluster) as local:
             return run_sweep(points, delta=delta, backend='dask', client=local, attack=attack,
-                             show_progress=show_progress, net=net)
+                             show_progress=show_progress, net=net, **precision)
     own = None
     if client is None:
         if address is not None:
