@@ -271,7 +271,8 @@ def cmd_epochs(args,  # parsed command-line arguments (argparse.Namespace)
         s_att = calibrate_epoch_sigma(sc, epochs=E, eps=args.eps, delta=args.delta, relation=rel, which='attack')
         r = account_epochs(sc, sigma=s_cert, epochs=E, delta=args.delta, relation=rel)
         out = dict(scheme=str(sc), relation=rel, epochs=E, steps=r.steps, sigma=s_cert, sigma_attack=s_att,
-                   eps=r.certified, eps_attack=r.attack, certificate=r.certificate)
+                   eps=r.certified, eps_attack=r.attack, certificate=r.certificate, lattice_floor=r.lattice_floor,
+                   floored=r.floored)
         if args.json: print(dumps_json(out)); return 0
         print(f"{sc}, {E} epochs ({r.steps} steps), relation: {rel}; worst case")
         print(f"sigma = {s_cert:.6g}: certified eps(delta={args.delta:g}) = {r.certified:.6g} <= {args.eps:g} "
@@ -292,8 +293,9 @@ def cmd_epochs(args,  # parsed command-line arguments (argparse.Namespace)
 def _floor_note(r):
     "Say why another bound answered where the allocation lattices' round-off floor lies above the answer's delta."
     if r.floored:
-        print(f"the allocation lattices certify no finite eps below delta ~ {r.lattice_floor:.2g} (their round-off, "
-              f"charged at +inf, after {r.epochs} epochs): the bound without amplification answered")
+        print(f"the allocation lattices certify nothing here: their round-off, charged at +inf, is about delta "
+              f"{r.lattice_floor:.2g} after {r.epochs} epochs (substitution joins two runs and needs more); the bound "
+              "without amplification answered")
 
 # %% ../nbs/89_commands.ipynb #254c0d0b
 def _calibration_progress(args):

@@ -87,7 +87,10 @@ class EpochAccountResult(CertifiedResult):
     seconds: float        # wall time
     phases: tuple = ()    # a run of several phases: ((scheme, σ, epochs), ...); `sigma` is then nan if they differ
     lattice_floor: float|None = None  # δ below which the allocation lattices certify no finite ε (their round-off,
-                                      # charged at +∞); None where no lattice certificate ran (shuffled epochs)
+                                      # charged at +∞; under substitution a lower end: the join needs more); None
+                                      # where no lattice certificate ran (shuffled epochs)
+    floored: bool = False # the lattices certified nothing here (ε = ∞, or no δ that low): the bound without
+                          # amplification answered
     certified = property(lambda self: float(self.upper), doc="The certified upper bound: `upper`.")
     attack = property(lambda self: None if math.isnan(self.lower) else float(self.lower),
                       doc="The attack's value: `lower` (None where it was not run).")
@@ -107,12 +110,8 @@ class EpochAccountResult(CertifiedResult):
         return (f"EpochAccountResult({what} ≤ {self.upper:.4g} certified ({self.certificate}), {attack}; "
                 f"{self.scheme}, σ={self.sigma:g}, {self.epochs} epochs, {self.relation}"
                 + (f", {len(self.phases)} phases" if len(self.phases) > 1 else '')
-                + (f"; the allocation lattices' floor δ ≈ {self.lattice_floor:.2g}" if self.floored else '') + ")")
-    @property
-    def floored(self) -> bool:
-        "The allocation lattices could not answer: their floor is at or above the answer's δ, so another bound did."
-        return self.lattice_floor is not None and self.certificate == GAUSSIAN_EPOCHS and self.lattice_floor >= (
-            self.delta if self.query == 'eps' else self.upper)
+                + (f"; the allocation lattices certified nothing here (their round-off floor, δ ≈ "
+                   f"{self.lattice_floor:.2g} and up)" if self.floored else '') + ")")
 
 ALLOCATION_PAIR = 'allocation pair'
 ALLOCATION_BLOCKS = 'allocation blocks'
@@ -139,12 +138,15 @@ def _phase_parts(phases, bins, attack) -> list:
             for plds, c in allocation_epoch_parts(s, sc.steps_per_epoch, sc.k, bins=bins, attack=attack)]
 
 def _run_values(phases, eps, delta, relation, bins, attack=True) -> tuple:
-    "(attack's value, certified value, certificate, attack's name, lattice floor or None) of epoch phases [(scheme, σ, E)]."
+    "(attack's value, certified value, certificate, attack's name, lattice floor or None, floored) of epoch phases."
     sc0 = phases[0][0]
     one = all(sc.k == 1 for sc, _, _ in phases)
     pair = ALLOCATION_PAIR if one else ALLOCATION_BLOCKS
     zero_name = 'zero gradients, a fixed unit gradient' if one else 'others 0, the sum of the steps\' log-ratios'
     # k steps of a record per epoch, each a Gaussian mechanism: μ² = Σ E k (sensitivity)² / σ² over the phases
+    # the lattices' floor decided when they certified ε = ∞ (ε asked) or the answer's δ lies below it (δ asked)
+    floored = lambda lattice, up, cert, floor: cert == GAUSSIAN_EPOCHS and (
+        math.isinf(lattice) if delta is not None else up < floor)
     gauss = lambda sens: gaussian_epochs_bound(1 / math.sqrt(sum(E * sc.k / s ** 2 for sc, s, E in phases)), 1, eps,
                                                delta, sensitivity=sens)
     if relation == 'add_remove':   # the allocation pair; below its lattices' floor, no amplification (sensitivity 1)
@@ -152,29 +154,31 @@ def _run_values(phases, eps, delta, relation, bins, attack=True) -> tuple:
         best, floor = run_bounds(run, eps, delta), max(c.inf_mass for key, c in run.items() if key[1] == 'certified')
         up, cert = best['certified'], pair
         if (g := gauss(1.0)) < up: up, cert = g, GAUSSIAN_EPOCHS
-        return best.get('attack', math.nan), up, cert, zero_name if attack else '', floor
+        return (best.get('attack', math.nan), up, cert, zero_name if attack else '', floor,
+                floored(best['certified'], up, cert, floor))
     up = gauss(2.0)
     if not sc0.fixed_size:   # random batch sizes hide the record's steps from the others: x' = 0 is add/remove
         run = compose_parts(_phase_parts(phases, bins, attack), 1)
         tri = triangle_bound(run['remove', 'certified'], run['add', 'certified'], eps, delta)
         floor = run['remove', 'certified'].inf_mass + run['add', 'certified'].inf_mass   # the triangle's, at least
         up, cert = min((up, GAUSSIAN_EPOCHS), (tri, ALLOCATION_TRIANGLE))
-        if not attack: return math.nan, up, cert, '', floor
+        low = floored(tri, up, cert, floor)
+        if not attack: return math.nan, up, cert, '', floor, low
         zero = run_bounds({key: c for key, c in run.items() if key[1] == 'attack'}, eps, delta)['attack']
         c = compose_plds([(score_attack_plds(s, sc.steps_per_epoch, sc.k, kind='sinh',
                                              bins=min(bins, 1 << 20))['remove', 'attack'], E) for sc, s, E in phases])
         score = c.delta_bounds(eps)[0] if eps is not None else c.eps_bounds(delta)[0]
         lo, name = max((zero, "x' with gradient 0 (the add/remove pair)"),
                        (score, "x with g, x' with −g, others 0, read by the score"))
-        return lo, up, cert, name, floor
-    if not attack: return math.nan, up, GAUSSIAN_EPOCHS, '', None
+        return lo, up, cert, name, floor, low
+    if not attack: return math.nan, up, GAUSSIAN_EPOCHS, '', None, False
     parts = []
     for sc, s, E in phases:
         t = sc.steps_per_epoch; r = sc.n - (t - 1) * sc.batch_size                     # the last batch's size
         terms, a, b = (t, 0.0, 1 / t) if r == sc.batch_size else (t - 1, r / sc.n, sc.batch_size / sc.n)
         parts.append((mixture_epoch_plds(s / 2, terms, a, b, bins=bins, certified=False), E))
     lo = run_bounds(compose_parts(parts, 1), eps, delta)['attack']
-    return lo, up, GAUSSIAN_EPOCHS, "others g, x' g, x −g: allocation at sensitivity 2", None
+    return lo, up, GAUSSIAN_EPOCHS, "others g, x' g, x −g: allocation at sensitivity 2", None, False
 
 def account_epoch_phases(phases,                    # [(EpochScheme, σ, whole epochs)]: one registry scheme, one n
                          *,
@@ -207,12 +211,13 @@ def account_epoch_phases(phases,                    # [(EpochScheme, σ, whole e
                          "lattices hold (their sums use e^{2/σ²}; there ε exceeds 400): raise sigma"
                          f"{' (or, in Python, pass attack=False)' if sc0.fixed_size and relation != 'add_remove' else ''}")
     t0 = time.perf_counter()
-    lo, up, cert, att, floor = _run_values(phases, eps, delta, relation, bins, attack)
+    lo, up, cert, att, floor, low = _run_values(phases, eps, delta, relation, bins, attack)
     q, sigmas = 'delta' if eps is not None else 'eps', {s for _, s, _ in phases}
     return EpochAccountResult(str(sc0) if len(phases) == 1 else sc0.label, sigmas.pop() if len(sigmas) == 1 else
                               math.nan, sum(E for _, _, E in phases), sum(E * sc.steps_per_epoch for sc, _, E in phases),
                               relation, q, up if q == 'eps' else eps, up if q == 'delta' else delta, lo, up, cert, att,
-                              time.perf_counter() - t0, tuple((str(sc), s, E) for sc, s, E in phases), floor)
+                              time.perf_counter() - t0, tuple((str(sc), s, E) for sc, s, E in phases), floor,
+                              low)
 
 def account_epochs(scheme:EpochScheme,        # from `make_epoch_scheme`
                    *,

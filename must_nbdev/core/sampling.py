@@ -176,8 +176,8 @@ class Scheme:
         e = check_real(epochs, 'epochs', 0, lo_open=True)
         return max(1, math.ceil(e / self.rate - 1e-9))
 
-    def __str__(self):   # n = MAX_N stands for "no dataset size" (Poisson by its rate alone): the rate is printed
-        if self.n == MAX_N: return f"{self.label}(q={self.rate:g})"
+    def __str__(self):   # Poisson at n = MAX_N: built by its rate alone, with no dataset size, so the rate is printed
+        if self.n == MAX_N and all(s.method == 'poisson' for s in self.stages): return f"{self.label}(q={self.rate:g})"
         return f"{self.label}(n={self.n}: {' -> '.join(map(str, self.stages))})"
 
 def check_scheme(scheme,  # the value to check

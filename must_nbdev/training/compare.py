@@ -16,7 +16,7 @@ from ..accounting.pairs import check_sigma
 from ..accounting.calibrate import calibrate_sigma
 from ..accounting.pld import MAX_BINS
 from ..core.epochs import EPOCH_SCHEMES, make_epoch_scheme
-from ..accounting.epoch_account import account_epochs, calibrate_epoch_sigma
+from ..accounting.epoch_account import ALLOCATION_PAIR, account_epochs, calibrate_epoch_sigma
 
 # %% auto #0
 __all__ = ['COMPARED_TWO_STAGE', 'EpsRowResult', 'ComparisonRow', 'comparison_schemes', 'left_out', 'compare_schemes',
@@ -236,8 +236,11 @@ def _epoch_reading(rows, key, calibrated) -> str:
     verb = 'needs' if calibrated else 'has'
     for ra in (r for r in epoch if not EPOCH_SCHEMES[r.name].fixed_size):
         if ra.relation == 'add_remove' and poisson is not None:
+            how = ("a tight certificate" if ra.certificate == ALLOCATION_PAIR else    # the exact pair answered
+                   f"the {ra.certificate} certificate (the allocation lattices' bound, limited by their round-off, "
+                   "is higher there)")
             text += (f" {ra.scheme} (every record once per epoch, add/remove) {verb} {key(ra):.3g} against "
-                     f"{key(poisson):.3g} for Poisson, with a tight certificate (gap {ra.theory_gap:.3f}).")
+                     f"{key(poisson):.3g} for Poisson, with {how} (gap {ra.theory_gap:.3f}).")
         if ra.relation == 'substitute':
             text += (f" Under substitution it {verb} {key(ra):.3g} ({ra.certificate}; gap {ra.theory_gap:.2f} to the "
                      "opposite-gradient attack).")
