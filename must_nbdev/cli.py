@@ -14,7 +14,7 @@ from .accounting.triangle_certificate import MAX_BLOCKS, TightOptions
 from .accounting.unlabelled_net import MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
-from .accounting.pld import MAX_BINS
+from .accounting.pld import MAX_BINS, budget_max_bins
 from .experiments.reproduce import REPRODUCIBLE, SUMMARY_COLUMNS, artefact_builders, reproduce_all, write_artefact
 from .experiments.paper_comparisons import PAPER_COMPARISONS, write_comparison
 from .commands import (
@@ -135,12 +135,13 @@ def _add_precision(p, memory:bool=True):
     "--accuracy and --max-bins: the bracket ratio and FFT cap; --memory-budget where the command runs in this process."
     p.add_argument('--accuracy', type=parse_number, default=1.005,
                    help="target ratio upper/lower of the accountant's numerical bracket (default 1.005)")
-    p.add_argument('--max-bins', dest='max_bins', type=parse_number, default=MAX_BINS,
-                   help=f'cap on FFT bins, bounds memory and time (default {MAX_BINS}: under ~1.2 GB)')
+    p.add_argument('--max-bins', dest='max_bins', type=parse_number,
+                   help=f'cap on FFT bins, bounds memory and time (default {MAX_BINS}: under ~1.2 GB'
+                        + ('; fewer if --memory-budget allows fewer)' if memory else ')'))
     if memory:   # a sweep's workers are other processes: the budget of this one would not reach them
         p.add_argument('--memory-budget', dest='memory_budget', type=parse_number, metavar='GIB',
                        help=f'GiB one call may allocate (default {MEMORY_BUDGET / 2**30:g}); '
-                            '--max-bins above what it allows is refused')
+                            'a --max-bins above what it allows is refused')
 
 def _add_net_args(p):
     "The --net-* options: how the triangle nets (`accounting/07_triangles`, 08) are built (--net); `TightOptions`."
@@ -381,6 +382,8 @@ def main(argv=None,  # arguments without the program name (None: sys.argv[1:])
     try:
         gib = getattr(args, 'memory_budget', None)      # GiB; None: the package's budget
         with memory_budget(None if gib is None else int(check_real(gib, '--memory-budget', 1e-3, 1e6) * 2**30)):
+            if 'max_bins' in args and args.max_bins is None:   # the default cap, within the budget given
+                args.max_bins = MAX_BINS if gib is None else min(MAX_BINS, budget_max_bins())
             status = args.func(args)
         for w in warnings: print(w, file=sys.stderr)   # after the answer: bad input gets its error alone, one line
         return status

@@ -457,6 +457,7 @@ def test_sigma_outside_the_accountants_range_exits_2_with_one_line(argv):
 def test_regression_the_memory_budget_error_named_a_python_function_the_cli_cannot_call():
     "--max-bins above the 2 GiB budget said 'raise the budget (set_memory_budget)': the CLI now takes --memory-budget."
     from must_nbdev.core import definitions
+    from must_nbdev.accounting.account import account
     base = ['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '1', '--k', '10', '--delta', '1e-5']
     rc, out, err = run([*base, '--max-bins', '4000000'])
     assert rc == 2 and '--memory-budget' in err and len(err.splitlines()) == 1
@@ -465,6 +466,9 @@ def test_regression_the_memory_budget_error_named_a_python_function_the_cli_cann
     assert definitions.MEMORY_BUDGET == 2 << 30                            # restored after the command
     rc, out, err = run([*base, '--memory-budget', 'nan'])
     assert rc == 2 and '--memory-budget must be' in err
+    rc, out, err = run([*base, '--memory-budget', '0.5', '--json'])   # a smaller budget lowers the default cap
+    ref = account(make_scheme('wor', 1000, m=10), sigma=1, steps=10, delta=1e-5, max_bins=(1 << 29) // 640)
+    assert rc == 0 and json.loads(out)['eps_upper'] == ref.upper and definitions.MEMORY_BUDGET == 2 << 30
 
 def test_regression_sweep_takes_the_accuracy_and_max_bins_the_grid_error_names():
     "The grid driver's error says 'raise max_bins (CLI --max-bins)', and must sweep had no --max-bins."
