@@ -293,9 +293,9 @@ def cmd_epochs(args,  # parsed command-line arguments (argparse.Namespace)
 def _floor_note(r):
     "Say why another bound answered where the allocation lattices' round-off floor lies above the answer's delta."
     if r.floored:
+        joined = ' (substitution joins two runs and needs more)' if r.relation == 'substitute' else ''
         print(f"the allocation lattices certify nothing here: their round-off, charged at +inf, is about delta "
-              f"{r.lattice_floor:.2g} after {r.epochs} epochs (substitution joins two runs and needs more); the bound "
-              "without amplification answered")
+              f"{r.lattice_floor:.2g} after {r.epochs} epochs{joined}; the bound without amplification answered")
 
 # %% ../nbs/89_commands.ipynb #254c0d0b
 def _calibration_progress(args):

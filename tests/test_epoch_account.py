@@ -174,6 +174,7 @@ def test_regression_mnist_at_delta_1e8_certified_infinity_without_a_reason():
         rc = main(['epochs', '--scheme', 'allocation', '--n', '60000', '--m', '256', '--epochs', '10', '--sigma', '0.8',
                    '--delta', '1e-8'])
     assert rc == 0 and 'no amplification' in out.getvalue() and 'certify nothing here' in out.getvalue(), out.getvalue()
+    assert 'substitution joins' not in out.getvalue()                  # said only of a substitution run
     with contextlib.redirect_stdout(out := io.StringIO()):
         rc = main(['epochs', '--scheme', 'allocation', '--n', '60000', '--m', '256', '--epochs', '10', '--sigma', '0.8',
                    '--delta', '1e-8', '--json'])
