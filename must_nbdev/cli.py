@@ -383,7 +383,7 @@ def main(argv=None,  # arguments without the program name (None: sys.argv[1:])
         gib = getattr(args, 'memory_budget', None)      # GiB; None: the package's budget
         with memory_budget(None if gib is None else int(check_real(gib, '--memory-budget', 1e-3, 1e6) * 2**30)):
             if 'max_bins' in args and args.max_bins is None:   # the default cap, within the budget given
-                args.max_bins = MAX_BINS if gib is None else min(MAX_BINS, budget_max_bins())
+                args.max_bins = min(MAX_BINS, budget_max_bins())
             status = args.func(args)
         for w in warnings: print(w, file=sys.stderr)   # after the answer: bad input gets its error alone, one line
         return status
