@@ -24,10 +24,52 @@ def test_two_step_allocation_brackets_quadrature_and_adaptive_choices_stay_below
             assert exact_two_step_delta(sigma, eps, d, f) <= worst * (1 + 1e-9)
         assert p[d, 'attack'].delta(eps) <= worst <= p[d, 'certified'].delta(eps)
 
+@pytest.mark.parametrize('sigma,eps_list', [(0.6, (10.0, 12.0)), (1.0, (6.0, 7.0)), (3.0, (2.0, 2.3))])
+def test_one_step_certificate_holds_near_its_round_off_floor(sigma, eps_list):
+    "At t = 1 the certificate charges almost nothing at +∞ (one term's CDF error): it must still lie above the exact δ, to 1e-14."
+    mp = pytest.importorskip('mpmath')
+    mp.mp.dps = 40
+    p = allocation_epoch_plds(sigma, 1, bins=1 << 16)
+    assert p['remove', 'certified'].inf_mass < 1e-11
+    for eps in eps_list:
+        th, e = mp.mpf(1) / sigma, mp.mpf(eps)
+        exact = float(mp.ncdf(-e / th + th / 2) - mp.exp(e) * mp.ncdf(-e / th - th / 2))
+        assert 1e-15 < exact < 1e-7
+        for d in ('remove', 'add'): assert p[d, 'certified'].delta(eps) >= exact, (sigma, eps, d)
+
+@pytest.mark.parametrize('sigma,eps_list', [(0.7, (5.0, 6.0, 7.0)), (1.0, (4.0, 5.0)), (2.0, (2.5,))])
+def test_two_step_certificate_holds_at_small_delta(sigma, eps_list):
+    "Two steps, against quadrature, where δ is 1e-7 to 1e-12: the range the CDF charges opened (it was at +∞ there)."
+    p = allocation_epoch_plds(sigma, 2, bins=1 << 17)
+    for eps in eps_list:
+        for d in ('remove', 'add'):
+            exact = exact_two_step_delta(sigma, eps, d)
+            if exact > 1e-13: assert p[d, 'attack'].delta(eps) <= exact <= p[d, 'certified'].delta(eps), (sigma, eps, d)
+
 def test_lattice_masses_sum_to_one_with_the_tail():
     for up in (True, False):
-        p, beyond, err, _ = lognormal_lattice(-0.3, 0.8, 0.003, 5000, 'up' if up else 'down')
+        p, beyond, err, *_ = lognormal_lattice(-0.3, 0.8, 0.003, 5000, 'up' if up else 'down')
         assert abs(p.sum() + beyond - 1) < 1e-12 + err and (p >= 0).all()
+
+@pytest.mark.parametrize('mode', ['up', 'down', 'nearest'])
+@pytest.mark.parametrize('mu,s,h', [(-0.3, 0.8, 0.003), (-0.78, 1.25, 0.02), (0.5, 1.0, 0.01)])
+def test_lattice_cdf_bound_holds_against_mpmath(mode, mu, s, h):
+    """Every partial sum of a term's cells, from below and (with the mass beyond) from above, is within the CDF bound
+    of the exact one at 40 digits: the certificate charges that bound, not the ℓ1 error, so it must hold."""
+    mp = pytest.importorskip('mpmath')
+    mp.mp.dps = 40
+    N = 3000
+    p, beyond, err, _, cdf_err = lognormal_lattice(mu, s, h, N, mode)
+    shift = {'up': 0.0, 'down': 1.0, 'nearest': 0.5}[mode]        # pmf[k] holds Y below (k + shift)·h
+    def below(y): return mp.mpf(0) if y <= 0 else mp.ncdf((mp.log(y) - mu) / s)
+    exact = [below(mp.mpf(h) * (k + shift)) for k in range(N)]    # the exact P(Y < the top of pmf[k])
+    run, worst = mp.mpf(0), mp.mpf(0)
+    total = mp.fsum([mp.mpf(float(x)) for x in p]) + mp.mpf(beyond)
+    for k in range(N):
+        run += mp.mpf(float(p[k]))
+        worst = max(worst, abs(run - exact[k]), abs((total - run) - (1 - exact[k])))
+    assert float(worst) <= cdf_err, (float(worst), cdf_err)
+    assert cdf_err < 1e-13 and cdf_err < err                       # a bound that is worth charging
 
 # pld-accounting 2.0's own configurations, recomputed here with the real client (the dev extra installs it)
 CONTAINMENT = [(2.0, 100, 1, 1e-5), (1.2, 50, 5, 1e-6), (1.5, 20, 3, 1e-5)]

@@ -34,18 +34,22 @@ def lognormal_lattice(mu:float,    # mean of log Y
                       N:int,       # lattice points k = 0..N-1
                       mode:str,    # 'up', 'down' or 'nearest': how Y is rounded to the lattice
                      ) -> tuple:
-    "(pmf on kh, mass beyond the last point, ℓ1 round-off bound, E[Y; Y in the lattice's cells]) of Y = exp(mu + s W)."
+    "(pmf on kh, mass beyond the last point, ℓ1 round-off bound, E[Y; Y in the lattice's cells], CDF round-off bound) of Y = exp(mu + s W)."
     check_choice(mode, 'mode', ROUNDINGS)
     e = h * (np.arange(N + 1) - (0.5 if mode == 'nearest' else 0.0))      # cell edges; 'up' shifts cells by one
     with np.errstate(divide='ignore', invalid='ignore'):
         z = np.where(e > 0, (np.log(np.maximum(e, np.finfo(float).tiny)) - mu) / s, -np.inf)
     cdf, sf = special.ndtr(z), special.ndtr(-z)
     cells = np.where(z[1:] < 0, cdf[1:] - cdf[:-1], sf[:-1] - sf[1:])      # the difference of the smaller tails
-    err = 2 * 64 * UNIT_ROUNDOFF['double'] * float(np.minimum(cdf, sf).sum()) + UNIT_ROUNDOFF['double']
+    u = UNIT_ROUNDOFF['double']
+    err = 2 * 64 * u * float(np.minimum(cdf, sf).sum()) + u
+    # a partial sum of cells telescopes to two tail values (64u each) plus the differences' rounding and clipping:
+    # every sum from the bottom, and every sum from the top with the mass beyond, is within `cdf_err` of the truth
+    cdf_err = 400 * u + 3 * float(-np.minimum(cells, 0.0).sum())
     cells = np.maximum(cells, 0.0)                                          # within `err` of the truth
     pmf, c = (np.concatenate([[0.0], cells[:N - 1]]), e[N - 1]) if mode == 'up' else (cells[:N], e[N])
     zc = (math.log(c) - mu) / s
-    return pmf, float(special.ndtr(-zc)), err, math.exp(mu + s * s / 2) * float(special.ndtr(zc - s))
+    return pmf, float(special.ndtr(-zc)), err, math.exp(mu + s * s / 2) * float(special.ndtr(zc - s)), cdf_err
 
 # %% ../../nbs/accounting/13_allocation.ipynb #026938e3
 ROUNDING_ETA = 1e-15   # probability charged for Hoeffding's bound on the sum of nearest-rounding errors
@@ -57,7 +61,7 @@ EPOCH_PLD_CACHE_MB = 256   # epochs' PLDs kept (most recent first; 5–70 MB eac
 
 def _nearest_mean(lattice:tuple, h:float, clip:bool=False) -> float:
     "Mean error E[Y − ñ] of one nearest-rounded term (`lognormal_lattice`'s output), given it is in range; clip: over all, the overflow at +h/2."
-    pmf, beyond, _, partial = lattice
+    pmf, beyond, _, partial, _ = lattice
     N = len(pmf)
     d = partial - float(h * np.arange(N) @ pmf)
     slack = 8 * N * UNIT_ROUNDOFF['double'] * (partial + 1)                   # the float sums' round-off, outward
@@ -79,8 +83,8 @@ def _geometric_cells(start, mu, s) -> tuple|None:
     y = start * (1 + TAIL_RATIO) ** np.arange(int(math.ceil((TAIL_Z - z0) * s / math.log1p(TAIL_RATIO))) + 1)
     return y, special.ndtr(-(np.log(y) - mu) / s)
 
-def _tail_masses(mu, s, c, weight, others, dh, shift, a, b) -> tuple:
-    "(losses, masses, ℓ1 round-off) where one term exp(mu + sW) exceeds c (its cells geometric), the others' sum at the top of each of its pieces."
+def _tail_masses(mu, s, c, weight, others, dh, shift, a, b, others_cdf) -> tuple:
+    "(losses, masses, CDF round-off) where one term exp(mu + sW) exceeds c (its cells geometric), the others' sum (its CDF known to `others_cdf`) at the top of each of its pieces."
     if (cells := _geometric_cells(c, mu, s)) is None: return np.zeros(0), np.zeros(0), 0.0
     y, sf = cells
     cell = np.maximum(sf[:-1] - sf[1:], 0.0)                     # beyond the last edge (below 1e-33): at +∞
@@ -89,7 +93,10 @@ def _tail_masses(mu, s, c, weight, others, dh, shift, a, b) -> tuple:
     top = np.unique(np.minimum(np.searchsorted(cum, cum[-1] * np.sort(qs)), len(cum) - 1))   # finer in its tail
     w = np.diff(np.concatenate([[0.0], cum[top]]))               # the pieces' masses, each at its top point
     v = a + b * (y[1:, None] + (top[None, :] * dh + shift))
-    err = weight * (2 * 64 * UNIT_ROUNDOFF['double'] * float(sf.sum()) + UNIT_ROUNDOFF['double'])
+    u = UNIT_ROUNDOFF['double']
+    err = weight * (2 * 64 * u * float(sf.sum()) + u)                  # the cells' own, in ℓ1
+    # the pieces' masses come from the others' computed CDF (a float cumsum): off by at most this at every piece
+    err += weight * float(sf[0]) * (1 + 128 * u) * (others_cdf + len(cum) * u * float(cum[-1]))
     return np.log(v).ravel(), (weight * cell[:, None] * w[None, :]).ravel(), err
 
 def _tail_floor(mu, s, y0, rest, dh, slack, err, a, b) -> tuple:
@@ -191,16 +198,20 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
     s, muQ, muP = 1 / sigma, -0.5 / sigma ** 2, 0.5 / sigma ** 2
     hi_mode, lo_mode = ('nearest', 'nearest') if near else ('up', 'down')
     latQ = lognormal_lattice(muQ, s, dh, N, hi_mode)
-    up, _, eu, _ = latQ                                                         # overflow dropped
-    if certified: latP = lognormal_lattice(muP, s, dh, N, hi_mode); pP, eP = latP[0], latP[2]
+    up, _, eu, _, ku = latQ                              # overflow dropped; ℓ1 and CDF round-off of one term
+    if certified: latP = lognormal_lattice(muP, s, dh, N, hi_mode); pP, kP = latP[0], latP[4]
     # one Fourier power each: the t − 1 terms' sum, and it plus the tilted term (certificate) or one more (attack)
-    (R_up, er), *up_sums = lattice_sums(up, t - 1, N, 'drop', extra=((pP,) if certified else ()) + ((up,) if attack else ()))
-    er += (t - 1) * eu
-    if near: dn, bd, ed = up.copy(), latQ[1], eu
-    else: dn, bd, ed, _ = lognormal_lattice(muQ, s, dh, N, lo_mode)
+    (R_up, fr), *up_sums = lattice_sums(up, t - 1, N, 'drop', extra=((pP,) if certified else ()) + ((up,) if attack else ()))
+    er = fr + (t - 1) * eu                               # the attack's ℓ1 charge: the Fourier sum's and the terms'
+    if near: dn, bd, ed, kd = up.copy(), latQ[1], eu, ku
+    else: dn, bd, ed, _, kd = lognormal_lattice(muQ, s, dh, N, lo_mode)
     dn[N - 1] += bd                                                             # overflow at the top point
-    (R_dn, erd), S_dn = lattice_sums(dn, t - 1, N, 'top', extra=(dn,))
-    erd += (t - 1) * ed
+    (R_dn, frd), S_dn = lattice_sums(dn, t - 1, N, 'top', extra=(dn,))
+    erd = frd + (t - 1) * ed
+    # the certificate needs only CDFs: a sum's moves by at most its terms' CDF errors (one term replaced at a time,
+    # the others' masses at most 1 + their error each), plus the Fourier sum's own ℓ1 round-off
+    u = UNIT_ROUNDOFF['double']
+    grow = math.exp(t * max(ku, kd, kP if certified else 0.0) + 4 * t * u)
     # how far the true S may lie from the lattice sum's point: above it (hi) for the rounding/overflow of `up`, below
     # it (lo) for that of `dn`; directed rounding needs no allowance, nearest rounding its mean error and Hoeffding's
     x = dh * math.sqrt(t * math.log(1 / ROUNDING_ETA) / 2) if near else 0.0
@@ -211,22 +222,26 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
     out = {}
     if certified:
         S, e = up_sums[0]
+        cdf_S, cdf_R = e + ((t - 1) * ku + kP) * grow, fr + (t - 1) * ku * grow
         mq = (t - 1) * _nearest_mean(latQ, dh) if near else 0.0
         mp = mq + (_nearest_mean(latP, dh) if near else 0.0)
         # what the lattice leaves out, at finite losses: the tilted term beyond it (its tail on geometric cells, the
         # others' sum in pieces), one of the other terms beyond it (union bound, the whole in-lattice sum as the rest),
         # and sums beyond the lattice of terms inside it (at most twice its top)
         c = dh * (N - 0.5 if near else N - 1)
-        tails = [_tail_masses(muP, s, c, 1.0, R_up, dh, hi(mq), a, b)]
-        if t > 1: tails.append(_tail_masses(muQ, s, c, t - 1, S, dh, hi(mp), a, b))
+        tails = [_tail_masses(muP, s, c, 1.0, R_up, dh, hi(mq), a, b, cdf_R)]
+        if t > 1: tails.append(_tail_masses(muQ, s, c, t - 1, S, dh, hi(mp), a, b, cdf_S))
         over = max(0.0, float(R_up.sum()) * float(pP.sum()) - float(S.sum()))
         Ls = np.concatenate([x[0] for x in tails] + [[math.log(a + b * (2 * N * dh + hi(mp)))]])
         ms = np.concatenate([x[1] for x in tails] + [[over]])
-        e_tail = sum(x[2] for x in tails) + (e + er + eP) + eta * len(tails)   # `over` is a difference of sums
-        out['remove', 'certified'] = _to_pld(S, e + er + eP + eta + e_tail, dh, a, b, h, 'remove', True, hi(mp),
+        # the in-lattice law's CDF below its top is S's; with `over` it is the product of R's and the tilted term's
+        # masses (three float sums of N terms, 2(log2 N + 2)u each, outward)
+        e_in = max(cdf_S, (cdf_R + kP) * grow) + 6 * (math.log2(N) + 2) * u
+        e_tail = sum(x[2] for x in tails) + eta * len(tails)
+        out['remove', 'certified'] = _to_pld(S, e_in + eta + e_tail, dh, a, b, h, 'remove', True, hi(mp),
                                              extra=(Ls, ms))
         S, e = S_dn
-        out['add', 'certified'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'add', True, lo)
+        out['add', 'certified'] = _to_pld(S, e + t * kd * grow + eta, dh, a, b, h, 'add', True, lo)
     if attack:
         S, e = S_dn                                                        # the same sum as the certificate's
         y0 = dh * (N - 1) + slack                                          # S ≥ y0: the lattice sum is at its top
