@@ -37,6 +37,27 @@ def test_one_step_certificate_holds_near_its_round_off_floor(sigma, eps_list):
         assert 1e-15 < exact < 1e-7
         for d in ('remove', 'add'): assert p[d, 'certified'].delta(eps) >= exact, (sigma, eps, d)
 
+@pytest.mark.parametrize('sigma,bins,h', [(2.0, 1 << 18, 1e-5), (2.0, 1 << 16, 1e-5), (1.0, 1 << 18, 1e-5), (3.0, 1 << 16, 3e-6)])
+@pytest.mark.parametrize('rounding', ['directed', 'nearest'])
+def test_regression_float_cumsum_near_one_put_one_step_survival_below_the_gaussian(sigma, bins, h, rounding):
+    """Taking the charge from the lowest losses by differencing a float cumsum near 1 rounded every high-loss mass to a
+    multiple of 2^-53, which overstated the CDF by up to 1e-13, more than one term's CDF charge at t = 1 (5e-14): the
+    survival fell below the exact Gaussian's by up to 5e-14 at loss steps of 1e-5. At every grid loss the certificate's
+    survival (mass above it and at +∞) must lie at or above the exact one, and the attack's at or below it."""
+    from scipy import special
+    from must_nbdev.accounting.allocation import forget_epoch_plds
+    plds = mixture_epoch_plds(sigma, 1, 0.0, 1.0, bins=bins, h=h, rounding=rounding)
+    forget_epoch_plds()
+    mu = 1 / sigma                                                  # t = 1: the loss is N(μ²/2, μ²) in both directions
+    for (d, kind), pld in plds.items():
+        m = pld.masses.astype(np.longdouble)
+        above = np.concatenate([np.cumsum(m[::-1])[::-1][1:], [0.0]]) + np.longdouble(pld.inf_mass)
+        x = (pld.j0 + np.arange(len(m))) * h
+        exact = special.ndtr(-(x - mu * mu / 2) / mu).astype(np.longdouble)
+        gap = above - exact
+        if kind == 'certified': assert float(gap.min()) >= -1e-18, (d, float(gap.min()))
+        else: assert float(gap.max()) <= 1e-15, (d, float(gap.max()))
+
 @pytest.mark.parametrize('sigma,eps_list', [(0.7, (5.0, 6.0, 7.0)), (1.0, (4.0, 5.0)), (2.0, (2.5,))])
 def test_two_step_certificate_holds_at_small_delta(sigma, eps_list):
     "Two steps, against quadrature, where δ is 1e-7 to 1e-12: the range the CDF charges opened (it was at +∞ there)."

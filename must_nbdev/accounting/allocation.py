@@ -43,7 +43,7 @@ def lognormal_lattice(mu:float,    # mean of log Y
     cells = np.where(z[1:] < 0, cdf[1:] - cdf[:-1], sf[:-1] - sf[1:])      # the difference of the smaller tails
     u = UNIT_ROUNDOFF['double']
     err = 2 * 64 * u * float(np.minimum(cdf, sf).sum()) + u
-    # a partial sum of cells telescopes to two tail values (64u each) plus the differences' rounding and clipping:
+    # a partial sum of cells telescopes to a few tail values (64u each) plus the differences' rounding and clipping:
     # every sum from the bottom, and every sum from the top with the mass beyond, is within `cdf_err` of the truth
     cdf_err = 400 * u + 3 * float(-np.minimum(cells, 0.0).sum())
     cells = np.maximum(cells, 0.0)                                          # within `err` of the truth
@@ -109,6 +109,15 @@ def _tail_floor(mu, s, y0, rest, dh, slack, err, a, b) -> tuple:
     cell = np.maximum((sf[:-1] - sf[1:]) - 2 * 64 * UNIT_ROUNDOFF['double'] * sf[:-1], 0.0)    # each end to 64u
     return np.log(a + b * (y[:-1] + r)), p_r * cell
 
+def _trim_front(masses:np.ndarray, T:float) -> np.ndarray:
+    "`masses` less at least T taken from the front, bin by bin; the other bins untouched (no float sums near 1)."
+    cs = np.cumsum(masses)                       # nonnegative terms: within (k + 1)u of the exact sums, relatively
+    k = int(np.searchsorted(cs, T))
+    out = masses.copy()
+    out[:k + 1] = 0.0
+    if k < len(out): out[k] = max(0.0, float(cs[k]) * (1 - (k + 3) * UNIT_ROUNDOFF['double']) - T)
+    return out
+
 def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, slack=0.0, top_shift=0.0,
             extra=None, top_tail=None) -> DiscretePLD:
     "The PLD on grid `h_loss` of the loss ±log(a + b·(kh + shift)) given the law `S` of the lattice sum (see above); `extra`: more (losses, masses)."
@@ -138,12 +147,14 @@ def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, sl
     if upper: j = np.maximum(j, floor_j)
     else: keep = j >= floor_j; j, mj = j[keep], mj[keep]
     j0 = int(j.min()); masses = np.bincount(j - j0, mj)
+    u = UNIT_ROUNDOFF['double']
+    binned = u * float(np.bincount(j - j0).max()) * float(masses.sum())   # each bin's float sum of its points
     if upper:      # move err (and any excess over 1) from the lowest losses to +∞
-        T = err + max(0.0, float(masses.sum()) - 1)
-        masses = np.diff(np.concatenate([[0.0], np.maximum(np.cumsum(masses) - T, 0.0)]))
-        inf = min(1.0, max(0.0, 1 - float(masses.sum())))
+        masses = _trim_front(masses, err + binned + max(0.0, float(masses.sum()) - 1))
+        total = float(masses.sum())              # a pairwise sum: within (log2 n + 2)u of the exact one
+        inf = min(1.0, max(0.0, 1 - total + (math.log2(len(masses) + 1) + 2) * u * total))
     else:          # drop err from the highest losses
-        masses = np.diff(np.concatenate([[0.0], np.maximum(np.cumsum(masses[::-1]) - err, 0.0)]))[::-1]
+        masses = _trim_front(masses[::-1], err + binned)[::-1]
         inf = 0.0
     return DiscretePLD(h_loss, j0, masses, inf)
 
