@@ -165,7 +165,8 @@ def test_regression_mnist_at_delta_1e8_certified_infinity_without_a_reason():
     mn = make_epoch_scheme('allocation', 60_000, 256)
     at = account_epochs(mn, sigma=0.8, epochs=10, delta=1e-8)
     assert at.certificate == ALLOCATION_PAIR and not at.floored and at.lattice_floor < 1e-8
-    assert at.attack <= at.certified < 1.15 * at.attack                     # 3.21 against 2.87 (it was 29.38)
+    assert 2.9 < at.attack <= at.certified < 1.15 * at.attack               # 3.21 against 2.94 (it was 29.38)
+    # (the attack was 2.87 while it dropped ℓ1 charges; it drops its CDF charges now)
     r = account_epochs(mn, sigma=0.8, epochs=10, delta=1e-9)
     assert r.certificate == GAUSSIAN_EPOCHS and r.floored and 1e-9 <= r.lattice_floor < 1e-8
     assert r.certified == pytest.approx(gaussian_epochs_bound(0.8, 10, delta=1e-9, sensitivity=1.0), rel=1e-9)

@@ -131,8 +131,10 @@ def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, sl
     m = S * np.maximum(v, 0.0) if tilt else S
     if tilt:   # the cells below the top hold all terms in range, each at most `slack`/terms above its point: their
         # P-mass is at most Σ (a + b(kh + slack)) Q_k, so the top point (S ≥ its value) holds at least the rest
-        vmax = float(np.max(np.maximum(v, 0.0)))
-        m[-1] = max(0.0, 1 - float(np.sum(S[:-1] * (a + b * (k[:-1] * h + slack)))) - err * vmax)
+        w = a + b * (k[:-1] * h + slack)
+        vmax = max(float(np.max(np.maximum(v, 0.0))), float(w[-1]) if len(w) else 0.0)   # every weight, at most
+        below = float(np.sum(S[:-1] * w)) * (1 + (math.log2(len(S)) + 3) * UNIT_ROUNDOFF['double'])   # outward
+        m[-1] = max(0.0, 1 - below - err * vmax)
         err = err * vmax
         if top_tail is not None:   # the top point's event holds every S ≥ y0: that part of it, by its own law,
             m[-1] = 0.0            # replaces the top point's (the rest of the top's mass is dropped: still below)
@@ -209,17 +211,15 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
     s, muQ, muP = 1 / sigma, -0.5 / sigma ** 2, 0.5 / sigma ** 2
     hi_mode, lo_mode = ('nearest', 'nearest') if near else ('up', 'down')
     latQ = lognormal_lattice(muQ, s, dh, N, hi_mode)
-    up, _, eu, _, ku = latQ                              # overflow dropped; ℓ1 and CDF round-off of one term
+    up, _, _, _, ku = latQ                               # overflow dropped; ku: the CDF round-off of one term
     if certified: latP = lognormal_lattice(muP, s, dh, N, hi_mode); pP, kP = latP[0], latP[4]
     # one Fourier power each: the t − 1 terms' sum, and it plus the tilted term (certificate) or one more (attack)
     (R_up, fr), *up_sums = lattice_sums(up, t - 1, N, 'drop', extra=((pP,) if certified else ()) + ((up,) if attack else ()))
-    er = fr + (t - 1) * eu                               # the attack's ℓ1 charge: the Fourier sum's and the terms'
-    if near: dn, bd, ed, kd = up.copy(), latQ[1], eu, ku
-    else: dn, bd, ed, _, kd = lognormal_lattice(muQ, s, dh, N, lo_mode)
+    if near: dn, bd, kd = up.copy(), latQ[1], ku
+    else: dn, bd, _, _, kd = lognormal_lattice(muQ, s, dh, N, lo_mode)
     dn[N - 1] += bd                                                             # overflow at the top point
     (R_dn, frd), S_dn = lattice_sums(dn, t - 1, N, 'top', extra=(dn,))
-    erd = frd + (t - 1) * ed
-    # the certificate needs only CDFs: a sum's moves by at most its terms' CDF errors (one term replaced at a time,
+    # both bounds need only CDFs: a sum's moves by at most its terms' CDF errors (one term replaced at a time,
     # the others' masses at most 1 + their error each), plus the Fourier sum's own ℓ1 round-off
     u = UNIT_ROUNDOFF['double']
     grow = math.exp(t * max(ku, kd, kP if certified else 0.0) + 4 * t * u)
@@ -253,15 +253,17 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
                                              extra=(Ls, ms))
         S, e = S_dn
         out['add', 'certified'] = _to_pld(S, e + t * kd * grow + eta, dh, a, b, h, 'add', True, lo)
-    if attack:
+    if attack:   # CDF charges too, from above: a tilted sum Σ d_k v_k (v increasing) is at most 2 max v times the
+        # largest partial sum of d (Abel), the Fourier power's ℓ1 part once
         S, e = S_dn                                                        # the same sum as the certificate's
         y0 = dh * (N - 1) + slack                                          # S ≥ y0: the lattice sum is at its top
-        tail = _tail_floor(muP, s, y0, R_dn, dh, slack, erd, a, b)
-        out['remove', 'attack'] = _to_pld(S, e + erd + ed + eta, dh, a, b, h, 'remove', False, lo, tilt=True,
-                                          slack=slack, top_shift=-slack if near else 0.0, top_tail=tail)
+        cdf_Rd = frd + (t - 1) * kd * grow + len(R_dn) * u                 # and the float cumsum that reads it
+        tail = _tail_floor(muP, s, y0, R_dn, dh, slack, cdf_Rd, a, b)
+        out['remove', 'attack'] = _to_pld(S, e + 2 * t * kd * grow + eta, dh, a, b, h, 'remove', False, lo,
+                                          tilt=True, slack=slack, top_shift=-slack if near else 0.0, top_tail=tail)
         S, e = up_sums[-1]
         mp = t * _nearest_mean(latQ, dh) if near else 0.0
-        out['add', 'attack'] = _to_pld(S, e + er + eu + eta, dh, a, b, h, 'add', False, hi(mp))
+        out['add', 'attack'] = _to_pld(S, e + t * ku * grow + eta, dh, a, b, h, 'add', False, hi(mp))
     for pld in out.values(): pld.masses.setflags(write=False)
     return tuple(out.items())
 
