@@ -112,6 +112,21 @@ def test_random_allocation_beats_poisson_at_equal_noise():
     poisson = account(make_scheme('poisson', 5000, q=1 / 50), sigma=1.0, steps=200, delta=1e-5, relation='add_remove')
     assert up < poisson.lower
 
+@pytest.mark.parametrize('a', [0.2, 0.4, 0.5])
+@pytest.mark.parametrize('sigma,bins', [(0.5, 1 << 10), (1.0, 1 << 14)])
+def test_regression_the_attack_tail_overstated_delta_for_a_ratio_a_plus_bS(a, sigma, bins):
+    """The attack's tail beyond the lattice used the one-tilted-term law, which is the P-law only when a = 0: for the ratio
+    a + bS (shuffled epochs with a short last batch) its δ rose above the true one, 1.25x at a = 0.2 and 2x at a = 0.5.
+    One term: P = aQ + (1 − a)P', so δ(ε) = (1 − a)·E(Y − c)_+ with c = (e^ε − a)/(1 − a), Y log-normal of mean 1."""
+    from scipy.special import ndtr
+    att = mixture_epoch_plds(sigma, 1, a, 1 - a, bins=bins, certified=False)['remove', 'attack']
+    s = 1 / sigma
+    for eps in (0.5, 1.5, 3.0, 4.5, 6.0):
+        c = (math.exp(eps) - a) / (1 - a)
+        z = (math.log(c) + s * s / 2) / s
+        exact = (1 - a) * (ndtr(s - z) - c * ndtr(-z))
+        assert att.delta(eps) <= exact * (1 + 1e-9) + 1e-300, (a, sigma, eps, att.delta(eps), exact)
+
 def test_mixture_certificate_refuses_a_non_allocation_ratio():
     with pytest.raises(ValueError, match='random allocation'): mixture_epoch_plds(1.0, 5, 0.1, 0.18)
 

@@ -99,15 +99,16 @@ def _tail_masses(mu, s, c, weight, others, dh, shift, a, b, others_cdf) -> tuple
     err += weight * float(sf[0]) * (1 + 128 * u) * (others_cdf + len(cum) * u * float(cum[-1]))
     return np.log(v).ravel(), (weight * cell[:, None] * w[None, :]).ravel(), err
 
-def _tail_floor(mu, s, y0, rest, dh, slack, err, a, b) -> tuple:
-    "(losses, masses) below the truth where S ≥ y0: the tilted term exp(mu + sW) on geometric cells, the others' sum at a low quantile."
+def _tail_floor(mu, s, y0, rest, dh, slack, err, a, b, terms) -> tuple:
+    "(losses, masses) below the truth where S ≥ y0: a tilted term exp(mu + sW) on geometric cells (P-weight b·terms), the others' sum at a low quantile."
     cum = np.cumsum(np.maximum(rest, 0.0))
     k = int(np.searchsorted(cum, 1e-6 * cum[-1]))                # the others' sum is ≥ r but with probability ≤ 1e-6 + err
     r = max(0.0, k * dh - slack); p_r = max(0.0, 1 - (float(cum[k - 1]) if k else 0.0) - err)
     if (cells := _geometric_cells(max(y0 - r, y0 * 1e-3), mu, s)) is None: return np.zeros(0), np.zeros(0)
     y, sf = cells
     cell = np.maximum((sf[:-1] - sf[1:]) - 2 * 64 * UNIT_ROUNDOFF['double'] * sf[:-1], 0.0)    # each end to 64u
-    return np.log(a + b * (y[:-1] + r)), p_r * cell
+    # P = aQ + b Σ_j P_j (P_j tilts term j), so P(S ≥ y + r) ≥ b·terms·P_1(Y_1 ≥ y)·Q(others ≥ r): b·terms = 1 − a
+    return np.log(a + b * (y[:-1] + r)), min(1.0, b * terms) * p_r * cell
 
 def _trim_front(masses:np.ndarray, T:float) -> np.ndarray:
     "`masses` less at least T taken from the front, bin by bin; the other bins untouched (no float sums near 1)."
@@ -258,7 +259,7 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
         S, e = S_dn                                                        # the same sum as the certificate's
         y0 = dh * (N - 1) + slack                                          # S ≥ y0: the lattice sum is at its top
         cdf_Rd = frd + (t - 1) * kd * grow + len(R_dn) * u                 # and the float cumsum that reads it
-        tail = _tail_floor(muP, s, y0, R_dn, dh, slack, cdf_Rd, a, b)
+        tail = _tail_floor(muP, s, y0, R_dn, dh, slack, cdf_Rd, a, b, t)
         out['remove', 'attack'] = _to_pld(S, e + 2 * t * kd * grow + eta, dh, a, b, h, 'remove', False, lo,
                                           tilt=True, slack=slack, top_shift=-slack if near else 0.0, top_tail=tail)
         S, e = up_sums[-1]
