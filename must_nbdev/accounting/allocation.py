@@ -153,11 +153,19 @@ def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, sl
     u = UNIT_ROUNDOFF['double']
     binned = u * float(np.bincount(j - j0).max()) * float(masses.sum())   # each bin's float sum of its points
     if upper:      # move err (and any excess over 1) from the lowest losses to +∞
-        masses = _trim_front(masses, err + binned + max(0.0, float(masses.sum()) - 1))
+        T = err + binned + max(0.0, float(masses.sum()) - 1)
+        masses = _trim_front(masses, T)
+        # the highest losses' last 1e-3·T of mass to +∞ too (any mass may move up): it would only widen the grid
+        cut = min(int(np.searchsorted(np.cumsum(masses[::-1]), 1e-3 * T)), len(masses) - 1)
+        masses = masses[:len(masses) - cut]
         total = float(masses.sum())              # a pairwise sum: within (log2 n + 2)u of the exact one
         inf = min(1.0, max(0.0, 1 - total + (math.log2(len(masses) + 1) + 2) * u * total))
     else:          # drop err from the highest losses
-        masses = _trim_front(masses[::-1], err + binned)[::-1]
+        T = err + binned
+        masses = _trim_front(masses[::-1], T)[::-1]
+        # the lowest losses' first 1e-3·T of mass dropped too (any mass may go): it would only widen the grid
+        cut = min(int(np.searchsorted(np.cumsum(masses), 1e-3 * T)), len(masses) - 1)
+        masses, j0 = masses[cut:], j0 + cut
         inf = 0.0
     return DiscretePLD(h_loss, j0, masses, inf)
 
