@@ -110,14 +110,15 @@ def _tail_floor(mu, s, y0, rest, dh, slack, err, a, b, terms) -> tuple:
     # P = aQ + b Σ_j P_j (P_j tilts term j), so P(S ≥ y + r) ≥ b·terms·P_1(Y_1 ≥ y)·Q(others ≥ r): b·terms = 1 − a
     return np.log(a + b * (y[:-1] + r)), min(1.0, b * terms) * p_r * cell
 
-def _trim_front(masses:np.ndarray, T:float) -> np.ndarray:
-    "`masses` less at least T taken from the front, bin by bin; the other bins untouched (no float sums near 1)."
+def _trim(masses:np.ndarray, T:float) -> np.ndarray:
+    "`masses` less at least T from the front, bin by bin (no float sums near 1), and less the back bins that hold under 1e-3·T (they would only widen the grid)."
     cs = np.cumsum(masses)                       # nonnegative terms: within (k + 1)u of the exact sums, relatively
     k = int(np.searchsorted(cs, T))
     out = masses.copy()
     out[:k + 1] = 0.0
     if k < len(out): out[k] = max(0.0, float(cs[k]) * (1 - (k + 3) * UNIT_ROUNDOFF['double']) - T)
-    return out
+    cut = min(int(np.searchsorted(np.cumsum(out[::-1]), 1e-3 * T)), len(out) - 1)
+    return out[:len(out) - cut]
 
 def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, slack=0.0, top_shift=0.0,
             extra=None, top_tail=None) -> DiscretePLD:
@@ -152,20 +153,14 @@ def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, sl
     j0 = int(j.min()); masses = np.bincount(j - j0, mj)
     u = UNIT_ROUNDOFF['double']
     binned = u * float(np.bincount(j - j0).max()) * float(masses.sum())   # each bin's float sum of its points
-    if upper:      # move err (and any excess over 1) from the lowest losses to +∞
-        T = err + binned + max(0.0, float(masses.sum()) - 1)
-        masses = _trim_front(masses, T)
-        # the highest losses' last 1e-3·T of mass to +∞ too (any mass may move up): it would only widen the grid
-        cut = min(int(np.searchsorted(np.cumsum(masses[::-1]), 1e-3 * T)), len(masses) - 1)
-        masses = masses[:len(masses) - cut]
+    # any mass of an upper PLD may move up and any of a lower one may go: the tiny far end beyond the charge goes too
+    if upper:      # move err (and any excess over 1) from the lowest losses to +∞, and the highest 1e-3·err there
+        masses = _trim(masses, err + binned + max(0.0, float(masses.sum()) - 1))
         total = float(masses.sum())              # a pairwise sum: within (log2 n + 2)u of the exact one
         inf = min(1.0, max(0.0, 1 - total + (math.log2(len(masses) + 1) + 2) * u * total))
-    else:          # drop err from the highest losses
-        T = err + binned
-        masses = _trim_front(masses[::-1], T)[::-1]
-        # the lowest losses' first 1e-3·T of mass dropped too (any mass may go): it would only widen the grid
-        cut = min(int(np.searchsorted(np.cumsum(masses), 1e-3 * T)), len(masses) - 1)
-        masses, j0 = masses[cut:], j0 + cut
+    else:          # drop err from the highest losses, and the lowest 1e-3·err
+        kept = _trim(masses[::-1], err + binned)[::-1]
+        masses, j0 = kept, j0 + len(masses) - len(kept)
         inf = 0.0
     return DiscretePLD(h_loss, j0, masses, inf)
 
