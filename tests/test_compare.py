@@ -233,11 +233,11 @@ def test_comparison_doors_refuse_what_is_not_a_comparisons_rows():
 def test_regression_reading_called_the_no_amplification_answer_tight():
     """At MNIST's size, δ = 1e-8, random allocation's row was answered without amplification (below the allocation
     lattices' round-off floor), and the reading still said "with a tight certificate". The floor is lower now (the
-    lattices charge CDF errors), so the case is reproduced at δ = 1e-9."""
+    lattices charge CDF errors, the Fourier power's on interval sums), so the case is reproduced at δ = 1e-10."""
     from must_nbdev.training.compare import ComparisonRow, epoch_rows
     base = [ComparisonRow('wor', 'WOR', None, 'substitute', 0.8, 32.4, 31.0, 1.05, 'public labels', 256, 2344, 0.0),
             ComparisonRow('poisson', 'Poisson', None, 'add_remove', 0.8, 3.14, 3.1, 1.01, 'exact', 256, 2344, 0.0)]
-    low = epoch_rows(60_000, 256, delta=1e-9, sigma=0.8, epochs=10)
+    low = epoch_rows(60_000, 256, delta=1e-10, sigma=0.8, epochs=10)
     ra = next(r for r in low if r.name == 'allocation' and r.relation == 'add_remove')
     text = reading(base + low, calibrated=False)
     assert ra.certificate == 'no amplification' and 'tight certificate' not in text

@@ -218,13 +218,14 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
     up, _, _, _, ku = latQ                               # overflow dropped; ku: the CDF round-off of one term
     if certified: latP = lognormal_lattice(muP, s, dh, N, hi_mode); pP, kP = latP[0], latP[4]
     # one Fourier power each: the t − 1 terms' sum, and it plus the tilted term (certificate) or one more (attack)
-    (R_up, fr), *up_sums = lattice_sums(up, t - 1, N, 'drop', extra=((pP,) if certified else ()) + ((up,) if attack else ()))
+    extra = ((pP,) if certified else ()) + ((up,) if attack else ())
+    (R_up, fr), *up_sums = lattice_sums(up, t - 1, N, 'drop', extra=extra, bound='interval')
     if near: dn, bd, kd = up.copy(), latQ[1], ku
     else: dn, bd, _, _, kd = lognormal_lattice(muQ, s, dh, N, lo_mode)
     dn[N - 1] += bd                                                             # overflow at the top point
-    (R_dn, frd), S_dn = lattice_sums(dn, t - 1, N, 'top', extra=(dn,))
+    (R_dn, frd), S_dn = lattice_sums(dn, t - 1, N, 'top', extra=(dn,), bound='interval')
     # both bounds need only CDFs: a sum's moves by at most its terms' CDF errors (one term replaced at a time,
-    # the others' masses at most 1 + their error each), plus the Fourier sum's own ℓ1 round-off
+    # the others' masses at most 1 + their error each), plus the Fourier sum's own error on sums over intervals
     u = UNIT_ROUNDOFF['double']
     grow = math.exp(t * max(ku, kd, kP if certified else 0.0) + 4 * t * u)
     # how far the true S may lie from the lattice sum's point: above it (hi) for the rounding/overflow of `up`, below
@@ -258,12 +259,12 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
         S, e = S_dn
         out['add', 'certified'] = _to_pld(S, e + t * kd * grow + eta, dh, a, b, h, 'add', True, lo)
     if attack:   # CDF charges too, from above: a tilted sum Σ d_k v_k (v increasing) is at most 2 max v times the
-        # largest partial sum of d (Abel), the Fourier power's ℓ1 part once
+        # largest partial sum of d (Abel): the Fourier power's interval bound and the terms' CDF errors alike
         S, e = S_dn                                                        # the same sum as the certificate's
         y0 = dh * (N - 1) + slack                                          # S ≥ y0: the lattice sum is at its top
         cdf_Rd = frd + (t - 1) * kd * grow + len(R_dn) * u                 # and the float cumsum that reads it
         tail = _tail_floor(muP, s, y0, R_dn, dh, slack, cdf_Rd, a, b, t)
-        out['remove', 'attack'] = _to_pld(S, e + 2 * t * kd * grow + eta, dh, a, b, h, 'remove', False, lo,
+        out['remove', 'attack'] = _to_pld(S, 2 * (e + t * kd * grow) + eta, dh, a, b, h, 'remove', False, lo,
                                           tilt=True, slack=slack, top_shift=-slack if near else 0.0, top_tail=tail)
         S, e = up_sums[-1]
         mp = t * _nearest_mean(latQ, dh) if near else 0.0
