@@ -259,12 +259,12 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
         S, e = S_dn
         out['add', 'certified'] = _to_pld(S, e + t * kd * grow + eta, dh, a, b, h, 'add', True, lo)
     if attack:   # CDF charges too, from above: a tilted sum Σ d_k v_k (v increasing) is at most 2 max v times the
-        # largest partial sum of d (Abel): the Fourier power's interval bound and the terms' CDF errors alike
+        # largest sum of d over a run (Abel); the Fourier power's bound holds on every run, the CDF bounds up to twice
         S, e = S_dn                                                        # the same sum as the certificate's
         y0 = dh * (N - 1) + slack                                          # S ≥ y0: the lattice sum is at its top
         cdf_Rd = frd + (t - 1) * kd * grow + len(R_dn) * u                 # and the float cumsum that reads it
         tail = _tail_floor(muP, s, y0, R_dn, dh, slack, cdf_Rd, a, b, t)
-        out['remove', 'attack'] = _to_pld(S, 2 * (e + t * kd * grow) + eta, dh, a, b, h, 'remove', False, lo,
+        out['remove', 'attack'] = _to_pld(S, e + 2 * t * kd * grow + eta, dh, a, b, h, 'remove', False, lo,
                                           tilt=True, slack=slack, top_shift=-slack if near else 0.0, top_tail=tail)
         S, e = up_sums[-1]
         mp = t * _nearest_mean(latQ, dh) if near else 0.0
