@@ -84,7 +84,8 @@ def wrap_bound(terms:list,   # [(pmf on the lattice points 0, 1, …, count)] of
     log_bound = min(0.0, float(np.min(x)))
     return min(1.0, math.exp(log_bound) * (1 + 2 * u * (abs(log_bound) + 4)))  # exp's error grows with |its argument|
 
-def interval_weights(M:int) -> np.ndarray:
+def interval_weights(M:int,   # the transform's length (>= 1)
+                    ) -> np.ndarray:
     "Weights over rfft frequencies 0..M//2: any sum over consecutive points of irfft(Δ, M) is at most Σ weight·|Δ|."
     f = np.arange(1, M // 2 + 1)
     return np.concatenate([[1.0], 2.0 / (M * np.sin(np.pi * f / M))])   # |Dirichlet kernel| ≤ 1/sin(πf/M), M at 0
