@@ -244,3 +244,13 @@ def test_regression_reading_called_the_no_amplification_answer_tight():
     assert 'with the no amplification certificate' in text, text
     high = epoch_rows(60_000, 256, delta=1e-5, sigma=0.8, epochs=10)
     assert 'with a tight certificate' in reading(base + high, calibrated=False)
+
+def test_regression_reading_dropped_a_trailing_zero():
+    "The reading printed random allocation's 0.5504 as '0.55' next to Poisson's '0.567': three digits keep their zeros."
+    from must_nbdev.training.compare import ComparisonRow
+    rows = [ComparisonRow('wor', 'WOR', None, 'substitute', 0.8, 0.5504, 0.5, 1.1, 'public labels', 256, 2344, 0.0),
+            ComparisonRow('poisson', 'Poisson', None, 'add_remove', 0.8, 2.0, 1.9, 1.05, 'exact', 256, 2344, 0.0)]
+    text = reading(rows, calibrated=False)
+    assert 'WOR has the smallest ε (0.550)' in text and '(0.55)' not in text, text
+    rows[0] = ComparisonRow('wor', 'WOR', None, 'substitute', 0.8, 100.0, 90.0, 1.1, 'public labels', 256, 2344, 0.0)
+    assert '(100)' in reading(rows, calibrated=False)                  # no trailing point

@@ -258,7 +258,7 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
                                              extra=(Ls, ms))
         S, e = S_dn
         out['add', 'certified'] = _to_pld(S, e + t * kd * grow + eta, dh, a, b, h, 'add', True, lo)
-    if attack:   # CDF charges too, from above: a tilted sum Σ d_k v_k (v increasing) is at most 2 max v times the
+    if attack:   # CDF charges too, from above: a tilted sum Σ d_k v_k (v increasing) is at most max v times the
         # largest sum of d over a run (Abel); the Fourier power's bound holds on every run, the CDF bounds up to twice
         S, e = S_dn                                                        # the same sum as the certificate's
         y0 = dh * (N - 1) + slack                                          # S ≥ y0: the lattice sum is at its top

@@ -88,7 +88,9 @@ def interval_weights(M:int,   # the transform's length (>= 1)
                     ) -> np.ndarray:
     "Weights over rfft frequencies 0..M//2: any sum over consecutive points of irfft(Δ, M) is at most Σ weight·|Δ|."
     f = np.arange(1, M // 2 + 1)
-    return np.concatenate([[1.0], 2.0 / (M * np.sin(np.pi * f / M))])   # |Dirichlet kernel| ≤ 1/sin(πf/M), M at 0
+    w = np.concatenate([[1.0], 2.0 / (M * np.sin(np.pi * f / M))])   # |Dirichlet kernel| ≤ 1/sin(πf/M), M at 0
+    if M % 2 == 0: w[-1] = 1.0 / M                                       # Nyquist: once in the whole spectrum
+    return w
 
 def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
                  k:int,           # number of i.i.d. copies of p (>= 0)
@@ -118,7 +120,7 @@ def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
         M = sfft.next_fast_len(M, real=True)
         wraps = [wrap_bound(s, M) for s in sums]
         if max(wraps) <= WRAP_TOL or M >= L: break
-    check_memory((48.0 + 32.0 * interval) * M, f"a Fourier sum of {M} points", "use fewer bins")
+    check_memory((70.0 + 30.0 * interval) * M, f"a Fourier sum of {M} points", "use fewer bins")   # measured peaks
     u, eta = UNIT_ROUNDOFF['double'], 10 * UNIT_ROUNDOFF['double'] * math.log2(M)
     Fp = sfft.rfft(p, M)
     Fb = [Fp.copy() if b is p else sfft.rfft(b, M) for b in extra]
@@ -135,19 +137,19 @@ def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
     e_G = (k * (l1 + d) ** (k - 1) * eta * l2                     # Ĝ − G over √M: the transform's error through the
            + E_k * math.sqrt(2 / M) * l2_norm(G))                 # power, the k − 1 products'
     c = sfft.irfft(G, M)
-    spread = lambda e, L: math.sqrt(min(M, L)) * e                # an ℓ2 bound over the time domain → ℓ1 or interval
-    power = float(weights @ dG) if interval else spread(e_G, lengths[0])
+    # an ℓ2 bound over the time domain → ℓ1 (or any interval): over the points kept, the top one holding all above
+    spread = lambda e, L: math.sqrt(M if overflow == 'top' else min(M, L)) * e
+    power = min(float(weights @ dG), spread(e_G, lengths[0])) if interval else spread(e_G, lengths[0])
     out = [kept(c, lengths[0], FFT_SLACK * (power + spread(3 * eta * l2_norm(c), lengths[0]))
                 + wraps[0] * (1 + (overflow == 'top')))]
     for b, fb, L, w in zip(extra, Fb, lengths[1:], wraps[1:]):
         l1b, l2b = float(np.abs(b).sum()), l2_norm(b)
         if interval:   # |b̂Ĝ − bG| ≤ |b̂||Ĝ − G| + |b̂ − b||G|, and the product's rounding
             B = np.abs(fb) * (1 + 2 * u) + eta * l1b
-            power = float(weights @ (B * dG + eta * l1b * A_k + 3 * u * B * (A_k + dG)))
+            runs = float(weights @ (B * dG + eta * l1b * A_k + 3 * u * B * (A_k + dG)))
         H = np.multiply(fb, G, out=fb)
-        if not interval:
-            e_H = e_G * (l1b + eta * math.sqrt(M) * l2b) + mag * eta * l2b + 3 * u * math.sqrt(2 / M) * l2_norm(H)
-            power = spread(e_H, L)
+        e_H = e_G * (l1b + eta * math.sqrt(M) * l2b) + mag * eta * l2b + 3 * u * math.sqrt(2 / M) * l2_norm(H)
+        power = min(runs, spread(e_H, L)) if interval else spread(e_H, L)   # an ℓ1 bound bounds every run too
         c = sfft.irfft(H, M)
         out.append(kept(c, L, FFT_SLACK * (power + spread(3 * eta * l2_norm(c), L)) + w * (1 + (overflow == 'top'))))
     return out

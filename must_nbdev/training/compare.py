@@ -195,6 +195,10 @@ def short_label(row:ComparisonRow,  # a `compare_schemes` row
     return (f"{row.scheme}{'' if row.b is None else f' b={row.b}'}"
             f"{' (add/remove)' if row.relation == 'add_remove' else ''}")
 
+def _three(x:float) -> str:
+    "x to three significant digits, trailing zeros kept: 0.550, 26.2, 100."
+    return f"{x:#.3g}".rstrip('.')
+
 def reading(rows:list,            # `compare_schemes` rows
             calibrated:bool=True, # True: rows hold calibrated σ; False: ε at a given σ
            ) -> str:
@@ -210,8 +214,9 @@ def reading(rows:list,            # `compare_schemes` rows
     bf, wor = min(fixed, key=key), next(r for r in fixed if one_stage(r))
     least, more = ('needs the least noise', 'noise') if calibrated else ('has the smallest ε', 'ε')
     must = [r for r in fixed if r.b is not None]
-    text = (f"Under substitution, {short_label(best)} {least} ({key(best):.3g}); among fixed-size batches "
-            f"{short_label(bf)} does ({key(bf):.3g}" + (")." if bf is wor else f", against {key(wor):.3g} for WOR)."))
+    text = (f"Under substitution, {short_label(best)} {least} ({_three(key(best))}); among fixed-size batches "
+            f"{short_label(bf)} does ({_three(key(bf))}"
+            + (")." if bf is wor else f", against {_three(key(wor))} for WOR)."))
     if must:
         m0 = min(must, key=key)
         text += (f" The best MUST scheme, {short_label(m0)}, has {key(m0) / key(wor) - 1:+.0%} {more} relative to WOR "
@@ -239,17 +244,17 @@ def _epoch_reading(rows, key, calibrated) -> str:
             how = ("a tight certificate" if ra.certificate == ALLOCATION_PAIR else    # the exact pair answered
                    f"the {ra.certificate} certificate (the allocation lattices' bound, limited by their round-off, "
                    "is higher there)")
-            text += (f" {ra.scheme} (every record once per epoch, add/remove) {verb} {key(ra):.3g} against "
-                     f"{key(poisson):.3g} for Poisson, with {how} (gap {ra.theory_gap:.3f}).")
+            text += (f" {ra.scheme} (every record once per epoch, add/remove) {verb} {_three(key(ra))} against "
+                     f"{_three(key(poisson))} for Poisson, with {how} (gap {ra.theory_gap:.3f}).")
         if ra.relation == 'substitute':
-            text += (f" Under substitution it {verb} {key(ra):.3g} ({ra.certificate}; gap {ra.theory_gap:.2f} to the "
-                     "opposite-gradient attack).")
+            text += (f" Under substitution it {verb} {_three(key(ra))} ({ra.certificate}; gap {ra.theory_gap:.2f} "
+                     "to the opposite-gradient attack).")
     for sh in (r for r in epoch if EPOCH_SCHEMES[r.name].fixed_size):
         same = next((r for r in rows if r.name == 'poisson' and r.relation == 'substitute'), None)
-        text += (f" {sh.scheme}: no amplification is certified ({'σ' if calibrated else 'ε'} {key(sh):.3g}); at "
-                 f"σ = {sh.sigma:.3g} the attack alone forces ε ≥ {sh.eps_attack:.3g}"
-                 + (f", above the {same.eps:.3g} that Poisson accounting certifies under the same relation at that σ: "
-                    "accounting shuffled batches as Poisson under-reports ε."
+        text += (f" {sh.scheme}: no amplification is certified ({'σ' if calibrated else 'ε'} {_three(key(sh))}); "
+                 f"at σ = {sh.sigma:.3g} the attack alone forces ε ≥ {_three(sh.eps_attack)}"
+                 + (f", above the {_three(same.eps)} that Poisson accounting certifies under the same relation at "
+                    "that σ: accounting shuffled batches as Poisson under-reports ε."
                     if same is not None and not calibrated and sh.eps_attack > same.eps else "."))
     return text
 
