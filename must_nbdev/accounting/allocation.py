@@ -12,14 +12,14 @@ import numpy as np
 from ..core.definitions import check_int, check_real, check_choice, check_flag, check_memory, LazyModule
 from .pld import DiscretePLD
 from .compose import compose_plds, UNIT_ROUNDOFF
-from .lattice import lattice_sums
+from .lattice import lattice_sums, wrap_bound
 special = LazyModule('scipy.special')   # imported at first use
 
 # %% auto #0
 __all__ = ['special', 'LATTICE_BINS', 'LATTICE_SPAN', 'LATTICE_TAIL', 'ROUNDINGS', 'ROUNDING_ETA', 'TAIL_RATIO', 'TAIL_BUCKETS',
-           'TAIL_Z', 'EPOCH_PLD_CACHE_MB', 'lognormal_lattice', 'mixture_epoch_plds', 'forget_epoch_plds',
-           'allocation_epoch_plds', 'compose_parts', 'run_bounds', 'compose_bounds', 'allocation_bounds',
-           'exact_two_step_delta']
+           'TAIL_Z', 'EPOCH_PLD_CACHE_MB', 'OVERFLOW_LEVELS', 'lognormal_lattice', 'mixture_epoch_plds',
+           'forget_epoch_plds', 'allocation_epoch_plds', 'compose_parts', 'run_bounds', 'compose_bounds',
+           'allocation_bounds', 'exact_two_step_delta']
 
 # %% ../../nbs/accounting/13_allocation.ipynb #85404fa3
 LATTICE_BINS = 1 << 21   # lattice points of the sum S: its accuracy is about (S's range)/LATTICE_BINS relative
@@ -109,6 +109,23 @@ def _tail_floor(mu, s, y0, rest, dh, slack, err, a, b, terms) -> tuple:
     cell = np.maximum((sf[:-1] - sf[1:]) - 2 * 64 * UNIT_ROUNDOFF['double'] * sf[:-1], 0.0)    # each end to 64u
     # P = aQ + b Σ_j P_j (P_j tilts term j), so P(S ≥ y + r) ≥ b·terms·P_1(Y_1 ≥ y)·Q(others ≥ r): b·terms = 1 − a
     return np.log(a + b * (y[:-1] + r)), min(1.0, b * terms) * p_r * cell
+
+OVERFLOW_LEVELS = np.concatenate([1 + np.arange(1, 33) / 32, 2 * 1.25 ** np.arange(1, 41)])   # × the lattice's top
+
+def _overflow_ladder(p, k, kept, kept_cdf, term_cdf, grow, weight, N, dh, shift, a, b) -> tuple:
+    "(losses, masses), an upper PLD, where k in-lattice terms (pmf p) sum beyond the lattice: Chernoff's survival on a ladder of rungs, each rung's mass at its top."
+    u, top = UNIT_ROUNDOFF['double'], k * (N - 1) + 1            # k in-lattice terms sum below `top`
+    if k < 2: return np.zeros(0), np.zeros(0)
+    rounded = (math.log2(N) + 2) * u                             # a float sum of N nonnegative terms, relatively
+    all_in = max(0.0, float(p.sum()) * (1 - rounded) - term_cdf) ** k * (1 - 4 * k * u)
+    missing = all_in - float(kept.sum()) * (1 + rounded) - kept_cdf   # P(all in, sum ≥ N), from below
+    if missing <= 0: return np.zeros(0), np.zeros(0)
+    js = np.unique(np.concatenate([np.minimum(np.ceil(N * OVERFLOW_LEVELS), top), [top]]).astype(np.int64))
+    # the survival at each rung's top, from above (the computed terms' law, plus its CDF distance to the exact one)
+    surv = np.array([min(missing, wrap_bound([(p, k)], int(j)) + k * term_cdf * grow) for j in js[:-1]] + [0.0])
+    cdf = np.maximum.accumulate(missing - surv)                  # below the true CDF at every rung's top
+    m = np.diff(np.concatenate([[0.0], cdf])) * weight * (1 - 4 * u)
+    return np.log(a + b * ((js + N) * dh + shift)), m            # with the tilted term (< N) the sum is < j + N
 
 def _trim(masses:np.ndarray, T:float) -> np.ndarray:
     "`masses` less at least T from the front, bin by bin (no float sums near 1), and less the back bins that hold under 1e-3·T (they would only widen the grid)."
@@ -248,8 +265,12 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
         tails = [_tail_masses(muP, s, c, 1.0, R_up, dh, hi(mq), a, b, cdf_R)]
         if t > 1: tails.append(_tail_masses(muQ, s, c, t - 1, S, dh, hi(mp), a, b, cdf_S))
         over = max(0.0, float(R_up.sum()) * float(pP.sum()) - float(S.sum()))
-        Ls = np.concatenate([x[0] for x in tails] + [[math.log(a + b * (2 * N * dh + hi(mp)))]])
-        ms = np.concatenate([x[1] for x in tails] + [[over]])
+        # and the other terms all inside it with their sum beyond it (the Fourier sum dropped it), times the tilted
+        # term's in-lattice mass from below, on a ladder
+        p_in = max(0.0, float(pP.sum()) * (1 - (math.log2(N) + 2) * u) - kP)
+        ladder = _overflow_ladder(up, t - 1, R_up, cdf_R, ku, grow, p_in, N, dh, hi(mp), a, b)
+        Ls = np.concatenate([x[0] for x in tails] + [[math.log(a + b * (2 * N * dh + hi(mp)))], ladder[0]])
+        ms = np.concatenate([x[1] for x in tails] + [[over], ladder[1]])
         # the in-lattice law's CDF below its top is S's; with `over` it is the product of R's and the tilted term's
         # masses (three float sums of N terms, 2(log2 N + 2)u each, outward)
         e_in = max(cdf_S, (cdf_R + kP) * grow) + 6 * (math.log2(N) + 2) * u
