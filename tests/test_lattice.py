@@ -149,3 +149,15 @@ def test_the_interval_bound_is_far_below_the_l1_bound_where_the_power_is_long():
     (s_iv, e_iv), = lattice_sums(lg, 235, M, 'top', bound='interval')
     assert np.array_equal(s_l1, s_iv) and e_iv < e_l1 / 10
     with pytest.raises(ValueError, match='bound'): lattice_sums(lg, 3, 10, 'top', bound='cdf')
+
+@pytest.mark.parametrize('n', [7, 100, 128, 256, 1000, 4096, 1 << 16])
+def test_pairwise_roundoff_bounds_numpys_sum_where_its_accumulators_lose_most(n):
+    """The lattice charges a float sum of n nonnegative masses (log2 n + 2)u, short of NumPy's eight accumulators: each
+    block of 128 that starts its accumulators at 1 and adds u-sized masses to them erred by 15u at n = 256."""
+    from fractions import Fraction
+    u = 2.0 ** -53
+    a = np.full(n, u * (1 + 2 ** -20)); a[np.arange(n) % 128 < 8] = 1.0     # every addition rounds away u
+    exact = sum(Fraction(x) for x in a)
+    error = abs(Fraction(float(a.sum())) - exact) / exact
+    assert error <= lattice.pairwise_roundoff(n)
+    if 256 <= n <= 4096: assert error > (math.log2(n) + 2) * u             # what the old allowance missed

@@ -12,7 +12,7 @@ import numpy as np
 from ..core.definitions import check_int, check_real, check_choice, check_flag, check_memory, LazyModule
 from .pld import DiscretePLD
 from .compose import compose_plds, UNIT_ROUNDOFF
-from .lattice import lattice_sums, wrap_bound
+from .lattice import lattice_sums, wrap_bound, pairwise_roundoff
 special = LazyModule('scipy.special')   # imported at first use
 
 # %% auto #0
@@ -44,7 +44,7 @@ def lognormal_lattice(mu:float,    # mean of log Y
     u = UNIT_ROUNDOFF['double']
     err = 2 * 64 * u * float(np.minimum(cdf, sf).sum()) + u
     # a partial sum of cells telescopes to a few tail values (64u each) plus the differences' rounding and clipping:
-    # every sum from the bottom, and every sum from the top with the mass beyond, is within `cdf_err` of the truth
+    # every sum over consecutive cells (from the bottom, or from the top with the mass beyond) is within `cdf_err`
     cdf_err = 400 * u + 3 * float(-np.minimum(cells, 0.0).sum())
     cells = np.maximum(cells, 0.0)                                          # within `err` of the truth
     pmf, c = (np.concatenate([[0.0], cells[:N - 1]]), e[N - 1]) if mode == 'up' else (cells[:N], e[N])
@@ -116,7 +116,7 @@ def _overflow_ladder(p, k, kept, kept_cdf, term_cdf, grow, weight, N, dh, shift,
     "(losses, masses), an upper PLD, where k in-lattice terms (pmf p) sum beyond the lattice: Chernoff's survival on a ladder of rungs, each rung's mass at its top."
     u, top = UNIT_ROUNDOFF['double'], k * (N - 1) + 1            # k in-lattice terms sum below `top`
     if k < 2: return np.zeros(0), np.zeros(0)
-    rounded = (math.log2(N) + 2) * u                             # a float sum of N nonnegative terms, relatively
+    rounded = pairwise_roundoff(N)                               # a float sum of N nonnegative terms, relatively
     all_in = max(0.0, float(p.sum()) * (1 - rounded) - term_cdf) ** k * (1 - 4 * k * u)
     missing = all_in - float(kept.sum()) * (1 + rounded) - kept_cdf   # P(all in, sum ≥ N), from below
     if missing <= 0: return np.zeros(0), np.zeros(0)
@@ -152,7 +152,7 @@ def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, sl
         # P-mass is at most Σ (a + b(kh + slack)) Q_k, so the top point (S ≥ its value) holds at least the rest
         w = a + b * (k[:-1] * h + slack)
         vmax = max(float(np.max(np.maximum(v, 0.0))), float(w[-1]) if len(w) else 0.0)   # every weight, at most
-        below = float(np.sum(S[:-1] * w)) * (1 + (math.log2(len(S)) + 3) * UNIT_ROUNDOFF['double'])   # outward
+        below = float(np.sum(S[:-1] * w)) * (1 + pairwise_roundoff(len(S)) + UNIT_ROUNDOFF['double'])   # outward
         m[-1] = max(0.0, 1 - below - err * vmax)
         err = err * vmax
         if top_tail is not None:   # the top point's event holds every S ≥ y0: that part of it, by its own law,
@@ -173,8 +173,8 @@ def _to_pld(S, err, h, a, b, h_loss, direction, upper, shift=0.0, tilt=False, sl
     # any mass of an upper PLD may move up and any of a lower one may go: the tiny far end beyond the charge goes too
     if upper:      # move err (and any excess over 1) from the lowest losses to +∞, and the highest 1e-3·err there
         masses = _trim(masses, err + binned + max(0.0, float(masses.sum()) - 1))
-        total = float(masses.sum())              # a pairwise sum: within (log2 n + 2)u of the exact one
-        inf = min(1.0, max(0.0, 1 - total + (math.log2(len(masses) + 1) + 2) * u * total))
+        total = float(masses.sum())              # a pairwise sum: within `pairwise_roundoff` of the exact one
+        inf = min(1.0, max(0.0, 1 - total + pairwise_roundoff(len(masses) + 1) * total))
     else:          # drop err from the highest losses, and the lowest 1e-3·err
         kept = _trim(masses[::-1], err + binned)[::-1]
         masses, j0 = kept, j0 + len(masses) - len(kept)
@@ -267,13 +267,13 @@ def _mixture_plds(sigma, t, a, b, h, bins, certified, attack, near) -> tuple:
         over = max(0.0, float(R_up.sum()) * float(pP.sum()) - float(S.sum()))
         # and the other terms all inside it with their sum beyond it (the Fourier sum dropped it), times the tilted
         # term's in-lattice mass from below, on a ladder
-        p_in = max(0.0, float(pP.sum()) * (1 - (math.log2(N) + 2) * u) - kP)
+        p_in = max(0.0, float(pP.sum()) * (1 - pairwise_roundoff(N)) - kP)
         ladder = _overflow_ladder(up, t - 1, R_up, cdf_R, ku, grow, p_in, N, dh, hi(mp), a, b)
         Ls = np.concatenate([x[0] for x in tails] + [[math.log(a + b * (2 * N * dh + hi(mp)))], ladder[0]])
         ms = np.concatenate([x[1] for x in tails] + [[over], ladder[1]])
         # the in-lattice law's CDF below its top is S's; with `over` it is the product of R's and the tilted term's
-        # masses (three float sums of N terms, 2(log2 N + 2)u each, outward)
-        e_in = max(cdf_S, (cdf_R + kP) * grow) + 6 * (math.log2(N) + 2) * u
+        # masses (three float sums of N terms, twice `pairwise_roundoff` each, outward)
+        e_in = max(cdf_S, (cdf_R + kP) * grow) + 6 * pairwise_roundoff(N)
         e_tail = sum(x[2] for x in tails) + eta * len(tails)
         out['remove', 'certified'] = _to_pld(S, e_in + eta + e_tail, dh, a, b, h, 'remove', True, hi(mp),
                                              extra=(Ls, ms))

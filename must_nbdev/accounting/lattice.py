@@ -11,11 +11,17 @@ from .compose import l2_norm, UNIT_ROUNDOFF
 sfft = LazyModule('scipy.fft')   # imported at first use
 
 # %% auto #0
-__all__ = ['sfft', 'FFT_SLACK', 'WRAP_TOL', 'WRAP_LENGTHS', 'WRAP_BLOCKS', 'lattice_convolve', 'fourier_power', 'wrap_bound',
-           'interval_weights', 'lattice_sums', 'lattice_power', 'circular_sum']
+__all__ = ['sfft', 'FFT_SLACK', 'WRAP_TOL', 'WRAP_LENGTHS', 'WRAP_BLOCKS', 'pairwise_roundoff', 'lattice_convolve',
+           'fourier_power', 'wrap_bound', 'interval_weights', 'lattice_sums', 'lattice_power', 'circular_sum']
 
 # %% ../../nbs/accounting/12b_lattice.ipynb #b1c0e7a6
 FFT_SLACK = 1.05         # factor on the FFT round-off bounds (their second-order terms)
+
+def pairwise_roundoff(n:int,   # the terms summed (>= 1)
+                     ) -> float:
+    "Relative error bound of NumPy's sum of n nonnegative floats: blocks of 128 on 8 accumulators, then halves."
+    # at most log2(n/128) halvings, 16 additions per accumulator, 3 to join them and 7 for a block's remainder
+    return (math.log2(max(n, 1)) + 20) * UNIT_ROUNDOFF['double']
 
 def _lattice_product(a, b, N, overflow, fa, fb, M) -> tuple:
     "`lattice_convolve` from the transforms `fa`, `fb` of `a`, `b` at length M = next_fast_len(len(a) + len(b) − 1)."
@@ -105,10 +111,10 @@ def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
     interval = check_choice(bound, 'bound', ('l1', 'interval')) == 'interval'
     def kept(c, L, err):              # (the law kept to N points: overflow dropped or at the top point, its bound)
         if interval:                  # a mass set to 0 raises every interval sum that holds it: their sum, outward
-            err += float(-np.minimum(c, 0.0).sum()) * (1 + (math.log2(len(c)) + 2) * UNIT_ROUNDOFF['double'])
+            err += float(-np.minimum(c, 0.0).sum()) * (1 + pairwise_roundoff(len(c)))
         c = np.maximum(c, 0.0)        # moves each point towards the truth (≥ 0): within the charged ℓ1 error
-        if overflow == 'top' and L > N:   # a pairwise float sum of nonnegative terms: within (log2 + 8)u of them
-            c[N - 1] = c[N - 1:].sum(); err += (math.log2(len(c)) + 8) * UNIT_ROUNDOFF['double'] * c[N - 1]
+        if overflow == 'top' and L > N:   # a pairwise float sum of nonnegative terms
+            c[N - 1] = c[N - 1:].sum(); err += pairwise_roundoff(len(c)) * c[N - 1]
         return c[:min(N, L)], err
     if k == 0: return [(np.eye(1, N)[0], 0.0)] + [kept(np.array(b, float), len(b), 0.0) for b in extra]
     n = len(p)
