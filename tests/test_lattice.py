@@ -161,3 +161,10 @@ def test_pairwise_roundoff_bounds_numpys_sum_where_its_accumulators_lose_most(n)
     error = abs(Fraction(float(a.sum())) - exact) / exact
     assert error <= lattice.pairwise_roundoff(n)
     if 256 <= n <= 4096: assert error > (math.log2(n) + 2) * u             # what the old allowance missed
+
+def test_wrap_bounds_at_many_lengths_are_the_bounds_one_at_a_time():
+    "The overflow ladder asks Chernoff's bound at many lengths from one moment generating function: the same values."
+    g = np.random.default_rng(0).random(300); g /= g.sum()
+    Ms = [100, 1000, 1400, 1496, 1500]
+    assert lattice.wrap_bounds([(g, 5)], Ms).tolist() == [wrap_bound([(g, 5)], M) for M in Ms]
+    assert lattice.wrap_bounds([(np.zeros(4), 3)], [2, 5]).tolist() == [0.0, 0.0]   # no mass: nothing wraps (it crashed)

@@ -12,7 +12,7 @@ import numpy as np
 from ..core.definitions import check_int, check_real, check_choice, check_flag, check_memory, LazyModule
 from .pld import DiscretePLD
 from .compose import compose_plds, UNIT_ROUNDOFF
-from .lattice import lattice_sums, wrap_bound, pairwise_roundoff
+from .lattice import lattice_sums, wrap_bounds, pairwise_roundoff
 special = LazyModule('scipy.special')   # imported at first use
 
 # %% auto #0
@@ -122,7 +122,7 @@ def _overflow_ladder(p, k, kept, kept_cdf, term_cdf, grow, weight, N, dh, shift,
     if missing <= 0: return np.zeros(0), np.zeros(0)
     js = np.unique(np.concatenate([np.minimum(np.ceil(N * OVERFLOW_LEVELS), top), [top]]).astype(np.int64))
     # the survival at each rung's top, from above (the computed terms' law, plus its CDF distance to the exact one)
-    surv = np.array([min(missing, wrap_bound([(p, k)], int(j)) + k * term_cdf * grow) for j in js[:-1]] + [0.0])
+    surv = np.append(np.minimum(missing, wrap_bounds([(p, k)], js[:-1]) + k * term_cdf * grow), 0.0)
     cdf = np.maximum.accumulate(missing - surv)                  # below the true CDF at every rung's top
     m = np.diff(np.concatenate([[0.0], cdf])) * weight * (1 - 4 * u)
     return np.log(a + b * ((js + N) * dh + shift)), m            # with the tilted term (< N) the sum is < j + N

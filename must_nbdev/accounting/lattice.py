@@ -12,7 +12,8 @@ sfft = LazyModule('scipy.fft')   # imported at first use
 
 # %% auto #0
 __all__ = ['sfft', 'FFT_SLACK', 'WRAP_TOL', 'WRAP_LENGTHS', 'WRAP_BLOCKS', 'pairwise_roundoff', 'lattice_convolve',
-           'fourier_power', 'wrap_bound', 'interval_weights', 'lattice_sums', 'lattice_power', 'circular_sum']
+           'fourier_power', 'wrap_bounds', 'wrap_bound', 'interval_weights', 'lattice_sums', 'lattice_power',
+           'circular_sum']
 
 # %% ../../nbs/accounting/12b_lattice.ipynb #b1c0e7a6
 FFT_SLACK = 1.05         # factor on the FFT round-off bounds (their second-order terms)
@@ -64,11 +65,14 @@ WRAP_LENGTHS = (1.25, 1.5, 2, 3, 4, 6, 8)   # its lengths tried, in kept points;
                                           # times them, else the last length charges what still wraps
 WRAP_BLOCKS = 8192                        # the wrap-around bound's blocks of lattice points (at most this many)
 
-def wrap_bound(terms:list,   # [(pmf on the lattice points 0, 1, …, count)] of independent terms
-               M:int,        # a length: the bound is on the sum's mass at M and beyond
-              ) -> float:
-    "An upper bound on the mass of the sum of the terms (`count` i.i.d. copies of each pmf) at M and beyond: Chernoff's, outward."
-    if sum(c * (len(p) - 1) for p, c in terms) < M: return 0.0
+def wrap_bounds(terms:list,   # [(pmf on the lattice points 0, 1, …, count)] of independent terms
+                Ms,           # lengths: each bound is on the sum's mass at that length and beyond
+               ) -> np.ndarray:
+    "Upper bounds on the mass of the sum of the terms (`count` i.i.d. copies of each pmf) at each of Ms and beyond: Chernoff's, outward, one moment generating function for all."
+    Ms = np.asarray(Ms, dtype=float)
+    out = np.zeros(Ms.shape)
+    reach = Ms <= sum(c * (len(p) - 1) for p, c in terms)                     # the sum reaches these lengths
+    if not reach.any() or any(c and not np.any(np.asarray(p) > 0) for p, c in terms): return out   # or holds no mass
     u, log_mgf = UNIT_ROUNDOFF['double'], 0.0
     lam = np.geomspace(1e-2, 1e4, 97) / max(len(p) for p, _ in terms)   # λ per lattice point: the best is taken
     for p, c in terms:
@@ -85,10 +89,18 @@ def wrap_bound(terms:list,   # [(pmf on the lattice points 0, 1, …, count)] of
         # shift by `top`, the nb-term sum's and the logarithms'
         slack = 8 * u * (745 + lam * ends[keep][-1]) + 2 * nb * u + 2 * u * (np.abs(lm) + 10)
         log_mgf = log_mgf + c * (lm + slack)
-    x = log_mgf - lam * M
-    x = x + 4 * u * (np.abs(log_mgf) + lam * M + 1)                             # the products' and the difference's
-    log_bound = min(0.0, float(np.min(x)))
-    return min(1.0, math.exp(log_bound) * (1 + 2 * u * (abs(log_bound) + 4)))  # exp's error grows with |its argument|
+    for i in np.flatnonzero(reach):
+        x = log_mgf - lam * Ms[i]
+        x = x + 4 * u * (np.abs(log_mgf) + lam * Ms[i] + 1)                      # the products' and the difference's
+        log_bound = min(0.0, float(np.min(x)))
+        out[i] = min(1.0, math.exp(log_bound) * (1 + 2 * u * (abs(log_bound) + 4)))   # exp's error grows with it
+    return out
+
+def wrap_bound(terms:list,   # [(pmf on the lattice points 0, 1, …, count)] of independent terms
+               M:int,        # a length: the bound is on the sum's mass at M and beyond
+              ) -> float:
+    "An upper bound on the mass of the sum of the terms (`count` i.i.d. copies of each pmf) at M and beyond: Chernoff's, outward."
+    return float(wrap_bounds(terms, [M])[0])
 
 def interval_weights(M:int,   # the transform's length (>= 1)
                     ) -> np.ndarray:
@@ -135,8 +147,8 @@ def lattice_sums(p:np.ndarray,    # a pmf on the lattice (nonnegative)
     if interval:   # per frequency: the transform errs by at most η‖p‖₁ there; A bounds the computed and the exact |p̂|
         A = np.abs(Fp) * (1 + 2 * u) + eta * l1
         A_k1 = np.power(A, k - 1) * (1 + 4 * u)                   # pow: within an ulp; outward
-        dG = k * A_k1 * (eta * l1) + E_k * A_k1 * A * (1 + 2 * u)  # |Ĝ − G| at each frequency
         A_k, weights = A_k1 * A * (1 + 2 * u), interval_weights(M)
+        dG = k * A_k1 * (eta * l1) + E_k * A_k                    # |Ĝ − G| at each frequency
     G = fourier_power(Fp, k)
     d = eta * math.sqrt(M) * l2                                   # the transform's error, in ℓ2 hence ℓ∞
     mag = (l1 + d) ** k                                           # |G| and |Ĝ| at most
