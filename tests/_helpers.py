@@ -46,12 +46,11 @@ def paragraph(out, start):
 @contextlib.contextmanager
 def counted_transforms():
     "Within: every rfft and irfft that `accounting.lattice` calls is recorded as (name, length) in the yielded list."
-    import scipy.fft
     from must_nbdev.accounting import lattice
     calls, real = [], lattice.sfft
     class Counting:
         def __getattr__(self, name):
-            f = getattr(scipy.fft, name)
+            f = getattr(real, name)
             if name not in ('rfft', 'irfft'): return f
             return lambda *a, **kw: (calls.append((name, a[1])), f(*a, **kw))[1]
     lattice.sfft = Counting()

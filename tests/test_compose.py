@@ -199,3 +199,37 @@ def test_regression_fuzz_poisson_delta_near_1_is_never_above_1():
     # Poisson at rate 29/38, σ = 0.75, 247 steps, δ(ε = 5): the masses above ε summed to 1 + 2.4e-15 (Hypothesis)
     r = account(make_scheme('poisson', 38, m=29), sigma=0.75, steps=247, eps=5.0)
     assert 0.99999 < r.lower <= r.upper <= 1.0 and 0 <= r.delta_floor <= r.upper
+
+
+class _PerturbedFFT:
+    "A scipy.fft backend that errs by a relative 1e-6, as a single-precision or foreign FFT might."
+    __ua_domain__ = 'numpy.scipy.fft'
+    @staticmethod
+    def __ua_function__(method, args, kwargs):
+        import scipy.fft
+        with scipy.fft.set_backend('scipy', only=True): return method(*args, **kwargs) * (1 + 1e-6)
+
+
+def test_regression_a_session_fft_backend_never_reaches_a_certificate():
+    "A backend set for the whole session (`set_global_backend`) changes no bit of a certificate: composition, the net's threaded correlations, the lattice's power."
+    import scipy.fft
+    from must_nbdev.accounting.lattice import lattice_sums
+    from must_nbdev.accounting.upper_dp import largest_correlation, correlation_pool
+    rng = np.random.default_rng(7)
+    p = rng.random(300); p /= p.sum()
+    FE, S = scipy.fft.rfft(rng.random(1 << 17)), scipy.fft.rfft(rng.random((8, 1 << 17)), axis=1)
+    def computed():
+        with correlation_pool() as pool:   # threads: the backend must be pinned in each of them
+            best = largest_correlation(FE, S, np.zeros(8), 1 << 17, 99, 1000, pool)
+        r = account(make_scheme('wor', 1000, m=10), sigma=1.0, steps=50, delta=1e-5)
+        return best, (r.upper, r.lower), lattice_sums(p, 40, 4096, 'drop', bound='interval')
+    honest = computed()
+    scipy.fft.set_global_backend(_PerturbedFFT)
+    try:
+        assert abs(scipy.fft.rfft(p)[0] - p.sum()) > 1e-7        # the session's transforms are the perturbed ones
+        perturbed = computed()
+    finally: scipy.fft.set_global_backend('scipy')
+    np.testing.assert_array_equal(perturbed[0], honest[0])
+    assert perturbed[1] == honest[1]
+    for (law, err), (law0, err0) in zip(perturbed[2], honest[2]):
+        np.testing.assert_array_equal(law, law0); assert err == err0

@@ -8,17 +8,17 @@ import math, time
 from dataclasses import dataclass
 from functools import lru_cache
 import numpy as np
-from ..core.definitions import check_choice, check_int, check_real, LazyModule
+from ..core.definitions import check_choice, check_int, check_real
 from ..core.sampling import check_scheme, Scheme
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, loss_cells, lower_pld, check_max_bins
 from .compose import PRECISIONS, PRECISION_DTYPES, MGF_LAMBDAS, PLD_SLACK, UNIT_ROUNDOFF, log_mgf
 from .attack import attack_pairs
-sfft = LazyModule('scipy.fft')          # imported at first use: `must --help` never needs it
+from .compose import sfft   # pocketfft, whatever backend the session set
 
 # %% auto #0
-__all__ = ['sfft', 'TAU', 'TRIM', 'EXTENDED_COST', 'AUTO_ROUNDOFF', 'ADAPTIVE_WORK_BUDGET', 'attack_runs', 'dp_plan',
-           'fft_round_off', 'adaptive_dp', 'AdaptiveAttack', 'adaptive_work', 'adaptive_delta', 'adaptive_epsilon']
+__all__ = ['TAU', 'TRIM', 'EXTENDED_COST', 'AUTO_ROUNDOFF', 'ADAPTIVE_WORK_BUDGET', 'attack_runs', 'dp_plan', 'fft_round_off',
+           'adaptive_dp', 'AdaptiveAttack', 'adaptive_work', 'adaptive_delta', 'adaptive_epsilon']
 
 # %% ../../nbs/accounting/06_adaptive.ipynb #096d3737
 @lru_cache(maxsize=8)

@@ -9,12 +9,13 @@ import numpy as np
 from dataclasses import dataclass
 from ..core.definitions import check_choice, LazyModule
 from .pld import DiscretePLD, GridTooLarge, budget_max_bins
-sfft = LazyModule('scipy.fft')          # imported at first use: `must --help` never needs it
+scipy_fft = LazyModule('scipy.fft')     # imported at first use: `must --help` never needs it
 
 
 # %% auto #0
-__all__ = ['sfft', 'MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK', 'CHERNOFF_FROM',
-           'CHERNOFF_LAMBDAS', 'l2_norm', 'log_mgf', 'ComposedPLD', 'compose_many', 'compose_plds']
+__all__ = ['scipy_fft', 'MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK',
+           'CHERNOFF_FROM', 'CHERNOFF_LAMBDAS', 'sfft', 'l2_norm', 'pairwise_roundoff', 'PocketFFT', 'log_mgf',
+           'ComposedPLD', 'compose_many', 'compose_plds']
 
 # %% ../../nbs/accounting/02_compose.ipynb #fc74185b
 MGF_LAMBDAS = np.geomspace(1e-2, 64, 40)
@@ -39,6 +40,28 @@ def _gamma64(n):
     "Higham's γ_n = n u/(1 − n u), float64 (suffix sums of the composed distribution): an n-term sum's relative error."
     u = np.finfo(float).eps / 2
     return n * u / (1 - n * u)
+
+def pairwise_roundoff(n:int,   # the terms summed (>= 1)
+                     ) -> float:
+    "Relative error bound of NumPy's sum of n nonnegative floats: blocks of 128 on 8 accumulators, then halves."
+    # at most log2(n/128) halvings, 16 additions per accumulator, 3 to join them and 7 for a block's remainder
+    return (math.log2(max(n, 1)) + 20) * UNIT_ROUNDOFF['double']
+
+# %% ../../nbs/accounting/02_compose.ipynb #a1f0c3e7
+class PocketFFT:
+    "scipy.fft's `rfft`, `irfft` and `next_fast_len`, on scipy's own backend whatever backend the session set."
+    def rfft(self, *args, **kwargs):
+        "`scipy.fft.rfft` on pocketfft."
+        with scipy_fft.set_backend('scipy', only=True): return scipy_fft.rfft(*args, **kwargs)
+    def irfft(self, *args, **kwargs):
+        "`scipy.fft.irfft` on pocketfft."
+        with scipy_fft.set_backend('scipy', only=True): return scipy_fft.irfft(*args, **kwargs)
+    def next_fast_len(self, *args, **kwargs):
+        "`scipy.fft.next_fast_len` (pocketfft's fast lengths)."
+        return scipy_fft.next_fast_len(*args, **kwargs)
+    def __repr__(self) -> str: return "PocketFFT()"
+
+sfft = PocketFFT()   # the transforms of compose, adaptive, upper_dp and lattice: the arithmetic their bounds are proved for
 
 # %% ../../nbs/accounting/02_compose.ipynb #4ca760bc
 def _finite_part(pld:DiscretePLD) -> tuple:

@@ -6,23 +6,16 @@
 from __future__ import annotations
 import math
 import numpy as np
-from ..core.definitions import check_int, check_choice, check_memory, LazyModule
-from .compose import l2_norm, UNIT_ROUNDOFF
-sfft = LazyModule('scipy.fft')   # imported at first use
+from ..core.definitions import check_int, check_choice, check_memory
+from .compose import l2_norm, pairwise_roundoff, UNIT_ROUNDOFF
+from .compose import sfft   # pocketfft, whatever backend the session set
 
 # %% auto #0
-__all__ = ['sfft', 'FFT_SLACK', 'WRAP_TOL', 'WRAP_LENGTHS', 'WRAP_BLOCKS', 'pairwise_roundoff', 'lattice_convolve',
-           'fourier_power', 'wrap_bounds', 'wrap_bound', 'interval_weights', 'lattice_sums', 'lattice_power',
-           'circular_sum']
+__all__ = ['FFT_SLACK', 'WRAP_TOL', 'WRAP_LENGTHS', 'WRAP_BLOCKS', 'lattice_convolve', 'fourier_power', 'wrap_bounds',
+           'wrap_bound', 'interval_weights', 'lattice_sums', 'lattice_power', 'circular_sum']
 
 # %% ../../nbs/accounting/12b_lattice.ipynb #b1c0e7a6
 FFT_SLACK = 1.05         # factor on the FFT round-off bounds (their second-order terms)
-
-def pairwise_roundoff(n:int,   # the terms summed (>= 1)
-                     ) -> float:
-    "Relative error bound of NumPy's sum of n nonnegative floats: blocks of 128 on 8 accumulators, then halves."
-    # at most log2(n/128) halvings, 16 additions per accumulator, 3 to join them and 7 for a block's remainder
-    return (math.log2(max(n, 1)) + 20) * UNIT_ROUNDOFF['double']
 
 def _lattice_product(a, b, N, overflow, fa, fb, M) -> tuple:
     "`lattice_convolve` from the transforms `fa`, `fb` of `a`, `b` at length M = next_fast_len(len(a) + len(b) − 1)."

@@ -8,6 +8,7 @@ import math
 import numpy as np
 from ..core.sampling import Scheme
 from .pld import DiscretePLD
+from .compose import pairwise_roundoff
 from .dominating import MechanismPLD
 from .unlabelled import label_groups, unlabelled_profile
 
@@ -47,7 +48,8 @@ def charged_upward(masses:np.ndarray,  # the pair's masses at losses (i − J) h
                   ) -> tuple:
     "(masses, inf) raised until the pair's curve Σ m_i (1 − α e^{−ℓ_i})_+ + inf lies above the hull at every knot."
     J, nz = len(masses) // 2, np.flatnonzero(masses)
-    kappa = (8 + math.log2(max(len(nz), 2))) * U_ROUND      # relative rounding of a curve value (expm1, products, sum)
+    # relative rounding of a curve value: NumPy's sum, and 4u for each term (its loss, expm1, the product, the factor)
+    kappa = pairwise_roundoff(len(nz)) + 4 * U_ROUND
     S = np.empty(len(knots))
     for s in range(0, len(knots), 256):                     # blocks of knots: memory ≤ 256 × atoms
         Z = (knots[s:s + 256, None] - (nz - J)[None, :]) * h   # log α − ℓ_i, exact up to one rounding

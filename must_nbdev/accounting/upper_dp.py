@@ -8,15 +8,15 @@ import math, os
 from contextlib import nullcontext
 import numpy as np
 from ..core import definitions as _defs
-from ..core.definitions import check_real, LazyModule
+from ..core.definitions import check_real
 from .pld import GridTooLarge
 from .compose import UNIT_ROUNDOFF, FFT_WORKERS
 from .adaptive import fft_round_off, dp_plan
-sfft = LazyModule('scipy.fft')          # imported at first use: `must --help` never needs it
+from .compose import sfft   # pocketfft, whatever backend the session set
 
 # %% auto #0
-__all__ = ['sfft', 'CORRELATION_BATCH', 'NET_TRIM', 'TRIM_SHARE', 'SPLIT_IDLE', 'SPLIT_PROBE', 'worker_threads',
-           'correlation_pool', 'largest_correlation', 'net_trim', 'upper_kernels', 'fold_kernels', 'upper_game_dp']
+__all__ = ['CORRELATION_BATCH', 'NET_TRIM', 'TRIM_SHARE', 'SPLIT_IDLE', 'SPLIT_PROBE', 'worker_threads', 'correlation_pool',
+           'largest_correlation', 'net_trim', 'upper_kernels', 'fold_kernels', 'upper_game_dp']
 
 # %% ../../nbs/accounting/07b_upper_dp.ipynb #ffc084a5
 CORRELATION_BATCH = 1 << 22   # bytes of members' spectra multiplied and inverted at once (measured: 4 MB stays in cache)
