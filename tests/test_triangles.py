@@ -154,6 +154,47 @@ def test_cell_masses_with_one_ndtr_per_point_are_the_two_tail_bits():
         two = np.where(x[..., :-1] > 0, down[..., :-1] - down[..., 1:], up[..., 1:] - up[..., :-1])
         assert np.array_equal(_cell_masses(x), two), trial
 
+def test_the_vectorised_log_mix_is_as_accurate_as_logaddexp():
+    "`_log_mix` (numpy's vectorised exp and log1p) is within a few units of the result's scale of the exact log-mixture, as np.logaddexp is, and keeps ±∞."
+    import mpmath as mp
+    from must_nbdev.accounting.triangles import _log_mix
+    rng = np.random.default_rng(3)
+    for q, s2, c in ((256 / 60000, 1.21, 0.8), (0.5, 0.09, 3.0), (1e-6, 16.0, 0.0)):
+        l1q, lq = math.log1p(-q), math.log(q)
+        u = np.concatenate([rng.uniform(-2000, 2000, 300), rng.uniform(-30, 30, 300) * s2, [np.inf, -np.inf]])
+        got, numpy_s = _log_mix(l1q, lq, u, s2, c), np.logaddexp(l1q, lq + u / s2 - c)
+        assert np.array_equal(got[-2:], numpy_s[-2:]) and np.isfinite(got[:-2]).all()
+        with mp.workdps(40):
+            for x, g, n in zip(u[:-2], got[:-2], numpy_s[:-2]):
+                w = mp.mpf(lq) + mp.mpf(x) / mp.mpf(s2) - mp.mpf(c)     # the same argument, exactly
+                exact = mp.log(mp.exp(mp.mpf(l1q)) + mp.exp(w))
+                scale = max(abs(float(w)), abs(l1q), abs(float(exact)))   # the terms' scale: where the sum cancels
+                assert abs(float(mp.mpf(g) - exact)) <= 8 * 2.0 ** -53 * scale, (q, x)
+                assert abs(float(mp.mpf(n) - exact)) <= 8 * 2.0 ** -53 * scale   # (numpy's own, for scale)
+
+def test_the_split_regions_in_place_are_the_formula():
+    "`_split_regions` (in place, for speed) gives the bits of its formula written plainly: two atoms, each split onto the grid."
+    from must_nbdev.accounting.triangles import _split_regions, LIGHT
+    rng = np.random.default_rng(11)
+    for trial in range(60):
+        n, h = int(rng.integers(1, 400)), float(rng.choice([1e-3, 0.01, 0.3]))
+        Lmin = rng.normal(0, 2, n); Lmax = Lmin + rng.choice([0.0, 1e-9, h / 3, 5 * h], n) * rng.random(n)
+        lA = rng.uniform(-60, 0, n) if trial % 3 else np.full(n, math.log(LIGHT) - 1.0)   # light regions too
+        lB = lA - rng.uniform(Lmin - 1, Lmax + 1)
+        got = _split_regions(Lmin, Lmax, lA, lB, 0.25, h)
+        p = np.exp(lA); light = p < LIGHT; k = ~light
+        ell = np.clip(lA - lB, Lmin, Lmax)[k]; H = (Lmax - Lmin)[k]
+        with np.errstate(invalid='ignore', divide='ignore', over='ignore'):
+            al = np.where(H > 0, np.clip((np.exp(-(ell - Lmin[k])) - np.exp(-H)) / -np.expm1(-H), 0, 1), 1.0)
+        xs, ps = np.concatenate([Lmin[k], Lmax[k]]), np.concatenate([p[k] * al, p[k] * (1 - al)])
+        g = np.floor(xs / h); g = np.where(g * h > xs, g - 1, np.where((g + 1) * h <= xs, g + 1, g))
+        be = np.clip((np.exp(-(xs - g * h)) - math.exp(-h)) / -math.expm1(-h), 0.0, 1.0)
+        j, jl = g.astype(np.int64), np.ceil(Lmax[light] / h).astype(np.int64)
+        both = np.concatenate([j, j + 1, jl]); j0 = int(both.min()); size = int(both.max()) - j0 + 1
+        m = np.bincount(j - j0, ps * be, minlength=size) + np.bincount(j + 1 - j0, ps * (1 - be), minlength=size)
+        m = m + np.bincount(jl - j0, p[light], minlength=size)
+        assert got.j0 == j0 and np.array_equal(got.masses, m) and got.inf_mass == 0.25, trial
+
 def test_the_old_import_path_still_serves_the_upper_dp_with_a_warning():
     "The upper DP moved to accounting.upper_dp: its names are served from accounting.triangles until 0.5, with a warning."
     import warnings

@@ -126,19 +126,30 @@ def _cell_masses(x:np.ndarray) -> np.ndarray:
     # a cell right of 0 is a difference of upper tails Φ(−x), one left of 0 of Φ(x): both are each point's smaller
     # tail Φ(−|x|), one ndtr per point (each bounds two cells); only the cells whose ends lie on both sides of 0 differ
     v = special.ndtr(-np.abs(x)); x0, x1, v0, v1 = x[..., :-1], x[..., 1:], v[..., :-1], v[..., 1:]
-    right = x0 > 0; m = np.where(right, v0 - v1, v1 - v0)
+    right = x0 > 0; m = v0 - v1; np.negative(m, out=m, where=~right)   # v1 − v0 = −(v0 − v1) exactly
     cross = right != (x1 > 0)
     if cross.any():
         a, b = x0[cross], x1[cross]
         m[cross] = np.where(a > 0, special.ndtr(-a) - special.ndtr(-b), special.ndtr(b) - special.ndtr(a))
     return m
 
+def _log_mix(l1q:float, lq:float, u, s2:float, c:float) -> np.ndarray:
+    "log(e^{l1q} + e^{lq + u/s2 − c}) as np.logaddexp does it, on numpy's vectorised exp and log1p: 5× faster, as accurate."
+    w = np.divide(u, s2); w += lq; w -= c            # lq + u/s2 − c (one new array, worked in place)
+    d = w - l1q; np.abs(d, out=d); np.negative(d, out=d); np.exp(d, out=d); np.log1p(d, out=d)
+    np.maximum(w, l1q, out=w); w += d
+    return w
+
 def _two_atoms(lo:np.ndarray, hi:np.ndarray, ell:np.ndarray) -> np.ndarray:
     "P-weight at `lo` of the two atoms at losses lo ≤ hi whose Q/P ratio is e^{−ell} (ell in [lo, hi])."
+    # (e^{−(ell − lo)} − e^{−H}) / (1 − e^{−H}), H = hi − lo, clipped to [0, 1]; 1 where H = 0 (in place: the same bits)
     H = hi - lo
     with np.errstate(invalid='ignore', divide='ignore', over='ignore'):
-        a = (np.exp(-(ell - lo)) - np.exp(-H)) / -np.expm1(-H)
-    return np.where(H > 0, np.clip(a, 0.0, 1.0), 1.0)
+        a = np.subtract(ell, lo); np.negative(a, out=a); np.exp(a, out=a)
+        e = np.negative(H); np.exp(e, out=e); a -= e
+        np.negative(H, out=e); np.expm1(e, out=e); np.negative(e, out=e); a /= e
+    np.clip(a, 0.0, 1.0, out=a); a[~(H > 0)] = 1.0
+    return a
 
 def _split_regions(Lmin, Lmax, lA, lB, inf_mass:float, h:float) -> DiscretePLD:
     "Regions (loss in [Lmin, Lmax], log P- and Q-masses) → atoms at Lmin, Lmax → the grid points around each atom."
@@ -146,14 +157,22 @@ def _split_regions(Lmin, Lmax, lA, lB, inf_mass:float, h:float) -> DiscretePLD:
     j_light, p_light = np.ceil(Lmax[light] / h).astype(np.int64), p[light]
     if len(p_light):
         keep = ~light; Lmin, Lmax, p, lA, lB = Lmin[keep], Lmax[keep], p[keep], lA[keep], lB[keep]
-    al = _two_atoms(Lmin, Lmax, np.clip(lA - lB, Lmin, Lmax))
-    xs, ps = np.concatenate([Lmin, Lmax]), np.concatenate([p * al, p * (1 - al)])
-    g = np.floor(xs / h); g = np.where(g * h > xs, g - 1, np.where((g + 1) * h <= xs, g + 1, g))  # gh <= x < (g+1)h
-    be = np.clip((np.exp(-(xs - g * h)) - math.exp(-h)) / -math.expm1(-h), 0.0, 1.0)   # gap h: one exp(-h) for all
-    j = g.astype(np.int64); both = np.concatenate([j, j + 1, j_light])
-    j0 = int(both.min()); n = int(both.max()) - j0 + 1
-    m = np.bincount(j - j0, ps * be, minlength=n) + np.bincount(j + 1 - j0, ps * (1 - be), minlength=n)
-    if len(p_light): m = m + np.bincount(j_light - j0, p_light, minlength=n)  # (+ on a new array: m may be empty ints)
+    ell = lA - lB; np.clip(ell, Lmin, Lmax, out=ell); al = _two_atoms(Lmin, Lmax, ell)
+    k, xs = len(p), np.concatenate([Lmin, Lmax]); ps = np.empty(2 * k)       # the atoms: at Lmin, then at Lmax
+    np.multiply(p, al, out=ps[:k]); np.subtract(1, al, out=al); np.multiply(p, al, out=ps[k:])
+    # the grid point below each atom, g h <= x < (g + 1) h, then the atom's weight there (in place: the same bits)
+    g = xs / h; np.floor(g, out=g); t = g * h; g -= t > xs
+    np.add(g, 1, out=t); t *= h; g += t <= xs
+    np.multiply(g, h, out=t); np.subtract(xs, t, out=t); np.negative(t, out=t); np.exp(t, out=t)
+    t -= math.exp(-h); t /= -math.expm1(-h); np.clip(t, 0.0, 1.0, out=t)   # gap h: one exp(-h) for all
+    j = g.astype(np.int64)
+    ends = [int(j.min()), int(j.max()) + 1] if k else []
+    if len(p_light): ends += [int(j_light.min()), int(j_light.max())]
+    j0 = min(ends); n = max(ends) - j0 + 1; j -= j0
+    below = ps * t; np.subtract(1, t, out=t); t *= ps
+    m = np.bincount(j, below, minlength=n).astype(float, copy=False)   # (ints when every region is light)
+    j += 1; m += np.bincount(j, t, minlength=n)
+    if len(p_light): m += np.bincount(j_light - j0, p_light, minlength=n)
     return DiscretePLD(h, j0, m, float(inf_mass))
 
 # %% ../../nbs/accounting/07_triangles.ipynb #cf6a86bd
@@ -193,8 +212,8 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
     b1 = math.sqrt(max(G22, 1e-18)); a1 = G12 / b1; a2 = max(math.sqrt(max(G11 - a1 * a1, 0.0)), 1e-9)
     s2, l1q, lq = sigma * sigma, math.log1p(-q), math.log(q)
     ca, cb = (a1 * a1 + a2 * a2) / (2 * s2), b1 * b1 / (2 * s2)
-    F = lambda u: np.logaddexp(l1q, lq + u / s2 - ca)
-    Gq = lambda v: np.logaddexp(l1q, lq + v / s2 - cb)
+    F = lambda u: _log_mix(l1q, lq, u, s2, ca)
+    Gq = lambda v: _log_mix(l1q, lq, v, s2, cb)
     e = _o1_edges(F, Gq, a1, b1, sigma, h, per_h); e0, e1, mid = e[:-1], e[1:], (e[:-1] + e[1:]) / 2
     m1 = {mu: _cell_masses((e - mu) / sigma) for mu in {0.0, a1, b1}}
     inf_mass = ((1 - q) * float(special.ndtr(e[0] / sigma) + special.ndtr(-e[-1] / sigma))
@@ -226,8 +245,8 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
         inf_col = np.full((o2.shape[0], 1), np.inf)
         edges = np.concatenate([-inf_col, o2, inf_col], 1); lo2, hi2 = edges[:, :-1], edges[:, 1:]
         w0, wa = _cell_masses(edges / sigma), _cell_masses((edges - a2) / sigma)
-        pm = (1 - q) * m1[0.0][sl, None] * w0 + q * m1[a1][sl, None] * wa
         qm = ((1 - q) * m1[0.0][sl, None] + q * m1[b1][sl, None]) * w0
+        w0 *= (1 - q) * m1[0.0][sl, None]; wa *= q * m1[a1][sl, None]; pm = np.add(w0, wa, out=w0)   # in place
         with np.errstate(invalid='ignore', divide='ignore'):
             Lmax = F(ua1[:, None] + a2 * hi2) - Gq(vb0[:, None]); Lmin = F(ua0[:, None] + a2 * lo2) - Gq(vb1[:, None])
             keep = (pm > 0) & np.isfinite(Lmax)
