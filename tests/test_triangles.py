@@ -195,6 +195,25 @@ def test_the_split_regions_in_place_are_the_formula():
         m = m + np.bincount(jl - j0, p[light], minlength=size)
         assert got.j0 == j0 and np.array_equal(got.masses, m) and got.inf_mass == 0.25, trial
 
+def test_the_losses_round_off_is_paid_outward(monkeypatch):
+    "Widening each region's losses by LOSS_ROUNDING·u·(M_F + M_G) only raises δ(ε), and by a hair; without it δ moves both ways."
+    from must_nbdev.accounting import triangles
+    def delta(p, eps):
+        return float(np.sum(p.masses * np.maximum(0.0, -np.expm1(eps - p.losses)))) + p.inf_mass
+    cases = [(G, 256 / 60000, 1.1, 0.008) for G in triangle_net(1.1, tol=0.02)[::97]]
+    cases += [(G, 0.3, 0.7, 0.02) for G in triangle_net(0.7, tol=0.1)[::31]]
+    widened = [planar_upper_pld(G, q=q, sigma=s, h=h) for G, q, s, h in cases]
+    monkeypatch.setattr(triangles, 'LOSS_ROUNDING', 0)
+    plain = [planar_upper_pld(G, q=q, sigma=s, h=h) for G, q, s, h in cases]
+    moved = 0
+    for w, p in zip(widened, plain):
+        for eps in (0.0, 0.3, 1.0, 2.0):
+            dw, dp = delta(w, eps), delta(p, eps)
+            assert dw >= dp * (1 - 1e-15), (eps, dw, dp)   # (the two sums' own order)
+            assert dw <= dp * (1 + 1e-9) + 1e-300
+            moved += dw != dp
+    assert moved                                               # the widening is there
+
 def test_the_old_import_path_still_serves_the_upper_dp_with_a_warning():
     "The upper DP moved to accounting.upper_dp: its names are served from accounting.triangles until 0.5, with a warning."
     import warnings

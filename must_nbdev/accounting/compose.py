@@ -49,19 +49,29 @@ def pairwise_roundoff(n:int,   # the terms summed (>= 1)
 
 # %% ../../nbs/accounting/02_compose.ipynb #a1f0c3e7
 class PocketFFT:
-    "scipy.fft's `rfft`, `irfft` and `next_fast_len`, on scipy's own backend whatever backend the session set."
+    "scipy.fft's `rfft`, `irfft` and `next_fast_len` on pocketfft itself, past scipy.fft's backend dispatch."
+    def __init__(self): self.own = None
+    def pocketfft(self):
+        "scipy's pocketfft module, what `scipy.fft` runs for NumPy arrays (False on a scipy without it)."
+        if self.own is None:
+            try: import scipy.fft._pocketfft as own      # scipy's own module: there is no public path past the dispatch
+            except ImportError: own = False
+            self.own = own
+        return self.own
     def rfft(self, *args, **kwargs):
         "`scipy.fft.rfft` on pocketfft."
+        if self.pocketfft(): return self.own.rfft(*args, **kwargs)
         with scipy_fft.set_backend('scipy', only=True): return scipy_fft.rfft(*args, **kwargs)
     def irfft(self, *args, **kwargs):
         "`scipy.fft.irfft` on pocketfft."
+        if self.pocketfft(): return self.own.irfft(*args, **kwargs)
         with scipy_fft.set_backend('scipy', only=True): return scipy_fft.irfft(*args, **kwargs)
     def next_fast_len(self, *args, **kwargs):
         "`scipy.fft.next_fast_len` (pocketfft's fast lengths)."
         return scipy_fft.next_fast_len(*args, **kwargs)
     def __repr__(self) -> str: return "PocketFFT()"
 
-sfft = PocketFFT()   # the transforms of compose, adaptive, upper_dp and lattice: the arithmetic their bounds are proved for
+sfft = PocketFFT()   # every transform of compose, adaptive, upper_dp and lattice: their bounds' arithmetic
 
 # %% ../../nbs/accounting/02_compose.ipynb #4ca760bc
 def _finite_part(pld:DiscretePLD) -> tuple:

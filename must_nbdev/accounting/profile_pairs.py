@@ -48,8 +48,9 @@ def charged_upward(masses:np.ndarray,  # the pair's masses at losses (i − J) h
                   ) -> tuple:
     "(masses, inf) raised until the pair's curve Σ m_i (1 − α e^{−ℓ_i})_+ + inf lies above the hull at every knot."
     J, nz = len(masses) // 2, np.flatnonzero(masses)
-    # relative rounding of a curve value: NumPy's sum, and 4u for each term (its loss, expm1, the product, the factor)
-    kappa = pairwise_roundoff(len(nz)) + 4 * U_ROUND
+    # relative rounding of a curve value: NumPy's sum, and 6u for each term: its loss (u, passed on at most once by
+    # −expm1 below 0), expm1 (2u), the product with the mass (u), and the factor 1 − kappa (1.5u)
+    kappa = pairwise_roundoff(len(nz)) + 6 * U_ROUND
     S = np.empty(len(knots))
     for s in range(0, len(knots), 256):                     # blocks of knots: memory ≤ 256 × atoms
         Z = (knots[s:s + 256, None] - (nz - J)[None, :]) * h   # log α − ℓ_i, exact up to one rounding

@@ -9,12 +9,13 @@ from functools import lru_cache
 import numpy as np
 from ..core.definitions import check_int, check_real, LazyModule, moved_names
 from .pld import DiscretePLD
+from .compose import UNIT_ROUNDOFF
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
-__all__ = ['special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'Z_FAR', 'Z_BULK',
-           'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'MOVED', 'gram_box', 'chi2_proxy',
-           'member_gram', 'triangle_net', 'planar_upper_pld']
+__all__ = ['special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'LOSS_ROUNDING',
+           'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'MOVED', 'gram_box',
+           'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -176,6 +177,7 @@ def _split_regions(Lmin, Lmax, lA, lB, inf_mass:float, h:float) -> DiscretePLD:
     return DiscretePLD(h, j0, m, float(inf_mass))
 
 # %% ../../nbs/accounting/07_triangles.ipynb #cf6a86bd
+LOSS_ROUNDING = 64                        # a region's losses are widened by this many u times their magnitude
 Z_FAR, Z_BULK, Z_CORE = 11.0, 5.0, 2.0   # σ's: +∞ beyond Z_FAR; fine within Z_BULK; cells 4× finer within Z_CORE
 PER_H = 2.0                               # fine cells and levels move the loss by at most h / PER_H
 TAIL_CELLS = 40                           # coarse o1 cells on each side, from Z_BULK to Z_FAR σ
@@ -249,6 +251,12 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
         w0 *= (1 - q) * m1[0.0][sl, None]; wa *= q * m1[a1][sl, None]; pm = np.add(w0, wa, out=w0)   # in place
         with np.errstate(invalid='ignore', divide='ignore'):
             Lmax = F(ua1[:, None] + a2 * hi2) - Gq(vb0[:, None]); Lmin = F(ua0[:, None] + a2 * lo2) - Gq(vb1[:, None])
+            # their round-off, outward: F and G each err by at most 32u times M_F (M_G), below (the notebook)
+            reach_a = float(np.max(np.maximum(np.abs(ua0), np.abs(ua1)))) + a2 * float(np.max(np.abs(o2[np.isfinite(o2)]),
+                                                                                          initial=0.0))
+            reach_b = float(np.max(np.maximum(np.abs(vb0), np.abs(vb1))))
+            slack = LOSS_ROUNDING * UNIT_ROUNDOFF['double'] * (2 * (1 + abs(lq) + abs(l1q)) + ca + cb + (reach_a + reach_b) / s2)
+            Lmax += slack; Lmin -= slack
             keep = (pm > 0) & np.isfinite(Lmax)
             inf_mass += float(pm[(pm > 0) & ~np.isfinite(Lmax)].sum())            # the open top region
             if keep.any():      # split chunk by chunk: memory stays that of one chunk and of the grid
