@@ -235,3 +235,19 @@ def test_regression_a_session_fft_backend_never_reaches_a_certificate():
         assert run[1] == honest[1]
         for (law, err), (law0, err0) in zip(run[2], honest[2]):
             np.testing.assert_array_equal(law, law0); assert err == err0
+
+
+def test_pocketfft_falls_back_to_scipys_own_backend_with_the_same_bits(monkeypatch):
+    "On a scipy without its pocketfft module, `PocketFFT` runs scipy.fft under set_backend('scipy', only=True): the same bits, and a session's backend still does not reach it."
+    import scipy.fft
+    from must_nbdev.accounting.compose import PocketFFT
+    x = np.random.default_rng(5).random((3, 700))
+    direct = PocketFFT()
+    assert direct.pocketfft()
+    spec, back = direct.rfft(x, 1000, axis=1), direct.irfft(direct.rfft(x, 1000, axis=1), 1000, axis=1)
+    fallback = PocketFFT(); monkeypatch.setattr(fallback, 'own', False)     # as if the module were missing
+    scipy.fft.set_global_backend(_PerturbedFFT)
+    try:
+        np.testing.assert_array_equal(fallback.rfft(x, 1000, axis=1), spec)
+        np.testing.assert_array_equal(fallback.irfft(spec, 1000, axis=1), back)
+    finally: scipy.fft.set_global_backend('scipy')
