@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 from must_nbdev.accounting.pairs import output_pair
-from must_nbdev.accounting.pld import loss_cells, lower_pld, upper_pld
+from must_nbdev.accounting.pld import LIFT, loss_cells, lower_pld, upper_pld
 from must_nbdev.core.sampling import make_scheme
 
 
@@ -74,3 +74,61 @@ def test_one_budget_set_for_the_whole_package():
             compose_many([[(mech.upper[0], 10**6)]], max_bins=None)    # None: capped by the budget, refused here
     finally: set_memory_budget(old)
     assert PrivacyAccountant(max_bins=None).max_bins == old // BYTES_PER_BIN
+
+
+def _cumulative_from_top(j0, masses, inf, top):
+    "Mass at grid index ≥ j (j = top, top − 1, ..., up to the PLD's lowest), the mass at +∞ included."
+    m = np.zeros(top + 1 - min(j0, top) + 1)
+    for j, x in zip(range(j0, j0 + len(masses)), masses):
+        m[top - j if j <= top else 0] += x
+    return np.cumsum(m) + inf
+
+
+@pytest.mark.parametrize('q,sigma,h', [(0.3, 1.0, 0.01), (0.02, 0.7, 0.002)])
+def test_upper_pld_lies_above_its_exact_construction_at_every_loss(q, sigma, h):
+    "The round-off charges: at every loss x, the computed upper PLD has at least the exact construction's mass at ≥ x."
+    import mpmath as mp
+    P, Q = output_pair(make_scheme('poisson', 10**6, q=q), sigma, 'add_remove')
+    c = loss_cells(P, Q, h)
+    up = upper_pld(c, h)
+    with mp.workdps(40):
+        def mass(A, a, b):   # a mixture's mass on [a, b), every tail kept to 40 digits
+            cell = lambda x, y: mp.ncdf(y) - mp.ncdf(x) if x < 0 else mp.ncdf(-x) - mp.ncdf(-y)
+            return mp.fsum(mp.e ** mp.mpf(w) * cell((a - m) / A.sigma, (b - m) / A.sigma) for w, m in zip(A.logw, A.mu))
+        def loss(x):
+            dens = lambda A: mp.fsum(mp.e ** mp.mpf(w) * mp.npdf(x, m, A.sigma) for w, m in zip(A.logw, A.mu))
+            return mp.log(dens(P) / dens(Q))
+        t = [mp.mpf(x) for x in c.t]
+        L = [loss(x) for x in t]
+        exact, inf = {}, mp.mpf(0)
+        for i in range(len(t) - 1):
+            p, qq = mass(P, t[i], t[i + 1]), mass(Q, t[i], t[i + 1])
+            lmin, lmax = min(L[i], L[i + 1]), max(L[i], L[i + 1])
+            if lmax > c.s_hi: inf += p; continue                       # as the package: above the band at +∞
+            if lmin < -c.s_lo: j = int(mp.ceil(lmax / h)); exact[j] = exact.get(j, 0) + p; continue
+            # the package's brackets: the lower point up to LIFT steps above the lowest loss, whose losses are raised
+            lo = int(mp.floor(lmin / h + LIFT)); hi = max(int(mp.ceil(lmax / h)), lo + 1); H = (hi - lo) * h
+            if lmin < lo * h:   # the raised pair: the sliver below lo·h has Q-mass p e^{−lo h} instead of q
+                low_end = i if L[i] < L[i + 1] else i + 1
+                ts = mp.findroot(lambda x: loss(x) - lo * h, (t[i], t[i + 1]), solver='anderson')
+                a_, b_ = sorted((t[low_end], ts))
+                qq -= mass(Q, a_, b_) - mp.e ** (-lo * h) * mass(P, a_, b_)
+            a = (qq / p * mp.e ** (lo * h) - mp.e ** (-H)) / (1 - mp.e ** (-H))
+            exact[lo] = exact.get(lo, 0) + p * a; exact[hi] = exact.get(hi, 0) + p * (1 - a)
+        assert all(0 <= v for v in exact.values())
+        top = max(max(exact), up.j0 + len(up.masses) - 1)
+        ref = np.zeros(top + 1 - min(exact) + 1)
+        for j, v in exact.items(): ref[top - j] += float(v)
+        ref = np.cumsum(ref) + float(inf)
+    got = _cumulative_from_top(up.j0, up.masses, up.inf_mass, top)[:len(ref)]
+    # the line's own tails (mass beyond the cuts, ≤ 1e-18 here) are left out of the exact side
+    assert np.all(got >= ref - 1e-300), np.max(ref - got)
+    assert np.all(got <= ref * (1 + 1e-6) + 1e-15)                 # and not far above
+
+
+def test_regression_upper_pld_refuses_cells_without_their_round_off_bounds():
+    P, Q = output_pair(make_scheme('poisson', 10**6, q=0.1), 1.0, 'add_remove')
+    c = loss_cells(P, Q, 0.01)
+    import dataclasses
+    with pytest.raises(ValueError, match='round-off'):
+        upper_pld(dataclasses.replace(c, lA_err=None), 0.01)

@@ -399,11 +399,11 @@ def test_one_step_certified_delta_is_never_below_the_mpmath_value(name, n, m, b,
             assert mp.mpf(lower) <= exact <= mp.mpf(upper), (eps, lower, float(exact), upper)
             assert mp.mpf(upper) <= exact * (1 + mp.mpf(2e-5)), (eps, upper, float(exact))   # h = 2e-3: ~4e-6 measured
             if eps == 0.0:
-                # at ε = 0 the upper PLD is exact up to round-off: the bound is the computed value plus the charges
-                c = max(ups, key=lambda c: c.delta_bounds(0.0)[1])
-                computed = mp.mpf(c.delta_bounds(0.0)[1] - c.delta_floor(0.0))
-                assert abs(computed - exact) <= exact * mp.mpf(1e-13), (float(computed), float(exact))   # '~1e-13'
-                assert mp.mpf(upper) <= exact * (1 + mp.mpf(1e-9)), (upper, float(exact))                  # charges
+                # at ε = 0 the upper PLD is exact up to its round-off charges: the split's error over the cell's width
+                # for the symmetrised labels (03_dominating; 0.8-3e-8 measured at h = 2e-3), about 3e-11 for the
+                # exact pairs of 01_pld
+                charges = 5e-8 if (pair == 'worst' and name != 'poisson') else 1e-10
+                assert mp.mpf(upper) <= exact * (1 + mp.mpf(charges)), (upper, float(exact))
 
 @pytest.mark.parametrize('precision', ['double', 'extended'])
 def test_gaussian_mechanism_composed_k_times_is_bracketed_by_the_certified_bounds(precision):

@@ -9,7 +9,7 @@ import numpy as np
 from dataclasses import dataclass
 from ..core.definitions import check_choice, check_real, LazyModule
 from ..core.sampling import Scheme, occurrence_pmf
-from .pairs import log_normal_cell, output_pair, check_sigma
+from .pairs import log_normal_cell, output_pair, check_sigma, U_DOUBLE
 from .pld import (
     CAP_MASS, CELLS_PER_WEIGHT, DiscretePLD, GridTooLarge, MAX_BINS, TAIL_ROUND, check_max_bins, loss_cells,
     lower_pld, merge_cells, upper_pld)
@@ -73,10 +73,27 @@ def _label_cells(eta:float, theta:float, width:float, log_cap:float):
                        np.log(np.expm1(np.where(big, 0, s)) + eta))
     t = (log_num - math.log(eta) + theta ** 2 / 2) / theta
     t[0] = theta / 2
-    lq = log_normal_cell(t[:-1], t[1:])
-    lp = np.logaddexp(l1m + lq, math.log(eta) + log_normal_cell(t[:-1] - theta, t[1:] - theta))
+    # each edge's distance to the exact t(s) for s an exact multiple of `width`: s (2u s), log_num, the rest (notebook)
+    u, le = U_DOUBLE, abs(math.log(eta))
+    with np.errstate(over='ignore'):
+        ds = np.where(big, 2 * u * s, 2 * u * s * np.exp(np.minimum(s, 30)) / (np.expm1(np.minimum(s, 30)) + eta))
+    tau = (ds + 4 * u * (1 + np.abs(log_num) + le + theta ** 2)) / theta + 2 * u * np.abs(t)
+    tau[0] = 0.0                                                       # θ/2 is exact
+    lq, eq = log_normal_cell(t[:-1], t[1:], 0.0)
+    lqt, eqt = log_normal_cell(t[:-1] - theta, t[1:] - theta, U_DOUBLE * np.abs(t[:-1] - theta),
+                               U_DOUBLE * np.abs(t[1:] - theta))
+    lw = math.log(eta)
+    lp = np.logaddexp(l1m + lq, lw + lqt)
+    first = eq + 2 * u * abs(l1m) + u * np.abs(l1m + lq) if eta < 1 else np.zeros_like(eq)   # η = 1: no first part
+    ep = np.maximum(first, eqt + 2 * u * le + u * np.abs(lw + lqt)) + 4 * u * (1 + np.abs(lp))   # logaddexp's own
+    # the P- and Q-mass between each computed edge and the exact one: τ times the densities' largest value there
+    phi = lambda x: np.exp(-np.maximum(np.abs(x) - tau, 0.0) ** 2 / 2) / math.sqrt(2 * math.pi)
+    sliver_q = tau * phi(t)
+    sliver_p = tau * ((1 - eta) * phi(t) + eta * phi(t - theta))
     tail_p = float((1 - eta) * special.ndtr(-t[-1]) + eta * special.ndtr(theta - t[-1]))
-    return lp, lq, s, tail_p
+    # ndtr's rounding, the last edge's sliver, and the rounding of θ − t passed on by the density
+    tail_p = tail_p * (1 + 32 * u) + float(sliver_p[-1]) + eta * float(phi(t - theta)[-1]) * u * abs(theta - t[-1])
+    return lp, lq, s, tail_p, ep, eq, sliver_p, sliver_q
 
 
 # %% ../../nbs/accounting/03_dominating.ipynb #f2571f61
@@ -90,16 +107,35 @@ def add_symmetric_label(up:np.ndarray,  # the upper PLD being built (masses on �
                        ):
     "Add `weight` × one symmetrised label's upper PLD to `up`; return its +∞ mass and its cells' (loss, weighted mass)."
     C = len(up) // 2                                  # index C ↔ loss 0
-    lp, lq, s, tail_p = _label_cells(eta, theta, coarse * h, log_cap)
+    lp, lq, s, tail_p, ep, eq, sl_p, sl_q = _label_cells(eta, theta, coarse * h, log_cap)
+    u, W = U_DOUBLE, coarse * h
+    p_raw = np.exp(lp)
+    with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
+        # |p − P*| ≤ rP p and |q − Q*| ≤ rQ q against the exact construction's cells: round-off and both slivers
+        rP = np.expm1(ep + 4 * u) + 4 * u + (sl_p[:-1] + sl_p[1:]) / p_raw
+        rQ = np.expm1(eq + 4 * u) + 4 * u + (sl_q[:-1] + sl_q[1:]) / np.exp(lq)
     lost = np.isfinite(lp) & ~np.isfinite(lq)          # Q-mass underflowed: charge the cell at +∞
-    tail_p += float(np.exp(lp[lost]).sum()); lp = np.where(lost | ~np.isfinite(lp), -np.inf, lp)
-    J, p, W = (len(s) - 1) * coarse, np.exp(lp), coarse * h
+    tail_p += float((p_raw[lost] * (1 + np.minimum(rP[lost], 1.0))).sum() * (1 + (lost.sum() + 2) * u))
+    lp = np.where(lost | ~np.isfinite(lp), -np.inf, lp)
+    J, p = (len(s) - 1) * coarse, np.exp(lp)
     with np.errstate(invalid='ignore'): ell = np.where(p > 0, lp - lq, s[:-1])
     b = np.clip(p * -np.expm1(s[:-1] - ell) / -math.expm1(-W), 0.0, p)   # mass sent to the top of each cell
-    pos = np.zeros(J + 1); pos[0:-1:coarse] += p - b; pos[coarse::coarse] += b
-    up[C:C + J + 1] += weight * pos
-    up[C - J:C + 1] += weight * (pos * np.exp(-np.arange(J + 1) * h))[::-1]   # mirror: P-mass at −s = Q-mass at s
-    up[C] += weight * (1 - eta) * math.erf(theta / (2 * math.sqrt(2)))    # the atom 1 − P(ℓ>0) − Q(ℓ>0), exact
+    # both masses raised by their distance to the exact construction's (notebook): the loss ℓ errs by d_ell, which the
+    # split passes on over 1 − e^{−W}; a cell whose masses are not known to a half goes whole to both points
+    with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
+        d_ell = -np.log1p(-np.minimum(rP, 0.5)) - np.log1p(-np.minimum(rQ, 0.5)) + u * np.abs(ell)
+        e_b = (p * (1 + rP) * (d_ell + 4 * u * (1 + s[:-1] + np.abs(ell))) * math.exp(min(float(np.max(d_ell,
+               initial=0.0)), 1.0)) / -math.expm1(-W) + p * (rP + 4 * u))
+        e_b = np.where((rP < 0.5) & (rQ < 0.5) & np.isfinite(e_b), e_b, p * (1 + np.minimum(rP, 1.0)))
+    e_b = np.where(p > 0, e_b, 0.0)
+    top, bottom = b + e_b, (p - b) + e_b + p * (np.minimum(rP, 1.0) + 2 * u)
+    pos = np.zeros(J + 1); pos[0:-1:coarse] += bottom; pos[coarse::coarse] += top
+    pos *= 1 + 4 * u                                   # two terms a point, and the products
+    up[C:C + J + 1] += weight * pos * (1 + 2 * u)
+    # mirror: P-mass at −s = Q-mass at s (e^{−jh} and the products rounded up)
+    up[C - J:C + 1] += weight * (pos * np.exp(-np.arange(J + 1) * h))[::-1] * (1 + 8 * u)
+    # the atom 1 − P(ℓ>0) − Q(ℓ>0), in closed form (erf's and the products' rounding upward)
+    up[C] += weight * (1 - eta) * math.erf(theta / (2 * math.sqrt(2))) * (1 + 16 * u)
     keep = p > 0
     return weight * tail_p, np.maximum(ell[keep], 0.0), weight * p[keep]
 

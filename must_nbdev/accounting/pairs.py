@@ -13,35 +13,91 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 
 
 # %% auto #0
-__all__ = ['special', 'RELATIONS', 'LOG_SQRT_2PI', 'COMPONENT_FLOOR', 'SIGMA_RANGE', 'log_normal_cell', 'logsumexp_rows',
-           'GaussianMixture', 'check_sigma', 'output_pair']
+__all__ = ['special', 'RELATIONS', 'LOG_SQRT_2PI', 'U_DOUBLE', 'LOG_NDTR_ULPS', 'COMPONENT_FLOOR', 'SIGMA_RANGE',
+           'tail_log_error', 'tails_cell', 'tails_cell_error', 'log_normal_cell', 'logsumexp_rows', 'GaussianMixture',
+           'check_sigma', 'output_pair']
 
 # %% ../../nbs/accounting/00_pairs.ipynb #27147b95
 RELATIONS = SCHEME_RELATIONS   # one list, core.sampling's, where a Scheme checks its own relation
 LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
+U_DOUBLE = np.finfo(np.float64).eps / 2   # unit round-off u of float64
+LOG_NDTR_ULPS = 8   # log_ndtr errs by at most 8u(1 + |log Φ|) (tests/test_roundoff.py, against mpmath)
+
+def tail_log_error(z,      # standardised edges (array)
+                   lt,     # their computed log Φ(−|z|)
+                   z_err,  # a bound on each edge's own rounding (0: the edge is exact)
+                  ) -> np.ndarray:
+    "A bound on the error of a computed log Φ(−|z|): `log_ndtr`'s own, and its argument's (d log Φ(−x)/dx ≤ x + 1)."
+    z = np.abs(z)
+    return U_DOUBLE * LOG_NDTR_ULPS * (1 + np.abs(lt)) + z_err * (z + z_err + 1)
+
+def tails_cell(la,    # log tail at each cell's lower edge: log Φ(a) if a ≤ 0, else log Φ(−a)
+               lb,    # the same at its upper edge
+               mid,   # the cells with a < 0 < b
+              ) -> np.ndarray:
+    "log(Φ(b) − Φ(a)) from the two edges' log tails: e^hi(1 − e^{lo−hi}) on one side of 0, 1 − e^la − e^lb across it."
+    hi, lo = np.maximum(la, lb), np.minimum(la, lb)
+    with np.errstate(divide='ignore', invalid='ignore'): cell = hi + np.log(-np.expm1(lo - hi))
+    cell[mid] = np.log1p(-np.exp(la[mid]) - np.exp(lb[mid]))
+    return cell
+
+def tails_cell_error(la,    # log tail at each cell's lower edge, as for `tails_cell`
+                     lb,    # the same at its upper edge
+                     ea,    # a bound on la's error (`tail_log_error`)
+                     eb,    # a bound on lb's error
+                     cell,  # the computed log cell mass
+                     mid,   # the cells with a < 0 < b
+                    ) -> np.ndarray:
+    "A bound on the error of `tails_cell`'s log cell mass (∞ where the edges' errors could swallow the mass)."
+    u, hi, lo = U_DOUBLE, np.maximum(la, lb), np.minimum(la, lb)
+    e_hi = np.where(la >= lb, ea, eb)
+    with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
+        # one side: 1 − e^{−d} errs relatively by at most (e^{|Δd|} − 1)/d, d = hi − lo; expm1 and log round too
+        rel = np.expm1(ea + eb + u * (hi - lo)) / (hi - lo) + 2 * u
+        same = e_hi - np.log1p(-np.minimum(rel, 1.0)) + 2 * u * (1 + np.abs(cell) + np.abs(hi))
+        # across: 1 − e^la − e^lb, each exp off by e^l (e^{err} − 1 + u), then two subtractions of values ≤ 1
+        absm = np.exp(la) * (np.expm1(ea) + u) + np.exp(lb) * (np.expm1(eb) + u) + 2 * u
+        val = np.exp(cell)
+        rel_mid = np.where(val > absm, absm / (val - absm), 1.0)
+        across = -np.log1p(-np.minimum(rel_mid, 1.0)) + 2 * u * (1 + np.abs(cell))
+    out = np.where(mid, across, same)
+    return np.where(np.isnan(out), np.inf, out)
+
 def log_normal_cell(a,  # lower standardised cell edges (array-like)
                     b,  # upper edges, b > a, broadcast with a
+                    a_err=None,  # a bound on each lower edge's own rounding: then (log mass, its error) is returned
+                    b_err=None,  # the same for the upper edges (None: as a_err)
                    ) -> np.ndarray:
-    "log(Φ(b) − Φ(a)) for a < b, elementwise and accurate in both tails."
+    "log(Φ(b) − Φ(a)) for a < b, elementwise and accurate in both tails; with `a_err`, also a bound on its error."
     a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
-    out = np.empty(a.shape)
-    neg, pos = b <= 0, a >= 0
-    mid = ~neg & ~pos
-    lb, la = special.log_ndtr(b[neg]), special.log_ndtr(a[neg])
-    out[neg] = lb + np.log(-np.expm1(la - lb))
-    la2, lb2 = special.log_ndtr(-a[pos]), special.log_ndtr(-b[pos])
-    out[pos] = la2 + np.log(-np.expm1(lb2 - la2))
-    out[mid] = np.log1p(-special.ndtr(a[mid]) - special.ndtr(-b[mid]))
-    return out
+    shape = a.shape; a, b = a.ravel(), b.ravel()
+    la, lb = special.log_ndtr(-np.abs(a)), special.log_ndtr(-np.abs(b))
+    mid = (a < 0) & (b > 0)
+    out = tails_cell(la, lb, mid)
+    if a_err is None: return out.reshape(shape)
+    b_err = a_err if b_err is None else b_err
+    a_err, b_err = (np.broadcast_to(e, shape).ravel() if np.ndim(e) else e for e in (a_err, b_err))
+    err = tails_cell_error(la, lb, tail_log_error(a, la, a_err), tail_log_error(b, lb, b_err), out, mid)
+    return out.reshape(shape), err.reshape(shape)
 
-def logsumexp_rows(x:np.ndarray,  # a 2-D array
+def logsumexp_rows(x:np.ndarray,     # a 2-D array
+                   err:np.ndarray|None=None,  # a bound on each entry's error: then (sum, its error) is returned
                   ) -> np.ndarray:
-    "log Σ_j e^{x_ij} per row (a lean scipy.special.logsumexp(x, axis=1); −∞ for rows of −∞)."
-    if x.shape[1] == 1: return x[:, 0].copy()
+    "log Σ_j e^{x_ij} per row (a lean scipy.special.logsumexp(x, axis=1); −∞ for rows of −∞); with `err`, its error."
+    if x.shape[1] == 1 and err is None: return x[:, 0].copy()
     m = x.max(axis=1)
     m = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(divide='ignore'): return np.log(np.exp(x - m[:, None]).sum(axis=1)) + m
+    w = np.exp(x - m[:, None]); total = w.sum(axis=1)
+    with np.errstate(divide='ignore'): out = np.log(total) + m
+    if err is None: return out
+    # the entries' errors move the log by at most log(Σ ω_j e^{err_j}) (ω the weights); the entries' own subtraction
+    # and exp round by u|x − m| + 2u, the sum by (n − 1)u relatively, the log and the addition by 2u(1 + |out|)
+    u, n = U_DOUBLE, x.shape[1]
+    with np.errstate(invalid='ignore', divide='ignore', over='ignore'):
+        spread = np.where(w > 0, np.expm1(err + u * (np.abs(x) + np.abs(m)[:, None] + 2)), 0.0)
+        e = np.log1p((w * spread).sum(axis=1) / total) + (n + 1) * u + 2 * u * (1 + np.abs(out))
+    return out, np.where(np.isfinite(out), np.where(np.isnan(e), np.inf, e), 0.0)
 
 @dataclass(frozen=True)
 class GaussianMixture:
@@ -51,34 +107,50 @@ class GaussianMixture:
     sigma: float       # common standard deviation
     dropped: float = 0.0   # bound on the mass of the omitted components
 
-    def logpdf(self, t) -> np.ndarray:
-        "Log density at `t`."
+    def logpdf(self, t,                   # points
+               with_error:bool=False,     # also return a bound on each value's round-off
+              ) -> np.ndarray:
+        "Log density at `t` (and a bound on its error)."
         t = np.asarray(t, float)[:, None]
-        return (logsumexp_rows(self.logw - (t - self.mu) ** 2 / (2 * self.sigma ** 2)) - LOG_SQRT_2PI
-                - math.log(self.sigma))
+        q = (t - self.mu) ** 2 / (2 * self.sigma ** 2)
+        x = self.logw - q
+        if not with_error: return logsumexp_rows(x) - LOG_SQRT_2PI - math.log(self.sigma)
+        # q takes five roundings (t − μ, its square, 2σ², σ², the division), x one more; then the constants
+        lse, err = logsumexp_rows(x, 5.1 * U_DOUBLE * q + U_DOUBLE * np.abs(x))
+        out = lse - LOG_SQRT_2PI - math.log(self.sigma)
+        const = LOG_SQRT_2PI + abs(math.log(self.sigma))
+        return out, err + U_DOUBLE * (const + 2 * np.abs(lse) + 2 * np.abs(out) + 2 * const)
     def logmass(self, a, b) -> np.ndarray:
         "Log probability of each interval [a, b)."
         s = self.sigma
         return logsumexp_rows(self.logw
                                + log_normal_cell((np.asarray(a)[:, None] - self.mu) / s,
                                                  (np.asarray(b)[:, None] - self.mu) / s))
-    def logmass_cells(self, t) -> np.ndarray:
+    def logmass_cells(self, t,                 # increasing cell edges
+                      with_error:bool=False,   # also return a bound on each value's round-off
+                     ) -> np.ndarray:
         "Log probability of each cell [t_i, t_{i+1}) of the increasing grid `t` (one log Φ per edge and component)."
         z = (np.asarray(t, float)[:, None] - self.mu) / self.sigma
         lt = special.log_ndtr(-np.abs(z))            # log Φ(z) for z <= 0, log Φ(-z) for z >= 0
-        la, lb = lt[:-1], lt[1:]
-        hi, lo = np.maximum(la, lb), np.minimum(la, lb)
-        # both edges on one side of the mean: the mass is the difference of the two tails, e^hi (1 − e^{lo−hi})
-        with np.errstate(divide='ignore', invalid='ignore'): cell = hi + np.log(-np.expm1(lo - hi))
-        mid = (z[:-1] < 0) & (z[1:] > 0)               # the few cells around a mean: 1 − Φ(a) − Φ(−b)
-        cell[mid] = np.log1p(-np.exp(la[mid]) - np.exp(lb[mid]))
-        return logsumexp_rows(self.logw + cell)
-    def logsf(self, t:float) -> float:
-        "Log probability of [t, ∞)."
-        return float(special.logsumexp(self.logw + special.log_ndtr((self.mu - t) / self.sigma)))
-    def logcdf(self, t:float) -> float:
-        "Log probability of (−∞, t)."
-        return float(special.logsumexp(self.logw + special.log_ndtr((t - self.mu) / self.sigma)))
+        mid = (z[:-1] < 0) & (z[1:] > 0)             # the few cells around a mean: 1 − Φ(a) − Φ(−b)
+        cell = tails_cell(lt[:-1], lt[1:], mid)
+        x = self.logw + cell
+        if not with_error: return logsumexp_rows(x)
+        et = tail_log_error(z, lt, 2.01 * U_DOUBLE * np.abs(z))   # z = (t − μ)/σ: two roundings
+        ec = tails_cell_error(lt[:-1], lt[1:], et[:-1], et[1:], cell, mid)
+        return logsumexp_rows(x, np.where(np.isfinite(x), ec + U_DOUBLE * np.abs(x), 0.0))
+    def _log_tail(self, z, with_error):
+        lt = special.log_ndtr(z); x = (self.logw + lt)[None, :]
+        if not with_error: return float(special.logsumexp(x))
+        err = tail_log_error(z, lt, 2.01 * U_DOUBLE * np.abs(z)) + U_DOUBLE * np.abs(x[0])
+        out, e = logsumexp_rows(x, np.where(np.isfinite(x), err[None, :], 0.0))
+        return float(out[0]), float(e[0])
+    def logsf(self, t:float, with_error:bool=False) -> float:
+        "Log probability of [t, ∞) (and a bound on its round-off)."
+        return self._log_tail((self.mu - t) / self.sigma, with_error)
+    def logcdf(self, t:float, with_error:bool=False) -> float:
+        "Log probability of (−∞, t) (and a bound on its round-off)."
+        return self._log_tail((t - self.mu) / self.sigma, with_error)
 
 COMPONENT_FLOOR = 1e-30
 SIGMA_RANGE = (1e-6, 1e100)   # the σ the accountant takes: below, no loss grid holds the losses (ε above 1e12);

@@ -7,15 +7,15 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass
-from .pairs import GaussianMixture, LOG_SQRT_2PI
+from .pairs import GaussianMixture, LOG_SQRT_2PI, U_DOUBLE
 from ..core import definitions as _defs
 from ..core.definitions import check_int
 
 
 # %% auto #0
-__all__ = ['CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_BINS', 'BYTES_PER_BIN', 'MERGE_SPLIT', 'TAIL_ROUND', 'DiscretePLD',
-           'check_max_bins', 'budget_max_bins', 'GridTooLarge', 'Cells', 'loss_cells', 'upper_pld', 'merge_cells',
-           'lower_pld']
+__all__ = ['CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_BINS', 'BYTES_PER_BIN', 'ROWS', 'LIFT', 'MERGE_SPLIT', 'TAIL_ROUND',
+           'DiscretePLD', 'check_max_bins', 'budget_max_bins', 'GridTooLarge', 'Cells', 'loss_cells', 'upper_pld',
+           'merge_cells', 'lower_pld']
 
 # %% ../../nbs/accounting/01_pld.ipynb #87cc3f23
 @dataclass
@@ -77,6 +77,24 @@ class Cells:
     tail_lo: float        # P-mass left of the line
     tail_hi: float        # P-mass right of the line
     dropped: float        # P-mass of mixture components dropped as negligible (counted at +inf)
+    lA_err: np.ndarray|None = None   # bound on each lA's round-off (None: not computed; `upper_pld` needs it)
+    lB_err: np.ndarray|None = None   # the same for lB
+    L_err: np.ndarray|None = None    # bound on the round-off of the loss at each edge (len(lA) + 1)
+    t: np.ndarray|None = None        # the cut points on the output line (len(lA) + 1)
+
+ROWS = 1 << 15   # cut points per block of the masses and losses with their round-off (bounds the memory)
+
+def _blocks(f, t, overlap=0):
+    "f over blocks of `t` (consecutive blocks share `overlap` points), its (values, errors) joined."
+    out = [f(t[s:s + ROWS + overlap]) for s in range(0, max(len(t) - overlap, 1), ROWS)]
+    return np.concatenate([o[0] for o in out]), np.concatenate([o[1] for o in out])
+
+def _loss_and_error(A, B, t):
+    "The privacy loss log p_A/p_B at `t`, and a bound on its round-off."
+    def one(x):
+        (La, ea), (Lb, eb) = A.logpdf(x, with_error=True), B.logpdf(x, with_error=True)
+        return La - Lb, ea + eb + U_DOUBLE * np.abs(La - Lb)
+    return _blocks(one, np.asarray(t, float))
 
 def loss_cells(A:GaussianMixture,        # the first law (P) of the pair
                B:GaussianMixture,        # the second law (Q)
@@ -116,38 +134,73 @@ def loss_cells(A:GaussianMixture,        # the first law (P) of the pair
                            n.sum() / max_cells)
     offs = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
     t = np.append(np.repeat(tc[:-1], n) + offs * np.repeat(np.diff(tc) / n, n), t_hi)
-    L = A.logpdf(t) - B.logpdf(t)
-    lA, lB = A.logmass_cells(t), B.logmass_cells(t)
+    L, L_err = _loss_and_error(A, B, t)
+    # a cut whose loss lies within its round-off of a grid point moves by a millionth of its cell, to lower loss:
+    # then `upper_pld`, which widens every edge by its round-off, never adds a grid step to a cell's bracket
+    near = np.abs(L - np.round(L / h) * h) <= 2 * (L_err + 4 * U_DOUBLE * (1 + np.abs(L)))
+    near[[0, -1]] = False
+    if near.any():
+        i = np.flatnonzero(near)
+        t[i] += 1e-6 * ((t[i - 1] - t[i]) if L[-1] > L[0] else (t[i + 1] - t[i]))
+        L[i], L_err[i] = _loss_and_error(A, B, t[i])
+    (lA, lA_err), (lB, lB_err) = (_blocks(lambda x: M.logmass_cells(x, with_error=True), t, 1) for M in (A, B))
     if B.dropped > 0:  # the lower bound must use a Q at least as large as the true one
         lB_safe = np.logaddexp(lB, math.log(B.dropped) - LOG_SQRT_2PI - math.log(s) + np.log(np.diff(t)))
     else: lB_safe = lB
     return Cells(lA=lA, lB=lB, lB_safe=lB_safe, L0=L[:-1], L1=L[1:], L_lo=float(L[0]), L_hi=float(L[-1]), s_hi=s_hi,
-                 s_lo=s_lo, tail_lo=math.exp(A.logcdf(t_lo)), tail_hi=math.exp(A.logsf(t_hi)), dropped=A.dropped)
+                 s_lo=s_lo, tail_lo=_exp_up(*A.logcdf(t_lo, with_error=True)),
+                 tail_hi=_exp_up(*A.logsf(t_hi, with_error=True)), dropped=A.dropped, lA_err=lA_err, lB_err=lB_err,
+                 L_err=L_err, t=t)
+
+def _exp_up(log_mass, err):
+    "A mass above e^log_mass whatever its round-off `err`: exp and the product each round once more."
+    return math.exp(log_mass) * math.exp(err + 8 * U_DOUBLE)
 
 # %% ../../nbs/accounting/01_pld.ipynb #18328dff
+LIFT = 1e-6   # a cell's lower point may lie this many grid steps above its lowest loss (those losses raised, charged)
+
 def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
               h:float,  # loss grid step
              ) -> DiscretePLD:
-    "Connect-the-dots split of every cell (dominates the true pair); beyond the loss band: +inf above, rounded up below"
-    Lmin, Lmax = np.minimum(c.L0, c.L1), np.maximum(c.L0, c.L1)
-    p = np.exp(c.lA)
+    "Connect-the-dots split of every cell (dominates the true pair), round-off charged upward; beyond the loss band: +inf above, rounded up below"
+    if c.lA_err is None or c.lB_err is None or c.L_err is None:
+        raise ValueError("upper_pld needs the cells' round-off bounds lA_err, lB_err and L_err: build them with loss_cells")
+    if not np.all(np.isfinite(c.lA_err)):
+        raise ValueError("a cell is so narrow that round-off could swallow its mass: use a larger h")
+    u = U_DOUBLE
+    # each edge's loss widened by its round-off, and by the division's and the widening's own (floor and ceil outward)
+    w = c.L_err + 4 * u * (1 + np.abs(np.append(c.L0, c.L1[-1:])))
+    Lmin, Lmax = np.minimum(c.L0 - w[:-1], c.L1 - w[1:]), np.maximum(c.L0 + w[:-1], c.L1 + w[1:])
+    p = np.exp(c.lA) * np.exp(c.lA_err + 12 * u)      # above each cell's P-mass: its round-off, exp's and 3 products
     above, below = Lmax > c.s_hi, (Lmin < -c.s_lo) & ~(Lmax > c.s_hi)
     inside = ~above & ~below
-    lo = np.floor(Lmin[inside] / h).astype(np.int64)
+    # the lower point may sit up to a millionth of a step above the cell's lowest loss: those losses are raised to it
+    lo = np.floor(Lmin[inside] / h + LIFT).astype(np.int64)
     hi = np.maximum(np.ceil(Lmax[inside] / h).astype(np.int64), lo + 1)
     ell, H = (c.lA - c.lB)[inside], (hi - lo) * h
-    a = np.clip((np.exp(-(ell - lo * h)) - np.exp(-H)) / -np.expm1(-H), 0.0, 1.0)
+    lift = np.maximum(lo * h - Lmin[inside], 0.0) * (1 + 4 * u)
+    # the fraction at the lower point, lowered by its round-off (the errors of ℓ over 1 − e^{−H}, and its own) and by
+    # the raised losses' share of the Q-mass, at most (e^lift − 1)/(1 − e^{−H})
+    slack = (((c.lA_err + c.lB_err)[inside] + 8 * u * (1 + np.abs(ell) + np.abs(lo) * h + H) + np.expm1(lift) * (1 + 4 * u))
+             / -np.expm1(-H) + 4 * u)
+    a = np.clip((np.exp(-(ell - lo * h)) - np.exp(-H)) / -np.expm1(-H) - slack, 0.0, 1.0)
     # below the band, and the low-loss tail of the t range: whole mass at the rounded-up top of its loss range
     increasing = c.L_hi > c.L_lo
     low_tail, high_tail = (c.tail_lo, c.tail_hi) if increasing else (c.tail_hi, c.tail_lo)
     j_below = np.ceil(Lmax[below] / h).astype(np.int64)
-    j_tail = math.ceil(max(min(c.L_lo, c.L_hi), -c.s_lo) / h)
+    edge = min(c.L_lo + w[0], c.L_hi + w[-1])
+    j_tail = math.ceil(max(edge + 4 * u * abs(edge), -c.s_lo) / h)
     j0 = int(min(lo.min(initial=j_tail), j_below.min(initial=j_tail), j_tail))
     n = int(max(hi.max(initial=j_tail), j_below.max(initial=j_tail), j_tail)) - j0 + 1
     m = (np.bincount(lo - j0, p[inside] * a, minlength=n) + np.bincount(hi - j0, p[inside] * (1 - a), minlength=n)
          + np.bincount(j_below - j0, p[below], minlength=n))
-    m[j_tail - j0] += low_tail
-    return DiscretePLD(h, j0, m, high_tail + c.dropped + float(p[above].sum()))
+    # each bin's float sum of its terms, rounded up: (terms + 4) u relatively
+    terms = (np.bincount(lo - j0, minlength=n) + np.bincount(hi - j0, minlength=n)
+             + np.bincount(j_below - j0, minlength=n))
+    m *= 1 + (terms + 4) * u
+    m[j_tail - j0] += low_tail * (1 + 2 * u)
+    inf = (high_tail + c.dropped + float(p[above].sum())) * (1 + (int(above.sum()) + 6) * u)
+    return DiscretePLD(h, j0, m, inf)
 
 MERGE_SPLIT = 2      # atoms pooled per half grid step before the greedy merge (1: faster, a little less tight)
 TAIL_ROUND = 1e-10   # P-mass in each far tail of a lower PLD that is rounded down instead of merged (speed; tiny loss)
