@@ -24,7 +24,7 @@ UNIT_ROUNDOFF = {'double': np.finfo(np.float64).eps / 2, 'extended': np.finfo(np
 PRECISION_DTYPES = {'double': np.float64, 'extended': np.longdouble}
 # threads for scipy.fft (all cores); the arithmetic, hence the bound, is the same
 FFT_WORKERS = -1
-PLD_SLACK = 1e-11   # relative round-off allowance for the PLD construction (masses are computed to ~1e-13)
+PLD_SLACK = 1e-11   # relative round-off allowance for PLD constructions (the 1-D upper PLDs also charge their own)
 # a δ bound whose charged part is over 1/CHERNOFF_FROM of it is also bounded by the moments (min of the two)
 CHERNOFF_FROM = 1e3
 CHERNOFF_LAMBDAS = np.geomspace(1e-2, 1e4, 96)   # λ grid of that bound (deep tails want large λ)
