@@ -115,7 +115,9 @@ def add_symmetric_label(up:np.ndarray,  # the upper PLD being built (masses on �
         rP = np.expm1(ep + 4 * u) + 4 * u + (sl_p[:-1] + sl_p[1:]) / p_raw
         rQ = np.expm1(eq + 4 * u) + 4 * u + (sl_q[:-1] + sl_q[1:]) / np.exp(lq)
     lost = np.isfinite(lp) & ~np.isfinite(lq)          # Q-mass underflowed: charge the cell at +∞
-    tail_p += float((p_raw[lost] * (1 + np.minimum(rP[lost], 1.0))).sum() * (1 + (lost.sum() + 2) * u))
+    if not np.all(np.isfinite(rP[p_raw > 0])):
+        raise ValueError("a label's cell is so narrow that round-off could swallow its mass: use a larger h")
+    tail_p += float((p_raw[lost] * (1 + rP[lost])).sum() * (1 + (lost.sum() + 2) * u))
     lp = np.where(lost | ~np.isfinite(lp), -np.inf, lp)
     J, p = (len(s) - 1) * coarse, np.exp(lp)
     with np.errstate(invalid='ignore'): ell = np.where(p > 0, lp - lq, s[:-1])
@@ -126,14 +128,14 @@ def add_symmetric_label(up:np.ndarray,  # the upper PLD being built (masses on �
         d_ell = -np.log1p(-np.minimum(rP, 0.5)) - np.log1p(-np.minimum(rQ, 0.5)) + u * np.abs(ell)
         e_b = (p * (1 + rP) * (d_ell + 4 * u * (1 + s[:-1] + np.abs(ell))) * math.exp(min(float(np.max(d_ell,
                initial=0.0)), 1.0)) / -math.expm1(-W) + p * (rP + 4 * u))
-        e_b = np.where((rP < 0.5) & (rQ < 0.5) & np.isfinite(e_b), e_b, p * (1 + np.minimum(rP, 1.0)))
+        e_b = np.where((rP < 0.5) & (rQ < 0.5) & np.isfinite(e_b), e_b, p * (1 + rP))
     e_b = np.where(p > 0, e_b, 0.0)
-    top, bottom = b + e_b, (p - b) + e_b + p * (np.minimum(rP, 1.0) + 2 * u)
+    top, bottom = b + e_b, (p - b) + e_b + p * (rP + 2 * u)
     pos = np.zeros(J + 1); pos[0:-1:coarse] += bottom; pos[coarse::coarse] += top
     pos *= 1 + 4 * u                                   # two terms a point, and the products
     up[C:C + J + 1] += weight * pos * (1 + 2 * u)
-    # mirror: P-mass at −s = Q-mass at s (e^{−jh} and the products rounded up)
-    up[C - J:C + 1] += weight * (pos * np.exp(-np.arange(J + 1) * h))[::-1] * (1 + 8 * u)
+    # mirror: P-mass at −s = Q-mass at s (e^{−jh}, whose argument rounds by u·jh, and the products rounded up)
+    up[C - J:C + 1] += weight * (pos * np.exp(-np.arange(J + 1) * h))[::-1] * (1 + (8 + 2 * J * h) * u)
     # the atom 1 − P(ℓ>0) − Q(ℓ>0), in closed form (erf's and the products' rounding upward)
     up[C] += weight * (1 - eta) * math.erf(theta / (2 * math.sqrt(2))) * (1 + 16 * u)
     keep = p > 0
@@ -190,6 +192,7 @@ def dominating_pld(scheme:Scheme,           # a fixed-size scheme (not Poisson)
     lo = lower_symmetric(*(np.concatenate([c[i] for c in cells] or [np.zeros(0)]) for i in (0, 1)), h, J,
                           sum(pi for pi, *_ in plan))
     up[J] += zero; lo[J] += zero
+    up *= 1 + (len(plan) + 2) * U_DOUBLE              # each point's float sum over the labels, rounded up
     return MechanismPLD([DiscretePLD(h, -J, up, inf)], [DiscretePLD(h, -J, lo, 0.0)],
                         f"{scheme.label}∘N(0,{sigma:g}²) [{relation}, worst case]")
 

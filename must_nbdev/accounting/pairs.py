@@ -95,7 +95,9 @@ def logsumexp_rows(x:np.ndarray,     # a 2-D array
     # and exp round by u|x − m| + 2u, the sum by (n − 1)u relatively, the log and the addition by 2u(1 + |out|)
     u, n = U_DOUBLE, x.shape[1]
     with np.errstate(invalid='ignore', divide='ignore', over='ignore'):
-        spread = np.where(w > 0, np.expm1(err + u * (np.abs(x) + np.abs(m)[:, None] + 2)), 0.0)
+        # an entry rounded to −∞ whose error is unbounded may hide mass: its row's error is unbounded too
+        spread = np.where(w > 0, np.expm1(err + u * (np.abs(x) + np.abs(m)[:, None] + 2)),
+                          np.where(np.isinf(err), np.inf, 0.0))
         e = np.log1p((w * spread).sum(axis=1) / total) + (n + 1) * u + 2 * u * (1 + np.abs(out))
     return out, np.where(np.isfinite(out), np.where(np.isnan(e), np.inf, e), 0.0)
 
@@ -138,7 +140,8 @@ class GaussianMixture:
         if not with_error: return logsumexp_rows(x)
         et = tail_log_error(z, lt, 2.01 * U_DOUBLE * np.abs(z))   # z = (t − μ)/σ: two roundings
         ec = tails_cell_error(lt[:-1], lt[1:], et[:-1], et[1:], cell, mid)
-        return logsumexp_rows(x, np.where(np.isfinite(x), ec + U_DOUBLE * np.abs(x), 0.0))
+        # a cell rounded to no mass keeps its unbounded error (its true mass may be positive)
+        return logsumexp_rows(x, np.where(np.isfinite(x), ec + U_DOUBLE * np.abs(x), np.where(np.isinf(ec), np.inf, 0.0)))
     def _log_tail(self, z, with_error):
         lt = special.log_ndtr(z); x = (self.logw + lt)[None, :]
         if not with_error: return float(special.logsumexp(x))

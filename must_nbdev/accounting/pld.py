@@ -179,10 +179,12 @@ def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
     hi = np.maximum(np.ceil(Lmax[inside] / h).astype(np.int64), lo + 1)
     ell, H = (c.lA - c.lB)[inside], (hi - lo) * h
     lift = np.maximum(lo * h - Lmin[inside], 0.0) * (1 + 4 * u)
-    # the fraction at the lower point, lowered by its round-off (the errors of ℓ over 1 − e^{−H}, and its own) and by
-    # the raised losses' share of the Q-mass, at most (e^lift − 1)/(1 − e^{−H})
-    slack = (((c.lA_err + c.lB_err)[inside] + 8 * u * (1 + np.abs(ell) + np.abs(lo) * h + H) + np.expm1(lift) * (1 + 4 * u))
-             / -np.expm1(-H) + 4 * u)
+    # the fraction at the lower point, lowered by its round-off (ℓ errs by E: e^{lift+E}(e^E − 1) over 1 − e^{−H},
+    # and its own) and by the raised losses' share of the Q-mass, at most (e^lift − 1)/(1 − e^{−H})
+    E = (c.lA_err + c.lB_err)[inside] + 8 * u * (1 + np.abs(ell) + np.abs(lo) * h + H)
+    with np.errstate(over='ignore', invalid='ignore'):
+        slack = (np.expm1(E) * np.exp(lift + E) + np.expm1(lift)) * (1 + 4 * u) / -np.expm1(-H) + 4 * u
+    slack = np.where(np.isnan(slack), np.inf, slack)
     a = np.clip((np.exp(-(ell - lo * h)) - np.exp(-H)) / -np.expm1(-H) - slack, 0.0, 1.0)
     # below the band, and the low-loss tail of the t range: whole mass at the rounded-up top of its loss range
     increasing = c.L_hi > c.L_lo
