@@ -194,8 +194,9 @@ def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
     j_tail = math.ceil(max(edge + 4 * u * abs(edge), -c.s_lo) / h)
     j0 = int(min(lo.min(initial=j_tail), j_below.min(initial=j_tail), j_tail))
     n = int(max(hi.max(initial=j_tail), j_below.max(initial=j_tail), j_tail)) - j0 + 1
-    m = (np.bincount(lo - j0, p[inside] * a, minlength=n) + np.bincount(hi - j0, p[inside] * (1 - a), minlength=n)
-         + np.bincount(j_below - j0, p[below], minlength=n))
+    m = np.zeros(n)   # (bincount of no weights gives integers)
+    m += (np.bincount(lo - j0, p[inside] * a, minlength=n) + np.bincount(hi - j0, p[inside] * (1 - a), minlength=n)
+          + np.bincount(j_below - j0, p[below], minlength=n))
     # each bin's float sum of its terms, rounded up: (terms + 4) u relatively
     terms = (np.bincount(lo - j0, minlength=n) + np.bincount(hi - j0, minlength=n)
              + np.bincount(j_below - j0, minlength=n))

@@ -1,0 +1,65 @@
+#!/usr/bin/env python
+"""Which single round-off charge of the one-step upper PLDs can the tests detect? (claim 46)
+
+Each mutant removes one charge from `accounting/pld.py` (`upper_pld`) or `accounting/dominating.py`
+(`add_symmetric_label`) in a copy of the package, then runs the round-off tests of `tests/test_pld.py` and
+`tests/test_dominating.py` against that copy. A mutant that the tests let pass is a charge whose removal no tested
+case exposes: the measured error it bounds stays below what the other charges leave over.
+
+    python research/tight_default/roundoff_mutants.py > research/tight_default/roundoff_mutants_out.txt
+"""
+import os, shutil, subprocess, sys, tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = {'pld.py': ('tests/test_pld.py', 'dp_sgd_size or exact_construction'),
+         'dominating.py': ('tests/test_dominating.py', 'symmetric_label_lies')}
+SPLIT = "    top, bottom = b + e_b, (p - b) + e_b + p * (rP + 2 * u)"
+MUTANTS = {   # name: (module, what it removes, old text, new text)
+    'split slack': ('pld.py', "the split's slack",
+                    "    slack = np.where(np.isnan(slack), np.inf, slack)\n",
+                    "    slack = 0 * np.where(np.isnan(slack), np.inf, slack)\n"),
+    "split slack's loss error": ('pld.py', "the loss's error in the slack",
+                                 "slack = (np.expm1(E) * np.exp(lift + E) + np.expm1(lift))", "slack = (np.expm1(lift))"),
+    'lift charge': ('pld.py', "the raised losses' share", "+ np.expm1(lift)) * (1 + 4 * u)", ") * (1 + 4 * u)"),
+    'mass raise': ('pld.py', "the P-masses' raise", "p = np.exp(c.lA) * np.exp(c.lA_err + 12 * u)", "p = np.exp(c.lA)"),
+    'bin rounding': ('pld.py', "each bin's sum rounded up", "    m *= 1 + (terms + 4) * u\n", "\n"),
+    'edge widening': ('pld.py', "the edges' loss widened",
+                      "    w = c.L_err + 4 * u * (1 + np.abs(np.append(c.L0, c.L1[-1:])))", "    w = 0 * c.L_err"),
+    'low tail': ('pld.py', "the line's low tail", "    m[j_tail - j0] += low_tail * (1 + 2 * u)\n", "\n"),
+    'P slivers': ('dominating.py', "the edges' P-slivers in rP", "+ (sl_p[:-1] + sl_p[1:]) / p_raw", ""),
+    'Q slivers': ('dominating.py', "the edges' Q-slivers in rQ", "+ (sl_q[:-1] + sl_q[1:]) / np.exp(lq)", ""),
+    'edge error tau': ('dominating.py', "the edges' error τ", "    tau[0] = 0.0  ", "    tau[:] = 0.0  "),
+    'e_b': ('dominating.py', "the split's error e_b, both points", SPLIT,
+            "    top, bottom = b, (p - b) + p * (rP + 2 * u)"),
+    'e_b on the top': ('dominating.py', "e_b on the top point (kept below)", SPLIT,
+                       "    top, bottom = b, (p - b) + e_b + p * (rP + 2 * u)"),
+    'e_b on the bottom': ('dominating.py', "e_b on the bottom point (kept on top)", SPLIT,
+                          "    top, bottom = b + e_b, (p - b) + p * (rP + 2 * u)"),
+    'half e_b': ('dominating.py', "half of e_b on each point", SPLIT,
+                 "    top, bottom = b + e_b / 2, (p - b) + e_b / 2 + p * (rP + 2 * u)"),
+    "bottom's mass raise": ('dominating.py', "the bottom's p(rP + 2u)", "(p - b) + e_b + p * (rP + 2 * u)", "(p - b) + e_b"),
+    'mirror rounding': ('dominating.py', "the mirror's e^{-jh} rounding", "[::-1] * (1 + (8 + 2 * J * h) * u)", "[::-1]"),
+}
+
+def run(name, module, old, new, work):
+    pkg = Path(work) / name.replace(' ', '_').replace("'", '') / 'must_nbdev'
+    shutil.copytree(ROOT / 'must_nbdev', pkg)
+    path = pkg / 'accounting' / module
+    text = path.read_text(); assert text.count(old) == 1, name
+    path.write_text(text.replace(old, new))
+    test, select = TESTS[module]
+    env = dict(os.environ, PYTHONPATH=str(pkg.parent))
+    out = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-n', '0', '-p', 'no:cacheprovider', str(ROOT / test),
+                          '-k', select], cwd=work, env=env, capture_output=True, text=True).stdout
+    failed = [l.split('::')[-1].split(' ')[0] for l in out.splitlines() if l.startswith('FAILED')]
+    return failed, out.strip().splitlines()[-1]
+
+if __name__ == '__main__':
+    commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT, capture_output=True, text=True).stdout
+    print(f'library and tests at {commit.strip()}; each row: one charge removed, the round-off tests run on the copy')
+    print('| mutant | removes | tests that fail |\n|---|---|---|')
+    with tempfile.TemporaryDirectory() as work:
+        for name, (module, what, old, new) in MUTANTS.items():
+            failed, _ = run(name, module, old, new, work)
+            print(f"| {name} ({module}) | {what} | {', '.join(failed) if failed else 'none: survives'} |", flush=True)
