@@ -133,6 +133,20 @@ def test_log_ndtr_error_is_within_8u_times_1_plus_its_magnitude_on_minus_40_to_4
             err = float(abs(mp.mpf(float(special.log_ndtr(x))) - exact))
             assert err <= ULPS * U64 * (1 + abs(float(exact))), (x, float(special.log_ndtr(x)), float(exact))
 
+def test_ndtr_error_is_within_the_triangle_members_charge_on_minus_40_to_40():
+    "07_triangles' cell masses: `ndtr` errs by at most NDTR_ULPS·u(1 + |log Φ|)Φ, and by SUBNORMAL below it."
+    from must_nbdev.accounting.triangles import NDTR_ULPS, SUBNORMAL
+    xs = np.unique(np.r_[_LOG_NDTR_X, np.linspace(-38.5, 8.5, 4001)])
+    worst = 0.0
+    with mp.workdps(DPS):
+        for x in xs:
+            exact, got = mp.ncdf(mp.mpf(float(x))), mp.mpf(float(special.ndtr(x)))
+            if exact < SUBNORMAL: assert abs(got - exact) <= SUBNORMAL, x; continue
+            ratio = float(abs(got - exact) / (exact * (1 + abs(mp.log(exact))))) / U64
+            worst = max(worst, ratio)
+            assert ratio <= NDTR_ULPS, (x, ratio)
+    assert worst > 1                # the grid reaches arguments where ndtr is a few ulps off (measured 3.9)
+
 def _root_rows():
     "(base, θ) rows for `_root`: random mixtures, and adversarial ones (tiny weights, equal θ, θ near 0, γ = 1)."
     rng, rows = np.random.default_rng(20240611), []

@@ -2,6 +2,7 @@
 every member lies above its cell, a member's discrete PLD dominates it (checked against 2-D quadrature), and small σ
 fails closed. The upper DP is tests/test_upper_dp.py's, the assembled certificate tests/test_triangle_certificate.py's."""
 import math
+import mpmath as mp
 import numpy as np
 import pytest
 from scipy import integrate
@@ -172,28 +173,73 @@ def test_the_vectorised_log_mix_is_as_accurate_as_logaddexp():
                 assert abs(float(mp.mpf(g) - exact)) <= 8 * 2.0 ** -53 * scale, (q, x)
                 assert abs(float(mp.mpf(n) - exact)) <= 8 * 2.0 ** -53 * scale   # (numpy's own, for scale)
 
-def test_the_split_regions_in_place_are_the_formula():
-    "`_split_regions` (in place, for speed) gives the bits of its formula written plainly: two atoms, each split onto the grid."
+def test_cell_mass_errors_cover_the_mpmath_masses():
+    "`_cell_masses(with_error=True)`: each mass is within its bound of the exact mass between the unrounded points."
+    from must_nbdev.accounting.triangles import _cell_masses
+    rng, worst = np.random.default_rng(5), 0.0
+    with mp.workdps(40):
+        for trial in range(120):
+            mu, sigma = float(rng.choice([0.0, 0.37, -2.1])), float(rng.choice([1.0, 1.1, 4.0]))
+            centre, width = rng.choice([0.0, 3.0, -8.0, 15.0, 30.0]), float(rng.choice([1e-7, 1e-3, 0.5]))
+            e = np.sort(mu + sigma * (centre + width * np.cumsum(rng.random(int(rng.integers(2, 30))))) * rng.choice([-1, 1]))
+            if trial % 4 == 0: e = np.concatenate([[-np.inf], e, [np.inf]])
+            m, err = _cell_masses((e - mu) / sigma, with_error=True)
+            z = [mp.mpf(float(x)) if np.isfinite(x) else x * mp.inf for x in e]
+            exact = [mp.ncdf((z[i + 1] - mu) / sigma) - mp.ncdf((z[i] - mu) / sigma) if z[i] < mu else
+                     mp.ncdf(-(z[i] - mu) / sigma) - mp.ncdf(-(z[i + 1] - mu) / sigma) for i in range(len(m))]
+            for a, b, x in zip(m, err, exact):
+                assert abs(mp.mpf(float(a)) - x) <= b, (trial, a, b, float(x))
+                if b > 0: worst = max(worst, float(abs(mp.mpf(float(a)) - x) / b))
+    assert 1e-3 < worst < 1, worst          # the bound holds, and is not vacuous
+
+
+def _exact_upper_construction(Lmin, Lmax, P, Q, h, light):
+    "In 40 digits: two atoms at Lmin, Lmax with the exact masses (connect the dots), each split onto the grid."
+    out = {}
+    def put(j, v): out[j] = out.get(j, 0) + v
+    for lo, hi, p, q in zip(Lmin, Lmax, P, Q):
+        lo, hi = mp.mpf(float(lo)), mp.mpf(float(hi))
+        if p < light: put(int(mp.ceil(hi / h)), p); continue
+        W = hi - lo
+        al = (mp.e ** (-(mp.log(p / q) - lo)) - mp.e ** (-W)) / (1 - mp.e ** (-W)) if W > 0 else mp.mpf(1)
+        for x, w in ((lo, p * al), (hi, p * (1 - al))):
+            g = int(mp.floor(x / h)); t = (mp.e ** (-(x - g * h)) - mp.e ** (-h)) / (1 - mp.e ** (-h))
+            put(g, w * t); put(g + 1, w * (1 - t))
+    return out
+
+
+@pytest.mark.parametrize('seed', range(4))
+def test_split_regions_dominates_the_exact_construction_at_every_loss(seed):
+    """`_split_regions` with masses off by up to rA, rB relatively: at every loss, at least the exact construction's mass
+    at or above it (narrow regions, atoms within an ulp of a grid point, masses known to 1e-16 ... 0.6, light ones)."""
     from must_nbdev.accounting.triangles import _split_regions, LIGHT
-    rng = np.random.default_rng(11)
-    for trial in range(60):
-        n, h = int(rng.integers(1, 400)), float(rng.choice([1e-3, 0.01, 0.3]))
-        Lmin = rng.normal(0, 2, n); Lmax = Lmin + rng.choice([0.0, 1e-9, h / 3, 5 * h], n) * rng.random(n)
-        lA = rng.uniform(-60, 0, n) if trial % 3 else np.full(n, math.log(LIGHT) - 1.0)   # light regions too
-        lB = lA - rng.uniform(Lmin - 1, Lmax + 1)
-        got = _split_regions(Lmin, Lmax, lA, lB, 0.25, h)
-        p = np.exp(lA); light = p < LIGHT; k = ~light
-        ell = np.clip(lA - lB, Lmin, Lmax)[k]; H = (Lmax - Lmin)[k]
-        with np.errstate(invalid='ignore', divide='ignore', over='ignore'):
-            al = np.where(H > 0, np.clip((np.exp(-(ell - Lmin[k])) - np.exp(-H)) / -np.expm1(-H), 0, 1), 1.0)
-        xs, ps = np.concatenate([Lmin[k], Lmax[k]]), np.concatenate([p[k] * al, p[k] * (1 - al)])
-        g = np.floor(xs / h); g = np.where(g * h > xs, g - 1, np.where((g + 1) * h <= xs, g + 1, g))
-        be = np.clip((np.exp(-(xs - g * h)) - math.exp(-h)) / -math.expm1(-h), 0.0, 1.0)
-        j, jl = g.astype(np.int64), np.ceil(Lmax[light] / h).astype(np.int64)
-        both = np.concatenate([j, j + 1, jl]); j0 = int(both.min()); size = int(both.max()) - j0 + 1
-        m = np.bincount(j - j0, ps * be, minlength=size) + np.bincount(j + 1 - j0, ps * (1 - be), minlength=size)
-        m = m + np.bincount(jl - j0, p[light], minlength=size)
-        assert got.j0 == j0 and np.array_equal(got.masses, m) and got.inf_mass == 0.25, trial
+    rng, u = np.random.default_rng(seed), 2.0 ** -53
+    n, h = 150, float(rng.choice([1e-3, 6.238e-4, 0.05]))
+    Lmin = rng.normal(0, 2, n); W = rng.choice([0.0, 1e-12, 1e-9, h / 3, 2 * h], n) * rng.random(n)
+    Lmin[::7] = np.round(Lmin[::7] / h) * h * (1 + rng.choice([-u, 0, u], len(Lmin[::7])))   # on a grid point, ± an ulp
+    Lmax = Lmin + W
+    Lmax[3::7] = np.round(Lmax[3::7] / h) * h * (1 + rng.choice([-2 * u, 0, 2 * u], len(Lmax[3::7])))
+    Lmax = np.maximum(Lmax, Lmin)
+    with mp.workdps(40):
+        lp = rng.uniform(-40, 0, n); lp[::11] = math.log(LIGHT) - 2.0                 # light regions too
+        P = [mp.e ** mp.mpf(x) for x in lp]
+        ell = [mp.mpf(float(a)) + (mp.mpf(float(b)) - mp.mpf(float(a))) * mp.mpf(rng.random()) for a, b in zip(Lmin, Lmax)]
+        Q = [p * mp.e ** (-l) for p, l in zip(P, ell)]
+        rA, rB = rng.choice([2 * u, 1e-14, 1e-10, 0.3, 0.6], n), rng.choice([2 * u, 1e-14, 1e-10, 0.3], n)
+        # the computed masses: off from the exact ones by up to their bounds, either way
+        pm = np.array([float(p * (1 + mp.mpf(float(r)) * mp.mpf(rng.uniform(-1, 1)))) for p, r in zip(P, rA)])
+        qm = np.array([float(q * (1 + mp.mpf(float(r)) * mp.mpf(rng.uniform(-1, 1)))) for q, r in zip(Q, rB)])
+        # rA, rB bound the float masses' distance relative to themselves (with a hair for the float rounding above)
+        rA, rB = rA * 1.7 + 4 * u, rB * 1.7 + 4 * u
+        got = _split_regions(Lmin, Lmax, pm, qm, 0.0, h, rA, rB)
+        ref = _exact_upper_construction(Lmin, Lmax, P, Q, h, LIGHT)
+        top = max(max(ref), got.j0 + len(got.masses) - 1)
+        cum_ref, cum_got = mp.mpf(0), mp.mpf(0)
+        for j in range(top, min(min(ref), got.j0) - 1, -1):
+            cum_ref += ref.get(j, 0)
+            if got.j0 <= j < got.j0 + len(got.masses): cum_got += mp.mpf(float(got.masses[j - got.j0]))
+            assert cum_got >= cum_ref, (j, float(cum_ref - cum_got))
+
 
 def test_the_losses_round_off_is_paid_outward(monkeypatch):
     "Widening each region's losses by LOSS_ROUNDING·u·(M_F + M_G) only raises δ(ε), and by a hair; without it δ moves both ways."

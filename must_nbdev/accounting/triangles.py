@@ -13,9 +13,9 @@ from .compose import UNIT_ROUNDOFF
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 # %% auto #0
-__all__ = ['special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'LOSS_ROUNDING',
-           'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'MOVED', 'gram_box',
-           'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld']
+__all__ = ['special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'NDTR_ULPS',
+           'SUBNORMAL', 'LOSS_ROUNDING', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK',
+           'LIGHT_STRIDE', 'MOVED', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -122,8 +122,13 @@ def triangle_net(sigma:float,             # noise multiplier (> 0): the refineme
 # %% ../../nbs/accounting/07_triangles.ipynb #9c0db113
 LIGHT = 1e-20     # P-mass of a region below which its loss is simply rounded up (valid: V is nondecreasing)
 
-def _cell_masses(x:np.ndarray) -> np.ndarray:
-    "Standard normal masses between consecutive points of `x` (last axis), accurate in both tails."
+NDTR_ULPS = 8    # ndtr errs by at most 8u(1 + |log Φ|)Φ above 2.3e-308 (tests/test_roundoff.py: 3.9 measured)
+SUBNORMAL = 2.3e-308   # below this ndtr loses relative precision: its error is at most this, absolutely
+
+def _cell_masses(x:np.ndarray,             # standardised points, increasing along the last axis
+                 with_error:bool=False,    # also return a bound on each mass's error
+                ) -> np.ndarray|tuple:
+    "Standard normal masses between consecutive points of `x` (last axis), accurate in both tails; (masses, errors)."
     # a cell right of 0 is a difference of upper tails Φ(−x), one left of 0 of Φ(x): both are each point's smaller
     # tail Φ(−|x|), one ndtr per point (each bounds two cells); only the cells whose ends lie on both sides of 0 differ
     v = special.ndtr(-np.abs(x)); x0, x1, v0, v1 = x[..., :-1], x[..., 1:], v[..., :-1], v[..., 1:]
@@ -132,7 +137,18 @@ def _cell_masses(x:np.ndarray) -> np.ndarray:
     if cross.any():
         a, b = x0[cross], x1[cross]
         m[cross] = np.where(a > 0, special.ndtr(-a) - special.ndtr(-b), special.ndtr(b) - special.ndtr(a))
-    return m
+    if not with_error: return m
+    # each tail: ndtr's own error, and the point's rounding (≤ 4u|x|: a difference and a quotient) passed on with the
+    # density φ(x) ≤ (|x| + 1)Φ(−|x|) (Mills); an infinite point is exact. Across 0 each ndtr errs by at most 9u.
+    # With −log Φ(−x) ≤ x²/2 + |x| + 0.92 (the same Mills bound), the sum is at most v u ((a|x| + b)|x| + c); and at
+    # least SUBNORMAL everywhere (fmax: also where x is infinite, whose exact 0 it overstates harmlessly)
+    u = UNIT_ROUNDOFF['double']; a, b, c = u * (NDTR_ULPS / 2 + 4), u * (NDTR_ULPS + 4), u * 1.92 * NDTR_ULPS
+    ax = np.abs(x)
+    with np.errstate(invalid='ignore'): ev = ax * a; ev += b; ev *= ax; ev += c; ev *= v
+    np.fmax(ev, SUBNORMAL, out=ev)
+    err = ev[..., :-1] + ev[..., 1:] + u * m
+    err[cross] = 20 * u + u * m[cross]
+    return m, err
 
 def _log_mix(l1q:float, lq:float, u, s2:float, c:float) -> np.ndarray:
     "log(e^{l1q} + e^{lq + u/s2 − c}) as np.logaddexp does it, on numpy's vectorised exp and log1p: 5× faster, as accurate."
@@ -152,28 +168,46 @@ def _two_atoms(lo:np.ndarray, hi:np.ndarray, ell:np.ndarray) -> np.ndarray:
     np.clip(a, 0.0, 1.0, out=a); a[~(H > 0)] = 1.0
     return a
 
-def _split_regions(Lmin, Lmax, lA, lB, inf_mass:float, h:float) -> DiscretePLD:
-    "Regions (loss in [Lmin, Lmax], log P- and Q-masses) → atoms at Lmin, Lmax → the grid points around each atom."
-    p = np.exp(lA); light = p < LIGHT
-    j_light, p_light = np.ceil(Lmax[light] / h).astype(np.int64), p[light]
+def _split_regions(Lmin, Lmax, pm, qm, inf_mass:float, h:float, rA, rB) -> DiscretePLD:
+    "Regions (loss in [Lmin, Lmax], P- and Q-masses off by ≤ rA, rB relatively) → two atoms → the grid, upward."
+    u = UNIT_ROUNDOFF['double']
+    p = pm * (1 + rA); p *= 1 + 2 * u; light = p < LIGHT                    # each P-mass raised by its error
+    # a light region's mass goes whole to a grid point at or above its top loss (the quotient's rounding outward)
+    y = Lmax[light] / h; j_light, p_light = np.ceil(y + 4 * u * (np.abs(y) + 1)).astype(np.int64), p[light]
     if len(p_light):
-        keep = ~light; Lmin, Lmax, p, lA, lB = Lmin[keep], Lmax[keep], p[keep], lA[keep], lB[keep]
-    ell = lA - lB; np.clip(ell, Lmin, Lmax, out=ell); al = _two_atoms(Lmin, Lmax, ell)
-    k, xs = len(p), np.concatenate([Lmin, Lmax]); ps = np.empty(2 * k)       # the atoms: at Lmin, then at Lmax
+        keep = ~light; Lmin, Lmax, p, pm, qm, rA, rB = (a[keep] for a in (Lmin, Lmax, p, pm, qm, rA, rB))
+    k = len(p)
+    reach = max(float(np.max(np.abs(Lmin), initial=0.0)), float(np.max(np.abs(Lmax), initial=0.0)))   # |losses| ≤
+    with np.errstate(invalid='ignore', divide='ignore', over='ignore'):
+        ell = np.divide(pm, qm); np.log(ell, out=ell); np.clip(ell, Lmin, Lmax, out=ell)
+        al = _two_atoms(Lmin, Lmax, ell)
+        # the fraction at Lmin, lowered by its error: the masses' errors move ℓ by at most E (−log(1 − r) ≤ 1.39r for
+        # r ≤ 1/2, and the quotient's and log's rounding), which moves e^{−(ℓ−Lmin)} by at most expm1(E), over
+        # 1 − e^{−W}; and _two_atoms' own rounding. A region whose masses are not known to a half goes whole to its top.
+        r = rA + rB; E = r * 1.39; E += 2 * u * (reach + 2); np.expm1(E, out=E)
+        W = Lmax - Lmin; E += 4 * u * (W + 2); np.negative(W, out=W); np.expm1(W, out=W); E /= W   # (W < 0 now)
+        E -= 4 * u; E *= -(1 + 4 * u); E[~(r < 0.5)] = np.inf; E[~(W < 0)] = 0.0   # W = 0: one atom, nothing to split
+    al -= E; np.maximum(al, 0.0, out=al)
+    xs = np.concatenate([Lmin, Lmax]); ps = np.empty(2 * k)       # the atoms: at Lmin, then at Lmax
     np.multiply(p, al, out=ps[:k]); np.subtract(1, al, out=al); np.multiply(p, al, out=ps[k:])
-    # the grid point below each atom, g h <= x < (g + 1) h, then the atom's weight there (in place: the same bits)
+    # the grid point below each atom, g h <= x < (g + 1) h with (g + 1) h above x also in exact arithmetic, then the
+    # atom's weight there, lowered by its rounding (gap h: one exp(-h) for all; in place)
     g = xs / h; np.floor(g, out=g); t = g * h; g -= t > xs
-    np.add(g, 1, out=t); t *= h; g += t <= xs
+    np.add(g, 1, out=t); t *= h; g += t <= xs + 2 * u * (reach + h)
     np.multiply(g, h, out=t); np.subtract(xs, t, out=t); np.negative(t, out=t); np.exp(t, out=t)
-    t -= math.exp(-h); t /= -math.expm1(-h); np.clip(t, 0.0, 1.0, out=t)   # gap h: one exp(-h) for all
+    t -= math.exp(-h); t /= -math.expm1(-h); np.clip(t, 0.0, 1.0, out=t)
+    t -= (u * (reach + 2 * h + 3) / -math.expm1(-h) + 2 * u) * (1 + 4 * u); np.maximum(t, 0.0, out=t)
     j = g.astype(np.int64)
     ends = [int(j.min()), int(j.max()) + 1] if k else []
     if len(p_light): ends += [int(j_light.min()), int(j_light.max())]
     j0 = min(ends); n = max(ends) - j0 + 1; j -= j0
     below = ps * t; np.subtract(1, t, out=t); t *= ps
-    m = np.bincount(j, below, minlength=n).astype(float, copy=False)   # (ints when every region is light)
+    m = np.zeros(n)   # (bincount of no weights gives integers)
+    m += np.bincount(j, below, minlength=n); terms = np.bincount(j, minlength=n + 1)
+    terms[1:] += terms[:-1].copy()                                            # the atoms' lower and upper points
     j += 1; m += np.bincount(j, t, minlength=n)
-    if len(p_light): m += np.bincount(j_light - j0, p_light, minlength=n)
+    if len(p_light): m += np.bincount(j_light - j0, p_light, minlength=n); terms[:n] += np.bincount(j_light - j0, minlength=n)
+    m *= 1 + (terms[:n] + 4) * u              # each point's float sum of its terms (products included), rounded up
     return DiscretePLD(h, j0, m, float(inf_mass))
 
 # %% ../../nbs/accounting/07_triangles.ipynb #cf6a86bd
@@ -212,14 +246,16 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
         raise ValueError(f"gram must be positive semidefinite, got {np.asarray(gram).tolist()}")
     # b on the first axis; a fattened by a hair where degenerate (a larger Gram matrix: still dominating)
     b1 = math.sqrt(max(G22, 1e-18)); a1 = G12 / b1; a2 = max(math.sqrt(max(G11 - a1 * a1, 0.0)), 1e-9)
-    s2, l1q, lq = sigma * sigma, math.log1p(-q), math.log(q)
+    s2, l1q, lq, u = sigma * sigma, math.log1p(-q), math.log(q), UNIT_ROUNDOFF['double']
     ca, cb = (a1 * a1 + a2 * a2) / (2 * s2), b1 * b1 / (2 * s2)
     F = lambda u: _log_mix(l1q, lq, u, s2, ca)
     Gq = lambda v: _log_mix(l1q, lq, v, s2, cb)
     e = _o1_edges(F, Gq, a1, b1, sigma, h, per_h); e0, e1, mid = e[:-1], e[1:], (e[:-1] + e[1:]) / 2
-    m1 = {mu: _cell_masses((e - mu) / sigma) for mu in {0.0, a1, b1}}
-    inf_mass = ((1 - q) * float(special.ndtr(e[0] / sigma) + special.ndtr(-e[-1] / sigma))
-                + q * float(special.ndtr((e[0] - a1) / sigma) + special.ndtr(-(e[-1] - a1) / sigma)))
+    m1 = {mu: _cell_masses((e - mu) / sigma, with_error=True) for mu in {0.0, a1, b1}}   # (masses, errors)
+    # beyond the first and last edge (+∞): each tail raised by its error (the ends as cells to ±∞)
+    tails = [_cell_masses(np.array([-np.inf, (e[0] - mu) / sigma]), True) for mu in (0.0, a1)]
+    tails += [_cell_masses(np.array([(e[-1] - mu) / sigma, np.inf]), True) for mu in (0.0, a1)]
+    inf_mass = sum(w * float(m[0] + r[0]) for w, (m, r) in zip((1 - q, q, 1 - q, q), tails)) * (1 + 8 * u)
     Gm, hp = Gq(b1 * mid), h / per_h
     bulk = (mid >= min(0.0, a1, b1) - Z_BULK * sigma) & (mid <= max(0.0, a1, b1) + Z_BULK * sigma)
     lad = np.arange(math.floor(float(np.min(F(a1 * mid[bulk] - a2 * Z_BULK * sigma) - Gm[bulk])) / hp),
@@ -240,15 +276,20 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
         vb0, vb1 = np.minimum(b1 * e0[sl], b1 * e1[sl]), np.maximum(b1 * e0[sl], b1 * e1[sl])
         lo_c = float(np.min(F(ua0 - a2 * Z_BULK * sigma) - Gq(vb1))) - hp     # the ladder this chunk's bulk reaches
         hi_c = float(np.max(F(ua1 + a2 * (a2 + Z_BULK * sigma)) - Gq(vb0))) + hp
-        light = (1 - q) * float(m1[0.0][sl].sum()) + q * float(m1[a1][sl].sum()) < LIGHT_CHUNK
+        light = (1 - q) * float(m1[0.0][0][sl].sum()) + q * float(m1[a1][0][sl].sum()) < LIGHT_CHUNK
         fine = lad[::LIGHT_STRIDE] if light else lad                           # any levels give an upper PLD
         lev = np.sort(np.concatenate([coarse, fine[(fine >= lo_c) & (fine <= hi_c)]]))
         o2 = o2_of(lev[None, :], mid[sl, None], Gm[sl, None])
         inf_col = np.full((o2.shape[0], 1), np.inf)
         edges = np.concatenate([-inf_col, o2, inf_col], 1); lo2, hi2 = edges[:, :-1], edges[:, 1:]
-        w0, wa = _cell_masses(edges / sigma), _cell_masses((edges - a2) / sigma)
-        qm = ((1 - q) * m1[0.0][sl, None] + q * m1[b1][sl, None]) * w0
-        w0 *= (1 - q) * m1[0.0][sl, None]; wa *= q * m1[a1][sl, None]; pm = np.add(w0, wa, out=w0)   # in place
+        (w0, d0), (wa, da) = _cell_masses(edges / sigma, True), _cell_masses((edges - a2) / sigma, True)
+        (x0, r0), (xa, ra), (xb, rb) = ((m[sl, None], r[sl, None]) for m, r in (m1[0.0], m1[a1], m1[b1]))
+        # each region's masses are products of two normal masses: their errors, and 6u for 1 − q, products and sums
+        qx = (1 - q) * x0 + q * xb; qm = qx * w0
+        q_err = ((1 - q) * r0 + q * rb) * (w0 + d0) + qx * d0 + 6 * u * qm
+        p_err = (1 - q) * (r0 * (w0 + d0) + x0 * d0) + q * (ra * (wa + da) + xa * da)
+        w0 *= (1 - q) * x0; wa *= q * xa; pm = np.add(w0, wa, out=w0)   # in place
+        p_err += 6 * u * pm
         with np.errstate(invalid='ignore', divide='ignore'):
             Lmax = F(ua1[:, None] + a2 * hi2) - Gq(vb0[:, None]); Lmin = F(ua0[:, None] + a2 * lo2) - Gq(vb1[:, None])
             # their round-off, outward: F and G each err by at most 32u times M_F (M_G), below (the notebook)
@@ -258,11 +299,15 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
             slack = LOSS_ROUNDING * UNIT_ROUNDOFF['double'] * (2 * (1 + abs(lq) + abs(l1q)) + ca + cb + (reach_a + reach_b) / s2)
             Lmax += slack; Lmin -= slack
             keep = (pm > 0) & np.isfinite(Lmax)
-            inf_mass += float(pm[(pm > 0) & ~np.isfinite(Lmax)].sum())            # the open top region
+            # the open top region, and regions whose mass rounded to 0 (at most their error), at +∞
+            top_open = ~keep & ((pm > 0) | (p_err > 0))
+            inf_mass += float((pm[top_open] + p_err[top_open]).sum()) * (1 + (int(top_open.sum()) + 2) * u)
             if keep.any():      # split chunk by chunk: memory stays that of one chunk and of the grid
-                pieces.append(_split_regions(Lmin[keep], Lmax[keep], np.log(pm[keep]), np.log(qm[keep]), 0.0, h))
+                pk, qk = pm[keep], qm[keep]
+                pieces.append(_split_regions(Lmin[keep], Lmax[keep], pk, qk, 0.0, h, p_err[keep] / pk, q_err[keep] / qk))
     j0 = min(p.j0 for p in pieces); m = np.zeros(max(p.j0 + len(p.masses) for p in pieces) - j0)
     for p in pieces: m[p.j0 - j0:p.j0 - j0 + len(p.masses)] += p.masses
+    m *= 1 + (len(pieces) + 2) * u           # the pieces' float sum, rounded up
     return DiscretePLD(h, j0, m, inf_mass)
 
 # %% ../../nbs/accounting/07_triangles.ipynb #51f9e59a
