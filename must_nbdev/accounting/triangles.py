@@ -183,11 +183,13 @@ def _split_regions(Lmin, Lmax, pm, qm, inf_mass:float, h:float, rA, rB) -> Discr
         al = _two_atoms(Lmin, Lmax, ell)
         # the fraction at Lmin, lowered by its error: the masses' errors move ℓ by at most E (−log(1 − r) ≤ 1.39r for
         # r ≤ 1/2, and the quotient's and log's rounding), which moves e^{−(ℓ−Lmin)} by at most expm1(E), over
-        # 1 − e^{−W}; and _two_atoms' own rounding. A region whose masses are not known to a half goes whole to its top.
-        r = rA + rB; E = r * 1.39; E += 2 * u * (reach + 2); np.expm1(E, out=E)
+        # 1 − e^{−W}; and _two_atoms' own rounding
+        E = rA + rB; E *= 1.39; E += 2 * u * (reach + 2); np.expm1(E, out=E)
         W = Lmax - Lmin; E += 4 * u * (W + 2); np.negative(W, out=W); np.expm1(W, out=W); E /= W   # (W < 0 now)
-        E -= 4 * u; E *= -(1 + 4 * u); E[~(r < 0.5)] = np.inf; E[~(W < 0)] = 0.0   # W = 0: one atom, nothing to split
-    al -= E; np.maximum(al, 0.0, out=al)
+        E -= 4 * u; E *= -(1 + 4 * u)
+    # r_P + r_Q ≥ 1/2 gives E ≥ 0.69, a slack ≥ 1: the region goes whole to its top atom (so does W = 0's one atom);
+    # fmax sends a NaN (0/0 masses) there too
+    al -= E; np.fmax(al, 0.0, out=al)
     xs = np.concatenate([Lmin, Lmax]); ps = np.empty(2 * k)       # the atoms: at Lmin, then at Lmax
     np.multiply(p, al, out=ps[:k]); np.subtract(1, al, out=al); np.multiply(p, al, out=ps[k:])
     # the grid point below each atom, g h <= x < (g + 1) h with (g + 1) h above x also in exact arithmetic, then the

@@ -13,7 +13,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = {'pld.py': ('tests/test_pld.py', 'dp_sgd_size or exact_construction'),
-         'dominating.py': ('tests/test_dominating.py', 'symmetric_label_lies')}
+         'dominating.py': ('tests/test_dominating.py', 'symmetric_label_lies'),
+         'triangles.py': ('tests/test_triangles.py', 'split_regions_dominates or cell_mass_errors')}
 SPLIT = "    top, bottom = b + e_b, (p - b) + e_b + p * (rP + 2 * u)"
 MUTANTS = {   # name: (module, what it removes, old text, new text)
     'split slack': ('pld.py', "the split's slack",
@@ -32,14 +33,28 @@ MUTANTS = {   # name: (module, what it removes, old text, new text)
     'edge error tau': ('dominating.py', "the edges' error τ", "    tau[0] = 0.0  ", "    tau[:] = 0.0  "),
     'e_b': ('dominating.py', "the split's error e_b, both points", SPLIT,
             "    top, bottom = b, (p - b) + p * (rP + 2 * u)"),
-    'e_b on the top': ('dominating.py', "e_b on the top point (kept below)", SPLIT,
+    'no e_b on the top': ('dominating.py', "e_b on the top point (kept below)", SPLIT,
                        "    top, bottom = b, (p - b) + e_b + p * (rP + 2 * u)"),
-    'e_b on the bottom': ('dominating.py', "e_b on the bottom point (kept on top)", SPLIT,
+    'no e_b on the bottom': ('dominating.py', "e_b on the bottom point (kept on top)", SPLIT,
                           "    top, bottom = b + e_b, (p - b) + p * (rP + 2 * u)"),
     'half e_b': ('dominating.py', "half of e_b on each point", SPLIT,
                  "    top, bottom = b + e_b / 2, (p - b) + e_b / 2 + p * (rP + 2 * u)"),
     "bottom's mass raise": ('dominating.py', "the bottom's p(rP + 2u)", "(p - b) + e_b + p * (rP + 2 * u)", "(p - b) + e_b"),
     'mirror rounding': ('dominating.py', "the mirror's e^{-jh} rounding", "[::-1] * (1 + (8 + 2 * J * h) * u)", "[::-1]"),
+    'member mass raise': ('triangles.py', "a region's P-mass raise", "p = pm * (1 + rA); p *= 1 + 2 * u;", "p = pm * 1.0;"),
+    'member fraction slack': ('triangles.py', "the two-atom fraction's error", "    al -= E; np.fmax(al, 0.0, out=al)\n",
+                              "\n"),
+    "member fraction's rounding": ('triangles.py', "the quotient's and log's rounding in E", "E += 2 * u * (reach + 2);", ""),
+    'member grid split': ('triangles.py', "the grid split's rounding",
+                          "    t -= (u * (reach + 2 * h + 3) / -math.expm1(-h) + 2 * u) * (1 + 4 * u); np.maximum(t, 0.0, out=t)\n",
+                          "\n"),
+    'member grid point': ('triangles.py', "the exact check of the grid point above", "g += t <= xs + 2 * u * (reach + h)",
+                          "g += t <= xs"),
+    'member bin rounding': ('triangles.py', "each grid point's sum rounded up", "    m *= 1 + (terms[:n] + 4) * u  ",
+                            "    m *= 1  "),
+    'member light grid point': ('triangles.py', "the light regions' quotient outward", "np.ceil(y + 4 * u * (np.abs(y) + 1))",
+                                "np.ceil(y)"),
+    'member cell errors': ('triangles.py', "ndtr's error in the cell masses", "ev *= v", "ev *= 0 * v"),
 }
 
 def run(name, module, old, new, work):
