@@ -14,8 +14,9 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 
 # %% auto #0
 __all__ = ['special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'NDTR_ULPS',
-           'SUBNORMAL', 'LOSS_ROUNDING', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS', 'LIGHT_CHUNK',
-           'LIGHT_STRIDE', 'MOVED', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net', 'planar_upper_pld']
+           'SUBNORMAL', 'MASS_ROUNDING', 'LOSS_ROUNDING', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS',
+           'LIGHT_CHUNK', 'LIGHT_STRIDE', 'MOVED', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net',
+           'planar_upper_pld']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -140,14 +141,16 @@ def _cell_masses(x:np.ndarray,             # standardised points, increasing alo
     if not with_error: return m
     # each tail: ndtr's own error, and the point's rounding (≤ 4u|x|: a difference and a quotient) passed on with the
     # density φ(x) ≤ (|x| + 1)Φ(−|x|) (Mills); an infinite point is exact. Across 0 each ndtr errs by at most 9u.
-    # With −log Φ(−x) ≤ x²/2 + |x| + 0.92 (the same Mills bound), the sum is at most v u ((a|x| + b)|x| + c); and at
-    # least SUBNORMAL everywhere (fmax: also where x is infinite, whose exact 0 it overstates harmlessly)
-    u = UNIT_ROUNDOFF['double']; a, b, c = u * (NDTR_ULPS / 2 + 4), u * (NDTR_ULPS + 4), u * 1.92 * NDTR_ULPS
-    ax = np.abs(x)
-    with np.errstate(invalid='ignore'): ev = ax * a; ev += b; ev *= ax; ev += c; ev *= v
+    # With −log Φ(−x) ≤ x²/2 + |x| + 0.92 (the same Mills bound) and |x| ≤ (x² + 1)/2, the sum is at most
+    # v u (a x² + b); and at least SUBNORMAL everywhere (fmax: also where x is infinite, whose exact 0 it overstates
+    # harmlessly). The difference's own rounding, u m, is left to the caller (`_split_regions` pays it with the products).
+    u = UNIT_ROUNDOFF['double']
+    a, b = u * (NDTR_ULPS / 2 + 4 + (NDTR_ULPS + 4) / 2), u * (1.92 * NDTR_ULPS + (NDTR_ULPS + 4) / 2)
+    ev = np.square(x); ev *= a; ev += b
+    with np.errstate(invalid='ignore'): ev *= v
     np.fmax(ev, SUBNORMAL, out=ev)
-    err = ev[..., :-1] + ev[..., 1:] + u * m
-    err[cross] = 20 * u + u * m[cross]
+    err = ev[..., :-1] + ev[..., 1:]
+    err[cross] = 20 * u
     return m, err
 
 def _log_mix(l1q:float, lq:float, u, s2:float, c:float) -> np.ndarray:
@@ -168,10 +171,12 @@ def _two_atoms(lo:np.ndarray, hi:np.ndarray, ell:np.ndarray) -> np.ndarray:
     np.clip(a, 0.0, 1.0, out=a); a[~(H > 0)] = 1.0
     return a
 
+MASS_ROUNDING = 11   # u's of relative error in a region's masses beyond rA, rB: the differences, 1 − q, products, sums
+
 def _split_regions(Lmin, Lmax, pm, qm, inf_mass:float, h:float, rA, rB) -> DiscretePLD:
-    "Regions (loss in [Lmin, Lmax], P- and Q-masses off by ≤ rA, rB relatively) → two atoms → the grid, upward."
+    "Regions (loss in [Lmin, Lmax], P- and Q-masses off by ≤ rA, rB + MASS_ROUNDING·u relatively) → two atoms → the grid."
     u = UNIT_ROUNDOFF['double']
-    p = pm * (1 + rA); p *= 1 + 2 * u; light = p < LIGHT                    # each P-mass raised by its error
+    p = rA + (1 + MASS_ROUNDING * u); p *= pm; light = p < LIGHT             # each P-mass raised by its error
     # a light region's mass goes whole to a grid point at or above its top loss (the quotient's rounding outward)
     y = Lmax[light] / h; j_light, p_light = np.ceil(y + 4 * u * (np.abs(y) + 1)).astype(np.int64), p[light]
     if len(p_light):
@@ -183,13 +188,13 @@ def _split_regions(Lmin, Lmax, pm, qm, inf_mass:float, h:float, rA, rB) -> Discr
         al = _two_atoms(Lmin, Lmax, ell)
         # the fraction at Lmin, lowered by its error: the masses' errors move ℓ by at most E (−log(1 − r) ≤ 1.39r for
         # r ≤ 1/2, and the quotient's and log's rounding), which moves e^{−(ℓ−Lmin)} by at most expm1(E), over
-        # 1 − e^{−W}; and _two_atoms' own rounding
-        E = rA + rB; E *= 1.39; E += 2 * u * (reach + 2); np.expm1(E, out=E)
-        W = Lmax - Lmin; E += 4 * u * (W + 2); np.negative(W, out=W); np.expm1(W, out=W); E /= W   # (W < 0 now)
-        E -= 4 * u; E *= -(1 + 4 * u)
-    # r_P + r_Q ≥ 1/2 gives E ≥ 0.69, a slack ≥ 1: the region goes whole to its top atom (so does W = 0's one atom);
-    # fmax sends a NaN (0/0 masses) there too
-    al -= E; np.fmax(al, 0.0, out=al)
+        # 1 − e^{−W}; and _two_atoms' own rounding, at most 4u(W + 2) over it and 4u (W ≤ 2 reach; 1.40 > 1.39(1 + 4u)
+        # pays the slack's own rounding, since expm1 is convex)
+        E = rA + rB; E *= 1.40; E += 1.40 * (2 * MASS_ROUNDING * u + 2 * u * (reach + 2)); np.expm1(E, out=E)
+        E += 4 * u * (2 * reach + 3); W = Lmin - Lmax; np.expm1(W, out=W); E /= W     # −slack: W = expm1(−width) < 0
+    # r_P + r_Q ≥ 1/2 gives E ≥ 0.69, a slack ≥ 1: the region goes whole to its top atom; fmax sends a NaN (0/0
+    # masses) there too. Width 0 (one atom, where to put it is moot) divides by +0: fmin keeps the fraction at 1.
+    al += E; np.fmax(al, 0.0, out=al); np.fmin(al, 1.0, out=al)
     xs = np.concatenate([Lmin, Lmax]); ps = np.empty(2 * k)       # the atoms: at Lmin, then at Lmax
     np.multiply(p, al, out=ps[:k]); np.subtract(1, al, out=al); np.multiply(p, al, out=ps[k:])
     # the grid point below each atom, g h <= x < (g + 1) h with (g + 1) h above x also in exact arithmetic, then the
@@ -286,12 +291,13 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
         edges = np.concatenate([-inf_col, o2, inf_col], 1); lo2, hi2 = edges[:, :-1], edges[:, 1:]
         (w0, d0), (wa, da) = _cell_masses(edges / sigma, True), _cell_masses((edges - a2) / sigma, True)
         (x0, r0), (xa, ra), (xb, rb) = ((m[sl, None], r[sl, None]) for m, r in (m1[0.0], m1[a1], m1[b1]))
-        # each region's masses are products of two normal masses: their errors, and 6u for 1 − q, products and sums
-        qx = (1 - q) * x0 + q * xb; qm = qx * w0
-        q_err = ((1 - q) * r0 + q * rb) * (w0 + d0) + qx * d0 + 6 * u * qm
-        p_err = (1 - q) * (r0 * (w0 + d0) + x0 * d0) + q * (ra * (wa + da) + xa * da)
-        w0 *= (1 - q) * x0; wa *= q * xa; pm = np.add(w0, wa, out=w0)   # in place
-        p_err += 6 * u * pm
+        # each region's masses are products of two normal masses, and their errors pass through the products (the
+        # roundings of the differences, 1 − q, the products and the sums: MASS_ROUNDING, paid in _split_regions)
+        A0, R0 = (1 - q) * x0, (1 - q) * r0; qx = A0 + q * xb; qm = qx * w0
+        wd = w0 + d0; p_err = R0 * wd; q_err = (R0 + q * rb) * wd
+        np.add(wa, da, out=wd); wd *= q * ra; p_err += wd; da *= q * xa; p_err += da
+        np.multiply(d0, A0, out=wd); p_err += wd; d0 *= qx; q_err += d0
+        w0 *= A0; wa *= q * xa; pm = np.add(w0, wa, out=w0)   # in place
         with np.errstate(invalid='ignore', divide='ignore'):
             Lmax = F(ua1[:, None] + a2 * hi2) - Gq(vb0[:, None]); Lmin = F(ua0[:, None] + a2 * lo2) - Gq(vb1[:, None])
             # their round-off, outward: F and G each err by at most 32u times M_F (M_G), below (the notebook)

@@ -64,7 +64,7 @@ def largest_correlation(FE:np.ndarray,    # rfft of the values read, length r //
 # %% ../../nbs/accounting/07b_upper_dp.ipynb #9ad7bbaf
 NET_TRIM = 1e-14    # least P-mass of each tail of a member moved up over a run (low tail to its cut, high to +∞)
 TRIM_SHARE = 1e-6   # a query read at δ moves up tails of TRIM_SHARE·δ: its bound rises by at most 2·TRIM_SHARE·δ
-_MASS_SLACK = 1e-11   # relative allowance for the masses' round-off
+_MASS_SLACK = 1e-11   # relative allowance for the kernels' float sums (members pay their own masses': 07_triangles)
 SPLIT_IDLE = 8      # a split of the DP nowhere below the others for this many steps rests ...
 SPLIT_PROBE = 16    # ... and is played again every this many steps: where it is below, it plays on
 
