@@ -8,6 +8,7 @@ import math
 import numpy as np
 from dataclasses import dataclass
 from ..core.definitions import check_choice, LazyModule
+from .pairs import U_DOUBLE
 from .pld import DiscretePLD, GridTooLarge, budget_max_bins
 scipy_fft = LazyModule('scipy.fft')     # imported at first use: `must --help` never needs it
 
@@ -20,7 +21,7 @@ __all__ = ['scipy_fft', 'MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION
 # %% ../../nbs/accounting/02_compose.ipynb #fc74185b
 MGF_LAMBDAS = np.geomspace(1e-2, 64, 40)
 PRECISIONS = ('double', 'extended')     # FFT arithmetic: float64, or np.longdouble (80-bit where the platform has it)
-UNIT_ROUNDOFF = {'double': np.finfo(np.float64).eps / 2, 'extended': np.finfo(np.longdouble).eps / 2}   # unit round-off u
+UNIT_ROUNDOFF = {'double': U_DOUBLE, 'extended': np.finfo(np.longdouble).eps / 2}   # unit round-off u (00_pairs' U_DOUBLE)
 PRECISION_DTYPES = {'double': np.float64, 'extended': np.longdouble}
 # threads for scipy.fft (all cores); the arithmetic, hence the bound, is the same
 FFT_WORKERS = -1

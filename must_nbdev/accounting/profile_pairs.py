@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from ..core.sampling import Scheme
+from .pairs import U_DOUBLE
 from .pld import DiscretePLD
 from .compose import pairwise_roundoff
 from .dominating import MechanismPLD
@@ -18,7 +19,7 @@ __all__ = ['KNOTS_DENSE', 'KNOTS_RATIO', 'U_ROUND', 'MASS_CHARGE', 'MAX_MASS_CHA
 
 # %% ../../nbs/accounting/04a_profile_pairs.ipynb #4038d279
 KNOTS_DENSE, KNOTS_RATIO = 64, 1 / 64     # every grid point up to 64 steps, then spacing = 1/64 of the knot's loss
-U_ROUND = np.finfo(np.float64).eps / 2    # unit round-off of float64
+U_ROUND = U_DOUBLE    # unit round-off of float64 (00_pairs' U_DOUBLE)
 
 def profile_knots(J:int,  # the last knot, in grid steps (>= 1)
                  ) -> np.ndarray:
