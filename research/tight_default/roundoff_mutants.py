@@ -41,10 +41,10 @@ MUTANTS = {   # name: (module, what it removes, old text, new text)
                  "    top, bottom = b + e_b / 2, (p - b) + e_b / 2 + p * (rP + 2 * u)"),
     "bottom's mass raise": ('dominating.py', "the bottom's p(rP + 2u)", "(p - b) + e_b + p * (rP + 2 * u)", "(p - b) + e_b"),
     'mirror rounding': ('dominating.py', "the mirror's e^{-jh} rounding", "[::-1] * (1 + (8 + 2 * J * h) * u)", "[::-1]"),
-    'member mass raise': ('triangles.py', "a region's P-mass raise", "p = pm * (1 + rA); p *= 1 + 2 * u;", "p = pm * 1.0;"),
-    'member fraction slack': ('triangles.py', "the two-atom fraction's error", "    al -= E; np.fmax(al, 0.0, out=al)\n",
-                              "\n"),
-    "member fraction's rounding": ('triangles.py', "the quotient's and log's rounding in E", "E += 2 * u * (reach + 2);", ""),
+    'member mass raise': ('triangles.py', "a region's P-mass raise", "p = rA + (1 + MASS_ROUNDING * u); p *= pm;", "p = pm * 1.0;"),
+    'member fraction slack': ('triangles.py', "the two-atom fraction's error", "    al += E; np.fmax(al, 0.0, out=al)",
+                              "    np.fmax(al, 0.0, out=al)"),
+    "member fraction's rounding": ('triangles.py', "the quotient's and log's rounding in E", "E += 1.40 * (2 * MASS_ROUNDING * u + 2 * u * (reach + 2));", ""),
     'member grid split': ('triangles.py', "the grid split's rounding",
                           "    t -= (u * (reach + 2 * h + 3) / -math.expm1(-h) + 2 * u) * (1 + 4 * u); np.maximum(t, 0.0, out=t)\n",
                           "\n"),
@@ -54,7 +54,7 @@ MUTANTS = {   # name: (module, what it removes, old text, new text)
                             "    m *= 1  "),
     'member light grid point': ('triangles.py', "the light regions' quotient outward", "np.ceil(y + 4 * u * (np.abs(y) + 1))",
                                 "np.ceil(y)"),
-    'member cell errors': ('triangles.py', "ndtr's error in the cell masses", "ev *= v", "ev *= 0 * v"),
+    'member cell errors': ('triangles.py', "ndtr's error in the cell masses", "ev *= v\n", "ev *= 0 * v\n"),
 }
 
 def run(name, module, old, new, work):
