@@ -1,7 +1,7 @@
 """The pieces of the triangle-net certificate (accounting.triangles): the net covers every triangle in the unit disc,
 every member lies above its cell, a member's discrete PLD dominates it (checked against 2-D quadrature), and small σ
 fails closed. The upper DP is tests/test_upper_dp.py's, the assembled certificate tests/test_triangle_certificate.py's."""
-import math
+import itertools, math
 import mpmath as mp
 import numpy as np
 import pytest
@@ -193,6 +193,35 @@ def test_cell_mass_errors_cover_the_mpmath_masses():
     assert 1e-3 < worst < 1, worst          # the bound holds, and is not vacuous
 
 
+def test_region_masses_bound_the_products_of_masses_off_by_their_bounds():
+    """`_region_masses`: with every normal mass off by its full bound (each corner of the box, errors inflated so each
+    term of the bound matters), the exact P- and Q-masses lie within p_err, q_err (+ MASS_ROUNDING·u of the mass)."""
+    from fractions import Fraction as Fr
+    from must_nbdev.accounting.triangles import _region_masses, MASS_ROUNDING
+    rng, u = np.random.default_rng(3), 2.0 ** -53
+    q, R, C = 0.3, 4, 5
+    rows = [rng.uniform(0.01, 0.5, (R, 1)) for _ in range(3)]          # x0, xa, xb
+    errs = [x * rng.uniform(0.01, 0.2, (R, 1)) for x in rows]         # r0, ra, rb: inflated
+    w0, wa = rng.uniform(0.01, 0.5, (R, C)), rng.uniform(0.01, 0.5, (R, C))
+    d0, da = w0 * rng.uniform(0.01, 0.2, (R, C)), wa * rng.uniform(0.01, 0.2, (R, C))
+    args = (rows[0], errs[0], rows[1], errs[1], rows[2], errs[2])
+    pm, qm, p_err, q_err = _region_masses(q, *args, w0.copy(), d0.copy(), wa.copy(), da.copy())
+    fq = Fr(q)
+    for i in range(R):
+        for j in range(C):
+            for signs in itertools.product((-1, 1), repeat=5):
+                x0, xa, xb = (Fr(float(x[i, 0])) + s * Fr(float(e[i, 0])) for x, e, s in zip(rows, errs, signs[:3]))
+                v0 = Fr(float(w0[i, j])) + signs[3] * Fr(float(d0[i, j]))
+                va = Fr(float(wa[i, j])) + signs[4] * Fr(float(da[i, j]))
+                P, Q = (1 - fq) * x0 * v0 + fq * xa * va, ((1 - fq) * x0 + fq * xb) * v0
+                assert abs(P - Fr(float(pm[i, j]))) <= Fr(float(p_err[i, j])) + MASS_ROUNDING * u * Fr(float(pm[i, j]))
+                assert abs(Q - Fr(float(qm[i, j]))) <= Fr(float(q_err[i, j])) + MASS_ROUNDING * u * Fr(float(qm[i, j]))
+    # the corners bind: the bound is within a few percent of the farthest corner (so no term can be dropped)
+    x0, xa, xb = (x + e for x, e in zip(rows, errs))
+    far = (1 - q) * x0 * (w0 + d0) + q * xa * (wa + da) - pm
+    assert np.all(far >= 0.97 * p_err)
+
+
 def _exact_upper_construction(Lmin, Lmax, P, Q, h, light):
     "In 40 digits: two atoms at Lmin, Lmax with the exact masses (connect the dots), each split onto the grid."
     out = {}
@@ -229,9 +258,9 @@ def test_split_regions_dominates_the_exact_construction_at_every_loss(seed):
         # the computed masses: off from the exact ones by up to their bounds, either way
         pm = np.array([float(p * (1 + mp.mpf(float(r)) * mp.mpf(rng.uniform(-1, 1)))) for p, r in zip(P, rA)])
         qm = np.array([float(q * (1 + mp.mpf(float(r)) * mp.mpf(rng.uniform(-1, 1)))) for q, r in zip(Q, rB)])
-        # rA, rB bound the float masses' distance relative to themselves (with a hair for the float rounding above)
+        # the bounds on the float masses' distance (relative to themselves, with a hair for the float rounding above)
         rA, rB = rA * 1.7 + 4 * u, rB * 1.7 + 4 * u
-        got = _split_regions(Lmin, Lmax, pm, qm, 0.0, h, rA, rB)
+        got = _split_regions(Lmin, Lmax, pm, qm, 0.0, h, rA * pm, rB * qm)
         ref = _exact_upper_construction(Lmin, Lmax, P, Q, h, LIGHT)
         top = max(max(ref), got.j0 + len(got.masses) - 1)
         cum_ref, cum_got = mp.mpf(0), mp.mpf(0)

@@ -14,9 +14,9 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 
 # %% auto #0
 __all__ = ['special', 'GRAM_MARGIN', 'GRAM_MAX', 'FAMILIES', 'NET_TOL', 'MAX_DEPTH', 'MAX_CELLS', 'LIGHT', 'NDTR_ULPS',
-           'SUBNORMAL', 'MASS_ROUNDING', 'LOSS_ROUNDING', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H', 'TAIL_CELLS',
-           'LIGHT_CHUNK', 'LIGHT_STRIDE', 'MOVED', 'gram_box', 'chi2_proxy', 'member_gram', 'triangle_net',
-           'planar_upper_pld']
+           'SUBNORMAL', 'MASS_ROUNDING', 'UNDERFLOW', 'LOSS_ROUNDING', 'Z_FAR', 'Z_BULK', 'Z_CORE', 'PER_H',
+           'TAIL_CELLS', 'LIGHT_CHUNK', 'LIGHT_STRIDE', 'MOVED', 'gram_box', 'chi2_proxy', 'member_gram',
+           'triangle_net', 'planar_upper_pld']
 
 # %% ../../nbs/accounting/07_triangles.ipynb #5598b946
 def _sq(lo:float, hi:float) -> tuple:
@@ -171,39 +171,56 @@ def _two_atoms(lo:np.ndarray, hi:np.ndarray, ell:np.ndarray) -> np.ndarray:
     np.clip(a, 0.0, 1.0, out=a); a[~(H > 0)] = 1.0
     return a
 
-MASS_ROUNDING = 11   # u's of relative error in a region's masses beyond rA, rB: the differences, 1 − q, products, sums
+MASS_ROUNDING = 11   # u's of relative error in a region's masses beyond their bounds: the differences, 1 − q, products, sums
+UNDERFLOW = 2.0 ** -1070   # added to each region's error bound: what the products lose where they underflow
 
-def _split_regions(Lmin, Lmax, pm, qm, inf_mass:float, h:float, rA, rB) -> DiscretePLD:
-    "Regions (loss in [Lmin, Lmax], P- and Q-masses off by ≤ rA, rB + MASS_ROUNDING·u relatively) → two atoms → the grid."
+def _region_masses(q:float, x0, r0, xa, ra, xb, rb,   # rows: o1 masses (means 0, a1, b1) and their error bounds
+                   w0, d0, wa, da,                    # o2 masses (means 0, a2) and their bounds (overwritten)
+                  ) -> tuple:
+    "(P-mass, Q-mass, their error bounds) of each region: products of normal masses, errors passed through the products."
+    # P = (1 − q) x0 w0 + q xa wa and Q = ((1 − q) x0 + q xb) w0; a product of masses off by r and d is off by at most
+    # r (w + d) + x d. The products' and sums' own rounding is MASS_ROUNDING's; UNDERFLOW pays where they underflow.
+    A0, R0 = (1 - q) * x0, (1 - q) * r0; qx = A0 + q * xb; qm = qx * w0
+    wd = w0 + d0; p_err = R0 * wd; q_err = (R0 + q * rb) * wd
+    np.add(wa, da, out=wd); wd *= q * ra; p_err += wd; da *= q * xa; p_err += da
+    np.multiply(d0, A0, out=wd); p_err += wd; d0 *= qx; q_err += d0
+    p_err += UNDERFLOW; q_err += UNDERFLOW
+    w0 *= A0; wa *= q * xa; pm = np.add(w0, wa, out=w0)   # in place
+    return pm, qm, p_err, q_err
+
+def _split_regions(Lmin, Lmax, pm, qm, inf_mass:float, h:float, p_err, q_err) -> DiscretePLD:
+    "Regions (loss in [Lmin, Lmax], P- and Q-masses off by ≤ p_err, q_err + MASS_ROUNDING·u relatively) → two atoms → the grid."
     u = UNIT_ROUNDOFF['double']
-    p = rA + (1 + MASS_ROUNDING * u); p *= pm; light = p < LIGHT             # each P-mass raised by its error
+    # each P-mass raised by its error (p_err's own rounding: 16u of it)
+    p = pm * (1 + MASS_ROUNDING * u); p += p_err * (1 + 16 * u); light = p < LIGHT
     # a light region's mass goes whole to a grid point at or above its top loss (the quotient's rounding outward)
     y = Lmax[light] / h; j_light, p_light = np.ceil(y + 4 * u * (np.abs(y) + 1)).astype(np.int64), p[light]
     if len(p_light):
-        keep = ~light; Lmin, Lmax, p, pm, qm, rA, rB = (a[keep] for a in (Lmin, Lmax, p, pm, qm, rA, rB))
+        keep = ~light; Lmin, Lmax, p, pm, qm, p_err, q_err = (a[keep] for a in (Lmin, Lmax, p, pm, qm, p_err, q_err))
     k = len(p)
     reach = max(float(np.max(np.abs(Lmin), initial=0.0)), float(np.max(np.abs(Lmax), initial=0.0)))   # |losses| ≤
     with np.errstate(invalid='ignore', divide='ignore', over='ignore'):
         ell = np.divide(pm, qm); np.log(ell, out=ell); np.clip(ell, Lmin, Lmax, out=ell)
         al = _two_atoms(Lmin, Lmax, ell)
-        # the fraction at Lmin, lowered by its error: the masses' errors move ℓ by at most E (−log(1 − r) ≤ 1.39r for
-        # r ≤ 1/2, and the quotient's and log's rounding), which moves e^{−(ℓ−Lmin)} by at most expm1(E), over
-        # 1 − e^{−W}; and _two_atoms' own rounding, at most 4u(W + 2) over it and 4u (W ≤ 2 reach; 1.40 > 1.39(1 + 4u)
-        # pays the slack's own rounding, since expm1 is convex)
-        E = rA + rB; E *= 1.40; E += 1.40 * (2 * MASS_ROUNDING * u + 2 * u * (reach + 2)); np.expm1(E, out=E)
-        E += 4 * u * (2 * reach + 3); W = Lmin - Lmax; np.expm1(W, out=W); E /= W     # −slack: W = expm1(−width) < 0
-    # r_P + r_Q ≥ 1/2 gives E ≥ 0.69, a slack ≥ 1: the region goes whole to its top atom; fmax sends a NaN (0/0
-    # masses) there too. Width 0 (one atom, where to put it is moot) divides by +0: fmin keeps the fraction at 1.
+        # the fraction at Lmin, lowered by its error: the masses' relative errors r move ℓ by at most E (−log(1 − r)
+        # ≤ 1.39r for r ≤ 1/2; the quotient's and the log's rounding, numpy's log to 4 ulp), which moves e^{−(ℓ−Lmin)}
+        # by at most expm1(E), over 1 − e^{−W}; and _two_atoms' own rounding, at most 4u(W + 5) over it and 12u (with
+        # exp and expm1 to 4 ulp; W ≤ 2 reach). 1.40 > 1.39(1 + 4u) pays the slack's own rounding (expm1 is convex).
+        E = p_err / pm; E += q_err / qm; E *= 1.40
+        E += 1.40 * (2 * MASS_ROUNDING * u + 8 * u * (reach + 1)); np.expm1(E, out=E)
+        E += 4 * u * (2 * reach + 8); W = Lmin - Lmax; np.expm1(W, out=W); E /= W     # −slack: W = expm1(−width) < 0
+    # r_P + r_Q ≥ 1/2 gives E ≥ 0.70 > log 2, a slack ≥ 1: the region goes whole to its top atom; fmax sends a NaN
+    # (0/0 masses) there too. Width 0 (one atom, where to put it is moot) divides by +0: fmin keeps the fraction at 1.
     al += E; np.fmax(al, 0.0, out=al); np.fmin(al, 1.0, out=al)
     xs = np.concatenate([Lmin, Lmax]); ps = np.empty(2 * k)       # the atoms: at Lmin, then at Lmax
     np.multiply(p, al, out=ps[:k]); np.subtract(1, al, out=al); np.multiply(p, al, out=ps[k:])
     # the grid point below each atom, g h <= x < (g + 1) h with (g + 1) h above x also in exact arithmetic, then the
-    # atom's weight there, lowered by its rounding (gap h: one exp(-h) for all; in place)
+    # atom's weight there, lowered by its rounding (exp and expm1 to 4 ulp; gap h: one exp(-h) for all; in place)
     g = xs / h; np.floor(g, out=g); t = g * h; g -= t > xs
     np.add(g, 1, out=t); t *= h; g += t <= xs + 2 * u * (reach + h)
     np.multiply(g, h, out=t); np.subtract(xs, t, out=t); np.negative(t, out=t); np.exp(t, out=t)
     t -= math.exp(-h); t /= -math.expm1(-h); np.clip(t, 0.0, 1.0, out=t)
-    t -= (u * (reach + 2 * h + 3) / -math.expm1(-h) + 2 * u) * (1 + 4 * u); np.maximum(t, 0.0, out=t)
+    t -= (u * (reach + 2 * h + 18) / -math.expm1(-h) + 10 * u) * (1 + 4 * u); np.maximum(t, 0.0, out=t)
     j = g.astype(np.int64)
     ends = [int(j.min()), int(j.max()) + 1] if k else []
     if len(p_light): ends += [int(j_light.min()), int(j_light.max())]
@@ -214,7 +231,9 @@ def _split_regions(Lmin, Lmax, pm, qm, inf_mass:float, h:float, rA, rB) -> Discr
     terms[1:] += terms[:-1].copy()                                            # the atoms' lower and upper points
     j += 1; m += np.bincount(j, t, minlength=n)
     if len(p_light): m += np.bincount(j_light - j0, p_light, minlength=n); terms[:n] += np.bincount(j_light - j0, minlength=n)
-    m *= 1 + (terms[:n] + 4) * u              # each point's float sum of its terms (products included), rounded up
+    # each point's float sum of its terms, rounded up: n − 1 additions, up to 3 roundings a term (the products and
+    # 1 − t), and the factor's and the product's own
+    m *= 1 + (terms[:n] + 6) * u
     return DiscretePLD(h, j0, m, float(inf_mass))
 
 # %% ../../nbs/accounting/07_triangles.ipynb #cf6a86bd
@@ -290,14 +309,8 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
         inf_col = np.full((o2.shape[0], 1), np.inf)
         edges = np.concatenate([-inf_col, o2, inf_col], 1); lo2, hi2 = edges[:, :-1], edges[:, 1:]
         (w0, d0), (wa, da) = _cell_masses(edges / sigma, True), _cell_masses((edges - a2) / sigma, True)
-        (x0, r0), (xa, ra), (xb, rb) = ((m[sl, None], r[sl, None]) for m, r in (m1[0.0], m1[a1], m1[b1]))
-        # each region's masses are products of two normal masses, and their errors pass through the products (the
-        # roundings of the differences, 1 − q, the products and the sums: MASS_ROUNDING, paid in _split_regions)
-        A0, R0 = (1 - q) * x0, (1 - q) * r0; qx = A0 + q * xb; qm = qx * w0
-        wd = w0 + d0; p_err = R0 * wd; q_err = (R0 + q * rb) * wd
-        np.add(wa, da, out=wd); wd *= q * ra; p_err += wd; da *= q * xa; p_err += da
-        np.multiply(d0, A0, out=wd); p_err += wd; d0 *= qx; q_err += d0
-        w0 *= A0; wa *= q * xa; pm = np.add(w0, wa, out=w0)   # in place
+        rows = [a for m, r in (m1[0.0], m1[a1], m1[b1]) for a in (m[sl, None], r[sl, None])]
+        pm, qm, p_err, q_err = _region_masses(q, *rows, w0, d0, wa, da)
         with np.errstate(invalid='ignore', divide='ignore'):
             Lmax = F(ua1[:, None] + a2 * hi2) - Gq(vb0[:, None]); Lmin = F(ua0[:, None] + a2 * lo2) - Gq(vb1[:, None])
             # their round-off, outward: F and G each err by at most 32u times M_F (M_G), below (the notebook)
@@ -309,10 +322,9 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
             keep = (pm > 0) & np.isfinite(Lmax)
             # the open top region, and regions whose mass rounded to 0 (at most their error), at +∞
             top_open = ~keep & ((pm > 0) | (p_err > 0))
-            inf_mass += float((pm[top_open] + p_err[top_open]).sum()) * (1 + (int(top_open.sum()) + 2) * u)
+            inf_mass += float((pm[top_open] + p_err[top_open]).sum()) * (1 + (int(top_open.sum()) + 2 + MASS_ROUNDING) * u)
             if keep.any():      # split chunk by chunk: memory stays that of one chunk and of the grid
-                pk, qk = pm[keep], qm[keep]
-                pieces.append(_split_regions(Lmin[keep], Lmax[keep], pk, qk, 0.0, h, p_err[keep] / pk, q_err[keep] / qk))
+                pieces.append(_split_regions(Lmin[keep], Lmax[keep], pm[keep], qm[keep], 0.0, h, p_err[keep], q_err[keep]))
     j0 = min(p.j0 for p in pieces); m = np.zeros(max(p.j0 + len(p.masses) for p in pieces) - j0)
     for p in pieces: m[p.j0 - j0:p.j0 - j0 + len(p.masses)] += p.masses
     m *= 1 + (len(pieces) + 2) * u           # the pieces' float sum, rounded up

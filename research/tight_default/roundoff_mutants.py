@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = {'pld.py': ('tests/test_pld.py', 'dp_sgd_size or exact_construction'),
          'dominating.py': ('tests/test_dominating.py', 'symmetric_label_lies'),
-         'triangles.py': ('tests/test_triangles.py', 'split_regions_dominates or cell_mass_errors')}
+         'triangles.py': ('tests/test_triangles.py', 'split_regions_dominates or cell_mass_errors or region_masses')}
 SPLIT = "    top, bottom = b + e_b, (p - b) + e_b + p * (rP + 2 * u)"
 MUTANTS = {   # name: (module, what it removes, old text, new text)
     'split slack': ('pld.py', "the split's slack",
@@ -41,20 +41,23 @@ MUTANTS = {   # name: (module, what it removes, old text, new text)
                  "    top, bottom = b + e_b / 2, (p - b) + e_b / 2 + p * (rP + 2 * u)"),
     "bottom's mass raise": ('dominating.py', "the bottom's p(rP + 2u)", "(p - b) + e_b + p * (rP + 2 * u)", "(p - b) + e_b"),
     'mirror rounding': ('dominating.py', "the mirror's e^{-jh} rounding", "[::-1] * (1 + (8 + 2 * J * h) * u)", "[::-1]"),
-    'member mass raise': ('triangles.py', "a region's P-mass raise", "p = rA + (1 + MASS_ROUNDING * u); p *= pm;", "p = pm * 1.0;"),
+    'member mass raise': ('triangles.py', "a region's P-mass raise", "p = pm * (1 + MASS_ROUNDING * u); p += p_err * (1 + 16 * u);", "p = pm * 1.0;"),
     'member fraction slack': ('triangles.py', "the two-atom fraction's error", "    al += E; np.fmax(al, 0.0, out=al)",
                               "    np.fmax(al, 0.0, out=al)"),
-    "member fraction's rounding": ('triangles.py', "the quotient's and log's rounding in E", "E += 1.40 * (2 * MASS_ROUNDING * u + 2 * u * (reach + 2));", ""),
+    "member fraction's rounding": ('triangles.py', "the quotient's and log's rounding in E", "E += 1.40 * (2 * MASS_ROUNDING * u + 8 * u * (reach + 1));", ""),
     'member grid split': ('triangles.py', "the grid split's rounding",
-                          "    t -= (u * (reach + 2 * h + 3) / -math.expm1(-h) + 2 * u) * (1 + 4 * u); np.maximum(t, 0.0, out=t)\n",
+                          "    t -= (u * (reach + 2 * h + 18) / -math.expm1(-h) + 10 * u) * (1 + 4 * u); np.maximum(t, 0.0, out=t)\n",
                           "\n"),
     'member grid point': ('triangles.py', "the exact check of the grid point above", "g += t <= xs + 2 * u * (reach + h)",
                           "g += t <= xs"),
-    'member bin rounding': ('triangles.py', "each grid point's sum rounded up", "    m *= 1 + (terms[:n] + 4) * u  ",
-                            "    m *= 1  "),
+    'member bin rounding': ('triangles.py', "each grid point's sum rounded up", "    m *= 1 + (terms[:n] + 6) * u\n",
+                            "    m *= 1\n"),
     'member light grid point': ('triangles.py', "the light regions' quotient outward", "np.ceil(y + 4 * u * (np.abs(y) + 1))",
                                 "np.ceil(y)"),
     'member cell errors': ('triangles.py', "ndtr's error in the cell masses", "ev *= v\n", "ev *= 0 * v\n"),
+    'member product term': ('triangles.py', "one term of a product's error, (1 − q) x0 d0",
+                            "np.multiply(d0, A0, out=wd); p_err += wd; ", ""),
+    'member underflow': ('triangles.py', "the products' underflow", "p_err += UNDERFLOW; q_err += UNDERFLOW", "pass"),
 }
 
 def run(name, module, old, new, work):
