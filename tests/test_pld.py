@@ -84,6 +84,33 @@ def _cumulative_from_top(j0, masses, inf, top):
     return np.cumsum(m) + inf
 
 
+def _mp_mass(A, a, b):
+    "A mixture's mass on [a, b), every tail kept (call inside mp.workdps)."
+    import mpmath as mp
+    cell = lambda x, y: mp.ncdf(y) - mp.ncdf(x) if x < 0 else mp.ncdf(-x) - mp.ncdf(-y)
+    return mp.fsum(mp.e ** mp.mpf(w) * cell((a - m) / A.sigma, (b - m) / A.sigma) for w, m in zip(A.logw, A.mu))
+
+
+def _mp_loss(P, Q, x):
+    "The privacy loss log(dP/dQ) at x (call inside mp.workdps)."
+    import mpmath as mp
+    dens = lambda A: mp.fsum(mp.e ** mp.mpf(w) * mp.npdf(x, m, A.sigma) for w, m in zip(A.logw, A.mu))
+    return mp.log(dens(P) / dens(Q))
+
+
+def _mp_lower_share(P, Q, t, L, i, lo, hi, h):
+    """Cell i's exact P-mass and the share of it at the lower point lo·h of the package's bracket [lo·h, hi·h]: the
+    losses below lo·h (at most LIFT steps) are raised to it, so that sliver's Q-mass counts as its P-mass e^{−lo h}."""
+    import mpmath as mp
+    p, qq, H = _mp_mass(P, t[i], t[i + 1]), _mp_mass(Q, t[i], t[i + 1]), (hi - lo) * h
+    if min(L[i], L[i + 1]) < lo * h:
+        low_end = i if L[i] < L[i + 1] else i + 1
+        ts = mp.findroot(lambda x: _mp_loss(P, Q, x) - lo * h, (t[i], t[i + 1]), solver='anderson')
+        a_, b_ = sorted((t[low_end], ts))
+        qq -= _mp_mass(Q, a_, b_) - mp.e ** (-lo * h) * _mp_mass(P, a_, b_)
+    return p, (qq / p * mp.e ** (lo * h) - mp.e ** (-H)) / (1 - mp.e ** (-H))
+
+
 @pytest.mark.parametrize('q,sigma,h', [(0.3, 1.0, 0.01), (0.02, 0.7, 0.002)])
 def test_upper_pld_lies_above_its_exact_construction_at_every_loss(q, sigma, h):
     "The round-off charges: at every loss x, the computed upper PLD has at least the exact construction's mass at ≥ x."
@@ -92,28 +119,17 @@ def test_upper_pld_lies_above_its_exact_construction_at_every_loss(q, sigma, h):
     c = loss_cells(P, Q, h)
     up = upper_pld(c, h)
     with mp.workdps(40):
-        def mass(A, a, b):   # a mixture's mass on [a, b), every tail kept to 40 digits
-            cell = lambda x, y: mp.ncdf(y) - mp.ncdf(x) if x < 0 else mp.ncdf(-x) - mp.ncdf(-y)
-            return mp.fsum(mp.e ** mp.mpf(w) * cell((a - m) / A.sigma, (b - m) / A.sigma) for w, m in zip(A.logw, A.mu))
-        def loss(x):
-            dens = lambda A: mp.fsum(mp.e ** mp.mpf(w) * mp.npdf(x, m, A.sigma) for w, m in zip(A.logw, A.mu))
-            return mp.log(dens(P) / dens(Q))
         t = [mp.mpf(x) for x in c.t]
-        L = [loss(x) for x in t]
+        L = [_mp_loss(P, Q, x) for x in t]
         exact, inf = {}, mp.mpf(0)
         for i in range(len(t) - 1):
-            p, qq = mass(P, t[i], t[i + 1]), mass(Q, t[i], t[i + 1])
             lmin, lmax = min(L[i], L[i + 1]), max(L[i], L[i + 1])
-            if lmax > c.s_hi: inf += p; continue                       # as the package: above the band at +∞
-            if lmin < -c.s_lo: j = int(mp.ceil(lmax / h)); exact[j] = exact.get(j, 0) + p; continue
+            if lmax > c.s_hi: inf += _mp_mass(P, t[i], t[i + 1]); continue   # as the package: above the band at +∞
+            if lmin < -c.s_lo:
+                j = int(mp.ceil(lmax / h)); exact[j] = exact.get(j, 0) + _mp_mass(P, t[i], t[i + 1]); continue
             # the package's brackets: the lower point up to LIFT steps above the lowest loss, whose losses are raised
-            lo = int(mp.floor(lmin / h + LIFT)); hi = max(int(mp.ceil(lmax / h)), lo + 1); H = (hi - lo) * h
-            if lmin < lo * h:   # the raised pair: the sliver below lo·h has Q-mass p e^{−lo h} instead of q
-                low_end = i if L[i] < L[i + 1] else i + 1
-                ts = mp.findroot(lambda x: loss(x) - lo * h, (t[i], t[i + 1]), solver='anderson')
-                a_, b_ = sorted((t[low_end], ts))
-                qq -= mass(Q, a_, b_) - mp.e ** (-lo * h) * mass(P, a_, b_)
-            a = (qq / p * mp.e ** (lo * h) - mp.e ** (-H)) / (1 - mp.e ** (-H))
+            lo = int(mp.floor(lmin / h + LIFT)); hi = max(int(mp.ceil(lmax / h)), lo + 1)
+            p, a = _mp_lower_share(P, Q, t, L, i, lo, hi, h)
             exact[lo] = exact.get(lo, 0) + p * a; exact[hi] = exact.get(hi, 0) + p * (1 - a)
         assert all(0 <= v for v in exact.values())
         top = max(max(exact), up.j0 + len(up.masses) - 1)
@@ -147,17 +163,11 @@ def test_upper_pld_dominates_every_cell_at_the_dp_sgd_size(reverse):
     c = loss_cells(P, Q, h)
     assert (c.L_hi < c.L_lo) == reverse
     with mp.workdps(40):
-        def mass(A, a, b):   # a mixture's mass on [a, b), every tail kept to 40 digits
-            cell = lambda x, y: mp.ncdf(y) - mp.ncdf(x) if x < 0 else mp.ncdf(-x) - mp.ncdf(-y)
-            return mp.fsum(mp.e ** mp.mpf(w) * cell((a - m) / A.sigma, (b - m) / A.sigma) for w, m in zip(A.logw, A.mu))
-        def loss(x):
-            dens = lambda A: mp.fsum(mp.e ** mp.mpf(w) * mp.npdf(x, m, A.sigma) for w, m in zip(A.logw, A.mu))
-            return mp.log(dens(P) / dens(Q))
         t = [mp.mpf(x) for x in c.t]
-        L = [loss(x) for x in t]
+        L = [_mp_loss(P, Q, x) for x in t]
         n_split = 0
         for i in range(len(c.lA)):
-            up, p = upper_pld(_one_cell(c, i), h), mass(P, t[i], t[i + 1])
+            up, p = upper_pld(_one_cell(c, i), h), _mp_mass(P, t[i], t[i + 1])
             got = [mp.mpf(float(x)) for x in up.masses]
             assert mp.fsum(got) + up.inf_mass >= p, i                  # the cell's whole P-mass, raised
             lmin, lmax = min(L[i], L[i + 1]), max(L[i], L[i + 1])
@@ -167,19 +177,13 @@ def test_upper_pld_dominates_every_cell_at_the_dp_sgd_size(reverse):
             assert hi * h >= lmax, i                                    # the top point: above every exact loss
             if lo == hi: assert lmin < -c.s_lo; continue               # below the band: whole at the top of its losses
             assert lo * h <= lmin + LIFT * h, i                          # the lower point: at most LIFT steps above
-            qq, H = mass(Q, t[i], t[i + 1]), (hi - lo) * h
-            if lmin < lo * h:   # the raised sliver below lo·h: its Q-mass counts as p e^{−lo h}
-                low_end = i if L[i] < L[i + 1] else i + 1
-                ts = mp.findroot(lambda x: loss(x) - lo * h, (t[i], t[i + 1]), solver='anderson')
-                a_, b_ = sorted((t[low_end], ts))
-                qq -= mass(Q, a_, b_) - mp.e ** (-lo * h) * mass(P, a_, b_)
-            share = (qq / p * mp.e ** (lo * h) - mp.e ** (-H)) / (1 - mp.e ** (-H))
+            share = _mp_lower_share(P, Q, t, L, i, lo, hi, h)[1]
             assert got[hi - up.j0] >= p * (1 - share), i                # the top point: at least the exact share
             n_split += 1
         assert n_split > 1000
         # the line's own tails: at the lowest loss's grid point (the low tail) and at +∞ (the high one)
         whole = upper_pld(c, h)
-        low, high = mass(P, -mp.inf, t[0]), mass(P, t[-1], mp.inf)
+        low, high = _mp_mass(P, -mp.inf, t[0]), _mp_mass(P, t[-1], mp.inf)
         if reverse: low, high = high, low
         assert whole.inf_mass >= high and mp.fsum(mp.mpf(float(x)) for x in whole.masses) >= low
 
