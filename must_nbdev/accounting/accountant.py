@@ -334,10 +334,9 @@ def no_grid_fits(e:GridTooLarge,  # what did not fit on the coarsest grid tried
                  max_bins:int,    # the cap it did not fit
                 ) -> GridTooLarge:
     "The grid driver's error: it picks h itself, so its advice names only what its caller can change."
-    what = str(e).split('; use ')[0]                   # the fact, without the advice for callers that pass h
-    out = GridTooLarge(f"no loss grid within max_bins={max_bins} fits this run (the coarsest tried: {what}); the "
-                       f"grid step is chosen here, so raise max_bins (CLI --max-bins) or the noise multiplier sigma",
-                       e.factor)
+    # the fact alone: the advice of a caller that passes h (a larger h) is not this caller's
+    out = GridTooLarge(f"no loss grid within max_bins={max_bins} fits this run (the coarsest tried: {e.fact})", e.factor,
+                       "the grid step is chosen here, so raise max_bins (CLI --max-bins) or the noise multiplier sigma")
     out.too_coarse = e.too_coarse
     return out
 

@@ -114,7 +114,7 @@ def adaptive_dp(opts:tuple,              # the options of one step: ((member PLD
     K, b, lo, hi = P['K'], P['b'], P['lo'], P['hi']
     if P['r'].max() > max_bins:                     # before any array of that size exists
         raise GridTooLarge(f"the adaptive attack's loss window needs {P['r'].max()} FFT bins at h={h:.3g}, more than "
-                           f"max_bins={max_bins}; use a larger h or max_bins", P['r'].max() / max_bins)
+                           f"max_bins={max_bins}", P['r'].max() / max_bins, "use a larger h or max_bins")
     u, dt = float(UNIT_ROUNDOFF[precision]), PRECISION_DTYPES[precision]
     K, l1 = K.astype(dt), K.sum(axis=1)
     rv = [o for o, (_, lab) in enumerate(opts) if lab.endswith('reversed')]

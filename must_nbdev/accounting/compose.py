@@ -343,7 +343,7 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
     if max_bins is None: max_bins = budget_max_bins()   # no cap asked: the memory budget is one
     if width > max_bins:                               # checked before any array of that size exists
         raise GridTooLarge(f"the composed losses span {width * h:.4g} ({width} bins of h={h:.3g}), "
-                           f"more than max_bins={max_bins}; use a larger h or max_bins", width / max_bins)
+                           f"more than max_bins={max_bins}", width / max_bins, "use a larger h or max_bins")
     dtype, u = PRECISION_DTYPES[precision], float(UNIT_ROUNDOFF[precision])
     spectra, l1, l2, powers, out, done = {}, {}, {}, {}, [], {}
     for parts, (J_lo, J_hi) in zip(variants, windows):

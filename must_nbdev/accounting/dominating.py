@@ -181,8 +181,8 @@ def dominating_pld(scheme:Scheme,           # a fixed-size scheme (not Poisson)
     J = max([math.ceil(label_top(eta_t, th, lc) / h) + c for _, th, lc, c in plan], default=1)
     if 2 * J + 1 > 4 * max_bins:                      # estimated before allocating anything of that size
         raise GridTooLarge(f"σ={sigma:g} at h={h:g} needs a loss grid of {2 * J + 1} points (privacy losses up to "
-                           f"{J * h:.3g}), more than 4*max_bins={4 * max_bins}; use a larger h, max_bins or sigma",
-                           (2 * J + 1) / (4 * max_bins))
+                           f"{J * h:.3g}), more than 4*max_bins={4 * max_bins}",
+                           (2 * J + 1) / (4 * max_bins), "use a larger h, max_bins or sigma")
     up, cells = np.zeros(2 * J + 1), []
     for pi, theta, log_cap, coarse in plan:
         tail, ell, p = add_symmetric_label(up, pi, eta_t, theta, h, log_cap, coarse); inf += tail

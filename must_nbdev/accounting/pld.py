@@ -57,9 +57,11 @@ def budget_max_bins() -> int:
 
 class GridTooLarge(ValueError):
     "A loss grid or FFT window larger than `max_bins` allows; `factor` is how much coarser the grid step must be."
-    def __init__(self, message:str,  # what did not fit, and what to change
-                 factor:float):   # how much coarser the grid step must be (> 1)
-        super().__init__(message); self.factor = factor
+    def __init__(self, fact:str,     # what did not fit
+                 factor:float,   # how much coarser the grid step must be (> 1)
+                 advice:str=''): # what its caller can change ('': the fact says it)
+        super().__init__(f"{fact}; {advice}" if advice else fact)
+        self.fact, self.factor, self.advice = fact, factor, advice
 
 # %% ../../nbs/accounting/01_pld.ipynb #5d95df9b
 @dataclass(frozen=True)
@@ -126,12 +128,11 @@ def loss_cells(A:GaussianMixture,        # the first law (P) of the pair
     work = int(n.sum()) * (len(A.mu) + len(B.mu))            # cells × components: the size of the log-mass arrays
     if max_cells is not None and work > 2 * max_cells:
         raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells × {len(A.mu) + len(B.mu)} mixture components, "
-                           f"more than 8*max_bins={2 * max_cells}; use a larger h or max_bins, or a larger sigma",
-                           work / (2 * max_cells))
+                           f"more than 8*max_bins={2 * max_cells}", work / (2 * max_cells),
+                           "use a larger h or max_bins, or a larger sigma")
     if max_cells is not None and n.sum() > max_cells:
-        raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells, more than 4*max_bins={max_cells}; use a larger h "
-                           "or max_bins",
-                           n.sum() / max_cells)
+        raise GridTooLarge(f"h={h:g} needs {int(n.sum())} loss cells, more than 4*max_bins={max_cells}",
+                           n.sum() / max_cells, "use a larger h or max_bins")
     offs = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
     t = np.append(np.repeat(tc[:-1], n) + offs * np.repeat(np.diff(tc) / n, n), t_hi)
     L, L_err = _loss_and_error(A, B, t)
