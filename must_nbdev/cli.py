@@ -200,9 +200,9 @@ def _add_account(sub, raw):
     c.add_argument('--pair', choices=PAIRS, default='worst',
                    help="worst: certified for every pair of datasets (default); paper: the paper's pair, NOT a "
                         "worst-case guarantee")
-    c.add_argument('--attack-budget', dest='attack_budget', type=parse_number, default=10 * ADAPTIVE_WORK_BUDGET,
-                   help=f'work units for the adaptive-orientation attack (default {10 * ADAPTIVE_WORK_BUDGET:.2g}, '
-                        f'about 20 s; 0: fixed orientation mixes only)')
+    c.add_argument('--attack-budget', dest='attack_budget', type=parse_number,
+                   help=f'work units for the adaptive-orientation attack, with --pair worst (default '
+                        f'{10 * ADAPTIVE_WORK_BUDGET:.2g}, about 20 s; 0: fixed orientation mixes only)')
     c.add_argument('--net', action='store_true',
                    help='also the triangle-net certificate (fixed size, substitution; minutes per k and query)')
     _add_net_args(c)

@@ -11,6 +11,8 @@ from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from .accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
+from .accounting.certificates import CERTIFICATES
+from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
 from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
 from .accounting.triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
 from .training.compare import compare_schemes, comparison_table, left_out, plot_comparison, reading
@@ -94,6 +96,11 @@ def _tighter_note(labelled,  # (label, gap, tighter) per row
             f"and slower; {QUICK_NET.recipe(cli=True)} is its quick setting ({QUICK_NET_MEASURED}), and "
             f"--net-blocks {QUICK_BLOCKS} plays it in blocks ({QUICK_BLOCKS_MEASURED})")
 
+def _attack_budget(args) -> float:
+    "The adaptive attack's budget: --attack-budget, else 10× `account`'s where an attack runs (--pair worst)."
+    given = getattr(args, 'attack_budget', None)
+    return given if given is not None else 10 * ADAPTIVE_WORK_BUDGET if args.pair == 'worst' else ADAPTIVE_WORK_BUDGET
+
 def _net_request(args) -> TightOptions|bool:
     "The triangle net a command was asked for (--net with its --net-* options), or False; options without --net raise."
     options, asked = TightOptions.of(vars(args)), getattr(args, 'net', False)   # a Namespace by hand may lack --net
@@ -138,7 +145,7 @@ def _account_one(args, sc, k, name, x) -> int:
     "One query at one k: the detailed report."
     eps, delta = (x, None) if name == 'eps' else (None, x)
     res = account(sc, sigma=args.sigma, steps=k, eps=eps, delta=delta, relation=args.relation, accuracy=args.accuracy,
-                  pair=args.pair, max_bins=args.max_bins, attack_budget=args.attack_budget,
+                  pair=args.pair, max_bins=args.max_bins, attack_budget=_attack_budget(args),
                   net=_net_request(args))
     if args.json: print(dumps_json(res.to_dict())); return 0
     print(f"{sc} ∘ N(0, {args.sigma:g}²), k = {k}, relation: {res.relation}")
@@ -152,12 +159,15 @@ def _account_one(args, sc, k, name, x) -> int:
         fmt = lambda v: f"{v:.6f}"
     if worst:
         b, a = res.bound_interval, res.attack_interval
+        won = CERTIFICATES.get(res.certificate)
+        bound = (f"{res.certificate}: one upper bound, no bracket" if won is not None and not won.per_step
+                 else f"certified bound in [{fmt(b[0])}, {fmt(b[1])}]")   # a run certificate has no bracket
         if res.attack is None:   # no attack grid fits: say so, never "an attack reaches 0"
             print(f"{q} <= {fmt(up)} (certified upper bound); no attack run")
-            print(f"  numerical accuracy: certified bound in [{fmt(b[0])}, {fmt(b[1])}]")
+            print(f"  numerical accuracy: {bound}")
         else:
             print(f"{q} <= {fmt(up)} (certified upper bound); a real attack reaches {fmt(lo)} (lower bound)")
-            print(f"  numerical accuracy: certified bound in [{fmt(b[0])}, {fmt(b[1])}], attack in "
+            print(f"  numerical accuracy: {bound}, attack in "
                   f"[{fmt(a[0])}, {fmt(a[1])}]; theory gap x{res.theory_gap:.3g}")
         print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
               + f"  -> {res.certificate} wins")
@@ -184,17 +194,14 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
         curve, given = (delta_over_k, dict(eps=x)) if name == 'eps' else (epsilon_over_steps, dict(delta=x))
         over = curve(sc, sigma=args.sigma, steps=ks, **given, relation=args.relation, pair=args.pair,
                      accuracy=args.accuracy, max_bins=args.max_bins, net=_net_request(args),
-                     attack_budget=args.attack_budget)
-        for k, b in zip(ks, over):
-            ok = bool(b.ratio <= args.accuracy)
-            why = '' if ok else (f"delta < 1e-8: not refined this far (by design); the upper bound is valid"
-                                 if name == 'eps' and b.upper < 1e-8 else
-                                 f"bracket wider than --accuracy {args.accuracy:g} at the finest grid within "
-                                 f"--max-bins {args.max_bins}: raise --max-bins or loosen --accuracy (the bounds "
-                                 "are valid)")
-            rows.append(dict(k=k, query=f"{'delta(eps' if name == 'eps' else 'eps(delta'}={x:g})", lower=b.lower,
-                             upper=b.upper, certified_accuracy=ok, reason=why, certificate=b.certificate,
-                             theory_gap=b.theory_gap, tighter=b.tighter))
+                     attack_budget=_attack_budget(args))
+        for k, b in zip(ks, over):   # each row as `account` answers it: its attack (None: none ran), its reason
+            worst = b.pair == 'worst'
+            rows.append(dict(k=k, query=f"{'delta(eps' if name == 'eps' else 'eps(delta'}={x:g})",
+                             lower=b.attack if worst else b.lower, upper=b.upper,
+                             certified_accuracy=b.certified_accuracy, reason=b.reason or '',
+                             certificate=b.certificate, theory_gap=b.theory_gap, tighter=b.tighter,
+                             attack_name=b.attack_name))
     if args.plot: _plot_over_steps(rows, sc, args)
     if args.json: print(dumps_json(rows)); return 0
     relation = args.relation or sc.relation
@@ -202,10 +209,11 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
           + ("worst case: certified upper bound, attack lower bound" if args.pair == 'worst'
              else "the paper's pair: NOT a worst-case guarantee"))
     print(_table(('k', 'query', 'lower', 'upper', 'accuracy met', 'certificate'),
-                 [(str(r['k']), r['query'], r['lower'], r['upper'], 'yes' if r['certified_accuracy'] else 'NO',
-                   r['certificate'] or '') for r in rows]))
+                 [(str(r['k']), r['query'], '—' if r['lower'] is None else r['lower'], r['upper'],
+                   'yes' if r['certified_accuracy'] else 'NO', r['certificate'] or '') for r in rows]))
+    if any(r['lower'] is None for r in rows): print("lower —: no attack ran (attack_name in --json says why)")
     for why in dict.fromkeys(r['reason'] for r in rows if r['reason']):
-        print(f"NOT certified to ratio {args.accuracy:g} (rows marked NO): {why}")
+        print(_paragraph(f"NOT certified to ratio {args.accuracy:g} (rows marked NO): {why}"))
     note = _tighter_note(((f"k = {r['k']}", r['theory_gap'], r['tighter']) for r in rows),
                          'must account --steps ... --net')
     if note: print(_paragraph(note))
@@ -219,7 +227,7 @@ def _plot_over_steps(rows, sc, args):
     for q in dict.fromkeys(r['query'] for r in rows):
         rs = [r for r in rows if r['query'] == q]
         line, = ax.plot([r['k'] for r in rs], [r['upper'] for r in rs], 'o-', label=f"{q}: certified upper")
-        ax.plot([r['k'] for r in rs], [r['lower'] for r in rs], 'o--', color=line.get_color(), alpha=0.6,
+        ax.plot([r['k'] for r in rs], [math.nan if r['lower'] is None else r['lower'] for r in rs], 'o--', color=line.get_color(), alpha=0.6,
                 label=f"{q}: best attack (lower bound)" if args.pair == 'worst' else f"{q}: bracket lower end")
     ax.set(xscale='log', xlabel='steps k', ylabel='bound', title=f"{sc} ∘ N(0, {args.sigma:g}²)")
     if any(q.startswith('delta') for q in (r['query'] for r in rows)): ax.set_yscale('log')

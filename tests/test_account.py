@@ -349,3 +349,24 @@ def test_regression_over_steps_refuses_what_is_no_list_of_steps_with_a_type_erro
         delta_over_k(sc, sigma=1.0, steps=steps, eps=1.0)
     with pytest.raises(TypeError, match='steps must be a list'):
         epsilon_over_steps(sc, sigma=1.0, steps=steps, delta=1e-5)
+
+
+def test_regression_a_net_answer_claimed_the_accuracy_its_grid_missed():
+    """When the triangle net won, its single value stood as a bracket of ratio 1, so `certified_accuracy` was True even
+    where the grid missed `accuracy`. It now speaks of the fast bracket on the grid the net played on."""
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    sc = make_scheme('wor', 1000, m=20)
+    ask = dict(sigma=2.0, steps=20, delta=1e-5, accuracy=1.00001, max_bins=2**12)
+    net, fast = account(sc, **ask, net=QUICK_NET), account(sc, **ask)
+    assert net.certificate == 'triangle net' and net.upper < fast.upper and net.h == fast.h
+    assert not fast.certified_accuracy and not net.certified_accuracy and net.reason == fast.reason
+    assert f"{fast.ratio:.6g}" in net.reason and fast.ratio > 1.0001
+
+
+def test_attack_budget_is_refused_where_no_attack_spends_it():
+    "A budget given with attack=False or pair='paper' was checked and then unused: it raises, naming attack_budget."
+    sc = make_scheme('wor', 1000, m=10)
+    for kw in (dict(attack=False), dict(pair='paper')):
+        with pytest.raises(ValueError, match="attack_budget=1e.09 is the adaptive attack's"):
+            account(sc, sigma=1.0, steps=5, delta=1e-5, attack_budget=1e9, **kw)
+        account(sc, sigma=1.0, steps=5, delta=1e-5, **kw)          # the default budget is no request

@@ -439,7 +439,9 @@ def test_regression_account_says_no_attack_run_not_an_attack_of_zero(monkeypatch
     "Where no attack ran (no attack grid fits), `must account` printed 'a real attack reaches 0'."
     import must_nbdev.commands as commands
     real = commands.account
-    monkeypatch.setattr(commands, 'account', lambda *a, **kw: real(*a, **{**kw, 'attack': False}))
+    from must_nbdev.accounting.adaptive import ADAPTIVE_WORK_BUDGET      # attack=False spends no budget
+    monkeypatch.setattr(commands, 'account',
+                        lambda *a, **kw: real(*a, **{**kw, 'attack': False, 'attack_budget': ADAPTIVE_WORK_BUDGET}))
     rc, out, err = run(['account', '--scheme', 'wor', '--n', '100', '--m', '10', '--sigma', '1', '--k', '2',
                         '--delta', '1e-5'])
     assert rc == 0 and 'no attack run' in out and 'attack reaches' not in out and 'theory gap' not in out
@@ -485,3 +487,29 @@ def test_regression_sweep_takes_the_accuracy_and_max_bins_the_grid_error_names()
     rc, out, err = run(['sweep', '--n', '1000', '--schemes', 'wor', '--batch-sizes', '10', '--sigmas', '1',
                         '--epochs', '1', '--delta', '1e-5', '--memory-budget', '4'])
     assert rc == 2 and 'unrecognized arguments: --memory-budget' in err     # its workers are other processes
+
+
+def test_regression_account_rows_without_an_attack_printed_lower_0_and_a_generic_reason():
+    """`must account` over several k printed 'lower 0' where no attack ran, and replaced a trivial row's reason (no grid
+    fits the steps) with 'bracket wider than --accuracy'. Each row now carries `account`'s attack (None) and reason."""
+    argv = ['account', '--scheme', 'wor', '--n', '1000', '--m', '50', '--sigma', '0.5', '--steps', '1,3000',
+            '--delta', '1e-5', '--max-bins', '256']
+    rc, out, err = run(argv + ['--json'])
+    rows = json.loads(out)
+    assert rc == 0 and [r['k'] for r in rows] == [1, 3000]
+    trivial = rows[1]
+    assert trivial['lower'] is None and trivial['attack_name'].startswith('none') and not trivial['certified_accuracy']
+    assert '3000 steps do not fit' in trivial['reason'] and 'bracket wider' not in trivial['reason']
+    rc, out, err = run(argv)
+    assert rc == 0 and '3000 steps do not fit' in out and 'no attack ran' in out
+    assert not any(line.split()[2:3] == ['0'] for line in out.splitlines() if line.strip().startswith('3000'))
+
+
+def test_attack_budget_without_an_attack_to_spend_it_exits_2():
+    "--attack-budget with --pair paper was accepted and unused; the CLI's own larger default is not a request."
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '1', '--k', '5',
+                        '--delta', '1e-5', '--pair', 'paper', '--attack-budget', '1e9'])
+    assert rc == 2 and 'attack_budget' in err and len(err.strip().splitlines()) == 1
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '1', '--k', '5',
+                        '--delta', '1e-5', '--pair', 'paper'])
+    assert rc == 0, err

@@ -41,3 +41,15 @@ def test_regression_mlp_trains_on_one_dataset_per_run():
     own = [model.loss(res.params[r], X[r], y[r])[0] for r in range(2)]
     np.testing.assert_allclose(res.loss[-1], own, rtol=1e-12)
     assert abs(own[0] - model.loss(res.params[0], X[1], y[1])[0]) > 1e-6   # the other run's data gives another loss
+
+
+def test_regression_dpsgd_ignored_R_when_X_held_one_dataset_per_run():
+    "With X of shape (R, n, d), R=7 ran 3 runs silently; R that disagrees with X.shape[0] raises, R equal to it runs."
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(3, 40, 2)), rng.normal(size=(3, 40))
+    sc = make_scheme('wor', 40, m=8)
+    with pytest.raises(ValueError, match=r'R must equal X.shape\[0\]=3'):
+        dpsgd(LinearRegression(2), X, y, sc, 0.1, 1.0, 0.1, 2, rng=0, R=7)
+    same = dpsgd(LinearRegression(2), X, y, sc, 0.1, 1.0, 0.1, 2, rng=0, R=3)
+    default = dpsgd(LinearRegression(2), X, y, sc, 0.1, 1.0, 0.1, 2, rng=0)
+    assert same.params.shape[0] == 3 and np.array_equal(same.params, default.params)

@@ -35,7 +35,7 @@ def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
     if math.isinf(res.upper):
         return (f"no finite eps is certified at delta={delta:g} (the mass at +inf or the round-off floor of the bound "
                 f"exceeds it): raise delta or sigma")
-    return (f"the numerical bracket has ratio {res.ratio:.4g} > accuracy {accuracy:g} at the finest grid that fits "
+    return (f"the numerical bracket has ratio {res.ratio:.6g} > accuracy {accuracy:g} at the finest grid that fits "
             f"max_bins={max_bins} (h={step:.3g}, r={bins}); the bounds are valid but wider: raise max_bins (CLI "
             f"--max-bins) or accept a looser ratio (accuracy, CLI --accuracy, e.g. 1.02)")
 
@@ -217,6 +217,9 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     if h is not None: h = check_real(h, 'h', 0, 1, lo_open=True)
     max_bins = check_max_bins(max_bins)                     # against the memory budget, before any allocation
     attack_budget = check_real(attack_budget, 'attack_budget', 0); attack = check_flag(attack, 'attack')
+    if attack_budget != ADAPTIVE_WORK_BUDGET and not (attack and pair == 'worst'):   # never silently unused
+        raise ValueError(f"attack_budget={attack_budget:g} is the adaptive attack's, which runs only with "
+                         f"attack=True and pair='worst' (got attack={attack}, pair={pair!r})")
     options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean,
                                            net_blocks, net_copies_tol))
     tight = requested_run_certificates(scheme, relation, pair, options or False)
@@ -252,7 +255,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                                       budget), att)
         a, how, att = (best_attack(attack_budget) if attack or scheme.pair_is_exact   # attack=False: lower 0
                        else (Bounds(0.0, math.inf, 0.0), 'none (attack=False)', None))
-        start, skipped = None, {}
+        start, skipped, fast = None, {}, res   # fast: the bracket the grid was refined for
         for cert in tight:  # run certificates on request (the triangle net): one upper bound each, no bracket
             ask = dict(sigma=sigma, steps=k, h=step, relation=relation, eps=eps, delta=delta, max_bins=max_bins,
                        options=options)
@@ -278,7 +281,9 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     at = eps if eps is not None else res.upper
     floor = (max(cu.delta_floor(at) for cu in acc.upper) if worst and math.isfinite(at) and won not in tight_names
              else None)
-    certified = bool(res.ratio <= accuracy)
+    # a run certificate has no bracket: the accuracy asked is that of the fast bracket on the grid it played on
+    checked = fast if worst else res
+    certified = bool(checked.ratio <= accuracy)
     # named as every door takes it (net=...: account, the curves, calibrators, compare, sweep, Opacus's attach)
     tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
                f"triangle-net certificate, tighter and slower; net=QUICK_NET is its quick setting (CLI --net "
@@ -293,7 +298,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         query='delta' if eps is not None else 'eps', eps=eps if eps is not None else answer,
         delta=delta if delta is not None else answer, lower=lower, upper=res.upper, bound_interval=bound_iv,
         attack_interval=attack_iv, theory_gap=gap, certified_accuracy=certified,
-        reason=None if certified else _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins),
+        reason=None if certified else _uncertified_reason(checked, eps, delta, accuracy, max_bins, step, bins),
         guarantee=GUARANTEES[pair], h=step, r=bins,
         L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
         certificate=won, certificates=certs, attack_name=how if worst else None, delta_floor=floor, tighter=tighter,

@@ -198,7 +198,7 @@ def dpsgd(model,               # `LinearRegression`, `LogisticRegression` or `ML
           lr:float,            # learning rate (> 0)
           T:int,               # number of steps (≥ 1)
           rng=None,            # int seed, np.random.Generator or None
-          R:int|None=None,     # independent runs sharing X (2-D X only; default 1)
+          R:int|None=None,     # independent runs sharing X (default 1; 3-D X: X.shape[0], its runs)
           params0=None,        # initial parameters (None: `model.init`)
           distinct:bool=True,  # one gradient per distinct record, weighted by its count
           loss_every:int=1,    # full loss every this many steps (0: never)
@@ -212,7 +212,9 @@ def dpsgd(model,               # `LinearRegression`, `LogisticRegression` or `ML
     n = X.shape[-2]
     if scheme.n != n: raise ValueError(f"scheme.n must equal the number of records {n}, got {scheme.n}")
     batched = X.ndim == 3
-    R = X.shape[0] if batched else (1 if R is None else check_int(R, 'R', 1))
+    R = (X.shape[0] if batched else 1) if R is None else check_int(R, 'R', 1)
+    if batched and R != X.shape[0]:   # 3-D X: one run per slice, so R can only repeat that
+        raise ValueError(f"R must equal X.shape[0]={X.shape[0]} for 3-D X (one run per slice of X), got {R}")
     params = model.init(R, rng) if params0 is None else np.array(params0, float).reshape(R, model.n_params)
     loss, batch_loss = np.full((T, R), np.nan), np.full((T, R), np.nan)
     evals = copies = 0; t0 = time.perf_counter()

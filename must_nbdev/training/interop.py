@@ -160,7 +160,7 @@ def must_dp_accounting_pld(scheme:Scheme,           # registry scheme (`make_sch
                            pair:str='worst',        # 'worst' (certified for all datasets) or the paper's pair
                            max_bins:int=MAX_BINS,   # cap on the loss grid (>= 16)
                            bound:str='upper',       # 'upper': certified pessimistic PMF; 'lower': optimistic
-                           certificate:str='auto'): # 'auto': the best one `account` has for the scheme (see above)
+                           certificate:str='auto'): # 'auto': the last per-step certificate that applies (see above)
     "One step of `scheme`∘Gaussian(σ) (clip 1) as a dp_accounting `PrivacyLossDistribution` (the best certified PMF)."
     check_choice(certificate, 'certificate', ('auto',) + tuple(c.name for c in CERTIFICATES.values() if c.per_step))
     if check_choice(pair, 'pair', ('worst', 'paper')) == 'paper':
@@ -202,7 +202,7 @@ def dp_accounting_classes() -> tuple:
         noise_multiplier: float   # σ: Gaussian std / clipping norm (> 0)
 
     class MustPLDAccountant(ppa.PLDAccountant):
-        "dp_accounting's `PLDAccountant` that also composes `MustDpEvent`s, with the best certificate of each (its ε: inside `account`'s bracket)."
+        "dp_accounting's `PLDAccountant` that also composes `MustDpEvent`s, with the last certificate that applies to each (its ε: a certificate of its own grid, near `account`'s; see Composition)."
         def __init__(self, neighboring_relation=None, value_discretization_interval:float=1e-3):
             from dp_accounting.privacy_accountant import NeighboringRelation as NR
             rel = NR.REPLACE_ONE if neighboring_relation is None else neighboring_relation
