@@ -99,7 +99,7 @@ def _tighter_note(labelled,  # (label, gap, tighter) per row
 def _attack_budget(args) -> float:
     "The adaptive attack's budget: --attack-budget, else 10× `account`'s where an attack runs (--pair worst)."
     given = getattr(args, 'attack_budget', None)
-    return given if given is not None else 10 * ADAPTIVE_WORK_BUDGET if args.pair == 'worst' else ADAPTIVE_WORK_BUDGET
+    return (10 if args.pair == 'worst' else 1) * ADAPTIVE_WORK_BUDGET if given is None else given
 
 def _net_request(args) -> TightOptions|bool:
     "The triangle net a command was asked for (--net with its --net-* options), or False; options without --net raise."
@@ -196,9 +196,8 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
                      accuracy=args.accuracy, max_bins=args.max_bins, net=_net_request(args),
                      attack_budget=_attack_budget(args))
         for k, b in zip(ks, over):   # each row as `account` answers it: its attack (None: none ran), its reason
-            worst = b.pair == 'worst'
             rows.append(dict(k=k, query=f"{'delta(eps' if name == 'eps' else 'eps(delta'}={x:g})",
-                             lower=b.attack if worst else b.lower, upper=b.upper,
+                             lower=b.attack if b.pair == 'worst' else b.lower, upper=b.upper,
                              certified_accuracy=b.certified_accuracy, reason=b.reason or '',
                              certificate=b.certificate, theory_gap=b.theory_gap, tighter=b.tighter,
                              attack_name=b.attack_name))
@@ -227,7 +226,8 @@ def _plot_over_steps(rows, sc, args):
     for q in dict.fromkeys(r['query'] for r in rows):
         rs = [r for r in rows if r['query'] == q]
         line, = ax.plot([r['k'] for r in rs], [r['upper'] for r in rs], 'o-', label=f"{q}: certified upper")
-        ax.plot([r['k'] for r in rs], [math.nan if r['lower'] is None else r['lower'] for r in rs], 'o--', color=line.get_color(), alpha=0.6,
+        lows = [math.nan if r['lower'] is None else r['lower'] for r in rs]   # no attack ran: no point
+        ax.plot([r['k'] for r in rs], lows, 'o--', color=line.get_color(), alpha=0.6,
                 label=f"{q}: best attack (lower bound)" if args.pair == 'worst' else f"{q}: bracket lower end")
     ax.set(xscale='log', xlabel='steps k', ylabel='bound', title=f"{sc} ∘ N(0, {args.sigma:g}²)")
     if any(q.startswith('delta') for q in (r['query'] for r in rows)): ax.set_yscale('log')

@@ -255,7 +255,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                                       budget), att)
         a, how, att = (best_attack(attack_budget) if attack or scheme.pair_is_exact   # attack=False: lower 0
                        else (Bounds(0.0, math.inf, 0.0), 'none (attack=False)', None))
-        start, skipped, fast = None, {}, res   # fast: the bracket the grid was refined for
+        start, skipped, fast = None, {}, res   # fast: the bracket the grid was refined for, before any net
         for cert in tight:  # run certificates on request (the triangle net): one upper bound each, no bracket
             ask = dict(sigma=sigma, steps=k, h=step, relation=relation, eps=eps, delta=delta, max_bins=max_bins,
                        options=options)
@@ -276,14 +276,13 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf
                                else math.inf)
         bound_iv, attack_iv = (res.lower, res.upper), (a.lower, a.upper)
-    else: lower = res.lower
+    else: lower, fast = res.lower, res
     answer = res.upper if worst else res.estimate
     at = eps if eps is not None else res.upper
     floor = (max(cu.delta_floor(at) for cu in acc.upper) if worst and math.isfinite(at) and won not in tight_names
              else None)
     # a run certificate has no bracket: the accuracy asked is that of the fast bracket on the grid it played on
-    checked = fast if worst else res
-    certified = bool(checked.ratio <= accuracy)
+    certified = bool(fast.ratio <= accuracy)
     # named as every door takes it (net=...: account, the curves, calibrators, compare, sweep, Opacus's attach)
     tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
                f"triangle-net certificate, tighter and slower; net=QUICK_NET is its quick setting (CLI --net "
@@ -298,7 +297,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         query='delta' if eps is not None else 'eps', eps=eps if eps is not None else answer,
         delta=delta if delta is not None else answer, lower=lower, upper=res.upper, bound_interval=bound_iv,
         attack_interval=attack_iv, theory_gap=gap, certified_accuracy=certified,
-        reason=None if certified else _uncertified_reason(checked, eps, delta, accuracy, max_bins, step, bins),
+        reason=None if certified else _uncertified_reason(fast, eps, delta, accuracy, max_bins, step, bins),
         guarantee=GUARANTEES[pair], h=step, r=bins,
         L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
         certificate=won, certificates=certs, attack_name=how if worst else None, delta_floor=floor, tighter=tighter,
