@@ -306,6 +306,10 @@ def planar_upper_pld(gram:np.ndarray,   # member Gram matrix [[|a|², a·b], [a�
         fine = lad[::LIGHT_STRIDE] if light else lad                           # any levels give an upper PLD
         lev = np.sort(np.concatenate([coarse, fine[(fine >= lo_c) & (fine <= hi_c)]]))
         o2 = o2_of(lev[None, :], mid[sl, None], Gm[sl, None])
+        # levels below the loss's infimum in every row of the chunk bound empty regions (o2 = −∞ on both sides: mass 0
+        # exactly): drop them. o2 is nondecreasing in the level, so they are a prefix, and every other region is as it was
+        alive = ~np.isneginf(o2).all(axis=0)
+        o2 = o2[:, int(np.argmax(alive)) if alive.any() else o2.shape[1]:]
         inf_col = np.full((o2.shape[0], 1), np.inf)
         edges = np.concatenate([-inf_col, o2, inf_col], 1); lo2, hi2 = edges[:, :-1], edges[:, 1:]
         (w0, d0), (wa, da) = _cell_masses(edges / sigma, True), _cell_masses((edges - a2) / sigma, True)
