@@ -10,7 +10,7 @@ from .core.definitions import MECHANISMS, MEMORY_BUDGET, check_real, memory_budg
 from .core.sampling import SCHEMES
 from .core.epochs import EPOCH_SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from .accounting.triangle_certificate import MAX_BLOCKS, TightOptions
+from .accounting.triangle_certificate import MAX_BLOCKS, NET_PRESETS, TightOptions
 from .accounting.unlabelled_net import MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
@@ -143,9 +143,11 @@ def _add_precision(p, memory:bool=True):
                        help=f'GiB one call may allocate (default {MEMORY_BUDGET / 2**30:g}); '
                             'a --max-bins above what it allows is refused')
 
-def _add_net_args(p):
-    "The --net-* options: how the triangle nets (`accounting/07_triangles`, 08) are built (--net); `TightOptions`."
+def _add_net_args(p, what:str):   # what --net adds, for its help
+    "--net [PRESET] and the --net-* options: how the triangle nets (`accounting/07_triangles`, 08) are built."
     d = TightOptions()                                                      # the defaults, from the group itself
+    p.add_argument('--net', nargs='?', const=True, default=False, choices=list(NET_PRESETS), metavar='PRESET',
+                   help=f"{what}; --net {' or --net '.join(NET_PRESETS)}: a preset's options (NET_PRESETS)")
     p.add_argument('--net-tol', dest='net_tol', type=parse_number, default=d.tol,
                    help=f'refinement tolerance of the triangle net (default {d.tol:g}; smaller: tighter, slower)')
     p.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=d.coarsen,
@@ -203,9 +205,7 @@ def _add_account(sub, raw):
     c.add_argument('--attack-budget', dest='attack_budget', type=parse_number,
                    help=f'work units for the adaptive-orientation attack, with --pair worst (default '
                         f'{10 * ADAPTIVE_WORK_BUDGET:.2g}, about 20 s; 0: fixed orientation mixes only)')
-    c.add_argument('--net', action='store_true',
-                   help='also the triangle-net certificate (fixed size, substitution; minutes per k and query)')
-    _add_net_args(c)
+    _add_net_args(c, 'also the triangle-net certificate (fixed size, substitution; minutes per k and query)')
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)
@@ -234,9 +234,7 @@ def _add_compare(sub, raw):
     cmp_.add_argument('--plot', metavar='FILE.png', help='bar chart of the result into FILE.png')
     cmp_.add_argument('--json', action='store_true', help='print a JSON list, one object per scheme')
     cmp_.add_argument('--quiet', action='store_true', help='no progress on stderr')
-    cmp_.add_argument('--net', action='store_true',
-                      help='also the triangle-net certificate for the fixed-size schemes (substitution; minutes a row)')
-    _add_net_args(cmp_)
+    _add_net_args(cmp_, 'also the triangle-net certificate for the fixed-size schemes (substitution; minutes a row)')
     _add_precision(cmp_)
     cmp_.set_defaults(func=cmd_compare)
 
@@ -293,9 +291,7 @@ def _add_sweep(sub, raw):
     sw.add_argument('--plot', metavar='FILE.png', help='eps against sigma, one panel per (batch size, epochs)')
     sw.add_argument('--json', action='store_true', help='print a JSON list, one object per point')
     sw.add_argument('--quiet', action='store_true', help='no progress on stderr')
-    sw.add_argument('--net', action='store_true',
-                    help='also the triangle-net certificate at the fixed-size points (substitution; minutes a point)')
-    _add_net_args(sw)
+    _add_net_args(sw, 'also the triangle-net certificate at the fixed-size points (substitution; minutes a point)')
     _add_precision(sw, memory=False)
     sw.set_defaults(func=cmd_sweep)
 
@@ -318,10 +314,7 @@ def _add_calibrate(sub, raw):
     cal.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
     cal.add_argument('--tol', type=parse_number, default=0.005, help='relative search tolerance (default 0.005)')
     _add_precision(cal)
-    cal.add_argument('--net', action='store_true',
-                     help='then search on with the triangle-net certificate (fixed size, '
-                          'substitution; minutes per call)')
-    _add_net_args(cal)
+    _add_net_args(cal, 'then search on with the triangle-net certificate (fixed size, substitution; minutes a call)')
     cal.add_argument('--json', action='store_true', help='print one JSON object')
     cal.add_argument('--quiet', action='store_true', help='no progress on stderr')
     cal.set_defaults(func=cmd_calibrate)

@@ -14,7 +14,7 @@ from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.certificates import CERTIFICATES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
 from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
-from .accounting.triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
+from .accounting.triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, net_asked
 from .training.compare import compare_schemes, comparison_table, left_out, plot_comparison, reading
 from .training.compare import short_label, step_counts
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep
@@ -93,8 +93,8 @@ def _tighter_note(labelled,  # (label, gap, tighter) per row
     names = ', '.join(dict.fromkeys(label for label, _ in far))
     return (f"tighter: for {names} a fast certificate answered, up to {max(g for _, g in far):.3g}x the best attack; "
             f"{door} adds the triangle-net certificate, tighter "
-            f"and slower; {QUICK_NET.recipe(cli=True)} is its quick setting ({QUICK_NET_MEASURED}), and "
-            f"--net-blocks {QUICK_BLOCKS} plays it in blocks ({QUICK_BLOCKS_MEASURED})")
+            f"and slower; --net quick is its quick setting ({QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}), "
+            f"and --net quick-blocks plays it in {QUICK_BLOCKS} blocks ({QUICK_BLOCKS_MEASURED})")
 
 def _attack_budget(args) -> float:
     "The adaptive attack's budget: --attack-budget, else 10× `account`'s where an attack runs (--pair worst)."
@@ -102,11 +102,14 @@ def _attack_budget(args) -> float:
     return (10 if args.pair == 'worst' else 1) * ADAPTIVE_WORK_BUDGET if given is None else given
 
 def _net_request(args) -> TightOptions|bool:
-    "The triangle net a command was asked for (--net with its --net-* options), or False; options without --net raise."
+    "The triangle net a command was asked for (--net, a preset or its --net-* options), or False; both, or options alone, raise."
     options, asked = TightOptions.of(vars(args)), getattr(args, 'net', False)   # a Namespace by hand may lack --net
     if not asked and options != TightOptions():
         raise ValueError(f"{options.recipe(cli=True)} set the triangle net's options, but --net was not given")
-    return options if asked else False
+    if isinstance(asked, str) and options != TightOptions():
+        raise ValueError(f"--net {asked} and {options.recipe(cli=True)} both set the triangle net's options: "
+                         "give one of them")
+    return net_asked(asked) if isinstance(asked, str) else options if asked else False
 
 def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
                ) -> int:

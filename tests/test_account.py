@@ -267,20 +267,22 @@ def test_a_fast_answer_far_from_the_attack_says_how_to_ask_for_the_tight_one():
     assert r.theory_gap > 1.05 and f"{r.theory_gap:.3g}x the best attack" in r.tighter and 'net=True' in r.tighter
     assert r.to_dict()['tighter'] == r.tighter and 'tighter: net=True' in repr(r)
     from must_nbdev.accounting.triangle_certificate import QUICK_NET, QUICK_BLOCKS, QUICK_BLOCKS_NET
-    assert 'net=QUICK_NET is its quick setting' in r.tighter and QUICK_NET.recipe(cli=True) in r.tighter
-    assert f"net=QUICK_BLOCKS_NET plays it in {QUICK_BLOCKS} blocks" in r.tighter             # and the blocks it offers
-    assert QUICK_BLOCKS_NET.recipe(cli=True) in r.tighter
+    assert "net='quick' is its quick setting" in r.tighter and QUICK_NET.recipe(cli=True) in r.tighter
+    assert f"net='quick-blocks' plays it in {QUICK_BLOCKS} blocks" in r.tighter          # and the blocks it offers
+    assert '(CLI --net quick:' in r.tighter and '(CLI --net quick-blocks;' in r.tighter
     tight = account(sc, sigma=4.0, steps=200, eps=0.5, accuracy=1.05, net=True, net_tol=1.0)
     assert tight.tighter is None and 'tighter' not in repr(tight)          # the net was asked for
 
 def test_regression_the_hint_names_the_net_as_every_python_door_takes_it():
     "The hint offered net_blocks=5, which only account and the calibrators take: the curves, compare and sweep refused it."
-    from must_nbdev.accounting import triangle_certificate
+    import ast
+    from must_nbdev.accounting.triangle_certificate import QUICK_BLOCKS_NET
     sc = make_scheme('wor', 10_000, m=200)
     fast = delta_over_k(sc, sigma=4.0, steps=[200], eps=0.5)[0]
-    named = fast.tighter.split('and net=')[1].split(' ')[0]              # the blocked quick setting, by its name
-    net = delta_over_k(sc, sigma=4.0, steps=[200], eps=0.5, net=getattr(triangle_certificate, named))[0]
-    assert named == 'QUICK_BLOCKS_NET' and net.certificate == 'triangle net' and net.tighter is None
+    named = ast.literal_eval(fast.tighter.split('and net=')[1].split(' ')[0])   # the blocked quick setting, by name
+    net = delta_over_k(sc, sigma=4.0, steps=[200], eps=0.5, net=named)[0]
+    assert named == 'quick-blocks' and net.certificate == 'triangle net' and net.tighter is None
+    assert net.certified == delta_over_k(sc, sigma=4.0, steps=[200], eps=0.5, net=QUICK_BLOCKS_NET)[0].certified
     assert net.attack <= net.certified < fast.certified, (fast, net)
 
 def test_curves_with_the_net_answer_each_k_as_account_net_does():
@@ -297,7 +299,7 @@ def test_curves_with_the_net_answer_each_k_as_account_net_does():
         delta_over_k(sc, sigma=4.0, steps=[10], eps=0.5, net=True, net_options={'tol': 0.04})
 
 def test_the_net_options_travel_as_one_group_at_every_door():
-    "net=QUICK_NET is net=True with its keywords, at account, the calibrators and the curves; both at once raise."
+    "net=QUICK_NET (or 'quick') is net=True with its keywords, at account, the calibrators and the curves; both raise."
     from must_nbdev.accounting.triangle_certificate import QUICK_NET
     sc = make_scheme('wor', 1000, m=50)
     flat = account(sc, sigma=4.0, steps=20, eps=0.5, net=True, **QUICK_NET.keywords())
@@ -312,8 +314,14 @@ def test_the_net_options_travel_as_one_group_at_every_door():
         calibrate_sigma(sc, steps=20, eps=0.5, delta=1e-5, net=QUICK_NET, net_grid=2)
     with pytest.raises(ValueError, match='given twice'):
         delta_over_k(sc, sigma=4.0, steps=[20], eps=0.5, net=QUICK_NET, net_options=QUICK_NET)
-    with pytest.raises(TypeError, match='net must be True, False or TightOptions'):
-        account(sc, sigma=4.0, steps=20, eps=0.5, net='quick')
+    named = account(sc, sigma=4.0, steps=20, eps=0.5, net='quick')          # the preset by its name
+    assert named.upper == flat.upper and named.certificates == flat.certificates
+    with pytest.raises(ValueError, match="one of 'quick', 'quick-blocks'; got 'quickest'"):
+        account(sc, sigma=4.0, steps=20, eps=0.5, net='quickest')
+    with pytest.raises(ValueError, match="given twice, as net='quick'"):
+        calibrate_sigma(sc, steps=20, eps=0.5, delta=1e-5, net='quick', net_grid=2)
+    with pytest.raises(TypeError, match="net must be True, False, a preset's name"):
+        account(sc, sigma=4.0, steps=20, eps=0.5, net=1)
     with pytest.raises(ValueError, match='net was not asked for'):
         calibrate_steps(sc, sigma=4.0, eps=0.74, delta=1e-5, net=False, net_tol=0.1)
 

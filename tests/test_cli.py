@@ -373,8 +373,8 @@ def test_account_says_when_the_fast_certificate_answered_and_how_to_ask_for_the_
     assert rc == 0, err
     line = paragraph(out, 'tighter:')
     assert "'public labels' answered" in line and 'x the best attack' in line and '--net' in line
+    assert '(CLI --net quick:' in line and '(CLI --net quick-blocks;' in line        # the presets, by name
     assert '--net-grid 4 --net-levels 1 --net-lean --net-copies-tol 0.08' in line   # the quick setting, as flags
-    assert '--net-blocks 5' in line
 
 
 def test_account_follows_its_hint():
@@ -383,7 +383,7 @@ def test_account_follows_its_hint():
             '--json']
     rc, out, err = run(base); fast = json.loads(out)
     flags = fast['tighter'].split('(CLI ')[3].split(';')[0].split()         # the quick setting in blocks
-    assert flags[:3] == ['--net', '--net-grid', '4'] and '--net-blocks' in flags, fast['tighter']
+    assert flags == ['--net', 'quick-blocks'], fast['tighter']
     rc, out, err = run(base + flags); net = json.loads(out)
     assert rc == 0, err
     assert net.get('tighter') is None and net['attack'] <= net['certified'] < fast['certified'], (fast, net)
@@ -416,6 +416,20 @@ def test_net_options_on_a_list_of_steps_used_to_be_ignored():
     sc = make_scheme('wor', 1000, m=50)
     want = [account(sc, sigma=4.0, steps=k, delta=1e-5, net=True, **QUICK_NET.keywords()).upper for k in (20, 40)]
     assert rc == 0 and [r['upper'] for r in json.loads(out)] == want, (out, err)
+
+def test_net_takes_a_preset_by_name_as_its_flags():
+    "--net quick is --net with QUICK_NET's flags; an unknown preset, or a preset with --net-* options, exits 2."
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    base = ['account', '--scheme', 'wor', '--n', '1000', '--m', '50', '--sigma', '4', '--k', '20', '--delta', '1e-5',
+            '--json']
+    rc, out, err = run([*base, '--net', 'quick']); named = json.loads(out)
+    rc2, out2, err2 = run([*base, '--net', *QUICK_NET.recipe(cli=True).split()]); flags = json.loads(out2)
+    assert rc == rc2 == 0 and named['certificates'] == flags['certificates'], (err, err2)
+    assert named['certified'] == flags['certified'] and 'triangle net' in named['certificates']
+    rc, out, err = run([*base, '--net', 'quickest'])
+    assert rc == 2 and "invalid choice: 'quickest'" in err and "'quick-blocks'" in err, err
+    rc, out, err = run([*base, '--net', 'quick', '--net-tol', '0.1'])
+    assert rc == 2 and err.count('\n') == 1 and '--net quick and --net-tol 0.1 both set' in err, err
 
 def test_a_steps_table_names_each_certificate_and_says_when_a_fast_one_answered():
     rc, out, err = run(['account', '--scheme', 'wor', '--n', '60000', '--batch-size', '256', '--sigma', '1.1', '--steps',

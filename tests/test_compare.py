@@ -120,7 +120,7 @@ def test_rows_say_when_a_fast_certificate_answered_far_from_the_attack():
                        '--b', '80', '--quiet'])
     note = paragraph(out, 'tighter:')
     assert rc == 0 and out.count('tighter:') == 1 and 'WOR' in note and 'must compare --net' in note
-    assert '--net-blocks 5 plays it in blocks' in ' '.join(note.split())
+    assert '--net quick-blocks plays it in 5 blocks' in ' '.join(note.split())
     assert 'Poisson' not in note
     assert all(len(l) <= 96 for l in out.split('tighter:')[1].splitlines())   # the note wraps to the CLI's width
 

@@ -290,7 +290,7 @@ def test_a_net_accountant_calibrates_and_reports_by_the_triangle_net():
     from must_nbdev.accounting.calibrate import calibrate_sigma
     s = make_scheme('wor', N, m=BATCH)
     sampler = MustBatchSampler(s, seed=6); engine = PrivacyEngine()
-    acc = attach(engine, sampler, net=QUICK_NET)
+    acc = attach(engine, sampler, net='quick')                  # the preset by its name, as README says
     opt, steps, _ = _train(engine, DataLoader(_data(), batch_sampler=sampler), target=0.74, poisson_sampling=False)
     cal = calibrate_sigma(s, steps=40, eps=0.74, delta=1e-5, net=True, **QUICK_NET.keywords())
     assert steps == 40 and opt.noise_multiplier == cal.sigma and cal.result.certificate == 'triangle net'
@@ -307,7 +307,9 @@ def test_a_net_accountant_refuses_what_the_net_does_not_certify():
     from must_nbdev.accounting.triangle_certificate import QUICK_NET, TightOptions
     from must_nbdev.core.epochs import make_epoch_scheme
     s = make_scheme('wor', N, m=BATCH)
-    with pytest.raises(TypeError, match='TightOptions'): OpacusStyleAccountant(s, net='quick')
+    assert OpacusStyleAccountant(s, net='quick').net == QUICK_NET         # a preset, by its name
+    with pytest.raises(ValueError, match="'quick-blocks'; got 'fast'"): OpacusStyleAccountant(s, net='fast')
+    with pytest.raises(TypeError, match='TightOptions'): OpacusStyleAccountant(s, net=2)
     assert OpacusStyleAccountant(s, net=True).net == TightOptions()      # True: the net at its defaults
     assert OpacusStyleAccountant(s, net=False).net is None
     with pytest.raises(ValueError, match='Poisson'): OpacusStyleAccountant('poisson', net=QUICK_NET)

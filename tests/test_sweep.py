@@ -132,10 +132,11 @@ def test_a_sweep_with_the_net_answers_what_account_net_answers_where_it_applies(
     assert (tight[1].eps, tight[1].certificate, tight[1].tighter) == (ref.upper, 'triangle net', None)
     assert tight[1].eps < fast[1].eps and fast[1].tighter is not None and key(tight[:1]) == key(fast[:1])
     with pytest.raises(ValueError, match='applies to no point'): run_sweep(pts[:1], delta=1e-5, net=QUICK_NET)
-    with pytest.raises(TypeError, match='TightOptions'): run_sweep(pts, delta=1e-5, net='quick')
+    with pytest.raises(ValueError, match="got 'quickest'"): run_sweep(pts, delta=1e-5, net='quickest')
+    with pytest.raises(TypeError, match='TightOptions'): run_sweep(pts, delta=1e-5, net=0.5)
     assert key(run_sweep(pts[:1], delta=1e-5, net=None)) == key(fast[:1])   # None: no net, as False
     rc, out, err = run_cli('sweep', '--n', '1000', '--schemes', 'wor', '--batch-sizes', '50', '--sigmas', '4',
-                           '--epochs', '2', '--delta', '1e-5', '--quiet', '--net', *QUICK_NET.recipe(cli=True).split())
+                           '--epochs', '2', '--delta', '1e-5', '--quiet', '--net', 'quick')   # QUICK_NET, by name
     assert rc == 0 and 'triangle net' in out and f'{ref.upper:.6f}'[:7] in out, (out, err)
     rc, out, err = run_cli('sweep', '--n', '1000', '--schemes', 'wor', '--batch-sizes', '50', '--sigmas', '4',
                            '--epochs', '2', '--delta', '1e-5', '--net-tol', '0.04')

@@ -15,7 +15,7 @@ from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, ad
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
 from .triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
-from .triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, QUICK_BLOCKS_NET
+from .triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
 from .certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM, run_certificates
 from .attack import AttackAccountant
 from .accountant import (
@@ -195,7 +195,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             max_bins:int=MAX_BINS,     # cap on FFT bins (>= 16): bounds time and memory
             attack:bool=True,          # also run the attacks (certified lower bound); False: faster
             attack_budget:float=ADAPTIVE_WORK_BUDGET,  # work units for the adaptive attack (0: fixed mixes only)
-            net=False,                 # also the triangle net (fixed size, substitution; minutes): True or its options
+            net=False,                 # also the triangle net (fixed size, substitution; minutes): True, 'quick', options
             net_tol:float=NET_TOL,     # its refinement tolerance (> 0): smaller is tighter and slower
             net_coarsen:int=1,         # its members on the grid coarsen·h (1..64): faster, a little looser
             net_cells:int=CELLS,       # its unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
@@ -285,11 +285,10 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     certified = bool(fast.ratio <= accuracy)
     # named as every door takes it (net=...: account, the curves, calibrators, compare, sweep, Opacus's attach)
     tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
-               f"triangle-net certificate, tighter and slower; net=QUICK_NET is its quick setting (CLI --net "
+               f"triangle-net certificate, tighter and slower; net='quick' is its quick setting (CLI --net quick: "
                f"{QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}: benchmarks/TIGHT_DEFAULT.md), and "
-               f"net=QUICK_BLOCKS_NET plays it in {QUICK_BLOCKS} blocks (CLI --net {QUICK_BLOCKS_NET.recipe(cli=True)}; "
-               f"{QUICK_BLOCKS_MEASURED}: benchmarks/TIGHT_BLOCKS.md); both are in "
-               f"must_nbdev.accounting.triangle_certificate"
+               f"net='quick-blocks' plays it in {QUICK_BLOCKS} blocks (CLI --net quick-blocks; "
+               f"{QUICK_BLOCKS_MEASURED}: benchmarks/TIGHT_BLOCKS.md)"
                if worst and not tight and gap is not None and TIGHT_GAP < gap < math.inf
                and run_certificates(scheme, relation) else None)
     return AccountResult(

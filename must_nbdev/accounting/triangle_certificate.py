@@ -22,9 +22,9 @@ from .upper_dp import NET_TRIM, net_trim, upper_game_dp, worker_threads
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
            'MALLOC_CHOICES', 'DISPLACING_COVER', 'MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS',
-           'QUICK_BLOCKS_NET', 'QUICK_BLOCKS_MEASURED', 'MOVED', 'TriangleCertificate', 'check_net_query',
-           'check_copies_tol', 'label_pld', 'on_grid', 'settle_allocator', 'net_label_groups', 'whole_steps', 'net_dp',
-           'triangle_delta', 'triangle_epsilon', 'TightOptions', 'net_asked']
+           'QUICK_BLOCKS_NET', 'QUICK_BLOCKS_MEASURED', 'NET_PRESETS', 'MOVED', 'TriangleCertificate',
+           'check_net_query', 'check_copies_tol', 'label_pld', 'on_grid', 'settle_allocator', 'net_label_groups',
+           'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon', 'TightOptions', 'net_asked']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -382,19 +382,28 @@ QUICK_BLOCKS_MEASURED = (   # benchmarks/TIGHT_BLOCKS.md against TIGHT_DEFAULT.m
     "at the DP-SGD size, 26-36% of that time for at most 2.0% more ε")
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #0eddfc1f
-def net_asked(net,                             # False, True, or the options themselves (a `TightOptions`)
+NET_PRESETS = {'quick': QUICK_NET, 'quick-blocks': QUICK_BLOCKS_NET}   # net='quick' (CLI --net quick): by name
+
+def net_asked(net,                             # False, True, a preset's name (`NET_PRESETS`) or a `TightOptions`
               options:TightOptions|None=None,  # the options given apart (`net_*` keywords, `net_options`)
              ) -> TightOptions|None:
     "The triangle net's options a door was asked for, or None when it was not; options given twice raise."
     if options is not None and not isinstance(options, TightOptions):
         raise TypeError(f"net options must be TightOptions, got {type(options).__name__}")
     given = options is not None and options != TightOptions()
+    if isinstance(net, str):
+        if net not in NET_PRESETS:
+            raise ValueError(f"net must be True, False, TightOptions or a preset's name, one of "
+                             f"{', '.join(map(repr, NET_PRESETS))}; got {net!r}")
+        named, net = net, NET_PRESETS[net]
+    else: named = None
     if isinstance(net, TightOptions):
-        if given: raise ValueError(f"the net's options were given twice, as net={net!r} and as {options.recipe()}: "
-                                   "give one of them")
+        if given: raise ValueError(f"the net's options were given twice, as net={named or net!r} and as "
+                                   f"{options.recipe()}: give one of them")
         return net
     if not isinstance(net, (bool, np.bool_)):
-        raise TypeError(f"net must be True, False or TightOptions (e.g. QUICK_NET), got {type(net).__name__}")
+        raise TypeError(f"net must be True, False, a preset's name ('quick', 'quick-blocks') or TightOptions "
+                        f"(e.g. QUICK_NET), got {type(net).__name__}")
     if not net and given:   # options of a certificate that will not run
         raise ValueError(f"{options.recipe()} set the triangle net's options, but the net was not asked for: "
                          "give net=True (CLI --net) or drop them")
