@@ -29,3 +29,18 @@ def test_tight_default_markdown_is_its_record(name):
     assert bench.render(record) == text
     wor = next(r for r in record['rows'] if r['scheme'] == 'wor' and r['setting'] == 'quick')
     assert f"| {wor['upper'] / wor['attack']:.3f} |" in text
+
+def test_best_attack_markdown_is_its_record():
+    "The best-attack artefact is its record rendered: each gap is the recorded certificate over the better attack."
+    import json
+    bench = _module('best_attack')
+    record = json.loads((ROOT / 'benchmarks' / 'BEST_ATTACK.json').read_text())
+    text = (ROOT / 'benchmarks' / 'BEST_ATTACK.md').read_text()
+    assert bench.render(record) == text
+    whole = bench._quick(ROOT / 'benchmarks' / 'TIGHT_DEFAULT.json')
+    for r in record['rows']:
+        assert r['cli']['upper'] == r['default']['upper']          # the budget moves the attack, never the certificate
+        best = max(r['default']['attack'], r['cli']['attack'])
+        assert best < r['cli']['upper']                              # a lower bound: below the certificate
+        if (r['size'], r['scheme']) in whole:
+            assert f" | {whole[r['size'], r['scheme']][0] / best:.3f} | " in text
