@@ -8,12 +8,12 @@ lower bound that narrows the gap from below; no certificate is recomputed. Write
     python benchmarks/best_attack.py                              # about a minute on 2 cores
     python benchmarks/best_attack.py --render benchmarks/BEST_ATTACK.json   # its Markdown again, from the record
 """
-import argparse, json, subprocess, sys, time
+import argparse, json, sys, time
 from pathlib import Path
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))   # its sibling, also when loaded by path (the tests)
-from tight_default import PRELUDE, child, configurations
+from tight_default import PRELUDE, child, configurations, head_commit, save
 ATTACK = PRELUDE + r'''
 from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.account import account
@@ -32,7 +32,7 @@ def main(argv=None):
     if args.render:
         path = Path(args.render); path.with_suffix('.md').write_text(render(json.loads(path.read_text()))); return
     from must_nbdev.accounting.adaptive import ADAPTIVE_WORK_BUDGET
-    commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
+    commit = head_commit()
     t_all, rows = time.perf_counter(), []
     for size, query, spec, names in configurations():
         for name in names:
@@ -42,10 +42,7 @@ def main(argv=None):
             rows.append(row); print(row, flush=True)
     record = dict(command='python benchmarks/best_attack.py', commit=commit, date=time.strftime('%Y-%m-%d'),
                   seconds=round(time.perf_counter() - t_all), budget=ADAPTIVE_WORK_BUDGET, rows=rows)
-    Path(args.out).with_suffix('.json').write_text(json.dumps(record, indent=1))
-    text = render(record)
-    Path(args.out).write_text(text)
-    print(text)
+    save(record, args.out, render)
 
 def _quick(path:Path) -> dict:
     "(size, scheme) → (certified, recorded attack, commit) of a recorded tight_default run's quick rows."

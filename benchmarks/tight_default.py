@@ -82,6 +82,17 @@ def configurations():
         yield f'DP-SGD σ={sigma}', 'ε(δ=1e-05)', dict(DPSGD, sigma=sigma), SCHEMES
     yield 'Fig S2 σ=4', 'δ(ε=1)', dict(FIG_S2), SCHEMES[:4]
 
+def head_commit() -> str:
+    "The checked-out commit, short: what a record was measured at."
+    return subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
+
+def save(record:dict, out:str, render) -> None:
+    "Write a run's record as JSON beside its Markdown `out` (rendered by `render`), and print the Markdown."
+    Path(out).with_suffix('.json').write_text(json.dumps(record, indent=1))
+    text = render(record)
+    Path(out).write_text(text)
+    print(text)
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--quick', nargs='*', default=[], choices=SCHEMES, metavar='SCHEME',
@@ -98,7 +109,7 @@ def main(argv=None):
     from dataclasses import asdict, replace
     net = replace(QUICK_NET, blocks=args.blocks)
     quick = asdict(net)
-    commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
+    commit = head_commit()
     t_all, rows, cals, yard = time.perf_counter(), [], [], []
     for size, query, spec, names in configurations():
         ys = {k: spec[k] for k in ('n', 'm', 'steps', 'sigma', 'delta', 'eps') if k in spec}
@@ -118,10 +129,7 @@ def main(argv=None):
     record = dict(command=command, commit=commit, date=time.strftime('%Y-%m-%d'),
                   seconds=round(time.perf_counter() - t_all), recipe=net.recipe(), quick=quick, rows=rows,
                   yardstick=yard, calibrations=cals)
-    Path(args.out).with_suffix('.json').write_text(json.dumps(record, indent=1))
-    text = render(record)
-    Path(args.out).write_text(text)
-    print(text)
+    save(record, args.out, render)
 
 def render(record:dict) -> str:
     "The Markdown artefact of one run's record (the JSON written beside it)."

@@ -402,8 +402,8 @@ def net_asked(net,                             # False, True, a preset's name (`
                                    f"{options.recipe()}: give one of them")
         return net
     if not isinstance(net, (bool, np.bool_)):
-        raise TypeError(f"net must be True, False, a preset's name ('quick', 'quick-blocks') or TightOptions "
-                        f"(e.g. QUICK_NET), got {type(net).__name__}")
+        raise TypeError(f"net must be True, False, a preset's name ({', '.join(map(repr, NET_PRESETS))}) or "
+                        f"TightOptions (e.g. QUICK_NET), got {type(net).__name__}")
     if not net and given:   # options of a certificate that will not run
         raise ValueError(f"{options.recipe()} set the triangle net's options, but the net was not asked for: "
                          "give net=True (CLI --net) or drop them")
