@@ -44,3 +44,12 @@ def test_best_attack_markdown_is_its_record():
         assert best < r['cli']['upper']                              # a lower bound: below the certificate
         if (r['size'], r['scheme']) in whole:
             assert f" | {whole[r['size'], r['scheme']][0] / best:.3f} | " in text
+
+def test_the_hints_quote_the_quick_nets_recorded_cost():
+    "QUICK_NET_MEASURED and QUICK_BLOCKS_MEASURED, which `tighter` prints, are the two records' summary, not older runs."
+    import json
+    from must_nbdev.accounting.triangle_certificate import QUICK_NET_MEASURED, QUICK_BLOCKS_MEASURED
+    bench = _module('tight_default')
+    whole, blocks = (json.loads((ROOT / 'benchmarks' / f'{n}.json').read_text()) for n in ('TIGHT_DEFAULT', 'TIGHT_BLOCKS'))
+    assert whole['commit'] == blocks['commit']          # one library, so the blocks' share of its time means something
+    assert bench.measured(whole, blocks) == (QUICK_NET_MEASURED, QUICK_BLOCKS_MEASURED)
