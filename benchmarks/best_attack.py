@@ -67,8 +67,9 @@ def render(record:dict) -> str:
              "`must account` gives it. Where the adaptive DP needs more work than the budget, the attack is the "
              "fixed orientation mixes. Every attack is a real adaptive adversary on real datasets, so it is a "
              "certified lower bound; the higher one is the best known. *quick*: the quick net's certificate as "
-             "recorded in benchmarks/TIGHT_DEFAULT.json (whole run) and TIGHT_BLOCKS.json (five blocks), commits "
-             f"{', '.join(f'`{c}`' for c in commits)}; no certificate is recomputed here. *gap*: certificate over "
+             "recorded in benchmarks/TIGHT_DEFAULT.json (whole run) and TIGHT_BLOCKS.json (five blocks), "
+             f"commit{'s' if len(commits) > 1 else ''} {', '.join(f'`{c}`' for c in commits)}; no certificate is "
+             "recomputed here. *gap*: certificate over "
              "the best attack. The goal: 1.05× at the DP-SGD size, 1.3× at Fig S2.", '',
              '| size | query | scheme | attack, default | how | seconds | attack, CLI | how | seconds | '
              'quick, whole | gap | quick, 5 blocks | gap |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|']

@@ -100,18 +100,49 @@ def goal_met(row:dict) -> bool:
     return row['upper'] / row['attack'] <= limit and row['seconds'] <= budget and row['peak_mb'] <= 2048
 
 NAMES = {'wor': 'WOR', 'wr': 'WR', 'must-ow': 'MUST.ow', 'must-ww': 'MUST.ww', 'must-wo': 'MUST.wo'}
+GROUPS = (('WOR', ('wor',)), ('WR and MUST.wo', ('wr', 'must-wo')),             # the hints' groups of schemes
+          ('MUST.ow and MUST.ww', ('must-ow', 'must-ww')))
+
+def _quick_rows(record:dict, size:str='') -> dict:
+    "{(size, scheme): row} of a record's quick-setting calls (those whose size label starts with `size`)."
+    return {(r['size'], r['scheme']): r for r in record['rows']
+            if r['setting'] == 'quick' and r['size'].startswith(size)}
+
+def _span(values, digits:int=0) -> str:
+    "'lo-hi' of values, the low end rounded down and the high end up to `digits` decimals (an 'at most' range)."
+    scale = 10 ** digits
+    outward = lambda x, f: f(round(x * scale, 9)) / scale        # round(…, 9): 1.02 · 100 is 102.00000000000001
+    return f"{outward(min(values), math.floor):.{digits}f}-{outward(max(values), math.ceil):.{digits}f}"
+
+def measured_parts(whole:dict, blocks:dict) -> tuple:
+    "(the whole run's gaps and seconds by scheme group; the blocks' share of its time and their most extra ε)."
+    run, cut = _quick_rows(whole, 'DP-SGD'), _quick_rows(blocks, 'DP-SGD')
+    both = sorted(run.keys() & cut.keys())
+    if not both: raise ValueError("the two records share no quick-setting call at the DP-SGD size")
+    parts = []
+    for label, names in GROUPS:
+        rows = [run[k] for k in both if k[1] in names]
+        parts.append(f"{label} {_span([r['upper'] / r['attack'] for r in rows], 2)}x"
+                     f"{' the attack' if not parts else ''} in {_span([r['seconds'] for r in rows])} s")
+    share = _span([100 * cut[k]['seconds'] / run[k]['seconds'] for k in both])
+    more = max(0.0, max(100 * (cut[k]['upper'] / run[k]['upper'] - 1) for k in both))
+    return ', '.join(parts), f"{share}% of that time for at most {math.ceil(round(10 * more, 9)) / 10:.1f}% more ε"
+
+def measured(whole:dict, blocks:dict) -> tuple:
+    "What the hints quote of the quick net at the DP-SGD size (`QUICK_NET_MEASURED`, `QUICK_BLOCKS_MEASURED`)."
+    net, cost = measured_parts(whole, blocks)
+    return f"at the DP-SGD size: {net}", f"at the DP-SGD size, {cost}"
 
 def side_by_side(whole:dict, blocks:dict) -> str:
     "The quick net in five blocks beside the whole run, from the two records: gaps, seconds, calibrations (Markdown)."
-    quick = lambda rec: {(r['size'], r['scheme']): r for r in rec['rows'] if r['setting'] == 'quick'}
     calib = lambda rec: {c['scheme']: c for c in rec['calibrations'] if c['setting'] == 'quick'}
-    cut, run, cut_cal, run_cal = quick(blocks), quick(whole), calib(blocks), calib(whole)
+    cut, run, cut_cal, run_cal = _quick_rows(blocks), _quick_rows(whole), calib(blocks), calib(whole)
     sizes = list(dict.fromkeys(size for size, _ in cut))
     cell = lambda r: f"{r['upper'] / r['attack']:.3f}×, {r['seconds']:.1f} s" if r else '—'
     head = [f'{size}: {part}' for size in sizes for part in ('5 blocks', 'whole run')]
     head += [f"σ for ({TARGET['eps']:g}, {TARGET['delta']:g}): 5 blocks", 'whole run']
     at = lambda rec: f"commit `{rec['commit']}`, {rec['date']}"
-    when = (f"both at {at(blocks)}" if at(blocks) == at(whole) else f"at {at(blocks)} and {at(whole)}")
+    when = f"both at {at(blocks)}" if at(blocks) == at(whole) else f"at {at(blocks)} and {at(whole)}"
     lines = [f"`{blocks['command']}` ({blocks['seconds']} s) beside `{whole['command']}` ({whole['seconds']} s), "
              f"{when}, one fresh process per call: certified over the attack and the call's seconds, then the "
              "calibrated σ and the calibration's seconds.", '',
@@ -120,34 +151,13 @@ def side_by_side(whole:dict, blocks:dict) -> str:
         cals = [f"{c[key]['sigma']:.4f}, {c[key]['seconds']:.0f} s" if key in c else '—' for c in (cut_cal, run_cal)]
         lines.append(f'| {name} | ' + ' | '.join([cell(rec.get((size, key))) for size in sizes
                                                    for rec in (cut, run)] + cals) + ' |')
-    net, cost = measured(whole, blocks)
+    net, cost = measured_parts(whole, blocks)
     met = [f"{NAMES[r['scheme']]} at {r['size']}" for r in cut.values() if goal_met(r)]
-    lines += ['', f"The quick setting over the whole run, {net}; in five blocks, {cost[len('at the DP-SGD size, '):]}. "
-              "In five blocks the goal "
-              f"(1.05× at the DP-SGD size, 1.3× at Fig S2, in 5 s for WOR and WR, 30 s for MUST, in 2 GB) is met by "
-              f"{', '.join(met) if met else 'no row'}; every tight calibration in five blocks took at most "
-              f"{max(c['seconds'] for c in cut_cal.values()):.0f} s."]
+    lines += ['', f"The quick setting over the whole run, at the DP-SGD size: {net}; in five blocks, {cost}. "
+              "In five blocks the goal (1.05× at the DP-SGD size, 1.3× at Fig S2, in 5 s for WOR and WR, 30 s for "
+              f"MUST, in 2 GB) is met by {', '.join(met) if met else 'no row'}; every tight calibration in five "
+              f"blocks took at most {math.ceil(max(c['seconds'] for c in cut_cal.values()))} s."]
     return '\n'.join(lines) + '\n'
-
-GROUPS = (('WOR', ('wor',)), ('WR and MUST.wo', ('wr', 'must-wo')), ('MUST.ow and MUST.ww', ('must-ow', 'must-ww')))
-
-def measured(whole:dict, blocks:dict) -> tuple:
-    "What the hints quote of the quick net at the DP-SGD size (`QUICK_NET_MEASURED`, `QUICK_BLOCKS_MEASURED`)."
-    quick = lambda rec: {(r['size'], r['scheme']): r for r in rec['rows']
-                         if r['setting'] == 'quick' and r['size'].startswith('DP-SGD')}
-    run, cut = quick(whole), quick(blocks)
-    span = lambda xs, fmt, scale=1: (f"{math.floor(min(xs) * scale) / scale:{fmt}}-"
-                                      f"{math.ceil(max(xs) * scale) / scale:{fmt}}")
-    parts = []
-    for label, names in GROUPS:
-        rows = [r for (_, name), r in run.items() if name in names]
-        parts.append(f"{label} {span([r['upper'] / r['attack'] for r in rows], '.2f', 100)}x"
-                     f"{' the attack' if not parts else ''} in {span([r['seconds'] for r in rows], '.0f')} s")
-    share = [100 * cut[k]['seconds'] / run[k]['seconds'] for k in cut]
-    more = max(100 * (cut[k]['upper'] / run[k]['upper'] - 1) for k in cut)
-    return ("at the DP-SGD size: " + ', '.join(parts),
-            f"at the DP-SGD size, {span(share, '.0f')}% of that time for at most "
-            f"{math.ceil(10 * more) / 10:.1f}% more ε")
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -53,3 +53,11 @@ def test_the_hints_quote_the_quick_nets_recorded_cost():
     whole, blocks = (json.loads((ROOT / 'benchmarks' / f'{n}.json').read_text()) for n in ('TIGHT_DEFAULT', 'TIGHT_BLOCKS'))
     assert whole['commit'] == blocks['commit']          # one library, so the blocks' share of its time means something
     assert bench.measured(whole, blocks) == (QUICK_NET_MEASURED, QUICK_BLOCKS_MEASURED)
+
+def test_measured_ranges_round_outward_and_refuse_records_with_nothing_in_common():
+    "An 'at most' range: the low end down, the high end up, and a value on the boundary stays itself (1.02·100)."
+    bench = _module('tight_default')
+    assert bench._span([1.02, 1.0371], 2) == '1.02-1.04' and bench._span([29.6, 49.3]) == '29-50'
+    empty = dict(rows=[], calibrations=[])
+    with pytest.raises(ValueError, match='share no quick-setting call'):
+        bench.measured(empty, empty)
