@@ -139,18 +139,19 @@ def side_by_side(whole:dict, blocks:dict) -> str:
     cut, run, cut_cal, run_cal = _quick_rows(blocks), _quick_rows(whole), calib(blocks), calib(whole)
     sizes = list(dict.fromkeys(size for size, _ in cut))
     cell = lambda r: f"{r['upper'] / r['attack']:.3f}×, {r['seconds']:.1f} s" if r else '—'
-    head = [f'{size}: {part}' for size in sizes for part in ('5 blocks', 'whole run')]
-    head += [f"σ for ({TARGET['eps']:g}, {TARGET['delta']:g}): 5 blocks", 'whole run']
+    calibrated = lambda c: f"{c['sigma']:.4f}, {c['seconds']:.0f} s" if c else '—'
+    head = ['scheme', 'run', *sizes, f"σ for ({TARGET['eps']:g}, {TARGET['delta']:g})"]
     at = lambda rec: f"commit `{rec['commit']}`, {rec['date']}"
     when = f"both at {at(blocks)}" if at(blocks) == at(whole) else f"at {at(blocks)} and {at(whole)}"
     lines = [f"`{blocks['command']}` ({blocks['seconds']} s) beside `{whole['command']}` ({whole['seconds']} s), "
              f"{when}, one fresh process per call: certified over the attack and the call's seconds, then the "
              "calibrated σ and the calibration's seconds.", '',
-             '| scheme | ' + ' | '.join(head) + ' |', '|---' * (len(head) + 1) + '|']
+             '| ' + ' | '.join(head) + ' |', '|---' * len(head) + '|']
     for key, name in NAMES.items():
-        cals = [f"{c[key]['sigma']:.4f}, {c[key]['seconds']:.0f} s" if key in c else '—' for c in (cut_cal, run_cal)]
-        lines.append(f'| {name} | ' + ' | '.join([cell(rec.get((size, key))) for size in sizes
-                                                   for rec in (cut, run)] + cals) + ' |')
+        for first, (run_name, calls, cals) in enumerate((('5 blocks', cut, cut_cal), ('whole run', run, run_cal))):
+            lines.append(f"| {'' if first else name} | {run_name} | "
+                         + ' | '.join([cell(calls.get((size, key))) for size in sizes] + [calibrated(cals.get(key))])
+                         + ' |')
     net, cost = measured_parts(whole, blocks)
     met = [f"{NAMES[r['scheme']]} at {r['size']}" for r in cut.values() if goal_met(r)]
     lines += ['', f"The quick setting over the whole run, at the DP-SGD size: {net}; in five blocks, {cost}. "

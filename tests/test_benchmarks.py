@@ -61,3 +61,15 @@ def test_measured_ranges_round_outward_and_refuse_records_with_nothing_in_common
     empty = dict(rows=[], calibrations=[])
     with pytest.raises(ValueError, match='share no quick-setting call'):
         bench.measured(empty, empty)
+
+def test_side_by_side_shows_every_quick_call_of_both_records():
+    "The table 09b and guides/04 display: each record's quick calls, as certified over attack and seconds."
+    import json
+    bench = _module('tight_default')
+    whole, blocks = (json.loads((ROOT / 'benchmarks' / f'{n}.json').read_text()) for n in ('TIGHT_DEFAULT', 'TIGHT_BLOCKS'))
+    text = bench.side_by_side(whole, blocks)
+    for rec in (whole, blocks):
+        for r in rec['rows']:
+            if r['setting'] == 'quick': assert f"{r['upper'] / r['attack']:.3f}×, {r['seconds']:.1f} s" in text, r
+        for c in rec['calibrations']:
+            if c['setting'] == 'quick': assert f"{c['sigma']:.4f}, {c['seconds']:.0f} s" in text, c

@@ -222,10 +222,34 @@ def notebook_modules(path):
 OUTPUTS_KEY = 'must_outputs'   # notebook metadata: what the outputs stored in nbs/ were computed from
 PROVENANCE = 'must_provenance' # cell metadata of the line under a slow cell's stored output (page only)
 
+BENCHMARKS = ROOT / 'benchmarks'
+
+def artefacts_read(path) -> list:
+    """The files of benchmarks/ that a notebook's example cells name in quotes, by name or stem (`'TIGHT_BLOCKS'`
+    names TIGHT_BLOCKS.json and .md): the recorded artefacts and scripts its outputs display, so they go stale with
+    them. Exported cells (library code, whose hints may cite an artefact) are not read."""
+    nb = json.loads(Path(path).read_text(encoding='utf-8'))
+    sources = [''.join(c['source']) if isinstance(c['source'], list) else c['source']
+               for c in nb['cells'] if c['cell_type'] == 'code']
+    code = '\n'.join(s for s in sources if not re.search(r'^#\|\s*export', s, re.M))
+    if 'benchmarks' not in code: return []
+    named = lambda f: re.search(rf"""['"]{re.escape(f.stem)}(?:\.\w+)?['"]""", code)
+    return sorted(f for f in BENCHMARKS.iterdir() if f.is_file() and named(f))
+
+def artefacts_hash(files) -> str:
+    "sha256 of the files' names and bytes."
+    h = hashlib.sha256()
+    for f in files: h.update(f.name.encode('utf-8') + b'\0' + f.read_bytes() + b'\0')
+    return h.hexdigest()
+
 def outputs_stamp(path):
-    """What a notebook's stored outputs are current for: its sources (`source_hash`, the page's stamp too) and the
-    library modules its execution can run (`library_hash` of `notebook_modules`)."""
-    return {'sources': source_hash(path), 'library': library_hash(notebook_modules(path))}
+    """What a notebook's stored outputs are current for: its sources (`source_hash`, the page's stamp too), the
+    library modules its execution can run (`library_hash` of `notebook_modules`) and, for a notebook that displays
+    recorded artefacts, those files (`artefacts_read`)."""
+    stamp = {'sources': source_hash(path), 'library': library_hash(notebook_modules(path))}
+    files = artefacts_read(path)
+    if files: stamp['artefacts'] = artefacts_hash(files)
+    return stamp
 
 def _kept(output):
     "An executed output as the notebook in nbs/ keeps it (None: not kept): no stderr, no execution count."
@@ -291,7 +315,10 @@ def prepared(path, slow=()):
         elif exports_modules(c):   # skipped as nbdev_test skips it (with_stored_outputs puts its source back)
             c.source = '#| hide\n# nbdev_export() is not run in the docs build'
     rel = Path(path).resolve().relative_to(NBS.resolve()).as_posix()
-    nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP + f'# docs build of nbs/{rel}; library {library_hash(notebook_modules(path))[:16]}\n'))
+    files = artefacts_read(path)   # a displayed artefact that changed makes the cached execution stale, too
+    read = f'; artefacts {artefacts_hash(files)[:16]}' if files else ''
+    nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP + f'# docs build of nbs/{rel}; library '
+                                                 f'{library_hash(notebook_modules(path))[:16]}{read}\n'))
     nb.metadata['kernelspec'] = dict(KERNELSPEC)   # part of jupyter-cache's key: the same before and after execution
     return nb
 
