@@ -45,12 +45,16 @@ def test_best_attack_markdown_is_its_record():
         if (r['size'], r['scheme']) in whole:
             assert f" | {whole[r['size'], r['scheme']][0] / best:.3f} | " in text
 
+def _tight_records():
+    "(whole run, five blocks): the two recorded runs of benchmarks/tight_default.py."
+    import json
+    return tuple(json.loads((ROOT / 'benchmarks' / f'{n}.json').read_text()) for n in ('TIGHT_DEFAULT', 'TIGHT_BLOCKS'))
+
 def test_the_hints_quote_the_quick_nets_recorded_cost():
     "QUICK_NET_MEASURED and QUICK_BLOCKS_MEASURED, which `tighter` prints, are the two records' summary, not older runs."
-    import json
     from must_nbdev.accounting.triangle_certificate import QUICK_NET_MEASURED, QUICK_BLOCKS_MEASURED
     bench = _module('tight_default')
-    whole, blocks = (json.loads((ROOT / 'benchmarks' / f'{n}.json').read_text()) for n in ('TIGHT_DEFAULT', 'TIGHT_BLOCKS'))
+    whole, blocks = _tight_records()
     assert whole['commit'] == blocks['commit']          # one library, so the blocks' share of its time means something
     assert bench.measured(whole, blocks) == (QUICK_NET_MEASURED, QUICK_BLOCKS_MEASURED)
 
@@ -64,9 +68,8 @@ def test_measured_ranges_round_outward_and_refuse_records_with_nothing_in_common
 
 def test_side_by_side_shows_every_quick_call_of_both_records():
     "The table 09b and guides/04 display: each record's quick calls, as certified over attack and seconds."
-    import json
     bench = _module('tight_default')
-    whole, blocks = (json.loads((ROOT / 'benchmarks' / f'{n}.json').read_text()) for n in ('TIGHT_DEFAULT', 'TIGHT_BLOCKS'))
+    whole, blocks = _tight_records()
     text = bench.side_by_side(whole, blocks)
     for rec in (whole, blocks):
         for r in rec['rows']:

@@ -192,13 +192,17 @@ def _imported(text, package):
         out.update(f'{src}.{x}' for x in names if _module_file(f'{src}.{x}'))   # `from pkg import module`
     return out
 
+def code_sources(path) -> list:
+    "The sources of a notebook's code cells, in order."
+    nb = json.loads(Path(path).read_text(encoding='utf-8'))
+    return [''.join(c['source']) if isinstance(c['source'], list) else c['source']
+            for c in nb['cells'] if c['cell_type'] == 'code']
+
 def notebook_modules(path):
     """The library files a notebook's execution can run: the modules its code cells import, and what those import in
     turn (module level and lazily), the notebook's own exported module, every package __init__ on the way and
     _compat.py; every module when it imports the top-level package whole or by a dynamic name."""
-    nb = json.loads(Path(path).read_text(encoding='utf-8'))
-    code = '\n'.join(''.join(c['source']) if isinstance(c['source'], list) else c['source']
-                     for c in nb['cells'] if c['cell_type'] == 'code')
+    code = '\n'.join(code_sources(path))
     every = {p for p in LIB.rglob('*.py') if p.name != '_modidx.py'}
     todo = _imported(code, None)
     if todo is None: return every
@@ -228,10 +232,7 @@ def artefacts_read(path) -> list:
     """The files of benchmarks/ that a notebook's example cells name in quotes, by name or stem (`'TIGHT_BLOCKS'`
     names TIGHT_BLOCKS.json and .md): the recorded artefacts and scripts its outputs display, so they go stale with
     them. Exported cells (library code, whose hints may cite an artefact) are not read."""
-    nb = json.loads(Path(path).read_text(encoding='utf-8'))
-    sources = [''.join(c['source']) if isinstance(c['source'], list) else c['source']
-               for c in nb['cells'] if c['cell_type'] == 'code']
-    code = '\n'.join(s for s in sources if not re.search(r'^#\|\s*export', s, re.M))
+    code = '\n'.join(s for s in code_sources(path) if not re.search(r'^#\|\s*export', s, re.M))
     if 'benchmarks' not in code: return []
     named = lambda f: re.search(rf"""['"]{re.escape(f.stem)}(?:\.\w+)?['"]""", code)
     return sorted(f for f in BENCHMARKS.iterdir() if f.is_file() and named(f))
@@ -315,10 +316,10 @@ def prepared(path, slow=()):
         elif exports_modules(c):   # skipped as nbdev_test skips it (with_stored_outputs puts its source back)
             c.source = '#| hide\n# nbdev_export() is not run in the docs build'
     rel = Path(path).resolve().relative_to(NBS.resolve()).as_posix()
-    files = artefacts_read(path)   # a displayed artefact that changed makes the cached execution stale, too
-    read = f'; artefacts {artefacts_hash(files)[:16]}' if files else ''
-    nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP + f'# docs build of nbs/{rel}; library '
-                                                 f'{library_hash(notebook_modules(path))[:16]}{read}\n'))
+    stamp = outputs_stamp(path)   # a displayed artefact that changed makes the cached execution stale, too
+    read = f"; artefacts {stamp['artefacts'][:16]}" if 'artefacts' in stamp else ''
+    nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP + f"# docs build of nbs/{rel}; library "
+                                                 f"{stamp['library'][:16]}{read}\n"))
     nb.metadata['kernelspec'] = dict(KERNELSPEC)   # part of jupyter-cache's key: the same before and after execution
     return nb
 
