@@ -24,8 +24,9 @@ PRELUDE = r'''
 import json, resource, sys, time
 a = json.loads(sys.argv[1]); t0 = time.perf_counter()
 def report(**fields):   # one JSON line: the measurement, its wall seconds (imports excluded), the peak memory
-    print(json.dumps(dict(fields, seconds=time.perf_counter() - t0,
-                          peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+    seconds = time.perf_counter() - t0
+    from must_nbdev.core.workers import peak_memory_mb   # this process's and its member workers'
+    print(json.dumps(dict(fields, seconds=seconds, peak_mb=peak_memory_mb())))
 '''
 LIBRARY = PRELUDE + r'''
 from must_nbdev.core.sampling import scheme_at
@@ -46,7 +47,9 @@ CALIBRATE = LIBRARY + r'''
 from must_nbdev.accounting.calibrate import calibrate_sigma
 t0 = time.perf_counter()   # the search, not the import
 c = calibrate_sigma(scheme, **a, **options)
-seconds, peak = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+seconds = time.perf_counter() - t0
+from must_nbdev.core.workers import peak_memory_mb
+peak = peak_memory_mb()   # this process's and its member workers'
 lo = hi = None
 if not options:   # the attack's σ: the largest σ (to 0.1%) at which the best attack still exceeds the target ε
     from must_nbdev.accounting.account import account

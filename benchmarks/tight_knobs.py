@@ -22,6 +22,7 @@ a = json.loads(sys.argv[1])
 from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.calibrate import calibrate_steps, calibrate_batch_size
 from must_nbdev.accounting.triangle_certificate import QUICK_NET
+from must_nbdev.core.workers import peak_memory_mb   # this process's and its member workers'
 net = QUICK_NET if a['net'] else False
 t0 = time.perf_counter()   # the search, not the import
 if a['knob'] == 'steps':
@@ -33,8 +34,7 @@ else:
                              b_per_m=a['b'] / a['m'] if two_stage else None, net=net)
 print(json.dumps(dict(value=c.value, infeasible=c.value_infeasible, upper=c.eps_upper, attack=c.eps_lower,
                       certificate=None if c.result is None else c.result.certificate, calls=c.calls,
-                      seconds=time.perf_counter() - t0,
-                      peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+                      seconds=time.perf_counter() - t0, peak_mb=peak_memory_mb())))
 '''
 
 def child(spec:dict) -> dict:

@@ -385,15 +385,32 @@ def test_lean_game_is_the_full_game_for_wor_and_reaches_every_door():
         with pytest.raises(TypeError, match='lean'):
             triangle_delta(WOR, sigma=S4, steps=2, eps=0.3, h=H4, lean=bad)
 
-def test_member_plds_on_threads_are_the_serial_ones(monkeypatch):
-    "The net's members built on a thread per core: the same PLDs, in the same order, as one after the other."
+def test_member_plds_on_worker_processes_are_the_serial_ones(monkeypatch):
+    "The net's members shared with worker processes: the same PLDs, in the same order, as one after the other here."
+    import must_nbdev.core.workers as workers
     net = triangle_net(2.0, tol=0.3)
-    threaded = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
+    before = sum(w.answered for w in workers._pool().workers)
+    shared = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
+    shared_again = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)   # the workers started: they help
+    assert sum(w.answered for w in workers._pool().workers) > before
     monkeypatch.setattr(triangle_certificate, 'worker_threads', lambda: 1)
     serial = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
-    assert len(net) > 4 and len(threaded) == len(serial) == len(net)
-    for a, b in zip(threaded, serial):
-        assert a.j0 == b.j0 and a.h == b.h and a.inf_mass == b.inf_mass and np.array_equal(a.masses, b.masses)
+    assert len(net) > 4 and len(shared) == len(shared_again) == len(serial) == len(net)
+    for a, b, c in zip(shared, shared_again, serial):
+        assert all(x.j0 == c.j0 and x.h == c.h and x.inf_mass == c.inf_mass and np.array_equal(x.masses, c.masses)
+                   for x in (a, b))
+
+def test_the_certificate_on_worker_processes_is_the_one_of_one_process(monkeypatch):
+    import must_nbdev.core.workers as workers
+    MUST = multistage(1000, [('wor', 200), ('wr', 20)])       # labels of two and more copies too
+    ask = lambda: triangle_delta(MUST, sigma=2.0, steps=10, eps=0.5, h=8e-3, tol=0.5).value
+    net_label_groups.cache_clear()
+    try:
+        shared = ask()
+        net_label_groups.cache_clear()
+        monkeypatch.setattr(workers, 'WORKER_PROCESSES', False)
+        assert ask() == shared
+    finally: net_label_groups.cache_clear()
 
 def test_net_asked_reads_every_spelling_of_the_request():
     from must_nbdev.accounting.triangle_certificate import QUICK_NET, TightOptions, net_asked

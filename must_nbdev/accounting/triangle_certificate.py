@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 from ..core.definitions import check_flag, check_int, check_real, moved_names
 from ..core.sampling import check_scheme, Scheme
+from ..core.workers import process_map
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, loss_cells, upper_pld
 from .pairs import GaussianMixture
 from .dominating import add_symmetric_label, label_top, dominating_labels, scheme_gaussian_pld
@@ -23,8 +24,9 @@ from .upper_dp import NET_TRIM, net_trim, upper_game_dp, worker_threads
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
            'MALLOC_CHOICES', 'DISPLACING_COVER', 'MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS',
            'QUICK_BLOCKS_NET', 'QUICK_BLOCKS_MEASURED', 'NET_PRESETS', 'MOVED', 'TriangleCertificate',
-           'check_net_query', 'check_copies_tol', 'label_pld', 'on_grid', 'settle_allocator', 'net_label_groups',
-           'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon', 'TightOptions', 'net_asked']
+           'check_net_query', 'check_copies_tol', 'label_pld', 'on_grid', 'settle_allocator', 'member_pld',
+           'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon', 'TightOptions',
+           'net_asked']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -181,13 +183,20 @@ def settle_allocator() -> bool:
     except (OSError, AttributeError): return False
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8a01c48
+def member_pld(gram:np.ndarray,  # the member's Gram matrix (`triangle_net`)
+               eta:float,        # its label's rate
+               sigma:float,      # its label's noise (σ/l for l copies)
+               h:float,          # the DP's loss grid step
+               c:int,            # the member's grid is c·h (>= 1)
+               levels:float,     # cells and loss levels per grid step (`planar_upper_pld`'s per_h)
+              ) -> DiscretePLD:
+    "One member's upper PLD on the grid c·h, put on the grid h, in whichever process builds it."
+    settle_allocator()   # a worker's heap as this process's: the same speed (the same bits either way)
+    return on_grid(planar_upper_pld(gram, q=eta, sigma=sigma, h=c * h, per_h=levels), c)
+
 def _member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> tuple:
-    "The members' upper PLDs on the grid c·h, put on h: a thread per core (numpy and scipy release the GIL)."
-    build = lambda G: on_grid(planar_upper_pld(G, q=eta, sigma=sigma, h=c * h, per_h=levels), c)
-    threads = min(len(net), worker_threads())
-    if threads <= 1: return tuple(map(build, net))
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(threads) as pool: return tuple(pool.map(build, net))   # in order, each on its own
+    "The members' upper PLDs, in order: shared with worker processes, one per core (`process_map`)."
+    return tuple(process_map(member_pld, [(G, eta, sigma, h, c, levels) for G in net], worker_threads()))
 
 def _has_net(pi:float, l:int, sigma:float, last_net_label:int=0) -> bool:
     "True if label l of weight π gets a net: heavy enough, noise σ/l not too small, l ≤ last_net_label (0: any l)."

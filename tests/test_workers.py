@@ -1,0 +1,98 @@
+"""`process_map` (core/04_workers): the results of one process, in order, whatever shares the calls; errors are the
+calls' own; a dead worker's calls are computed anyway; a worker that imported another library is never used."""
+import math, os, threading, time
+import numpy as np
+import pytest
+import must_nbdev.core.workers as workers
+from must_nbdev.core.workers import process_map
+
+CALLS = [(float(x),) for x in range(300)]
+ROOTS = [math.sqrt(x) for x, in CALLS]
+
+def _wait_ready(pool, seconds=30.0):
+    "Until every worker of `pool` has announced itself (math.sqrt is too quick to wait for one)."
+    end = time.monotonic() + seconds
+    while not all(w.ready for w in pool.workers):
+        assert time.monotonic() < end, 'a worker did not start'
+        time.sleep(0.01)
+
+@pytest.fixture
+def fresh_pool():
+    "A pool of this test's own, closed afterwards (the session's pool is left as it was)."
+    old = workers._POOL
+    workers._POOL = None
+    yield workers._pool()
+    workers.close_workers()
+    workers._POOL = old
+
+@pytest.mark.parametrize('processes', [1, 2, 3])
+def test_results_are_one_process_s_in_order(processes):
+    assert process_map(math.sqrt, CALLS, processes) == ROOTS
+
+def test_calls_that_take_time_are_shared_with_a_worker(fresh_pool):
+    assert process_map(time.sleep, [(0.05,)] * 80, 2) == [None] * 80
+    assert sum(w.answered for w in fresh_pool.workers) > 0
+
+def test_numpy_results_have_the_same_bits(fresh_pool):
+    args = [(np.linspace(-40, 8, 1001) + i / 7,) for i in range(64)]
+    process_map(np.exp, args[:2], 2); _wait_ready(fresh_pool)
+    shared = process_map(np.exp, args, 2)
+    assert sum(w.answered for w in fresh_pool.workers) > 0
+    assert all(np.array_equal(a, np.exp(x)) for a, (x,) in zip(shared, args))
+
+def test_an_error_is_the_call_s_own_whichever_process_raised_it(fresh_pool):
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    for at in (0, 150, 299):   # the worker takes the front, this process the back
+        calls = list(CALLS); calls[at] = (-1.0,)
+        with pytest.raises(ValueError, match='math domain error'): process_map(math.sqrt, calls, 2)
+    assert process_map(math.sqrt, CALLS, 2) == ROOTS   # the pool still works
+
+def test_a_dead_worker_is_replaced_and_its_calls_computed(fresh_pool):
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    first = fresh_pool.workers[0]
+    first.proc.kill(); first.proc.wait()
+    assert process_map(math.sqrt, CALLS, 2) == ROOTS
+    process_map(math.sqrt, CALLS, 2)
+    assert first not in fresh_pool.workers and fresh_pool.workers and not fresh_pool.broken
+
+def test_a_worker_that_imported_another_library_is_never_used(fresh_pool):
+    fresh_pool.library = '/elsewhere/must_nbdev/__init__.py'
+    assert process_map(math.sqrt, CALLS, 2) == ROOTS
+    end = time.monotonic() + 30
+    while not fresh_pool.broken:
+        assert time.monotonic() < end, 'the pool kept a worker of another library'
+        time.sleep(0.01)
+    assert process_map(math.sqrt, CALLS, 2) == ROOTS and not any(w.ready for w in fresh_pool.workers)
+
+def test_what_cannot_travel_is_computed_here(fresh_pool, monkeypatch):
+    assert process_map(lambda x: 2 * x, [(1,), (2,)], 2) == [2, 4]          # a lambda pickles by value: not at all
+    monkeypatch.setenv(workers.WORKER_FLAG, '1')                             # inside a worker: never more workers
+    assert process_map(math.sqrt, CALLS, 2) == ROOTS and not fresh_pool.workers
+    monkeypatch.delenv(workers.WORKER_FLAG)
+    monkeypatch.setattr(workers, 'WORKER_PROCESSES', False)                  # switched off
+    assert process_map(math.sqrt, CALLS, 2) == ROOTS and not fresh_pool.workers
+
+def test_a_forked_process_starts_a_pool_of_its_own(fresh_pool, monkeypatch):
+    process_map(math.sqrt, CALLS, 2)
+    monkeypatch.setattr(fresh_pool, 'pid', -1)   # as seen from a process forked after the pool started
+    assert workers._pool() is not fresh_pool
+    assert process_map(math.sqrt, CALLS, 2) == ROOTS
+    workers.close_workers(); workers._POOL = fresh_pool; fresh_pool.pid = os.getpid()
+
+def test_two_threads_at_once_each_get_their_own_results(fresh_pool):
+    out = {}
+    def run(k): out[k] = process_map(math.pow, [(float(x), k) for x in range(400)], 2)
+    threads = [threading.Thread(target=run, args=(k,)) for k in (2.0, 3.0)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    assert all(out[k] == [math.pow(float(x), k) for x in range(400)] for k in (2.0, 3.0))
+
+@pytest.mark.parametrize('processes', [True, 2.0, '2'])
+def test_processes_must_be_an_integer(processes):
+    with pytest.raises(TypeError, match='processes must be an integer'): process_map(math.sqrt, CALLS, processes)
+
+def test_closing_reaps_the_workers(fresh_pool):
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    procs = [w.proc for w in fresh_pool.workers]
+    workers.close_workers()
+    assert procs and all(p.poll() is not None for p in procs) and not fresh_pool.workers
