@@ -22,7 +22,7 @@ __all__ = ['CORRELATION_BATCH', 'NET_TRIM', 'TRIM_SHARE', 'SPLIT_IDLE', 'SPLIT_P
 CORRELATION_BATCH = 1 << 22   # bytes of members' spectra multiplied and inverted at once (measured: 4 MB stays in cache)
 
 def worker_threads() -> int:
-    "Threads the net's members and its DP's correlations use: one per core if FFT_WORKERS < 0, else FFT_WORKERS."
+    "Processes for the members, threads for the DP's correlations: one per core if FFT_WORKERS < 0, else FFT_WORKERS."
     return max(1, (os.cpu_count() or 1) if FFT_WORKERS < 0 else FFT_WORKERS)
 
 def correlation_pool():
