@@ -90,9 +90,20 @@ def test_two_threads_at_once_each_get_their_own_results(fresh_pool):
 @pytest.mark.parametrize('processes', [True, 2.0, '2'])
 def test_processes_must_be_an_integer(processes):
     with pytest.raises(TypeError, match='processes must be an integer'): process_map(math.sqrt, CALLS, processes)
+    assert process_map(math.sqrt, CALLS, np.int64(2)) == ROOTS
 
 def test_closing_reaps_the_workers(fresh_pool):
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
     procs = [w.proc for w in fresh_pool.workers]
     workers.close_workers()
     assert procs and all(p.poll() is not None for p in procs) and not fresh_pool.workers
+
+def test_closing_before_a_worker_announced_itself_does_not_turn_the_pool_off(fresh_pool):
+    process_map(math.sqrt, CALLS, 2)                 # starts a worker, most likely not ready yet
+    early = list(fresh_pool.workers)
+    workers.close_workers()
+    for w in early: w.proc.wait(30)
+    time.sleep(0.2)                                  # its reader sees the pipe close
+    assert not fresh_pool.broken
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    assert fresh_pool.workers and not set(fresh_pool.workers) & set(early)

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/core/04_workers.ipynb #b7c81ded
 from __future__ import annotations
-import atexit, itertools, json, os, pickle, struct, subprocess, sys, threading
+import atexit, itertools, json, operator, os, pickle, struct, subprocess, sys, threading
 from collections import deque
 
 # %% auto #0
@@ -99,9 +99,11 @@ class _Worker:
     def __init__(self, pool):
         env = dict(os.environ, **{WORKER_FLAG: '1', 'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1',
                                   'MKL_NUM_THREADS': '1'})   # one core each: the pool is the parallelism
-        self.proc = subprocess.Popen([sys.executable, '-c', _BOOT, json.dumps(sys.path)], stdin=subprocess.PIPE,
+        path = json.dumps([str(p) for p in sys.path])   # the worker imports what this process would
+        self.proc = subprocess.Popen([sys.executable, '-c', _BOOT, path], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env=env, start_new_session=os.name == 'posix')
         self.pool, self.lock, self.job, self.sent, self.ready, self.alive = pool, threading.Lock(), None, {}, False, True
+        self.stopped = False   # asked to exit (not a failure to start)
         self.answered = 0   # chunks this worker answered, in every call
         threading.Thread(target=self._read, daemon=True, name='must_nbdev worker reader').start()
 
@@ -124,7 +126,7 @@ class _Worker:
         "Stop the worker, give its unanswered chunks back, and leave the pool (turning it off if it never started)."
         with self.lock:
             lost, self.sent, job, self.alive = list(self.sent.items()), {}, self.job, False
-            if not self.ready and not self.pool.closing: self.pool.broken = True
+            if not self.ready and not self.stopped: self.pool.broken = True
         self.stop()
         for ident, chunk in lost:
             if job is not None: job.give_back(ident, chunk)
@@ -157,7 +159,7 @@ class _Worker:
 
     def stop(self, wait:float=0.0) -> None:
         "Close the worker's input (it exits); after `wait` seconds, kill it."
-        self.alive = False
+        self.stopped, self.alive = True, False
         try: self.proc.stdin.close()
         except OSError: pass
         if wait > 0:
@@ -170,7 +172,7 @@ class _Pool:
     def __init__(self):
         import must_nbdev
         self.pid, self.library = os.getpid(), os.path.realpath(must_nbdev.__file__)
-        self.workers, self.broken, self.closing, self.busy, self.lock = [], False, False, threading.Lock(), threading.Lock()
+        self.workers, self.broken, self.busy, self.lock = [], False, threading.Lock(), threading.Lock()
 
     def start(self, job:_Job, n:int) -> list:
         "Have `n` live workers (starting what is missing) work on `job`; return them."
@@ -178,17 +180,15 @@ class _Pool:
             self.workers = [w for w in self.workers if w.alive]
             while len(self.workers) < n and not self.broken:
                 try: self.workers.append(_Worker(self))
-                except OSError: self.broken = True   # no interpreter to start: this process computes alone
+                except Exception: self.broken = True   # no interpreter to start: this process computes alone
             workers = list(self.workers)
         for w in workers: w.attach(job)
         return workers
 
     def close(self) -> None:
         "Stop every worker, waiting up to 5 s each for it to exit."
-        self.closing = True
         with self.lock: workers, self.workers = self.workers, []
         for w in workers: w.stop(wait=5.0)
-        self.closing = False
 
 _POOL = None
 
@@ -216,8 +216,9 @@ def process_map(fn,              # a module-level function, importable by name i
                 processes:int,   # processes to share the calls between, this one included (<= 1: this one alone)
                ) -> list:
     "[fn(*a) for a in args], shared with `processes` − 1 worker processes kept for the session; in order."
-    if isinstance(processes, bool) or not isinstance(processes, int):
-        raise TypeError(f"processes must be an integer, got {processes!r}")
+    try: processes = operator.index(processes) if not isinstance(processes, bool) else None
+    except TypeError: processes = None
+    if processes is None: raise TypeError("processes must be an integer (the processes to share the calls between)")
     args = [tuple(a) for a in args]
     if processes <= 1 or len(args) < 2 or not _shareable(fn): return [fn(*a) for a in args]
     pool = _pool()
