@@ -107,3 +107,18 @@ def test_closing_before_a_worker_announced_itself_does_not_turn_the_pool_off(fre
     assert not fresh_pool.broken
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
     assert fresh_pool.workers and not set(fresh_pool.workers) & set(early)
+
+def test_a_function_of_main_or_one_a_worker_cannot_import_is_computed_here(fresh_pool):
+    import sys, types
+    def twice(x): return 2 * x
+    twice.__module__ = '__main__'                       # a notebook's or script's own: a worker's __main__ is another
+    assert process_map(twice, [(1,), (2,)], 2) == [2, 4] and not fresh_pool.workers
+    only_here = types.ModuleType('must_nbdev_only_here')   # importable here, not in a fresh interpreter
+    twice.__module__ = only_here.__name__; twice.__qualname__ = 'twice'; only_here.twice = twice
+    sys.modules[only_here.__name__] = only_here
+    try:
+        process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+        calls = [(x,) for x in range(300)]
+        assert process_map(twice, calls, 2) == [2 * x for x in range(300)]   # every chunk refused, computed here
+        assert process_map(math.sqrt, CALLS, 2) == ROOTS and all(w.alive for w in fresh_pool.workers)
+    finally: del sys.modules[only_here.__name__]

@@ -40,9 +40,10 @@ def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function,
     while True:
         try: ident, task = _receive(inbox)
         except EOFError: return
-        try:
-            fn, chunk = pickle.loads(task)
-            answer = ('done', ident, [fn(*args) for args in chunk])
+        try: fn, chunk = pickle.loads(task)
+        except Exception as exc:   # not this worker's to compute (a function it cannot import): the caller's
+            _send(outbox, ('refused', ident, repr(exc))); continue
+        try: answer = ('done', ident, [fn(*args) for args in chunk])
         except Exception as exc:
             try: pickle.dumps(exc)
             except Exception: exc = RuntimeError(f"{type(exc).__name__}: {exc}")   # an exception pickle cannot carry
@@ -115,6 +116,9 @@ class _Worker:
                 if kind == 'ready':
                     if payload != self.pool.library: self.pool.broken = True; break   # another library: never used
                     with self.lock: self.ready = True
+                elif kind == 'refused':   # it could not load the task: the chunk goes back, and this call is not its
+                    with self.lock: chunk, job, self.job = self.sent.pop(ident, None), self.job, None
+                    if job is not None and chunk is not None: job.give_back(ident, chunk)
                 else:
                     with self.lock: self.sent.pop(ident, None); job = self.job; self.answered += 1
                     if job is not None: job.answer(ident, payload, failed=kind == 'error')
@@ -206,8 +210,9 @@ atexit.register(close_workers)
 
 # %% ../../nbs/core/04_workers.ipynb #4cd04fb7
 def _shareable(fn) -> bool:
-    "True if `fn` can go to a worker: processes on, not in a worker, and `fn` pickled by name."
+    "True if `fn` can go to a worker: processes on, not in a worker, and `fn` pickled by name outside `__main__`."
     if not WORKER_PROCESSES or os.environ.get(WORKER_FLAG) or _pool().broken: return False
+    if getattr(fn, '__module__', None) == '__main__': return False   # a script's or notebook's: a worker has another
     try: pickle.dumps(fn); return True
     except Exception: return False
 
