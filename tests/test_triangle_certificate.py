@@ -459,3 +459,17 @@ def test_a_whole_dataset_batch_needs_no_net():
     assert set(r.skipped) == {'triangle net'} and 'triangle net' not in r.certificates
     net = CERTIFICATES['triangle net'].bound(sc, sigma=2.0, steps=2, eps=0.0, h=0.01, options=TightOptions(tol=1.0))
     assert net >= r.certificates['public labels'] - 1e-9 >= r.lower - 1e-9
+
+def test_a_member_setting_changed_at_run_time_reaches_the_members_on_workers(monkeypatch):
+    "Reproduces the members a worker built with the library's default `LOSS_ROUNDING` where the session had set 0."
+    import must_nbdev.core.workers as workers
+    from must_nbdev.accounting import triangles
+    net = triangle_net(2.0, tol=0.3)
+    default = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)   # the workers start
+    monkeypatch.setattr(triangles, 'LOSS_ROUNDING', 0)
+    shared = [triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0) for _ in range(3)]
+    monkeypatch.setattr(workers, 'WORKER_PROCESSES', False)
+    serial = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
+    assert any(not np.array_equal(x.masses, d.masses) for x, d in zip(serial, default))   # the setting matters
+    for again in shared:
+        assert all(x.j0 == c.j0 and np.array_equal(x.masses, c.masses) for x, c in zip(again, serial))

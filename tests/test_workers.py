@@ -122,3 +122,87 @@ def test_a_function_of_main_or_one_a_worker_cannot_import_is_computed_here(fresh
         assert process_map(twice, calls, 2) == [2 * x for x in range(300)]   # every chunk refused, computed here
         assert process_map(math.sqrt, CALLS, 2) == ROOTS and all(w.alive for w in fresh_pool.workers)
     finally: del sys.modules[only_here.__name__]
+
+def test_an_error_keeps_its_own_type_and_arguments(fresh_pool):
+    from _worker_calls import OddError, LockedError, negative_is_odd, negative_is_locked
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    calls = [(float(x),) for x in range(300)]; calls[0] = (-1.0,)   # the worker's chunk: the front
+    with pytest.raises(OddError) as caught: process_map(negative_is_odd, calls, 2)
+    assert (caught.value.value, caught.value.why) == (-1.0, 'negative')
+    with pytest.raises(LockedError): process_map(negative_is_locked, calls, 2)   # not a RuntimeError
+    assert process_map(math.sqrt, CALLS, 2) == ROOTS and fresh_pool.workers[0].alive
+
+def test_the_error_raised_is_the_first_failing_call_s_whatever_the_timing(fresh_pool):
+    from _worker_calls import OddError, negative_is_odd
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    for first, second in ((3, 290), (150, 151), (10, 11), (280, 299)):
+        calls = [(float(x),) for x in range(300)]; calls[first] = (-1.0 - first,); calls[second] = (-1.0 - second,)
+        for _ in range(3):
+            with pytest.raises(OddError) as caught: process_map(negative_is_odd, calls, 2)
+            assert caught.value.value == -1.0 - first
+
+def test_a_setting_assigned_at_run_time_is_the_one_every_call_sees(fresh_pool, monkeypatch):
+    from must_nbdev.accounting import compose, upper_dp
+    state = workers._state_key(workers.library_state())
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    first = fresh_pool.workers[0]
+    monkeypatch.setattr(compose, 'FFT_WORKERS', 7)   # a worker imports the library with FFT_WORKERS = -1
+    calls = [()] * 2000
+    assert process_map(upper_dp.worker_threads, calls, 2) == [7] * 2000   # the worker answered stale
+    assert not first.alive and not fresh_pool.unmatched
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)          # a new worker, started under FFT_WORKERS = 7
+    assert process_map(upper_dp.worker_threads, calls, 2) == [7] * 2000
+    assert fresh_pool.unmatched and state not in fresh_pool.unmatched   # its files cannot give 7: this process alone
+    monkeypatch.undo()
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    before = sum(w.answered for w in fresh_pool.workers)
+    assert process_map(upper_dp.worker_threads, calls, 2) == [upper_dp.worker_threads()] * 2000
+    assert sum(w.answered for w in fresh_pool.workers) > before         # the default is shared again
+
+def test_a_library_file_edited_after_import_is_not_run_by_workers(tmp_path):
+    import shutil, subprocess, sys
+    shutil.copytree(os.path.dirname(workers.__file__).rsplit(os.sep, 1)[0], tmp_path / 'must_nbdev',
+                    ignore=shutil.ignore_patterns('__pycache__'))
+    script = f"""
+import math, sys, time
+sys.path.insert(0, {str(tmp_path)!r})
+import must_nbdev.accounting.upper_dp as upper_dp
+from must_nbdev.core import workers
+assert upper_dp.__file__.startswith({str(tmp_path)!r})
+workers.process_map(math.sqrt, [(2.0,)] * 100, 2)
+while not all(w.ready for w in workers._pool().workers): time.sleep(0.01)
+text = open(upper_dp.__file__).read()   # the file changes on disk; this process keeps the code it imported
+with open(upper_dp.__file__, 'w') as f:
+    f.write(text.replace('def worker_threads() -> int:', 'def worker_threads() -> int:\\n    return 99', 1))
+print(sorted(set(workers.process_map(upper_dp.worker_threads, [()] * 2000, 2))), upper_dp.worker_threads(),
+      bool(workers._pool().unmatched))
+"""
+    out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    values, here, unmatched = out.stdout.rsplit(None, 2)[0], *out.stdout.split()[-2:]
+    assert values == f'[{here}]' and unmatched == 'True' and here != '99'
+
+@pytest.mark.skipif(not hasattr(os, 'fork'), reason='POSIX fork')
+def test_a_forked_child_lets_go_of_the_parent_s_workers(fresh_pool):
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    pipes = [w.proc.stdin.fileno() for w in fresh_pool.workers] + [w.proc.stdout.fileno() for w in fresh_pool.workers]
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child: its copies of the pipes are the null device, and it has no pool
+        null = os.stat(os.devnull)
+        os.write(write, b'1' if workers._POOL is None and all(os.path.samestat(os.fstat(p), null) for p in pipes)
+                 else b'0')
+        os._exit(0)
+    os.close(write); said = os.read(read, 1); os.close(read); os.waitpid(pid, 0)
+    assert said == b'1' and pipes
+    assert process_map(math.sqrt, CALLS, 2) == ROOTS and all(w.alive for w in fresh_pool.workers)
+
+def test_a_worker_s_standard_input_is_the_null_device(fresh_pool):
+    from _worker_calls import input_is_null
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    answers = process_map(input_is_null, [(i,) for i in range(2000)], 2)
+    assert any(answers[:10])   # the worker's chunk, the front
+
+def test_usable_cores_counts_this_process_s_affinity():
+    expected = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
+    assert workers.usable_cores() == max(1, expected or 1)

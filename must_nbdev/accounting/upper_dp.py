@@ -10,7 +10,9 @@ import numpy as np
 from ..core import definitions as _defs
 from ..core.definitions import check_real
 from .pld import GridTooLarge
-from .compose import UNIT_ROUNDOFF, FFT_WORKERS
+from . import compose   # FFT_WORKERS read at call time: a session's setting counts
+from .compose import UNIT_ROUNDOFF
+from ..core.workers import usable_cores
 from .adaptive import fft_round_off, dp_plan
 from .compose import sfft   # pocketfft, whatever backend the session set
 
@@ -22,8 +24,8 @@ __all__ = ['CORRELATION_BATCH', 'NET_TRIM', 'TRIM_SHARE', 'SPLIT_IDLE', 'SPLIT_P
 CORRELATION_BATCH = 1 << 22   # bytes of members' spectra multiplied and inverted at once (measured: 4 MB stays in cache)
 
 def worker_threads() -> int:
-    "Processes for the members, threads for the DP's correlations: one per core if FFT_WORKERS < 0, else FFT_WORKERS."
-    return max(1, (os.cpu_count() or 1) if FFT_WORKERS < 0 else FFT_WORKERS)
+    "Processes for the members, threads for the DP's correlations: `usable_cores()` if FFT_WORKERS < 0, else that."
+    return max(1, usable_cores() if compose.FFT_WORKERS < 0 else compose.FFT_WORKERS)
 
 def correlation_pool():
     "A context giving the DP's helper threads for `largest_correlation` (`worker_threads` − 1), or None on one."
@@ -52,7 +54,7 @@ def largest_correlation(FE:np.ndarray,    # rfft of the values read, length r //
     "max over members i of (values ⋆ kernel_i)[off:off + n] + infs[i], by batched inverse FFTs."
     rows = max(1, CORRELATION_BATCH // (16 * len(FE)))
     if pool is None or len(S) <= rows:    # one batch: pocketfft spreads its rows over the cores
-        return _largest_rows(FE, S, infs, r, off, n, rows, FFT_WORKERS)
+        return _largest_rows(FE, S, infs, r, off, n, rows, compose.FFT_WORKERS)
     cut = -(-len(S) // min(worker_threads(), len(S)))     # rows per thread, the first part here ...
     rows = -(-cut // -(-cut // rows))                     # ... in batches of equal size, none above `rows`
     parts = [pool.submit(_largest_rows, FE, S[i:i + cut], infs[i:i + cut], r, off, n, rows, 1)
@@ -162,7 +164,7 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
                 E = read(np.arange(lo[t] + a, hi[t] + b + 1))
                 r = sfft.next_fast_len(len(E), real=True); bins = max(bins, r)
                 if spectra.get(g, (0,))[0] != r:
-                    spectra[g] = (r, sfft.rfft(K[:, ::-1], r, axis=1, workers=FFT_WORKERS))   # a row per member
+                    spectra[g] = (r, sfft.rfft(K[:, ::-1], r, axis=1, workers=compose.FFT_WORKERS))   # a row per member
                 FE, w, value = sfft.rfft(E, r), b - a + 1, np.full(n_out, np.inf)
                 for c0, c1 in zip(cuts[:-1], cuts[1:]):     # an alternative: the largest over its members
                     best = largest_correlation(FE, spectra[g][1][c0:c1], infs[c0:c1], r, w - 1, n_out, pool)

@@ -4,12 +4,12 @@
 
 # %% ../../nbs/core/04_workers.ipynb #b7c81ded
 from __future__ import annotations
-import atexit, itertools, json, operator, os, pickle, struct, subprocess, sys, threading
+import atexit, hashlib, itertools, json, operator, os, pickle, struct, subprocess, sys, threading, time, types
 from collections import deque
 
 # %% auto #0
-__all__ = ['WORKER_PROCESSES', 'CHUNKS_PER_PROCESS', 'WORKER_FLAG', 'serve_worker', 'close_workers', 'process_map',
-           'peak_memory_mb']
+__all__ = ['WORKER_PROCESSES', 'CHUNKS_PER_PROCESS', 'WORKER_FLAG', 'usable_cores', 'module_digest', 'library_state',
+           'serve_worker', 'close_workers', 'process_map', 'peak_memory_mb']
 
 # %% ../../nbs/core/04_workers.ipynb #952eecfb
 WORKER_PROCESSES = True   # share `process_map`'s calls with worker processes (False: every call in this process)
@@ -26,86 +26,201 @@ def _receive(stream):
     "Read one message written by `_send` (EOFError if the stream ends first)."
     head = stream.read(_HEADER.size)
     if len(head) < _HEADER.size: raise EOFError("the pipe closed")
-    data = stream.read(_HEADER.unpack(head)[0])
-    if len(data) < _HEADER.unpack(head)[0]: raise EOFError("the pipe closed within a message")
+    size, = _HEADER.unpack(head)
+    data = stream.read(size)
+    if len(data) < size: raise EOFError("the pipe closed within a message")
     return pickle.loads(data)
 
+def usable_cores() -> int:
+    "The cores this process may run on: its CPU affinity where the system has one, else every core (at least 1)."
+    try: return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError): return max(1, os.cpu_count() or 1)
+
+# %% ../../nbs/core/04_workers.ipynb #d6a157cb
+_LIBRARY = 'must_nbdev'   # the package whose modules a worker must share with this process
+_PLAIN = (type(None), bool, int, float, complex, str, bytes)
+_CODE_DIGESTS = {}   # id(code) -> (code, digest): each code object is read once (kept, so its id is not reused)
+
+def _plain(value, depth:int=0):
+    "Text naming `value` exactly if it is a number, a string, or a tuple or frozenset of them; else None."
+    if isinstance(value, _PLAIN): return f"{type(value).__name__}:{value!r}"
+    if depth < 4 and isinstance(value, (tuple, frozenset)):
+        parts = [_plain(v, depth + 1) for v in value]
+        if None in parts: return None
+        return '(' + ','.join(parts) + ')' if isinstance(value, tuple) else '{' + ','.join(sorted(parts)) + '}'
+    return None
+
+def _code_digest(code) -> str:
+    "A digest of what `code` does: its bytecode, names, flags and constants (not its line numbers)."
+    hit = _CODE_DIGESTS.get(id(code))
+    if hit is not None and hit[0] is code: return hit[1]
+    h = hashlib.blake2b(code.co_code, digest_size=16)
+    h.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, code.co_argcount,
+                   code.co_kwonlyargcount, code.co_flags)).encode())
+    for const in code.co_consts:
+        text = _code_digest(const) if isinstance(const, types.CodeType) else _plain(const)
+        h.update(f"|{text if text is not None else type(const).__name__}".encode())
+    _CODE_DIGESTS[id(code)] = code, h.hexdigest()
+    return h.hexdigest()
+
+def _function_text(fn) -> str:
+    "`fn`'s code, defaults and closure as text."
+    cells = []
+    for cell in fn.__closure__ or ():
+        try: cells.append(_plain(cell.cell_contents) or type(cell.cell_contents).__name__)
+        except ValueError: cells.append('<empty>')
+    return ';'.join([_code_digest(fn.__code__), str(_plain(fn.__defaults__)),
+                     str(_plain(tuple(sorted((fn.__kwdefaults__ or {}).items())))), *cells])
+
+def _ours(name) -> bool: return isinstance(name, str) and (name == _LIBRARY or name.startswith(_LIBRARY + '.'))
+
+def _global_text(name:str, value, module:str):
+    "What a module's global `name` adds to the module's digest; None for what is not read (see the prose)."
+    if isinstance(value, (staticmethod, classmethod)): value = value.__func__
+    if isinstance(value, property): return '|'.join(str(_global_text(name, f, module)) for f in
+                                                    (value.fget, value.fset, value.fdel))
+    fn = value if isinstance(value, types.FunctionType) else getattr(value, '__wrapped__', None)
+    if isinstance(fn, types.FunctionType) or isinstance(value, type):
+        home = getattr(value, '__module__', None)
+        if not _ours(home): return f"{home}.{getattr(value, '__qualname__', '?')}"   # numpy's, a user's: by name
+        if home != module and getattr(sys.modules.get(home), value.__name__, None) is value: return None  # imported
+        if isinstance(fn, types.FunctionType): return _function_text(fn)
+        return '|'.join(f"{k}={t}" for k, v in list(vars(value).items())
+                        if not k.startswith('__') and (t := _global_text(k, v, module)) is not None)
+    return None if name.startswith('_') else _plain(value)
+
+def module_digest(module,   # a loaded module of the library
+                 ) -> str:
+    "A digest of `module`'s code and public settings (numbers, strings and tuples of them)."
+    h = hashlib.blake2b(digest_size=16)
+    for name, value in list(vars(module).items()):
+        if name.startswith('__'): continue
+        text = _global_text(name, value, module.__name__)
+        if text is not None: h.update(f"{name}={text}\n".encode())
+    return h.hexdigest()
+
+def library_state() -> dict:
+    "{module name: `module_digest`} of every loaded module of this library."
+    return {name: module_digest(m) for name, m in list(sys.modules.items()) if m is not None and _ours(name)}
+
+def _differing_module(state:dict, known:dict):
+    "The first module loaded here whose digest is not `state`'s (`known` caches this process's digests), or None."
+    for name, digest in state.items():
+        module = sys.modules.get(name)
+        if module is None or known.get(name) == digest: continue
+        known[name] = module_digest(module)   # read again: it may have changed since
+        if known[name] != digest: return name
+    return None
+
 # %% ../../nbs/core/04_workers.ipynb #b883a458
-def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function, [argument tuples]))
-                 outbox,  # binary stream of answers: ('done' or 'error', ident, results or exception)
+def _answer(ident:tuple, fn, chunk:list, state:dict, known:dict) -> tuple:
+    "A worker's answer to one chunk: ('done', ident, results), or ('stale', ident, module) or ('failed', ident, None)."
+    other = _differing_module(state, known)
+    if other is not None: return 'stale', ident, other
+    try: results = [fn(*args) for args in chunk]
+    except Exception: return 'failed', ident, None   # the caller computes the chunk again, to raise its own error
+    other = _differing_module(state, known)   # a module the calls imported
+    return ('done', ident, results) if other is None else ('stale', ident, other)
+
+def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function, [argument tuples], library state))
+                 outbox,  # binary stream of answers: (kind, ident, payload), kind 'done', 'failed', 'stale', 'refused'
                 ) -> None:
     "A worker's loop: announce the library it runs, then answer every task until `inbox` closes."
     import must_nbdev
     _send(outbox, ('ready', None, os.path.realpath(must_nbdev.__file__)))
+    known = {}   # this worker's module digests
     while True:
         try: ident, task = _receive(inbox)
         except EOFError: return
-        try: fn, chunk = pickle.loads(task)
+        try: fn, chunk, state = pickle.loads(task)
         except Exception as exc:   # not this worker's to compute (a function it cannot import): the caller's
             _send(outbox, ('refused', ident, repr(exc))); continue
-        try: answer = ('done', ident, [fn(*args) for args in chunk])
-        except Exception as exc:
-            try: pickle.dumps(exc)
-            except Exception: exc = RuntimeError(f"{type(exc).__name__}: {exc}")   # an exception pickle cannot carry
-            answer = ('error', ident, exc)
-        _send(outbox, answer)
+        answer = _answer(ident, fn, chunk, state, known)
+        try: _send(outbox, answer)
+        except Exception: _send(outbox, ('failed', ident, None))   # results pickle cannot carry: the caller's
 
 # %% ../../nbs/core/04_workers.ipynb #1f69305a
 class _Job:
-    "One `process_map` call: its chunks still to do, the answers, and the first error."
+    "One `process_map` call: its chunks to do (by anyone, or by this process only), the answers, the lowest error."
     serials = itertools.count()
-    def __init__(self, fn, chunks:list):
-        self.fn, self.serial, self.count = fn, next(_Job.serials), len(chunks)
+    def __init__(self, fn, chunks:list, state:dict):
+        self.fn, self.serial, self.count, self.state = fn, next(_Job.serials), len(chunks), state
         self.todo = deque(((self.serial, i), chunk) for i, chunk in enumerate(chunks))
-        self.results, self.error, self.cond = {}, None, threading.Condition()
+        self.mine = []   # chunks only this process computes: refused, failed or stale on a worker
+        self.results, self.error, self.error_at, self.cond = {}, None, None, threading.Condition()
+
+    def _wanted(self, ident:tuple) -> bool: return self.error_at is None or ident[1] < self.error_at
 
     def take(self, front:bool):
-        "The next (ident, chunk): from the front for a worker, the back for this process; None if none or failed."
+        "The next (ident, chunk) that can still matter: a worker's from the front, this process's own first, or None."
         with self.cond:
-            if self.error is not None or not self.todo: return None
-            return self.todo.popleft() if front else self.todo.pop()
+            if not front and self.mine: return self.mine.pop()
+            while self.todo:
+                task = self.todo.popleft() if front else self.todo.pop()
+                if self._wanted(task[0]): return task
+            return None
 
-    def answer(self, ident:tuple, payload, failed:bool=False) -> None:
-        "Record a chunk's results, or its error (the first one wins); answers of another call are dropped."
+    def answer(self, ident:tuple, results:list) -> None:
+        "Record a chunk's results (answers of another call are dropped)."
         with self.cond:
-            if ident[0] == self.serial:
-                if not failed: self.results[ident[1]] = payload
-                elif self.error is None: self.error = payload
+            if ident[0] == self.serial: self.results[ident[1]] = results
             self.cond.notify_all()
 
-    def give_back(self, ident:tuple, chunk:list) -> None:
-        "Return a chunk that a worker did not answer."
+    def fail(self, ident:tuple, error:BaseException) -> None:
+        "Record the error a chunk raised here; chunks after the lowest failing one are no longer needed."
         with self.cond:
-            if ident[0] == self.serial: self.todo.append((ident, chunk))
+            if ident[0] == self.serial and (self.error_at is None or ident[1] < self.error_at):
+                self.error, self.error_at = error, ident[1]
             self.cond.notify_all()
+
+    def give_back(self, ident:tuple, chunk:list, mine:bool=False) -> None:
+        "Return a chunk a worker did not answer: to anyone, or (`mine`) to this process only."
+        with self.cond:
+            if ident[0] == self.serial and self._wanted(ident):
+                if mine: self.mine.append((ident, chunk)); self.mine.sort(reverse=True)   # lowest popped first
+                else: self.todo.append((ident, chunk))
+            self.cond.notify_all()
+
+    def finished(self) -> bool:
+        "True once every chunk before the lowest error (every chunk, if none failed) has its results."
+        with self.cond: return all(i in self.results for i in range(self.count if self.error_at is None
+                                                                     else self.error_at))
 
     def wait(self) -> None:
-        "Until every chunk is answered, an error arrived, or a chunk came back."
+        "Until the call is finished or this process has a chunk to compute (checking for Ctrl-C every 0.2 s)."
         with self.cond:
-            while len(self.results) < self.count and self.error is None and not self.todo: self.cond.wait()
+            while not self.finished() and not self.mine and not any(self._wanted(t[0]) for t in self.todo):
+                self.cond.wait(0.2)
 
     def outcome(self) -> list:
-        "The results in the order of the calls, or the first error raised."
+        "The results in the order of the calls, or the error of the lowest failing chunk."
         if self.error is not None: raise self.error
         return [r for i in range(self.count) for r in self.results[i]]
 
+def _compute(job:_Job, ident:tuple, chunk:list) -> None:
+    "Compute a chunk here, recording its results or the error it raised."
+    try: results = [job.fn(*args) for args in chunk]
+    except Exception as exc: job.fail(ident, exc)
+    else: job.answer(ident, results)
+
 # %% ../../nbs/core/04_workers.ipynb #7478b95e
 _BOOT = ("import json, os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
-         "sys.path[:] = json.loads(sys.argv[1]); out = os.fdopen(os.dup(1), 'wb'); os.dup2(2, 1); "
-         "sys.stdout = sys.stderr; from must_nbdev.core.workers import serve_worker; "
-         "serve_worker(sys.stdin.buffer, out)")
+         "sys.path[:] = json.loads(sys.argv[1]); inbox = os.fdopen(os.dup(0), 'rb'); "
+         "out = os.fdopen(os.dup(1), 'wb'); os.dup2(os.open(os.devnull, os.O_RDONLY), 0); os.dup2(2, 1); "
+         "sys.stdout = sys.stderr; from must_nbdev.core.workers import serve_worker; serve_worker(inbox, out)")
 
 class _Worker:
-    "One worker process, the reader thread of its answers, and the chunks sent to it and not yet answered."
-    def __init__(self, pool):
+    "One worker process, the reader thread of its answers, and the chunk sent to it and not yet answered."
+    def __init__(self, pool, state_key):
         env = dict(os.environ, **{WORKER_FLAG: '1', 'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1',
                                   'MKL_NUM_THREADS': '1'})   # one core each: the pool is the parallelism
         path = json.dumps([str(p) for p in sys.path])   # the worker imports what this process would
         self.proc = subprocess.Popen([sys.executable, '-c', _BOOT, path], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env=env, start_new_session=os.name == 'posix')
         self.pool, self.lock, self.job, self.sent, self.ready, self.alive = pool, threading.Lock(), None, {}, False, True
-        self.stopped = False   # asked to exit (not a failure to start)
-        self.answered = 0   # chunks this worker answered, in every call
+        self.born = state_key   # this process's library state when the worker started (and imported the library)
+        self.stopped = False    # asked to exit (not a failure to start)
+        self.answered = 0       # chunks this worker answered, in every call
         threading.Thread(target=self._read, daemon=True, name='must_nbdev worker reader').start()
 
     def _read(self) -> None:
@@ -116,12 +231,17 @@ class _Worker:
                 if kind == 'ready':
                     if payload != self.pool.library: self.pool.broken = True; break   # another library: never used
                     with self.lock: self.ready = True
-                elif kind == 'refused':   # it could not load the task: the chunk goes back, and this call is not its
-                    with self.lock: chunk, job, self.job = self.sent.pop(ident, None), self.job, None
-                    if job is not None and chunk is not None: job.give_back(ident, chunk)
-                else:
+                elif kind == 'done':
                     with self.lock: self.sent.pop(ident, None); job = self.job; self.answered += 1
-                    if job is not None: job.answer(ident, payload, failed=kind == 'error')
+                    if job is not None: job.answer(ident, payload)
+                else:   # 'failed', 'refused' or 'stale': this process computes the chunk itself
+                    with self.lock:
+                        chunk, job = self.sent.pop(ident, None), self.job
+                        if kind == 'refused' and job is not None and job.serial == ident[0]: self.job = None
+                    if job is not None and chunk is not None: job.give_back(ident, chunk, mine=True)
+                    if kind == 'stale':   # this worker runs other code or settings: replaced at the next call
+                        if job is not None and job.serial == ident[0]: self.pool.no_match(self, job)
+                        break
                 self.feed()
         except Exception: pass   # the pipe closed or a message was garbled: this worker is done
         self._ended()
@@ -145,11 +265,12 @@ class _Worker:
             task = job.take(front=True)
             if task is None: return
             ident, chunk = task
-            try: blob = pickle.dumps((job.fn, chunk), protocol=pickle.HIGHEST_PROTOCOL)
-            except Exception: self.job = None; job.give_back(ident, chunk); return   # arguments pickle cannot carry
+            try: blob = pickle.dumps((job.fn, chunk, job.state), protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception: self.job = None; job.give_back(ident, chunk, mine=True); return   # pickle cannot carry it
             self.sent[ident] = chunk
             try: _send(self.proc.stdin, (ident, blob))
-            except OSError: pass   # the worker died: its reader finds the pipe closed and gives the chunk back
+            except (OSError, ValueError): pass   # the worker died or was stopped: its reader gives the chunk back
+            except BaseException: self.stop(); raise   # interrupted within a message: the worker must not wait on
 
     def attach(self, job) -> None:
         "Work on `job` from now on."
@@ -161,14 +282,16 @@ class _Worker:
         with self.lock:
             if self.job is job: self.job = None
 
-    def stop(self, wait:float=0.0) -> None:
-        "Close the worker's input (it exits); after `wait` seconds, kill it."
+    def stop(self) -> None:
+        "Close the worker's input: it exits once it has answered the chunk in hand."
         self.stopped, self.alive = True, False
         try: self.proc.stdin.close()
-        except OSError: pass
-        if wait > 0:
-            try: self.proc.wait(wait)
-            except subprocess.TimeoutExpired: self.proc.kill(); self.proc.wait()
+        except (OSError, ValueError): pass
+
+    def reap(self, deadline:float) -> None:
+        "Wait for the stopped worker to exit until `deadline` (`time.monotonic`), then kill it."
+        try: self.proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired: self.proc.kill(); self.proc.wait()
 
 # %% ../../nbs/core/04_workers.ipynb #8c5aff17
 class _Pool:
@@ -177,22 +300,29 @@ class _Pool:
         import must_nbdev
         self.pid, self.library = os.getpid(), os.path.realpath(must_nbdev.__file__)
         self.workers, self.broken, self.busy, self.lock = [], False, threading.Lock(), threading.Lock()
+        self.unmatched = set()   # library states no worker can share: this process's code or settings are not on disk
 
-    def start(self, job:_Job, n:int) -> list:
-        "Have `n` live workers (starting what is missing) work on `job`; return them."
+    def start(self, n:int, state_key) -> list:
+        "The `n` live workers, starting what is missing."
         with self.lock:
             self.workers = [w for w in self.workers if w.alive]
             while len(self.workers) < n and not self.broken:
-                try: self.workers.append(_Worker(self))
+                try: self.workers.append(_Worker(self, state_key))
                 except Exception: self.broken = True   # no interpreter to start: this process computes alone
-            workers = list(self.workers)
-        for w in workers: w.attach(job)
-        return workers
+            return list(self.workers)
 
-    def close(self) -> None:
-        "Stop every worker, waiting up to 5 s each for it to exit."
+    def no_match(self, worker:_Worker, job:_Job) -> None:
+        "`worker` found its library unlike `job`'s; if it started under that very state, no new worker can match it."
+        if worker.born == _state_key(job.state): self.unmatched.add(worker.born)
+
+    def close(self, seconds:float=5.0) -> None:
+        "Stop every worker, and kill those still running after `seconds`."
         with self.lock: workers, self.workers = self.workers, []
-        for w in workers: w.stop(wait=5.0)
+        for w in workers: w.stop()
+        deadline = time.monotonic() + seconds
+        for w in workers: w.reap(deadline)
+
+def _state_key(state:dict) -> tuple: return tuple(sorted(state.items()))
 
 _POOL = None
 
@@ -206,7 +336,19 @@ def close_workers() -> None:
     "Stop the session's worker processes (at exit, or to reap them: their peak memory then counts as a child's)."
     if _POOL is not None and _POOL.pid == os.getpid(): _POOL.close()
 
+def _let_go_in_child() -> None:
+    "In a forked child: point the inherited pipes to the parent's workers at the null device, so they see the parent."
+    global _POOL
+    if _POOL is None: return
+    null = os.open(os.devnull, os.O_RDWR)
+    for w in _POOL.workers:
+        for pipe in (w.proc.stdin, w.proc.stdout):
+            try: os.dup2(null, pipe.fileno())   # the file objects stay valid; the pipe ends are released
+            except (OSError, ValueError): pass
+    os.close(null); _POOL = None
+
 atexit.register(close_workers)
+if hasattr(os, 'register_at_fork'): os.register_at_fork(after_in_child=_let_go_in_child)
 
 # %% ../../nbs/core/04_workers.ipynb #4cd04fb7
 def _shareable(fn) -> bool:
@@ -215,6 +357,7 @@ def _shareable(fn) -> bool:
     if getattr(fn, '__module__', None) == '__main__': return False   # a script's or notebook's: a worker has another
     try: pickle.dumps(fn); return True
     except Exception: return False
+
 
 def process_map(fn,              # a module-level function, importable by name in a fresh interpreter
                 args,            # its argument tuples, one per call
@@ -229,15 +372,17 @@ def process_map(fn,              # a module-level function, importable by name i
     pool = _pool()
     if not pool.busy.acquire(blocking=False): return [fn(*a) for a in args]   # another thread has the workers
     try:
+        state = library_state()
+        if _state_key(state) in pool.unmatched: return [fn(*a) for a in args]   # no worker can run this code
         size = -(-len(args) // (CHUNKS_PER_PROCESS * processes))
-        job = _Job(fn, [args[i:i + size] for i in range(0, len(args), size)])
-        workers = pool.start(job, processes - 1)
+        job, workers = _Job(fn, [args[i:i + size] for i in range(0, len(args), size)], state), []
         try:
-            while len(job.results) < job.count and job.error is None:
+            workers = pool.start(processes - 1, _state_key(state))
+            for w in workers: w.attach(job)
+            while not job.finished():
                 task = job.take(front=False)
-                if task is None: job.wait(); continue
-                ident, chunk = task
-                job.answer(ident, [fn(*a) for a in chunk])
+                if task is None: job.wait()
+                else: _compute(job, *task)
         finally:
             for w in workers: w.detach(job)
         return job.outcome()

@@ -9,6 +9,7 @@ from dataclasses import dataclass, fields, asdict
 from itertools import product
 from ..core.definitions import check_choice, check_flag, check_int, check_real, check_values, progress
 from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps
+from ..core.workers import usable_cores
 from ..core.epochs import EPOCH_SCHEMES, EpochScheme, make_epoch_scheme
 from ..accounting.account import account, requested_run_certificates
 from ..accounting.pld import MAX_BINS, check_max_bins
@@ -212,7 +213,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
     distributed = import_extra('distributed')
     if client is None and address == 'local':   # a throw-away local cluster: n_jobs worker processes (-1: a core each)
         import os
-        with distributed.LocalCluster(n_workers=(os.cpu_count() or 1) if n_jobs == -1 else n_jobs, threads_per_worker=1,
+        with distributed.LocalCluster(n_workers=usable_cores() if n_jobs == -1 else n_jobs, threads_per_worker=1,
                                       dashboard_address=None) as cluster, distributed.Client(cluster) as local:
             return run_sweep(points, delta=delta, backend='dask', client=local, attack=attack,
                              show_progress=show_progress, net=net, **precision)

@@ -1,0 +1,29 @@
+"""Module-level calls for `tests/test_workers.py`, importable by name in a worker process (pytest puts `tests/` on
+`sys.path`, and a worker takes its parent's)."""
+import os, threading
+
+class OddError(Exception):
+    "An error whose `__init__` takes other arguments than it gives `Exception` (a pickle would call it wrongly)."
+    def __init__(self, value, why):
+        super().__init__(f"{why}: {value}")
+        self.value, self.why = value, why
+
+def negative_is_odd(x):
+    "x, or an `OddError` if x < 0."
+    if x < 0: raise OddError(x, 'negative')
+    return x
+
+class LockedError(Exception):
+    "An error holding a lock: pickle cannot carry it."
+    def __init__(self, value):
+        super().__init__(value)
+        self.lock = threading.Lock()
+
+def negative_is_locked(x):
+    "x, or a `LockedError` if x < 0."
+    if x < 0: raise LockedError(x)
+    return x
+
+def input_is_null(_) -> bool:
+    "True if this process's standard input is the null device (a worker's)."
+    return os.path.samestat(os.fstat(0), os.stat(os.devnull))
