@@ -167,3 +167,14 @@ def test_folded_labels_in_the_game_stay_above_the_best_enumerated_two_step_attac
     finally: TC.net_label_groups.cache_clear()
     assert folds and max(folds) >= 2, folds                         # two labels or more were folded
     assert best <= value, (best, value)
+
+def test_the_session_s_fft_workers_setting_reaches_the_dp(monkeypatch):
+    "Reproduces `compose.FFT_WORKERS` set in a session and never read by the DP (07b kept the value it imported)."
+    from must_nbdev.accounting import compose, upper_dp
+    from must_nbdev.core.workers import usable_cores
+    monkeypatch.setattr(compose, 'FFT_WORKERS', 1)
+    assert upper_dp.worker_threads() == 1
+    monkeypatch.setattr(compose, 'FFT_WORKERS', 3)
+    assert upper_dp.worker_threads() == 3
+    monkeypatch.setattr(compose, 'FFT_WORKERS', -1)
+    assert upper_dp.worker_threads() == usable_cores()
