@@ -63,6 +63,10 @@ def test_a_worker_that_imported_another_library_is_never_used(fresh_pool):
         assert time.monotonic() < end, 'the pool kept a worker of another library'
         time.sleep(0.01)
     assert process_map(math.sqrt, CALLS, 2) == ROOTS and not any(w.ready for w in fresh_pool.workers)
+    end = time.monotonic() + 30
+    while any(w.proc.poll() is None for w in fresh_pool.workers):   # stopped and reaped: no process left behind
+        assert time.monotonic() < end, 'the worker of another library was not reaped'
+        time.sleep(0.01)
 
 def test_what_cannot_travel_is_computed_here(fresh_pool, monkeypatch):
     assert process_map(lambda x: 2 * x, [(1,), (2,)], 2) == [2, 4]          # a lambda pickles by value: not at all

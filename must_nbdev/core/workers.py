@@ -247,7 +247,7 @@ class _Worker:
         self._ended()
 
     def _ended(self) -> None:
-        "Stop the worker, give its unanswered chunks back, and leave the pool (turning it off if it never started)."
+        "Stop the worker, give its unanswered chunks back, leave the pool (off if it never started), and reap it."
         with self.lock:
             lost, self.sent, job, self.alive = list(self.sent.items()), {}, self.job, False
             if not self.ready and not self.stopped: self.pool.broken = True
@@ -256,6 +256,7 @@ class _Worker:
             if job is not None: job.give_back(ident, chunk)
         if job is not None:
             with job.cond: job.cond.notify_all()
+        self.reap(time.monotonic() + 5.0)   # no process left behind: it exits, or is killed after 5 s
 
     def feed(self) -> None:
         "Send the worker the next chunk of its call, if it is idle and the call has one."
