@@ -147,44 +147,84 @@ def test_the_error_raised_is_the_first_failing_call_s_whatever_the_timing(fresh_
 
 def test_a_setting_assigned_at_run_time_is_the_one_every_call_sees(fresh_pool, monkeypatch):
     from must_nbdev.accounting import compose, upper_dp
-    state = workers._state_key(workers.library_state())
+    from must_nbdev.core import definitions
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
-    first = fresh_pool.workers[0]
-    monkeypatch.setattr(compose, 'FFT_WORKERS', 7)   # a worker imports the library with FFT_WORKERS = -1
-    calls = [()] * 2000
+    first, calls = fresh_pool.workers[0], [()] * 2000
+    for value in (7, 3, -1):   # a worker imports the library with FFT_WORKERS = -1: it adopts each
+        monkeypatch.setattr(compose, 'FFT_WORKERS', value)
+        before = first.answered
+        assert process_map(upper_dp.worker_threads, calls, 2) == [upper_dp.worker_threads()] * 2000
+        assert first.answered > before and first.alive and not fresh_pool.unmatched
+    with definitions.memory_budget(definitions.MEMORY_BUDGET // 2):   # as the CLI runs every command
+        before = first.answered
+        assert process_map(math.sqrt, CALLS, 2) == ROOTS and first.answered > before
+
+def test_code_replaced_at_run_time_is_run_here_alone(fresh_pool, monkeypatch):
+    from _worker_calls import seven
+    from must_nbdev.accounting import upper_dp
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    first, calls = fresh_pool.workers[0], [()] * 2000
+    monkeypatch.setattr(upper_dp, 'usable_cores', seven)   # code no fresh import has
     assert process_map(upper_dp.worker_threads, calls, 2) == [7] * 2000   # the worker answered stale
     assert not first.alive and not fresh_pool.unmatched
-    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)          # a new worker, started under FFT_WORKERS = 7
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)   # a new worker, started under that code
     assert process_map(upper_dp.worker_threads, calls, 2) == [7] * 2000
-    assert fresh_pool.unmatched and state not in fresh_pool.unmatched   # its files cannot give 7: this process alone
+    assert fresh_pool.unmatched                                   # its files cannot give it: this process alone
     monkeypatch.undo()
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
     before = sum(w.answered for w in fresh_pool.workers)
     assert process_map(upper_dp.worker_threads, calls, 2) == [upper_dp.worker_threads()] * 2000
-    assert sum(w.answered for w in fresh_pool.workers) > before         # the default is shared again
+    assert sum(w.answered for w in fresh_pool.workers) > before   # the library's own code is shared again
 
-def test_a_library_file_edited_after_import_is_not_run_by_workers(tmp_path):
+def test_numpy_s_error_handling_and_warnings_are_the_caller_s(fresh_pool):
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    args = [(np.array([0.0, 1.0]),)] * 200
+    with np.errstate(divide='raise'):
+        with pytest.raises(FloatingPointError): process_map(np.log, args, 2)
+    with np.errstate(divide='warn'):
+        with pytest.warns(RuntimeWarning): process_map(np.log, args, 2)
+    with np.errstate(divide='ignore'):
+        assert all(np.array_equal(r, [-np.inf, 0.0]) for r in process_map(np.log, args, 2))
+
+EDITS = {   # a file edited after this process imported it: (module, function called, old text, new text)
+    'a library function': ('must_nbdev.accounting.upper_dp', 'worker_threads', 'def worker_threads() -> int:',
+                           'def worker_threads() -> int:\n    return 99'),
+    "a user module's class __init__": ('user_calls', 'value', 'self.v = 1', 'self.v = 99'),
+}
+USER_CALLS = """
+class Box:
+    def __init__(self):
+        self.v = 1
+def value():
+    return Box().v
+"""
+
+@pytest.mark.parametrize('edit', list(EDITS))
+def test_a_file_edited_after_import_is_not_run_by_workers(tmp_path, edit):
     import shutil, subprocess, sys
     shutil.copytree(os.path.dirname(workers.__file__).rsplit(os.sep, 1)[0], tmp_path / 'must_nbdev',
                     ignore=shutil.ignore_patterns('__pycache__'))
+    (tmp_path / 'user_calls.py').write_text(USER_CALLS)
+    module, name, old, new = EDITS[edit]
     script = f"""
-import math, sys, time
+import importlib, math, sys, time
 sys.path.insert(0, {str(tmp_path)!r})
-import must_nbdev.accounting.upper_dp as upper_dp
 from must_nbdev.core import workers
-assert upper_dp.__file__.startswith({str(tmp_path)!r})
+module = importlib.import_module({module!r})
+assert module.__file__.startswith({str(tmp_path)!r})
 workers.process_map(math.sqrt, [(2.0,)] * 100, 2)
 while not all(w.ready for w in workers._pool().workers): time.sleep(0.01)
-text = open(upper_dp.__file__).read()   # the file changes on disk; this process keeps the code it imported
-with open(upper_dp.__file__, 'w') as f:
-    f.write(text.replace('def worker_threads() -> int:', 'def worker_threads() -> int:\\n    return 99', 1))
-print(sorted(set(workers.process_map(upper_dp.worker_threads, [()] * 2000, 2))), upper_dp.worker_threads(),
-      bool(workers._pool().unmatched))
+first = workers._pool().workers[0]
+text = open(module.__file__).read()   # the file changes on disk; this process keeps the code it imported
+assert {old!r} in text
+with open(module.__file__, 'w') as f: f.write(text.replace({old!r}, {new!r}, 1))
+fn = getattr(module, {name!r})
+print(sorted(set(workers.process_map(fn, [()] * 2000, 2))), fn(), not first.alive)   # it answered stale
 """
     out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert out.returncode == 0, out.stderr
-    values, here, unmatched = out.stdout.rsplit(None, 2)[0], *out.stdout.split()[-2:]
-    assert values == f'[{here}]' and unmatched == 'True' and here != '99'
+    values, here, stale = out.stdout.rsplit(None, 2)[0], *out.stdout.split()[-2:]
+    assert values == f'[{here}]' and stale == 'True' and here != '99'
 
 @pytest.mark.skipif(not hasattr(os, 'fork'), reason='POSIX fork')
 def test_a_forked_child_lets_go_of_the_parent_s_workers(fresh_pool):

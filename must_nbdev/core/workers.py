@@ -4,12 +4,13 @@
 
 # %% ../../nbs/core/04_workers.ipynb #b7c81ded
 from __future__ import annotations
-import atexit, hashlib, itertools, json, operator, os, pickle, struct, subprocess, sys, threading, time, types
+import atexit, contextlib, itertools, json, operator, os, pickle, struct, subprocess, sys, threading, time, warnings
 from collections import deque
+from .library_state import adopt_state, library_state, state_key
 
 # %% auto #0
-__all__ = ['WORKER_PROCESSES', 'CHUNKS_PER_PROCESS', 'WORKER_FLAG', 'usable_cores', 'module_digest', 'library_state',
-           'serve_worker', 'close_workers', 'process_map', 'peak_memory_mb']
+__all__ = ['WORKER_PROCESSES', 'CHUNKS_PER_PROCESS', 'WORKER_FLAG', 'usable_cores', 'serve_worker', 'close_workers',
+           'process_map', 'peak_memory_mb']
 
 # %% ../../nbs/core/04_workers.ipynb #952eecfb
 WORKER_PROCESSES = True   # share `process_map`'s calls with worker processes (False: every call in this process)
@@ -36,93 +37,27 @@ def usable_cores() -> int:
     try: return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError): return max(1, os.cpu_count() or 1)
 
-# %% ../../nbs/core/04_workers.ipynb #d6a157cb
-_LIBRARY = 'must_nbdev'   # the package whose modules a worker must share with this process
-_PLAIN = (type(None), bool, int, float, complex, str, bytes)
-_CODE_DIGESTS = {}   # id(code) -> (code, digest): each code object is read once (kept, so its id is not reused)
-
-def _plain(value, depth:int=0):
-    "Text naming `value` exactly if it is a number, a string, or a tuple or frozenset of them; else None."
-    if isinstance(value, _PLAIN): return f"{type(value).__name__}:{value!r}"
-    if depth < 4 and isinstance(value, (tuple, frozenset)):
-        parts = [_plain(v, depth + 1) for v in value]
-        if None in parts: return None
-        return '(' + ','.join(parts) + ')' if isinstance(value, tuple) else '{' + ','.join(sorted(parts)) + '}'
-    return None
-
-def _code_digest(code) -> str:
-    "A digest of what `code` does: its bytecode, names, flags and constants (not its line numbers)."
-    hit = _CODE_DIGESTS.get(id(code))
-    if hit is not None and hit[0] is code: return hit[1]
-    h = hashlib.blake2b(code.co_code, digest_size=16)
-    h.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, code.co_argcount,
-                   code.co_kwonlyargcount, code.co_flags)).encode())
-    for const in code.co_consts:
-        text = _code_digest(const) if isinstance(const, types.CodeType) else _plain(const)
-        h.update(f"|{text if text is not None else type(const).__name__}".encode())
-    _CODE_DIGESTS[id(code)] = code, h.hexdigest()
-    return h.hexdigest()
-
-def _function_text(fn) -> str:
-    "`fn`'s code, defaults and closure as text."
-    cells = []
-    for cell in fn.__closure__ or ():
-        try: cells.append(_plain(cell.cell_contents) or type(cell.cell_contents).__name__)
-        except ValueError: cells.append('<empty>')
-    return ';'.join([_code_digest(fn.__code__), str(_plain(fn.__defaults__)),
-                     str(_plain(tuple(sorted((fn.__kwdefaults__ or {}).items())))), *cells])
-
-def _ours(name) -> bool: return isinstance(name, str) and (name == _LIBRARY or name.startswith(_LIBRARY + '.'))
-
-def _global_text(name:str, value, module:str):
-    "What a module's global `name` adds to the module's digest; None for what is not read (see the prose)."
-    if isinstance(value, (staticmethod, classmethod)): value = value.__func__
-    if isinstance(value, property): return '|'.join(str(_global_text(name, f, module)) for f in
-                                                    (value.fget, value.fset, value.fdel))
-    fn = value if isinstance(value, types.FunctionType) else getattr(value, '__wrapped__', None)
-    if isinstance(fn, types.FunctionType) or isinstance(value, type):
-        home = getattr(value, '__module__', None)
-        if not _ours(home): return f"{home}.{getattr(value, '__qualname__', '?')}"   # numpy's, a user's: by name
-        if home != module and getattr(sys.modules.get(home), value.__name__, None) is value: return None  # imported
-        if isinstance(fn, types.FunctionType): return _function_text(fn)
-        return '|'.join(f"{k}={t}" for k, v in list(vars(value).items())
-                        if not k.startswith('__') and (t := _global_text(k, v, module)) is not None)
-    return None if name.startswith('_') else _plain(value)
-
-def module_digest(module,   # a loaded module of the library
-                 ) -> str:
-    "A digest of `module`'s code and public settings (numbers, strings and tuples of them)."
-    h = hashlib.blake2b(digest_size=16)
-    for name, value in list(vars(module).items()):
-        if name.startswith('__'): continue
-        text = _global_text(name, value, module.__name__)
-        if text is not None: h.update(f"{name}={text}\n".encode())
-    return h.hexdigest()
-
-def library_state() -> dict:
-    "{module name: `module_digest`} of every loaded module of this library."
-    return {name: module_digest(m) for name, m in list(sys.modules.items()) if m is not None and _ours(name)}
-
-def _differing_module(state:dict, known:dict):
-    "The first module loaded here whose digest is not `state`'s (`known` caches this process's digests), or None."
-    for name, digest in state.items():
-        module = sys.modules.get(name)
-        if module is None or known.get(name) == digest: continue
-        known[name] = module_digest(module)   # read again: it may have changed since
-        if known[name] != digest: return name
-    return None
-
 # %% ../../nbs/core/04_workers.ipynb #b883a458
-def _answer(ident:tuple, fn, chunk:list, state:dict, known:dict) -> tuple:
-    "A worker's answer to one chunk: ('done', ident, results), or ('stale', ident, module) or ('failed', ident, None)."
-    other = _differing_module(state, known)
-    if other is not None: return 'stale', ident, other
-    try: results = [fn(*args) for args in chunk]
-    except Exception: return 'failed', ident, None   # the caller computes the chunk again, to raise its own error
-    other = _differing_module(state, known)   # a module the calls imported
-    return ('done', ident, results) if other is None else ('stale', ident, other)
+def _numpy_errors(errors):
+    "numpy's error handling as the caller has it (`np.errstate`), or nothing if the caller has not imported numpy."
+    if errors is None: return contextlib.nullcontext()
+    import numpy
+    return numpy.errstate(**errors)
 
-def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function, [argument tuples], library state))
+def _answer(ident:tuple, fn, chunk:list, state:dict, numpy_errors, known:dict) -> tuple:
+    "A worker's answer to one chunk: ('done', ident, results), or ('stale', ident, module) or ('failed', ident, None)."
+    other, _ = adopt_state(state, known)
+    if other is not None: return 'stale', ident, other
+    with warnings.catch_warnings(record=True) as caught, _numpy_errors(numpy_errors):
+        warnings.simplefilter('always')
+        try: results = [fn(*args) for args in chunk]
+        except BaseException: return 'failed', ident, None   # the caller computes the chunk again: its own error
+    other, changed = adopt_state(state, known)   # a module the calls imported: its code, and its settings now
+    if other is not None: return 'stale', ident, other
+    if changed or caught: return 'failed', ident, None     # computed before the settings, or it warned: the caller's
+    return 'done', ident, results
+
+def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function, [argument tuples], state, errors))
                  outbox,  # binary stream of answers: (kind, ident, payload), kind 'done', 'failed', 'stale', 'refused'
                 ) -> None:
     "A worker's loop: announce the library it runs, then answer every task until `inbox` closes."
@@ -132,10 +67,10 @@ def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function,
     while True:
         try: ident, task = _receive(inbox)
         except EOFError: return
-        try: fn, chunk, state = pickle.loads(task)
+        try: fn, chunk, state, numpy_errors = pickle.loads(task)
         except Exception as exc:   # not this worker's to compute (a function it cannot import): the caller's
             _send(outbox, ('refused', ident, repr(exc))); continue
-        answer = _answer(ident, fn, chunk, state, known)
+        answer = _answer(ident, fn, chunk, state, numpy_errors, known)
         try: _send(outbox, answer)
         except Exception: _send(outbox, ('failed', ident, None))   # results pickle cannot carry: the caller's
 
@@ -143,8 +78,9 @@ def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function,
 class _Job:
     "One `process_map` call: its chunks to do (by anyone, or by this process only), the answers, the lowest error."
     serials = itertools.count()
-    def __init__(self, fn, chunks:list, state:dict):
+    def __init__(self, fn, chunks:list, state:dict, numpy_errors=None):
         self.fn, self.serial, self.count, self.state = fn, next(_Job.serials), len(chunks), state
+        self.numpy_errors = numpy_errors   # `np.geterr()` of the caller (None: numpy not imported)
         self.todo = deque(((self.serial, i), chunk) for i, chunk in enumerate(chunks))
         self.mine = []   # chunks only this process computes: refused, failed or stale on a worker
         self.results, self.error, self.error_at, self.cond = {}, None, None, threading.Condition()
@@ -154,7 +90,9 @@ class _Job:
     def take(self, front:bool):
         "The next (ident, chunk) that can still matter: a worker's from the front, this process's own first, or None."
         with self.cond:
-            if not front and self.mine: return self.mine.pop()
+            while not front and self.mine:
+                task = self.mine.pop()
+                if self._wanted(task[0]): return task
             while self.todo:
                 task = self.todo.popleft() if front else self.todo.pop()
                 if self._wanted(task[0]): return task
@@ -211,14 +149,13 @@ _BOOT = ("import json, os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_
 
 class _Worker:
     "One worker process, the reader thread of its answers, and the chunk sent to it and not yet answered."
-    def __init__(self, pool, state_key):
-        env = dict(os.environ, **{WORKER_FLAG: '1', 'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1',
-                                  'MKL_NUM_THREADS': '1'})   # one core each: the pool is the parallelism
-        path = json.dumps([str(p) for p in sys.path])   # the worker imports what this process would
+    def __init__(self, pool, born):
+        env = dict(os.environ, **{WORKER_FLAG: '1'})   # (BLAS threads as here: their count can change bits)
+        path = json.dumps([str(p) or os.getcwd() for p in sys.path])   # the worker imports what this process would
         self.proc = subprocess.Popen([sys.executable, '-c', _BOOT, path], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env=env, start_new_session=os.name == 'posix')
         self.pool, self.lock, self.job, self.sent, self.ready, self.alive = pool, threading.Lock(), None, {}, False, True
-        self.born = state_key   # this process's library state when the worker started (and imported the library)
+        self.born = born        # `state_key` of this process when the worker started (and imported the library)
         self.stopped = False    # asked to exit (not a failure to start)
         self.answered = 0       # chunks this worker answered, in every call
         threading.Thread(target=self._read, daemon=True, name='must_nbdev worker reader').start()
@@ -266,7 +203,7 @@ class _Worker:
             task = job.take(front=True)
             if task is None: return
             ident, chunk = task
-            try: blob = pickle.dumps((job.fn, chunk, job.state), protocol=pickle.HIGHEST_PROTOCOL)
+            try: blob = pickle.dumps((job.fn, chunk, job.state, job.numpy_errors), protocol=pickle.HIGHEST_PROTOCOL)
             except Exception: self.job = None; job.give_back(ident, chunk, mine=True); return   # pickle cannot carry it
             self.sent[ident] = chunk
             try: _send(self.proc.stdin, (ident, blob))
@@ -303,18 +240,18 @@ class _Pool:
         self.workers, self.broken, self.busy, self.lock = [], False, threading.Lock(), threading.Lock()
         self.unmatched = set()   # library states no worker can share: this process's code or settings are not on disk
 
-    def start(self, n:int, state_key) -> list:
+    def start(self, n:int, born) -> list:
         "The `n` live workers, starting what is missing."
         with self.lock:
             self.workers = [w for w in self.workers if w.alive]
             while len(self.workers) < n and not self.broken:
-                try: self.workers.append(_Worker(self, state_key))
+                try: self.workers.append(_Worker(self, born))
                 except Exception: self.broken = True   # no interpreter to start: this process computes alone
             return list(self.workers)
 
     def no_match(self, worker:_Worker, job:_Job) -> None:
         "`worker` found its library unlike `job`'s; if it started under that very state, no new worker can match it."
-        if worker.born == _state_key(job.state): self.unmatched.add(worker.born)
+        if worker.born == state_key(job.state): self.unmatched.add(worker.born)
 
     def close(self, seconds:float=5.0) -> None:
         "Stop every worker, and kill those still running after `seconds`."
@@ -322,8 +259,6 @@ class _Pool:
         for w in workers: w.stop()
         deadline = time.monotonic() + seconds
         for w in workers: w.reap(deadline)
-
-def _state_key(state:dict) -> tuple: return tuple(sorted(state.items()))
 
 _POOL = None
 
@@ -337,6 +272,8 @@ def close_workers() -> None:
     "Stop the session's worker processes (at exit, or to reap them: their peak memory then counts as a child's)."
     if _POOL is not None and _POOL.pid == os.getpid(): _POOL.close()
 
+_PARENTS_POOLS = []   # in a forked child, the parent's pools: kept, never freed (a parent thread may hold their locks)
+
 def _let_go_in_child() -> None:
     "In a forked child: point the inherited pipes to the parent's workers at the null device, so they see the parent."
     global _POOL
@@ -344,9 +281,9 @@ def _let_go_in_child() -> None:
     null = os.open(os.devnull, os.O_RDWR)
     for w in _POOL.workers:
         for pipe in (w.proc.stdin, w.proc.stdout):
-            try: os.dup2(null, pipe.fileno())   # the file objects stay valid; the pipe ends are released
-            except (OSError, ValueError): pass
-    os.close(null); _POOL = None
+            try: os.dup2(null, pipe.raw.fileno())   # the file objects stay valid; the pipe ends are released
+            except (OSError, ValueError, AttributeError): pass
+    os.close(null); _PARENTS_POOLS.append(_POOL); _POOL = None
 
 atexit.register(close_workers)
 if hasattr(os, 'register_at_fork'): os.register_at_fork(after_in_child=_let_go_in_child)
@@ -373,12 +310,13 @@ def process_map(fn,              # a module-level function, importable by name i
     pool = _pool()
     if not pool.busy.acquire(blocking=False): return [fn(*a) for a in args]   # another thread has the workers
     try:
-        state = library_state()
-        if _state_key(state) in pool.unmatched: return [fn(*a) for a in args]   # no worker can run this code
+        state = library_state(fn)
+        if state_key(state) in pool.unmatched: return [fn(*a) for a in args]   # no worker can run this code
         size = -(-len(args) // (CHUNKS_PER_PROCESS * processes))
-        job, workers = _Job(fn, [args[i:i + size] for i in range(0, len(args), size)], state), []
+        errors = sys.modules['numpy'].geterr() if 'numpy' in sys.modules else None
+        job, workers = _Job(fn, [args[i:i + size] for i in range(0, len(args), size)], state, errors), []
         try:
-            workers = pool.start(processes - 1, _state_key(state))
+            workers = pool.start(processes - 1, state_key(state))
             for w in workers: w.attach(job)
             while not job.finished():
                 task = job.take(front=False)

@@ -1,0 +1,55 @@
+"""`library_state` and `adopt_state` (core/03b_library_state): the code digest changes with code and only with code,
+settings travel by value, and reading the state imports nothing."""
+import importlib, subprocess, sys, types
+import pytest
+from must_nbdev.core.library_state import adopt_state, library_state, module_digest, module_settings, state_key
+
+@pytest.fixture
+def probe():
+    "A module of the library made here (its name under must_nbdev), removed afterwards."
+    module = types.ModuleType('must_nbdev._probe')
+    exec("LIMIT = 3\nTABLE = {'a': 1.0}\nclass Box:\n    def __init__(self): self.v = 1\ndef value(): return Box().v",
+         module.__dict__)
+    sys.modules[module.__name__] = module
+    yield module
+    del sys.modules[module.__name__]
+
+def test_the_digest_is_the_code_and_the_settings_are_by_value(probe):
+    state = library_state()
+    digest, settings = state['must_nbdev._probe']
+    assert settings == {'LIMIT': 3} and digest == module_digest(probe)
+    probe.LIMIT = 4                                   # a setting: the same code
+    assert library_state()['must_nbdev._probe'] == (digest, {'LIMIT': 4})
+    probe.TABLE['a'] = 2.0                            # a public dict of plain values is code-like: read, not sent
+    assert module_digest(probe) != digest
+    probe.TABLE['a'] = 1.0
+    exec("def __init__(self): self.v = 2", ns := {})
+    probe.Box.__init__ = ns['__init__']               # a class's dunder member is its code too
+    assert module_digest(probe) != digest
+
+def test_adopting_a_state_sets_and_removes_settings(probe):
+    state = library_state()
+    probe.LIMIT, probe.EXTRA = 9, 'x'
+    assert adopt_state(state, {}) == (None, True) and module_settings(probe) == {'LIMIT': 3}
+    assert adopt_state(state, {}) == (None, False)
+    probe.value = lambda: 2                           # other code: named, never adopted
+    assert adopt_state(state, {})[0] == 'must_nbdev._probe'
+
+def test_a_module_reloaded_unchanged_changes_no_digest():
+    from must_nbdev.accounting import triangles, triangle_certificate   # noqa: F401 (loaded)
+    before = state_key(library_state())
+    importlib.reload(triangles)   # triangle_certificate keeps the old function objects: the same code
+    assert state_key(library_state()) == before
+
+def test_the_called_function_s_module_is_in_the_state(tmp_path, monkeypatch):
+    (tmp_path / 'user_calls_probe.py').write_text("def f():\n    return 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import user_calls_probe
+    assert 'user_calls_probe' in library_state(user_calls_probe.f)
+    assert 'math' not in library_state(__import__('math').sqrt)   # not a Python file: nothing to compare
+
+def test_reading_the_state_imports_nothing_lazy():
+    code = ("import sys; from must_nbdev.core import definitions; from must_nbdev.core.library_state import "
+            "library_state; library_state(); print('scipy.special' in sys.modules)")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == 'False', out.stderr
