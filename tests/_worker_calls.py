@@ -31,3 +31,23 @@ def input_is_null(_) -> bool:
 def seven() -> int:
     "7: a stand-in for a library function replaced at run time."
     return 7
+
+CALLS = 0   # a statistic the calls keep: state of this module, not a setting
+MEMO = {}   # a memo the calls fill
+
+def counted(x):
+    "x, counting the call."
+    global CALLS
+    CALLS += 1
+    return x
+
+def memoised(x):
+    "x, remembered."
+    MEMO[x] = x
+    return x
+
+def warns(x):
+    "x, with a UserWarning."
+    import warnings
+    warnings.warn('a warning from a call')
+    return x

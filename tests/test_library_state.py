@@ -27,11 +27,14 @@ def test_the_digest_is_the_code_and_the_settings_are_by_value(probe):
     probe.Box.__init__ = ns['__init__']               # a class's dunder member is its code too
     assert module_digest(probe) != digest
 
-def test_adopting_a_state_sets_and_removes_settings(probe):
+def test_adopting_a_state_sets_settings_and_deletes_nothing(probe):
     state = library_state()
     probe.LIMIT, probe.EXTRA = 9, 'x'
-    assert adopt_state(state, {}) == (None, True) and module_settings(probe) == {'LIMIT': 3}
+    assert adopt_state(state, {}) == (None, True) and module_settings(probe) == {'LIMIT': 3, 'EXTRA': 'x'}
     assert adopt_state(state, {}) == (None, False)
+    probe.LIMIT = held = object()   # held as another kind of object here: left alone
+    assert adopt_state(state, {}) == (None, False) and probe.LIMIT is held
+    probe.LIMIT = 3
     probe.value = lambda: 2                           # other code: named, never adopted
     assert adopt_state(state, {})[0] == 'must_nbdev._probe'
 
@@ -53,3 +56,35 @@ def test_reading_the_state_imports_nothing_lazy():
             "library_state; library_state(); print('scipy.special' in sys.modules)")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == 'False', out.stderr
+
+def test_tables_private_constants_and_decorated_code_are_code(probe, monkeypatch):
+    from must_nbdev.accounting import compose
+    before = module_digest(compose)
+    monkeypatch.setitem(compose.UNIT_ROUNDOFF, 'double', compose.UNIT_ROUNDOFF['double'] * 2)   # numpy scalars
+    assert module_digest(compose) != before
+    monkeypatch.undo()
+    digest = module_digest(probe)
+    probe._SCALE = 2                                   # a private constant
+    assert module_digest(probe) != digest
+    del probe._SCALE
+    import functools
+    def inner(): return 1
+    @functools.wraps(inner)
+    def wrapper(): return inner()
+    probe.decorated = wrapper; wrapper.__module__ = inner.__module__ = probe.__name__
+    digest = module_digest(probe)
+    exec("def inner(): return 2", ns := {})
+    wrapper.__closure__[0].cell_contents = ns['inner']   # the decorated function's code, inside the closure
+    assert module_digest(probe) != digest
+
+def test_state_the_module_assigns_itself_and_a_user_s_memos_are_not_code(probe):
+    exec("COUNT = 0\n_SEEN = 0\nMEMO = {}\ndef tick():\n    global _SEEN\n    _SEEN += 1", probe.__dict__)
+    digest = module_digest(probe)
+    probe.tick(); probe.MEMO['x'] = 1   # the library's own tables are code; a module's own counter is not
+    assert module_digest(probe) != digest   # (MEMO is the library's here: a table)
+    del probe.MEMO['x']
+    assert module_digest(probe) == digest   # _SEEN, assigned by the module's code, is its state
+
+def test_a_class_that_names_itself_is_read(probe):
+    probe.Box.kind = probe.Box
+    assert module_digest(probe)

@@ -190,6 +190,8 @@ EDITS = {   # a file edited after this process imported it: (module, function ca
     'a library function': ('must_nbdev.accounting.upper_dp', 'worker_threads', 'def worker_threads() -> int:',
                            'def worker_threads() -> int:\n    return 99'),
     "a user module's class __init__": ('user_calls', 'value', 'self.v = 1', 'self.v = 99'),
+    "a user module's private constant": ('user_calls', 'scaled', '_SCALE = 1', '_SCALE = 99'),
+    "a user module's decorated function": ('user_calls', 'decorated', 'return 1  # inner', 'return 99'),
 }
 USER_CALLS = """
 class Box:
@@ -197,6 +199,18 @@ class Box:
         self.v = 1
 def value():
     return Box().v
+_SCALE = 1
+def scaled():
+    return _SCALE
+import functools
+def _logged(f):
+    @functools.wraps(f)
+    def wrapper(*args):
+        return f(*args)
+    return wrapper
+@_logged
+def decorated():
+    return 1  # inner
 """
 
 @pytest.mark.parametrize('edit', list(EDITS))
@@ -250,3 +264,23 @@ def test_a_worker_s_standard_input_is_the_null_device(fresh_pool):
 def test_usable_cores_counts_this_process_s_affinity():
     expected = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
     assert workers.usable_cores() == max(1, expected or 1)
+
+def test_calls_that_keep_statistics_or_memos_are_shared(fresh_pool):
+    from _worker_calls import counted, memoised
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    for fn in (counted, memoised, counted, memoised):
+        before = sum(w.answered for w in fresh_pool.workers)
+        assert process_map(fn, [(i,) for i in range(2000)], 2) == list(range(2000))
+        assert sum(w.answered for w in fresh_pool.workers) > before and not fresh_pool.unmatched
+
+def test_a_warning_the_caller_ignores_is_ignored_on_the_worker(fresh_pool):
+    import warnings
+    from _worker_calls import warns
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        before = sum(w.answered for w in fresh_pool.workers)
+        assert process_map(warns, [(i,) for i in range(2000)], 2) == list(range(2000))
+        assert sum(w.answered for w in fresh_pool.workers) > before
+    with pytest.warns(UserWarning, match='a warning from a call'):   # shown: the caller computes and warns
+        process_map(warns, [(i,) for i in range(2000)], 2)

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/core/03b_library_state.ipynb #f7eca939
 from __future__ import annotations
-import functools, hashlib, sys, types
+import dataclasses, dis, functools, hashlib, sys, types
 
 # %% auto #0
 __all__ = ['module_digest', 'module_settings', 'library_state', 'state_key', 'adopt_state']
@@ -13,7 +13,8 @@ __all__ = ['module_digest', 'module_settings', 'library_state', 'state_key', 'ad
 _LIBRARY = 'must_nbdev'   # the package whose modules a worker must share with this process
 _PLAIN = (type(None), bool, int, float, complex, str, bytes)
 _CACHED = type(functools.lru_cache()(len))   # an lru_cache wrapper: its function is its `__wrapped__`
-_CODE_DIGESTS = {}   # id(code) -> (code, digest): each code object is read once (kept, so its id is not reused)
+_CODE_READS = {}   # id(code) -> (code, digest, globals it assigns): each code object is read once (kept: ids stay)
+_REBINDS = frozenset({'STORE_GLOBAL', 'DELETE_GLOBAL'})
 
 def _plain(value, depth:int=0):
     "Text naming `value` exactly if it is a number, a string, or a tuple or frozenset of them; else None."
@@ -25,35 +26,65 @@ def _plain(value, depth:int=0):
     return None
 
 def _data(value, depth:int=0):
-    "Like `_plain`, and lists and dicts of such values too; else None."
-    if depth < 4 and isinstance(value, (list, dict)):
-        pairs = value.items() if isinstance(value, dict) else enumerate(value)
-        parts = [(_plain(k), _data(v, depth + 1)) for k, v in pairs]
-        return None if any(None in p for p in parts) else f"{type(value).__name__}:{parts}"
-    return _plain(value, depth)
+    "Like `_plain`, and lists, dicts, sets, numpy arrays and scalars and dataclasses of such values too; else None."
+    text = _plain(value, depth)
+    if text is not None or depth >= 4: return text
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+        parts = [(_data(k, depth + 1) if k is not None else '', _data(v, depth + 1)) for k, v in items]
+        if any(None in p for p in parts): return None
+        parts = [f"{k}:{v}" for k, v in parts]
+        return f"{type(value).__name__}[{','.join(sorted(parts) if isinstance(value, (set, frozenset)) else parts)}]"
+    np = sys.modules.get('numpy')
+    if np is not None and isinstance(value, (np.ndarray, np.generic)) and not value.dtype.hasobject:
+        raw = np.ascontiguousarray(value).tobytes()
+        return f"{value.dtype.str}{np.shape(value)}:{hashlib.blake2b(raw, digest_size=16).hexdigest()}"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        parts = [_data(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)]
+        return None if None in parts else f"{type(value).__qualname__}({','.join(parts)})"
+    return None
 
-def _code_digest(code) -> str:
-    "A digest of what `code` does: its bytecode, names, flags and constants (not its line numbers)."
-    hit = _CODE_DIGESTS.get(id(code))
-    if hit is not None and hit[0] is code: return hit[1]
+def _read_code(code) -> tuple:
+    "(digest, globals assigned) of `code` and the code nested in it: bytecode, names, flags, constants; no lines."
+    hit = _CODE_READS.get(id(code))
+    if hit is not None and hit[0] is code: return hit[1:]
     h = hashlib.blake2b(code.co_code, digest_size=16)
     h.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, code.co_argcount,
                    code.co_kwonlyargcount, code.co_flags)).encode())
+    rebound = {i.argval for i in dis.get_instructions(code) if i.opname in _REBINDS}
     for const in code.co_consts:
-        text = _code_digest(const) if isinstance(const, types.CodeType) else _plain(const)
+        if isinstance(const, types.CodeType):
+            text, inner = _read_code(const); rebound |= inner
+        else: text = _plain(const)
         h.update(f"|{text if text is not None else type(const).__name__}".encode())
-    _CODE_DIGESTS[id(code)] = code, h.hexdigest()
-    return h.hexdigest()
+    _CODE_READS[id(code)] = code, h.hexdigest(), frozenset(rebound)
+    return h.hexdigest(), frozenset(rebound)
 
-def _function_text(fn) -> str:
-    "`fn`'s code, defaults and closure as text."
+def _function_text(fn, depth:int=0) -> str:
+    "`fn`'s code, defaults and closure as text (a function in the closure, as a decorator's, read too)."
     cells = []
     for cell in fn.__closure__ or ():
-        try: cells.append(str(_data(cell.cell_contents)))
-        except ValueError: cells.append('<empty>')
-    return ';'.join([_code_digest(fn.__code__), str(_data(fn.__defaults__)), str(_data(fn.__kwdefaults__)), *cells])
+        try: value = cell.cell_contents
+        except ValueError: cells.append('<empty>'); continue
+        inner = value if isinstance(value, types.FunctionType) else \
+                vars(value).get('__wrapped__') if isinstance(value, _CACHED) else None
+        cells.append(_function_text(inner, depth + 1) if isinstance(inner, types.FunctionType) and depth < 4
+                     else str(_data(value)))
+    return ';'.join([_read_code(fn.__code__)[0], str(_data(fn.__defaults__)), str(_data(fn.__kwdefaults__)), *cells])
 
-# %% ../../nbs/core/03b_library_state.ipynb #e8829a52
+# %% ../../nbs/core/03b_library_state.ipynb #3f9a7ab9
+def _in_library(name) -> bool: return isinstance(name, str) and (name == _LIBRARY or name.startswith(_LIBRARY + '.'))
+
+def _functions_of(value, module:str) -> list:
+    "The functions defined in `module` that `value` is or holds as a class member (unwrapped)."
+    if isinstance(value, type):   # its methods (a class inside it, or itself as a member, is not followed)
+        if value.__module__ != module: return []
+        return [f for v in list(vars(value).values()) if not isinstance(v, type) for f in _functions_of(v, module)]
+    if isinstance(value, (staticmethod, classmethod)): value = value.__func__
+    if isinstance(value, property): return [f for f in (value.fget, value.fset, value.fdel) if f is not None]
+    if isinstance(value, _CACHED): value = vars(value).get('__wrapped__')
+    return [value] if isinstance(value, types.FunctionType) and value.__module__ == module else []
+
 def _code_text(value, module:str, tracked):
     "What a module's global adds to the module's code digest: a function's or class's code; None for anything else."
     if isinstance(value, (staticmethod, classmethod)): value = value.__func__
@@ -68,25 +99,36 @@ def _code_text(value, module:str, tracked):
     else: text = '|'.join(f"{k}={t}" for k, v in list(vars(value).items())
                           if (t := _member_text(k, v, module, tracked)) is not None)
     if home != module:   # imported from its home module, where it is read: skipped if it is that module's code
-        own = getattr(sys.modules.get(home), getattr(value, '__name__', ''), None)
+        own = vars(sys.modules[home]).get(getattr(value, '__name__', '')) if home in sys.modules else None
         if own is value or (own is not None and _code_text(own, home, tracked) == text): return None
     return text
 
 def _member_text(name:str, value, module:str, tracked):
-    "A class member's text: its code, or its value if plain and not private (dunders count: `__slots__`, ...)."
+    "A class member's text: its code, a class by name, or its value if plain and not private (dunders count)."
+    if isinstance(value, type): return f"{value.__module__}.{value.__qualname__}"   # (a class may name itself)
     text = _code_text(value, module, tracked)
     if text is not None or (name.startswith('_') and not name.startswith('__')): return text
     return _plain(value)
 
+def _assigned_globals(module) -> frozenset:
+    "The globals that the module's own functions and methods assign at run time: its state, not its constants."
+    return frozenset().union(*(_read_code(f.__code__)[1] for v in list(vars(module).values())
+                               for f in _functions_of(v, module.__name__)))
+
+# %% ../../nbs/core/03b_library_state.ipynb #e8829a52
 def module_digest(module,          # a loaded module
                   tracked=None,    # names of the modules whose code is read (None: this library's loaded ones)
                  ) -> str:
-    "A digest of `module`'s code: its functions and classes, and its public dicts and lists of plain values."
+    "A digest of `module`'s code: functions, classes, private constants, and the library's public data."
     tracked = _library_modules() if tracked is None else tracked
+    state, ours = _assigned_globals(module), _in_library(module.__name__)
     h = hashlib.blake2b(digest_size=16)
     for name, value in list(vars(module).items()):
+        if name in state: continue
         text = _code_text(value, module.__name__, tracked)
-        if text is None and not name.startswith('_') and isinstance(value, (list, dict)): text = _data(value)
+        if text is None and not name.startswith('__'):
+            if name.startswith('_'): text = _plain(value)   # a private constant (never assigned by the module's code)
+            elif ours and _plain(value) is None: text = _data(value)   # the library's tables (a user's may be memos)
         if text is not None: h.update(f"{name}={text}\n".encode())
     return h.hexdigest()
 
@@ -96,15 +138,15 @@ def module_settings(module,   # a loaded module
     return {k: v for k, v in list(vars(module).items()) if not k.startswith('_') and _plain(v) is not None}
 
 def _library_modules() -> set:
-    return {name for name, m in list(sys.modules.items()) if m is not None and
-            (name == _LIBRARY or name.startswith(_LIBRARY + '.'))}
+    return {name for name, m in list(sys.modules.items()) if isinstance(m, types.ModuleType) and _in_library(name)}
 
 def library_state(fn=None,   # also the module of this function, if it is a Python file
                  ) -> dict:
     "{module name: (`module_digest`, `module_settings`)} of every loaded module of this library (and `fn`'s)."
     tracked = _library_modules()
     home = sys.modules.get(getattr(fn, '__module__', None) or '')
-    if str(getattr(home, '__file__', None) or '').endswith('.py'): tracked.add(home.__name__)
+    if isinstance(home, types.ModuleType) and str(vars(home).get('__file__') or '').endswith('.py'):
+        tracked.add(home.__name__)
     return {name: (module_digest(sys.modules[name], tracked), module_settings(sys.modules[name]))
             for name in sorted(tracked)}
 
@@ -120,12 +162,12 @@ def adopt_state(state:dict,   # `library_state` of the process that sent the tas
     tracked, changed = set(state), False
     for name, (digest, settings) in state.items():
         module = sys.modules.get(name)
-        if module is None: continue
+        if not isinstance(module, types.ModuleType): continue
         if known.get(name) != digest:
             known[name] = module_digest(module, tracked)   # read again: it may have changed since
             if known[name] != digest: return name, changed
-        mine = module_settings(module)
-        for k in mine.keys() - settings.keys(): delattr(module, k); changed = True
-        for k, v in settings.items():
-            if k not in mine or _plain(mine[k]) != _plain(v): setattr(module, k, v); changed = True
+        here = vars(module)
+        for k, v in settings.items():   # (a name held here as another kind of object is left alone)
+            if k not in here or (_plain(here[k]) is not None and _plain(here[k]) != _plain(v)):
+                setattr(module, k, v); changed = True
     return None, changed

@@ -9,8 +9,8 @@ from collections import deque
 from .library_state import adopt_state, library_state, state_key
 
 # %% auto #0
-__all__ = ['WORKER_PROCESSES', 'CHUNKS_PER_PROCESS', 'WORKER_FLAG', 'usable_cores', 'serve_worker', 'close_workers',
-           'process_map', 'peak_memory_mb']
+__all__ = ['WORKER_PROCESSES', 'CHUNKS_PER_PROCESS', 'WORKER_FLAG', 'usable_cores', 'call_context', 'serve_worker',
+           'close_workers', 'process_map', 'peak_memory_mb']
 
 # %% ../../nbs/core/04_workers.ipynb #952eecfb
 WORKER_PROCESSES = True   # share `process_map`'s calls with worker processes (False: every call in this process)
@@ -38,26 +38,34 @@ def usable_cores() -> int:
     except (AttributeError, OSError): return max(1, os.cpu_count() or 1)
 
 # %% ../../nbs/core/04_workers.ipynb #b883a458
-def _numpy_errors(errors):
-    "numpy's error handling as the caller has it (`np.errstate`), or nothing if the caller has not imported numpy."
-    if errors is None: return contextlib.nullcontext()
-    import numpy
-    return numpy.errstate(**errors)
+def call_context() -> tuple:
+    "What the calls run under here and a worker must run them under too: numpy's error handling, the warning filters."
+    errors = sys.modules['numpy'].geterr() if 'numpy' in sys.modules else None
+    return errors, list(warnings.filters)   # (compiled patterns and categories pickle as they are)
 
-def _answer(ident:tuple, fn, chunk:list, state:dict, numpy_errors, known:dict) -> tuple:
+@contextlib.contextmanager
+def _within(context:tuple):
+    "Run under `call_context`'s numpy error handling and warning filters, recording the warnings shown."
+    errors, filters = context
+    with warnings.catch_warnings(record=True) as shown, \
+         (sys.modules.get('numpy') or __import__('numpy')).errstate(**errors) if errors else contextlib.nullcontext():
+        warnings.filters[:] = filters   # (catch_warnings has reset what earlier filters let through once)
+        yield shown
+
+def _answer(ident:tuple, fn, chunk:list, state:dict, context:tuple, known:dict) -> tuple:
     "A worker's answer to one chunk: ('done', ident, results), or ('stale', ident, module) or ('failed', ident, None)."
     other, _ = adopt_state(state, known)
     if other is not None: return 'stale', ident, other
-    with warnings.catch_warnings(record=True) as caught, _numpy_errors(numpy_errors):
-        warnings.simplefilter('always')
+    loaded = set(sys.modules)
+    with _within(context) as shown:
         try: results = [fn(*args) for args in chunk]
         except BaseException: return 'failed', ident, None   # the caller computes the chunk again: its own error
-    other, changed = adopt_state(state, known)   # a module the calls imported: its code, and its settings now
+    other, changed = adopt_state({k: v for k, v in state.items() if k not in loaded}, known)   # what the calls imported
     if other is not None: return 'stale', ident, other
-    if changed or caught: return 'failed', ident, None     # computed before the settings, or it warned: the caller's
+    if changed or shown: return 'failed', ident, None   # computed before its settings, or it warned: the caller's
     return 'done', ident, results
 
-def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function, [argument tuples], state, errors))
+def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function, [argument tuples], state, context))
                  outbox,  # binary stream of answers: (kind, ident, payload), kind 'done', 'failed', 'stale', 'refused'
                 ) -> None:
     "A worker's loop: announce the library it runs, then answer every task until `inbox` closes."
@@ -67,10 +75,10 @@ def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function,
     while True:
         try: ident, task = _receive(inbox)
         except EOFError: return
-        try: fn, chunk, state, numpy_errors = pickle.loads(task)
+        try: fn, chunk, state, context = pickle.loads(task)
         except Exception as exc:   # not this worker's to compute (a function it cannot import): the caller's
             _send(outbox, ('refused', ident, repr(exc))); continue
-        answer = _answer(ident, fn, chunk, state, numpy_errors, known)
+        answer = _answer(ident, fn, chunk, state, context, known)
         try: _send(outbox, answer)
         except Exception: _send(outbox, ('failed', ident, None))   # results pickle cannot carry: the caller's
 
@@ -78,9 +86,9 @@ def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function,
 class _Job:
     "One `process_map` call: its chunks to do (by anyone, or by this process only), the answers, the lowest error."
     serials = itertools.count()
-    def __init__(self, fn, chunks:list, state:dict, numpy_errors=None):
+    def __init__(self, fn, chunks:list, state:dict, context:tuple=(None, [])):
         self.fn, self.serial, self.count, self.state = fn, next(_Job.serials), len(chunks), state
-        self.numpy_errors = numpy_errors   # `np.geterr()` of the caller (None: numpy not imported)
+        self.context = context   # `call_context()` of the caller
         self.todo = deque(((self.serial, i), chunk) for i, chunk in enumerate(chunks))
         self.mine = []   # chunks only this process computes: refused, failed or stale on a worker
         self.results, self.error, self.error_at, self.cond = {}, None, None, threading.Condition()
@@ -203,7 +211,7 @@ class _Worker:
             task = job.take(front=True)
             if task is None: return
             ident, chunk = task
-            try: blob = pickle.dumps((job.fn, chunk, job.state, job.numpy_errors), protocol=pickle.HIGHEST_PROTOCOL)
+            try: blob = pickle.dumps((job.fn, chunk, job.state, job.context), protocol=pickle.HIGHEST_PROTOCOL)
             except Exception: self.job = None; job.give_back(ident, chunk, mine=True); return   # pickle cannot carry it
             self.sent[ident] = chunk
             try: _send(self.proc.stdin, (ident, blob))
@@ -310,11 +318,12 @@ def process_map(fn,              # a module-level function, importable by name i
     pool = _pool()
     if not pool.busy.acquire(blocking=False): return [fn(*a) for a in args]   # another thread has the workers
     try:
-        state = library_state(fn)
-        if state_key(state) in pool.unmatched: return [fn(*a) for a in args]   # no worker can run this code
+        try: state = library_state(fn)
+        except Exception: state = None   # a module whose state cannot be read: no worker can be checked against it
+        if state is None or state_key(state) in pool.unmatched: return [fn(*a) for a in args]
         size = -(-len(args) // (CHUNKS_PER_PROCESS * processes))
-        errors = sys.modules['numpy'].geterr() if 'numpy' in sys.modules else None
-        job, workers = _Job(fn, [args[i:i + size] for i in range(0, len(args), size)], state, errors), []
+        chunks = [args[i:i + size] for i in range(0, len(args), size)]
+        job, workers = _Job(fn, chunks, state, call_context()), []
         try:
             workers = pool.start(processes - 1, state_key(state))
             for w in workers: w.attach(job)
