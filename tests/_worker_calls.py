@@ -32,8 +32,8 @@ def seven() -> int:
     "7: a stand-in for a library function replaced at run time."
     return 7
 
-CALLS = 0   # a statistic the calls keep: state of this module, not a setting
-MEMO = {}   # a memo the calls fill
+CALLS = 0    # a statistic the calls keep: state of this module, not a setting
+_MEMO = {}   # a memo the calls fill (private: a public one is a table, and a worker would be stale)
 
 def counted(x):
     "x, counting the call."
@@ -43,7 +43,7 @@ def counted(x):
 
 def memoised(x):
     "x, remembered."
-    MEMO[x] = x
+    _MEMO[x] = x
     return x
 
 def warns(x):
@@ -51,3 +51,19 @@ def warns(x):
     import warnings
     warnings.warn('a warning from a call')
     return x
+
+WEIGHTS = [1.0, 2.0]   # a table the caller may change in place
+_SCALE = 2             # a private setting, changed through `set_scale`
+
+def weighted(x):
+    "x times the first weight."
+    return x * WEIGHTS[0]
+
+def set_scale(value):
+    "Set the scale `scaled` multiplies by."
+    global _SCALE
+    _SCALE = value
+
+def scaled(x):
+    "x times the scale."
+    return x * _SCALE

@@ -190,7 +190,7 @@ EDITS = {   # a file edited after this process imported it: (module, function ca
     'a library function': ('must_nbdev.accounting.upper_dp', 'worker_threads', 'def worker_threads() -> int:',
                            'def worker_threads() -> int:\n    return 99'),
     "a user module's class __init__": ('user_calls', 'value', 'self.v = 1', 'self.v = 99'),
-    "a user module's private constant": ('user_calls', 'scaled', '_SCALE = 1', '_SCALE = 99'),
+    "a user module's private constant": ('user_calls', 'scaled', '_SCALE = 1', '_SCALE = 99'),   # (by value)
     "a user module's decorated function": ('user_calls', 'decorated', 'return 1  # inner', 'return 99'),
 }
 USER_CALLS = """
@@ -233,12 +233,12 @@ text = open(module.__file__).read()   # the file changes on disk; this process k
 assert {old!r} in text
 with open(module.__file__, 'w') as f: f.write(text.replace({old!r}, {new!r}, 1))
 fn = getattr(module, {name!r})
-print(sorted(set(workers.process_map(fn, [()] * 2000, 2))), fn(), not first.alive)   # it answered stale
+print(sorted(set(workers.process_map(fn, [()] * 2000, 2))), fn(), not first.alive or first.answered > 0)
 """
     out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert out.returncode == 0, out.stderr
-    values, here, stale = out.stdout.rsplit(None, 2)[0], *out.stdout.split()[-2:]
-    assert values == f'[{here}]' and stale == 'True' and here != '99'
+    values, here, checked = out.stdout.rsplit(None, 2)[0], *out.stdout.split()[-2:]
+    assert values == f'[{here}]' and checked == 'True' and here != '99'   # stale, or computed with this value
 
 @pytest.mark.skipif(not hasattr(os, 'fork'), reason='POSIX fork')
 def test_a_forked_child_lets_go_of_the_parent_s_workers(fresh_pool):
@@ -265,7 +265,7 @@ def test_usable_cores_counts_this_process_s_affinity():
     expected = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
     assert workers.usable_cores() == max(1, expected or 1)
 
-def test_calls_that_keep_statistics_or_memos_are_shared(fresh_pool):
+def test_calls_that_keep_statistics_or_private_memos_are_shared(fresh_pool):
     from _worker_calls import counted, memoised
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
     for fn in (counted, memoised, counted, memoised):
@@ -284,3 +284,37 @@ def test_a_warning_the_caller_ignores_is_ignored_on_the_worker(fresh_pool):
         assert sum(w.answered for w in fresh_pool.workers) > before
     with pytest.warns(UserWarning, match='a warning from a call'):   # shown: the caller computes and warns
         process_map(warns, [(i,) for i in range(2000)], 2)
+
+def test_a_user_module_s_table_changed_in_place_is_seen(fresh_pool, monkeypatch):
+    import _worker_calls
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    first = fresh_pool.workers[0]
+    calls = [(float(i),) for i in range(2000)]
+    _worker_calls.WEIGHTS[0] = 7.0   # in place
+    try:
+        assert process_map(_worker_calls.weighted, calls, 2) == [7.0 * x for x, in calls]
+        assert not first.alive   # the worker answered stale: its table is the file's
+    finally: _worker_calls.WEIGHTS[0] = 1.0
+
+def test_a_user_module_s_private_setting_travels(fresh_pool):
+    import _worker_calls
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    calls = [(i,) for i in range(2000)]
+    try:
+        for scale in (5, 3, 2):
+            _worker_calls.set_scale(scale)
+            before = sum(w.answered for w in fresh_pool.workers)
+            assert process_map(_worker_calls.scaled, calls, 2) == [scale * i for i in range(2000)]
+            assert sum(w.answered for w in fresh_pool.workers) > before
+    finally: _worker_calls.set_scale(2)
+
+def test_a_warning_category_a_worker_cannot_import_does_not_stop_it(fresh_pool):
+    import warnings
+    class LocalWarning(UserWarning): pass
+    LocalWarning.__module__ = '__main__'   # a script's own: a worker's __main__ has no such class
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', LocalWarning)
+        before = sum(w.answered for w in fresh_pool.workers)
+        assert process_map(math.sqrt, CALLS * 10, 2) == ROOTS * 10
+        assert sum(w.answered for w in fresh_pool.workers) > before

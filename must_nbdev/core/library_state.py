@@ -119,23 +119,27 @@ def _assigned_globals(module) -> frozenset:
 def module_digest(module,          # a loaded module
                   tracked=None,    # names of the modules whose code is read (None: this library's loaded ones)
                  ) -> str:
-    "A digest of `module`'s code: functions, classes, private constants, and the library's public data."
+    "A digest of `module`'s code: functions, classes, public tables, and the library's private constants."
     tracked = _library_modules() if tracked is None else tracked
-    state, ours = _assigned_globals(module), _in_library(module.__name__)
+    ours = _in_library(module.__name__)
+    state = _assigned_globals(module)   # what its code assigns: bookkeeping (`_KEPT_BYTES`) or a setting's setter
     h = hashlib.blake2b(digest_size=16)
     for name, value in list(vars(module).items()):
         if name in state: continue
         text = _code_text(value, module.__name__, tracked)
-        if text is None and not name.startswith('__'):
-            if name.startswith('_'): text = _plain(value)   # a private constant (never assigned by the module's code)
-            elif ours and _plain(value) is None: text = _data(value)   # the library's tables (a user's may be memos)
+        if text is None and not name.startswith('__') and _plain(value) is None:
+            if not name.startswith('_'): text = _data(value)   # a table (a memo too: then it computes alone)
+        elif text is None and ours and name.startswith('_') and not name.startswith('__'):
+            text = _plain(value)   # a private constant of the library (a user module's travel as settings)
         if text is not None: h.update(f"{name}={text}\n".encode())
     return h.hexdigest()
 
 def module_settings(module,   # a loaded module
                    ) -> dict:
-    "`module`'s public settings: its globals of plain values (numbers, strings, tuples of them), by name."
-    return {k: v for k, v in list(vars(module).items()) if not k.startswith('_') and _plain(v) is not None}
+    "`module`'s settings by name: public plain globals (numbers, strings, tuples); a user module's private ones too."
+    ours = _in_library(module.__name__)
+    return {k: v for k, v in list(vars(module).items()) if not k.startswith('__')
+            and (not ours or not k.startswith('_')) and _plain(v) is not None}
 
 def _library_modules() -> set:
     return {name for name, m in list(sys.modules.items()) if isinstance(m, types.ModuleType) and _in_library(name)}

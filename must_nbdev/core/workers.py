@@ -41,7 +41,16 @@ def usable_cores() -> int:
 def call_context() -> tuple:
     "What the calls run under here and a worker must run them under too: numpy's error handling, the warning filters."
     errors = sys.modules['numpy'].geterr() if 'numpy' in sys.modules else None
-    return errors, list(warnings.filters)   # (compiled patterns and categories pickle as they are)
+    filters = [(action, message, (category.__module__, category.__qualname__), module, lineno)   # a category by name
+               for action, message, category, module, lineno in warnings.filters]
+    return errors, filters
+
+def _category(where:tuple):
+    "The warning category (module, qualified name) names, if that module is loaded here; else None."
+    found = sys.modules.get(where[0])
+    for i, part in enumerate(where[1].split('.')):
+        found = getattr(found, '__dict__', {}).get(part)   # (no lookup hook runs)
+    return found if isinstance(found, type) and issubclass(found, Warning) else None
 
 @contextlib.contextmanager
 def _within(context:tuple):
@@ -49,7 +58,9 @@ def _within(context:tuple):
     errors, filters = context
     with warnings.catch_warnings(record=True) as shown, \
          (sys.modules.get('numpy') or __import__('numpy')).errstate(**errors) if errors else contextlib.nullcontext():
-        warnings.filters[:] = filters   # (catch_warnings has reset what earlier filters let through once)
+        warnings.filters[:] = [(a, m, c, mod, n) if (c := _category(where)) is not None   # (catch_warnings has reset
+                               else ('always', m, Warning, mod, n)                      # what was shown once)
+                               for a, m, where, mod, n in filters]   # a category not loaded here: any match shows
         yield shown
 
 def _answer(ident:tuple, fn, chunk:list, state:dict, context:tuple, known:dict) -> tuple:
