@@ -88,3 +88,18 @@ def test_state_the_module_assigns_itself_and_a_user_s_memos_are_not_code(probe):
 def test_a_class_that_names_itself_is_read(probe):
     probe.Box.kind = probe.Box
     assert module_digest(probe)
+
+def test_a_name_the_lazy_package_adds_changes_no_digest():
+    "Reproduces the session that went serial after `must_nbdev.MustDpEvent` (a class its home makes on lookup)."
+    code = ("import must_nbdev\nfrom must_nbdev.core.library_state import library_state\n"
+            "before = library_state()['must_nbdev']\nmust_nbdev.MustDpEvent, must_nbdev.account\n"
+            "print(library_state()['must_nbdev'] == before)")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == 'True', out.stderr
+
+def test_a_global_replaced_by_another_library_function_is_other_code(probe):
+    from must_nbdev.core import sampling
+    probe.make_scheme = sampling.make_scheme     # imported under its own name: read at home
+    digest = module_digest(probe)
+    probe.make_scheme = sampling.multistage      # another function of the library in its place
+    assert module_digest(probe) != digest

@@ -85,11 +85,11 @@ def _functions_of(value, module:str) -> list:
     if isinstance(value, _CACHED): value = vars(value).get('__wrapped__')
     return [value] if isinstance(value, types.FunctionType) and value.__module__ == module else []
 
-def _code_text(value, module:str, tracked):
+def _code_text(value, module:str, tracked, global_name:str|None=None):
     "What a module's global adds to the module's code digest: a function's or class's code; None for anything else."
     if isinstance(value, (staticmethod, classmethod)): value = value.__func__
     if isinstance(value, property):
-        return '|'.join(str(_code_text(f, module, tracked)) for f in (value.fget, value.fset, value.fdel))
+        return '|'.join(str(_code_text(f, module, tracked, global_name)) for f in (value.fget, value.fset, value.fdel))
     fn = value if isinstance(value, types.FunctionType) else \
          vars(value).get('__wrapped__') if isinstance(value, _CACHED) else None
     if not (isinstance(fn, types.FunctionType) or isinstance(value, type)): return None
@@ -98,9 +98,11 @@ def _code_text(value, module:str, tracked):
     if isinstance(fn, types.FunctionType): text = _function_text(fn)
     else: text = '|'.join(f"{k}={t}" for k, v in list(vars(value).items())
                           if (t := _member_text(k, v, module, tracked)) is not None)
-    if home != module:   # imported from its home module, where it is read: skipped if it is that module's code
-        own = vars(sys.modules[home]).get(getattr(value, '__name__', '')) if home in sys.modules else None
-        if own is value or (own is not None and _code_text(own, home, tracked) == text): return None
+    if home != module:   # another module's: read there, unless it replaced a global of another name or code
+        name = getattr(value, '__name__', '')
+        own = vars(sys.modules[home]).get(name) if home in sys.modules else None
+        if own is None or own is value or _code_text(own, home, tracked) == text:   # (None: made at run time by
+            return None if name == global_name else text                         # its home's lazy lookup)
     return text
 
 def _member_text(name:str, value, module:str, tracked):
@@ -126,7 +128,7 @@ def module_digest(module,          # a loaded module
     h = hashlib.blake2b(digest_size=16)
     for name, value in list(vars(module).items()):
         if name in state: continue
-        text = _code_text(value, module.__name__, tracked)
+        text = _code_text(value, module.__name__, tracked, name)
         if text is None and not name.startswith('__') and _plain(value) is None:
             if not name.startswith('_'): text = _data(value)   # a table (a memo too: then it computes alone)
         elif text is None and ours and name.startswith('_') and not name.startswith('__'):
