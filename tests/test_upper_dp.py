@@ -178,3 +178,43 @@ def test_the_session_s_fft_workers_setting_reaches_the_dp(monkeypatch):
     assert upper_dp.worker_threads() == 3
     monkeypatch.setattr(compose, 'FFT_WORKERS', -1)
     assert upper_dp.worker_threads() == usable_cores()
+
+
+def _plain_recursion(p, k, e0, span, h, window):
+    "The upper DP's recursion for one member, every output correlated directly (no FFT, no shortcut)."
+    from must_nbdev.accounting.adaptive import dp_plan
+    P = dp_plan(window, k, e0, span, h); lo, hi = P['lo'], P['hi']
+    K, infs, a, b = upper_kernels((p,), k)
+    V = np.minimum(np.maximum(-np.expm1(e0 - np.arange(lo[k], hi[k] + 1) * h), 0), 1)
+    for t in range(k - 1, -1, -1):
+        idx = np.arange(lo[t] + a, hi[t] + b + 1)
+        E = np.where(idx > hi[t + 1], 1.0, V[np.clip(idx - lo[t + 1], 0, len(V) - 1)])
+        V = np.minimum(np.correlate(E, K[0], 'valid') + infs[0], 1.0)
+    return V[-np.arange(span + 1) - lo[0]]
+
+def test_outputs_that_read_only_one_are_one_and_the_rest_are_the_plain_recursion():
+    "Where most outputs read only V = 1, the DP skips them; every value read is the plain recursion's plus its charge."
+    from must_nbdev.accounting.adaptive import attack_runs
+    from must_nbdev.accounting.pairs import GaussianMixture
+    from must_nbdev.accounting.pld import MAX_BINS, loss_cells, upper_pld
+    from must_nbdev.core.sampling import make_scheme
+    q, sigma, h, k = 0.1, 1.0, 2e-3, 10
+    A = GaussianMixture(np.log([1 - q, q]), np.array([0., 2.]), sigma)
+    B = GaussianMixture(np.zeros(1), np.zeros(1), sigma)
+    p = upper_pld(loss_cells(A, B, h, max_cells=4 * MAX_BINS), h)
+    window = attack_runs(make_scheme('wor', 100, m=10), sigma, 'substitute', h, MAX_BINS)[0]
+    for eps in (-20.0, -10.0, 0.0, 1.0):
+        out = upper_game_dp(((1.0, ((p,),)),), k, eps, 200, h, window, MAX_BINS)
+        gap = out['values'] - _plain_recursion(p, k, eps, 200, h, window)
+        assert out['computed'] < 0.97                     # the shortcut is exercised ...
+        assert np.all(gap >= 0) and np.all(gap <= out['err'] + 1e-12)   # ... and changes no value beyond the charge
+
+def test_a_dp_whose_outputs_all_read_below_one_correlates_every_output():
+    "Figure S2's window never reaches the states where the run is lost for sure: every output is correlated."
+    p = planar_upper_pld(np.array([[2.6, 1.3], [1.3, 3.4]]), q=Q4, sigma=S4, h=H4)
+    from must_nbdev.accounting.adaptive import attack_runs
+    from must_nbdev.accounting.pld import MAX_BINS
+    from must_nbdev.core.sampling import make_scheme
+    window = attack_runs(make_scheme('wor', 10_000, m=200), S4, 'substitute', H4, MAX_BINS)[0]
+    out = upper_game_dp(((1.0, ((p,),)),), 50, 0.5, 0, H4, window, MAX_BINS)
+    assert out['computed'] == 1.0 and 0 < out['values'][0] < 1

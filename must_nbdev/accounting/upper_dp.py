@@ -149,11 +149,13 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
     u = float(UNIT_ROUNDOFF['double'])
     s = np.arange(lo[k], hi[k] + 1) * h
     V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)  # rounded up
-    spectra, err_total, bins, idle = {}, 0.0, 0, [0] * len(splits)
+    spectra, err_total, bins, idle, outputs = {}, 0.0, 0, [0] * len(splits), [0, 0]
     with correlation_pool() as pool:    # helper threads share each step's inverse FFTs
         for t in range(k - 1, -1, -1):
             # V_{t+1} where step t reads it: 1 above its window, its lowest value below
             read = lambda idx: np.where(idx > hi[t + 1], 1.0, V[np.clip(idx - lo[t + 1], 0, len(V) - 1)])
+            below = np.flatnonzero(V < 1.0)     # V_{t+1} is 1 from `top` on (and above its window)
+            top = lo[t + 1] + (int(below[-1]) + 1 if len(below) else 0)
             n_out, steps = hi[t] - lo[t] + 1, []
             here = read(np.arange(lo[t], hi[t] + 1))
             total, err = [nu * here + lf for _, nu, lf in splits], [0.0] * len(splits)
@@ -161,16 +163,20 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
             play = [probe or n < SPLIT_IDLE for n in idle] if groups else [True] * len(splits)
             for g, (pi, K, infs, a, b, cuts, l1, d) in enumerate(G):
                 if d >= 0 and not play[d]: continue                  # resting: the step is at most the others
-                E = read(np.arange(lo[t] + a, hi[t] + b + 1))
-                r = sfft.next_fast_len(len(E), real=True); bins = max(bins, r)
-                if spectra.get(g, (0,))[0] != r:
-                    spectra[g] = (r, sfft.rfft(K[:, ::-1], r, axis=1, workers=compose.FFT_WORKERS))   # a row per member
-                FE, w, value = sfft.rfft(E, r), b - a + 1, np.full(n_out, np.inf)
-                for c0, c1 in zip(cuts[:-1], cuts[1:]):     # an alternative: the largest over its members
-                    best = largest_correlation(FE, spectra[g][1][c0:c1], infs[c0:c1], r, w - 1, n_out, pool)
-                    np.minimum(value, best, out=value)
-                # einsum, not E @ E: BLAS threads spin on the cores the FFT workers need (as in `adaptive_dp`)
-                e = fft_round_off(u, r, math.sqrt(float(np.einsum('i,i->', E, E))), l1)
+                # outputs from lo[t] + n on read only V_{t+1} = 1: a member's value is at most 1 there
+                n = max(0, min(hi[t], top - a - 1) - lo[t] + 1); outputs[0] += n; outputs[1] += n_out
+                value, e = np.ones(n_out), 0.0
+                if n:
+                    E = read(np.arange(lo[t] + a, lo[t] + n + b))
+                    r = sfft.next_fast_len(len(E), real=True); bins = max(bins, r)
+                    if spectra.get(g, (0,))[0] != r:      # a row per member
+                        spectra[g] = (r, sfft.rfft(K[:, ::-1], r, axis=1, workers=compose.FFT_WORKERS))
+                    FE, w, value[:n] = sfft.rfft(E, r), b - a + 1, np.inf
+                    for c0, c1 in zip(cuts[:-1], cuts[1:]):     # an alternative: the largest over its members
+                        best = largest_correlation(FE, spectra[g][1][c0:c1], infs[c0:c1], r, w - 1, n, pool)
+                        np.minimum(value[:n], best, out=value[:n])
+                    # einsum, not E @ E: BLAS threads spin on the cores the FFT workers need (see `adaptive_dp`)
+                    e = fft_round_off(u, r, math.sqrt(float(np.einsum('i,i->', E, E))), l1)
                 if d < 0: steps.append((value + e, e)); continue
                 total[d] += pi * value; err[d] += pi * e
             err_total += max(err + [e for _, e in steps])
@@ -185,5 +191,6 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
                 else: idle[d] = 0                   # below the rest somewhere: it plays the next step
             V = np.minimum(V, 1.0)
     j = -np.arange(span + 1) - lo[0]
-    return dict(values=np.where(j >= len(V), 1.0, V[np.clip(j, 0, len(V) - 1)]), err=err_total, bins=bins)
+    return dict(values=np.where(j >= len(V), 1.0, V[np.clip(j, 0, len(V) - 1)]), err=err_total, bins=bins,
+                computed=outputs[0] / max(outputs[1], 1))      # share of the members' outputs correlated
 
