@@ -285,7 +285,7 @@ def test_a_warning_the_caller_ignores_is_ignored_on_the_worker(fresh_pool):
     with pytest.warns(UserWarning, match='a warning from a call'):   # shown: the caller computes and warns
         process_map(warns, [(i,) for i in range(2000)], 2)
 
-def test_a_user_module_s_table_changed_in_place_is_seen(fresh_pool, monkeypatch):
+def test_a_user_module_s_table_changed_in_place_is_seen(fresh_pool):
     import _worker_calls
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
     first = fresh_pool.workers[0]

@@ -383,12 +383,12 @@ class TightOptions:
 
 QUICK_NET = TightOptions(tol=0.02, grid=4, levels=1, lean=True, copies_tol=0.08)   # research/tight_default
 QUICK_NET_MEASURED = (   # 2 cores, σ = 1.1 and 2.62: benchmarks/TIGHT_DEFAULT.md, every fixed-size scheme
-    "at the DP-SGD size: WOR 1.02-1.04x the attack in 12-29 s, WR and MUST.wo 1.02-1.05x in 23-59 s, "
-    "MUST.ow and MUST.ww 1.01-1.10x in 54-107 s")   # the records' summary (tight_default.measured)
+    "at the DP-SGD size: WOR 1.02-1.04x the attack in 12-26 s, WR and MUST.wo 1.02-1.05x in 23-51 s, "
+    "MUST.ow and MUST.ww 1.01-1.10x in 56-68 s")   # the records' summary (tight_default.measured)
 QUICK_BLOCKS = 5   # the blocks the hints offer (accounting/09b_net_blocks)
 QUICK_BLOCKS_NET = replace(QUICK_NET, blocks=QUICK_BLOCKS)   # the quick setting in blocks: what every door takes
 QUICK_BLOCKS_MEASURED = (   # benchmarks/TIGHT_BLOCKS.md against TIGHT_DEFAULT.md, the same library
-    "at the DP-SGD size, 26-34% of that time for at most 2.1% more ε")
+    "at the DP-SGD size, 26-39% of that time for at most 2.1% more ε")
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #0eddfc1f
 NET_PRESETS = {'quick': QUICK_NET, 'quick-blocks': QUICK_BLOCKS_NET}   # net='quick' (CLI --net quick): by name
