@@ -67,3 +67,17 @@ def set_scale(value):
 def scaled(x):
     "x times the scale."
     return x * _SCALE
+
+def plus_one(x):
+    "x + 1."
+    return x + 1
+
+def plus_hundred(x):
+    "x + 100."
+    return x + 100
+
+OPS = {'op': plus_one}   # a registry of functions the caller may change in place
+
+def operated(x):
+    "The registered operation on x."
+    return OPS['op'](x)

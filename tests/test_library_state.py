@@ -32,8 +32,8 @@ def test_adopting_a_state_sets_settings_and_deletes_nothing(probe):
     probe.LIMIT, probe.EXTRA = 9, 'x'
     assert adopt_state(state, {}) == (None, True) and module_settings(probe) == {'LIMIT': 3, 'EXTRA': 'x'}
     assert adopt_state(state, {}) == (None, False)
-    probe.LIMIT = held = object()   # held as another kind of object here: left alone
-    assert adopt_state(state, {}) == (None, False) and probe.LIMIT is held
+    probe.LIMIT = held = object()   # held as another kind of object here: it differs, and is not overwritten
+    assert adopt_state(state, {})[0] == 'must_nbdev._probe' and probe.LIMIT is held
     probe.LIMIT = 3
     probe.value = lambda: 2                           # other code: named, never adopted
     assert adopt_state(state, {})[0] == 'must_nbdev._probe'
@@ -103,3 +103,41 @@ def test_a_global_replaced_by_another_library_function_is_other_code(probe):
     digest = module_digest(probe)
     probe.make_scheme = sampling.multistage      # another function of the library in its place
     assert module_digest(probe) != digest
+
+
+def test_a_table_of_functions_changed_in_place_is_other_code(probe):
+    "A registry (a dict of functions or of dataclasses holding them) names its functions by name and bytecode."
+    exec("def other(): return 5", probe.__dict__)
+    probe.OPS = {'op': probe.value}
+    digest = module_digest(probe)
+    probe.OPS['op'] = probe.other                     # in place: the same dict, another function
+    assert module_digest(probe) != digest
+    probe.OPS['op'] = probe.value
+    assert module_digest(probe) == digest
+
+def test_a_registered_certificate_is_part_of_the_state():
+    "`register_certificate` changes the library's registry in place: a worker without it would answer otherwise."
+    from must_nbdev.accounting import certificates
+    before = state_key(library_state())
+    spare = certificates.CERTIFICATES['public labels']
+    toy = certificates.Certificate(**{**{f: getattr(spare, f) for f in spare.__dataclass_fields__}, 'name': 'toy'})
+    with certificates.registered(toy, before='public labels'):
+        assert state_key(library_state()) != before
+    assert state_key(library_state()) == before
+
+def test_an_object_a_setting_holds_is_named_by_its_type_and_stable_repr(probe):
+    "A public global that is neither code, plain nor data: its type and its repr when that names no address."
+    from fractions import Fraction
+    probe.SCALE = Fraction(1)
+    digest, settings = library_state()['must_nbdev._probe']
+    assert 'SCALE' not in settings
+    probe.SCALE = Fraction(7)                         # another value of the same type: its repr differs
+    assert module_digest(probe) != digest
+    probe.SCALE = 3.0                                 # a plain value now: a setting, no longer code
+    assert module_digest(probe) != digest and library_state()['must_nbdev._probe'][1]['SCALE'] == 3.0
+    probe.SCALE = Fraction(1)
+    assert module_digest(probe) == digest
+    probe.LOCK = __import__('threading').Lock()       # a repr with an address: the type alone, the same each time
+    first = module_digest(probe)
+    probe.LOCK = __import__('threading').Lock()
+    assert module_digest(probe) == first

@@ -296,6 +296,17 @@ def test_a_user_module_s_table_changed_in_place_is_seen(fresh_pool):
         assert not first.alive   # the worker answered stale: its table is the file's
     finally: _worker_calls.WEIGHTS[0] = 1.0
 
+def test_a_user_module_s_registry_of_functions_changed_in_place_is_seen(fresh_pool):
+    import _worker_calls
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    first = fresh_pool.workers[0]
+    calls = [(float(i),) for i in range(2000)]
+    _worker_calls.OPS['op'] = _worker_calls.plus_hundred   # in place: the dict is the same object
+    try:
+        assert process_map(_worker_calls.operated, calls, 2) == [x + 100 for x, in calls]
+        assert not first.alive   # the worker answered stale: its registry is the file's
+    finally: _worker_calls.OPS['op'] = _worker_calls.plus_one
+
 def test_a_user_module_s_private_setting_travels(fresh_pool):
     import _worker_calls
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)

@@ -154,7 +154,7 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
         for t in range(k - 1, -1, -1):
             # V_{t+1} where step t reads it: 1 above its window, its lowest value below
             read = lambda idx: np.where(idx > hi[t + 1], 1.0, V[np.clip(idx - lo[t + 1], 0, len(V) - 1)])
-            below = np.flatnonzero(V < 1.0)     # V_{t+1} is 1 from `top` on (and above its window)
+            below = np.flatnonzero(~(V >= 1.0))     # V_{t+1} is 1 from `top` on (a NaN is not: it shows)
             top = lo[t + 1] + (int(below[-1]) + 1 if len(below) else 0)
             n_out, steps = hi[t] - lo[t] + 1, []
             here = read(np.arange(lo[t], hi[t] + 1))

@@ -26,7 +26,7 @@ def _plain(value, depth:int=0):
     return None
 
 def _data(value, depth:int=0):
-    "Like `_plain`, and lists, dicts, sets, numpy arrays and scalars and dataclasses of such values too; else None."
+    "Like `_plain`, and containers, numpy arrays and scalars, dataclasses, and what `_named` names in them."
     text = _plain(value, depth)
     if text is not None or depth >= 4: return text
     if isinstance(value, (list, tuple, set, frozenset, dict)):
@@ -42,7 +42,27 @@ def _data(value, depth:int=0):
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         parts = [_data(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)]
         return None if None in parts else f"{type(value).__qualname__}({','.join(parts)})"
-    return None
+    return _named(value, depth)
+
+_CODE_LIKE = (type, types.FunctionType, types.ModuleType, _CACHED, staticmethod, classmethod, property)
+
+def _named(value, depth:int=0) -> str:
+    "A table's function (by name and bytecode), class, module or callable by name, other objects by a stable repr."
+    fn = vars(value).get('__wrapped__') if isinstance(value, _CACHED) else value
+    if isinstance(fn, types.FunctionType):
+        return f"fn:{fn.__module__}.{fn.__qualname__}:{_read_code(fn.__code__)[0]}"
+    if isinstance(value, type): return f"class:{value.__module__}.{value.__qualname__}"
+    if isinstance(value, types.ModuleType): return f"module:{value.__name__}"
+    if isinstance(value, functools.partial):
+        return f"partial({_data((value.func, value.args, value.keywords), depth + 1)})"
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    if callable(value) and isinstance(getattr(value, '__name__', None), str):   # a builtin, a ufunc
+        return f"callable:{kind}:{value.__name__}"
+    if type(value).__repr__ is not object.__repr__:   # its own repr, if it names no address: Fraction(7, 1)
+        try: text = repr(value)
+        except Exception: text = ''
+        if 0 < len(text) <= 1000 and ' at 0x' not in text: return f"{kind}:{text}"
+    return f"{kind}:?"   # an object nothing names: its type alone
 
 def _read_code(code) -> tuple:
     "(digest, globals assigned) of `code` and the code nested in it: bytecode, names, flags, constants; no lines."
@@ -130,7 +150,8 @@ def module_digest(module,          # a loaded module
         if name in state: continue
         text = _code_text(value, module.__name__, tracked, name)
         if text is None and not name.startswith('__') and _plain(value) is None:
-            if not name.startswith('_'): text = _data(value)   # a table (a memo too: then it computes alone)
+            if not name.startswith('_') and not isinstance(value, _CODE_LIKE):   # (code: `_code_text`'s)
+                text = _data(value)   # a table or another object (a memo too: then it computes alone)
         elif text is None and ours and name.startswith('_') and not name.startswith('__'):
             text = _plain(value)   # a private constant of the library (a user module's travel as settings)
         if text is not None: h.update(f"{name}={text}\n".encode())
@@ -173,7 +194,7 @@ def adopt_state(state:dict,   # `library_state` of the process that sent the tas
             known[name] = module_digest(module, tracked)   # read again: it may have changed since
             if known[name] != digest: return name, changed
         here = vars(module)
-        for k, v in settings.items():   # (a name held here as another kind of object is left alone)
+        for k, v in settings.items():   # (a name held here as another kind of object differs in the digest)
             if k not in here or (_plain(here[k]) is not None and _plain(here[k]) != _plain(v)):
                 setattr(module, k, v); changed = True
     return None, changed
