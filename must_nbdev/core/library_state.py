@@ -13,6 +13,12 @@ __all__ = ['module_digest', 'module_settings', 'library_state', 'state_key', 'ad
 _LIBRARY = 'must_nbdev'   # the package whose modules a worker must share with this process
 _PLAIN = (type(None), bool, int, float, complex, str, bytes)
 _CACHED = type(functools.lru_cache()(len))   # an lru_cache wrapper: its function is its `__wrapped__`
+
+def _function(value):
+    "The function `value` is or wraps as an lru_cache; None for anything else."
+    fn = vars(value).get('__wrapped__') if isinstance(value, _CACHED) else value
+    return fn if isinstance(fn, types.FunctionType) else None
+
 _CODE_READS = {}   # id(code) -> (code, digest, globals it assigns): each code object is read once (kept: ids stay)
 _REBINDS = frozenset({'STORE_GLOBAL', 'DELETE_GLOBAL'})
 
@@ -48,8 +54,8 @@ _CODE_LIKE = (type, types.FunctionType, types.ModuleType, _CACHED, staticmethod,
 
 def _named(value, depth:int=0) -> str:
     "A table's function (by name and bytecode), class, module or callable by name, other objects by a stable repr."
-    fn = vars(value).get('__wrapped__') if isinstance(value, _CACHED) else value
-    if isinstance(fn, types.FunctionType):
+    fn = _function(value)
+    if fn is not None:
         return f"fn:{fn.__module__}.{fn.__qualname__}:{_read_code(fn.__code__)[0]}"
     if isinstance(value, type): return f"class:{value.__module__}.{value.__qualname__}"
     if isinstance(value, types.ModuleType): return f"module:{value.__name__}"
@@ -86,9 +92,8 @@ def _function_text(fn, depth:int=0) -> str:
     for cell in fn.__closure__ or ():
         try: value = cell.cell_contents
         except ValueError: cells.append('<empty>'); continue
-        inner = value if isinstance(value, types.FunctionType) else \
-                vars(value).get('__wrapped__') if isinstance(value, _CACHED) else None
-        cells.append(_function_text(inner, depth + 1) if isinstance(inner, types.FunctionType) and depth < 4
+        inner = _function(value)
+        cells.append(_function_text(inner, depth + 1) if inner is not None and depth < 4
                      else str(_data(value)))
     return ';'.join([_read_code(fn.__code__)[0], str(_data(fn.__defaults__)), str(_data(fn.__kwdefaults__)), *cells])
 
@@ -102,16 +107,15 @@ def _functions_of(value, module:str) -> list:
         return [f for v in list(vars(value).values()) if not isinstance(v, type) for f in _functions_of(v, module)]
     if isinstance(value, (staticmethod, classmethod)): value = value.__func__
     if isinstance(value, property): return [f for f in (value.fget, value.fset, value.fdel) if f is not None]
-    if isinstance(value, _CACHED): value = vars(value).get('__wrapped__')
-    return [value] if isinstance(value, types.FunctionType) and value.__module__ == module else []
+    fn = _function(value)
+    return [fn] if fn is not None and fn.__module__ == module else []
 
 def _code_text(value, module:str, tracked, global_name:str|None=None):
     "What a module's global adds to the module's code digest: a function's or class's code; None for anything else."
     if isinstance(value, (staticmethod, classmethod)): value = value.__func__
     if isinstance(value, property):
         return '|'.join(str(_code_text(f, module, tracked, global_name)) for f in (value.fget, value.fset, value.fdel))
-    fn = value if isinstance(value, types.FunctionType) else \
-         vars(value).get('__wrapped__') if isinstance(value, _CACHED) else None
+    fn = _function(value)
     if not (isinstance(fn, types.FunctionType) or isinstance(value, type)): return None
     home = getattr(value, '__module__', None)
     if home not in tracked: return f"{home}.{getattr(value, '__qualname__', '?')}"   # numpy's, a builtin: by name
