@@ -48,7 +48,7 @@ def call_context() -> tuple:
 def _category(where:tuple):
     "The warning category (module, qualified name) names, if that module is loaded here; else None."
     found = sys.modules.get(where[0])
-    for i, part in enumerate(where[1].split('.')):
+    for part in where[1].split('.'):
         found = getattr(found, '__dict__', {}).get(part)   # (no lookup hook runs)
     return found if isinstance(found, type) and issubclass(found, Warning) else None
 
