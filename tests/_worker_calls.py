@@ -33,7 +33,7 @@ def seven() -> int:
     return 7
 
 CALLS = 0    # a statistic the calls keep: state of this module, not a setting
-_MEMO = {}   # a memo the calls fill (private: a public one is a table, and a worker would be stale)
+_MEMO = {}   # a memo the calls fill: a table like any other, so a worker that holds another is stale
 
 def counted(x):
     "x, counting the call."
@@ -81,3 +81,14 @@ OPS = {'op': plus_one}   # a registry of functions the caller may change in plac
 def operated(x):
     "The registered operation on x."
     return OPS['op'](x)
+
+def adding(k):
+    "A function adding k: the same code whatever k it captured."
+    def add(x): return x + k
+    return add
+
+CLOSED = {'op': adding(1)}   # a registry of closures the caller may change in place
+
+def closed(x):
+    "The registered closure on x."
+    return CLOSED['op'](x)

@@ -32,7 +32,7 @@ def test_adopting_a_state_sets_settings_and_deletes_nothing(probe):
     probe.LIMIT, probe.EXTRA = 9, 'x'
     assert adopt_state(state, {}) == (None, True) and module_settings(probe) == {'LIMIT': 3, 'EXTRA': 'x'}
     assert adopt_state(state, {}) == (None, False)
-    probe.LIMIT = held = object()   # held as another kind of object here: it differs, and is not overwritten
+    probe.LIMIT = held = object()   # held as an object nothing names here: it differs, and is not overwritten
     assert adopt_state(state, {})[0] == 'must_nbdev._probe' and probe.LIMIT is held
     probe.LIMIT = 3
     probe.value = lambda: 2                           # other code: named, never adopted
@@ -50,6 +50,7 @@ def test_the_called_function_s_module_is_in_the_state(tmp_path, monkeypatch):
     import user_calls_probe
     assert 'user_calls_probe' in library_state(user_calls_probe.f)
     assert 'math' not in library_state(__import__('math').sqrt)   # not a Python file: nothing to compare
+    assert 'numpy' not in library_state(__import__('numpy').linspace)   # an installed package's: its files'
 
 def test_reading_the_state_imports_nothing_lazy():
     code = ("import sys; from must_nbdev.core import definitions; from must_nbdev.core.library_state import "
@@ -137,7 +138,144 @@ def test_an_object_a_setting_holds_is_named_by_its_type_and_stable_repr(probe):
     assert module_digest(probe) != digest and library_state()['must_nbdev._probe'][1]['SCALE'] == 3.0
     probe.SCALE = Fraction(1)
     assert module_digest(probe) == digest
-    probe.LOCK = __import__('threading').Lock()       # a repr with an address: the type alone, the same each time
-    first = module_digest(probe)
-    probe.LOCK = __import__('threading').Lock()
-    assert module_digest(probe) == first
+    probe.LOCK = __import__('threading').Lock()       # its state is nothing a digest reads: unknown, not equal
+    with pytest.raises(ValueError, match='must_nbdev._probe.LOCK: a lock'):
+        module_digest(probe)
+    with pytest.raises(ValueError, match='LOCK'): library_state()
+
+def test_a_registered_closure_is_read_with_what_it_captured():
+    "Reproduces the review's certificate made by a factory: ε = 1 and ε = 8 gave one state, a worker the file's."
+    from must_nbdev.accounting import certificates
+    spare = certificates.CERTIFICATES['public labels']
+    fields = {f: getattr(spare, f) for f in spare.__dataclass_fields__}
+    def make_bound(eps):
+        def run_bound(scheme, **query): return eps
+        return run_bound
+    def key(eps):
+        mine = certificates.Certificate(**{**fields, 'name': 'mine', 'step_pld': None,
+                                           'run_bound': make_bound(eps), 'run_floor': None})
+        with certificates.registered(mine): return state_key(library_state())
+    assert key(1.0) == key(1.0) and key(1.0) != key(8.0)
+
+def test_a_table_s_functions_are_read_with_their_defaults_and_attributes(probe):
+    probe.OPS = {'op': lambda x, k=1.0: x * k}
+    digest = module_digest(probe)
+    probe.OPS['op'] = lambda x, k=100.0: x * k        # the same code, another default
+    assert module_digest(probe) != digest
+    probe.OPS['op'] = fn = lambda x, k=1.0: x * k
+    assert module_digest(probe) == digest
+    fn.eps = 9                                         # an attribute the function may read
+    assert module_digest(probe) != digest
+
+def test_objects_are_named_by_what_they_hold(probe):
+    "A namespace, an instance of a Python class, a dataclass's extra attribute, a defaultdict's factory."
+    import collections, dataclasses
+    exec("class Config:\n    def __init__(self, eps): self.eps = eps", probe.__dict__)
+    probe.__file__ = __file__                           # the class is Python source: its instances' state is vars
+    probe.CONFIG, probe.NS = probe.Config(1.0), types.SimpleNamespace(eps=1.0, mech=probe.value)
+    probe.DD = collections.defaultdict(float)
+    @dataclasses.dataclass
+    class Box: a: float = 1.0
+    probe.BOX = Box()
+    digest = module_digest(probe)
+    for change, undo in ((lambda: setattr(probe.CONFIG, 'eps', 8.0), lambda: setattr(probe.CONFIG, 'eps', 1.0)),
+                         (lambda: setattr(probe.NS, 'eps', 8.0), lambda: setattr(probe.NS, 'eps', 1.0)),
+                         (lambda: setattr(probe.DD, 'default_factory', int),
+                          lambda: setattr(probe.DD, 'default_factory', float)),
+                         (lambda: setattr(probe.BOX, 'extra', 5.0), lambda: delattr(probe.BOX, 'extra'))):
+        change()
+        assert module_digest(probe) != digest
+        undo()
+        assert module_digest(probe) == digest
+
+def test_bound_methods_and_builtins_are_named_by_what_they_run(probe):
+    import cmath, math
+    exec("class A:\n    def run(self, x): return x + 1\nclass B:\n    def run(self, x): return x + 1000",
+         probe.__dict__)
+    probe.__file__ = __file__
+    probe.OPS = {'method': probe.A().run, 'builtin': math.sqrt}
+    digest = module_digest(probe)
+    probe.OPS['method'] = probe.B().run                # another class's method of the same name
+    assert module_digest(probe) != digest
+    probe.OPS['method'] = probe.A().run
+    assert module_digest(probe) == digest
+    probe.OPS['builtin'] = cmath.sqrt                  # a builtin of the same name in another module
+    assert module_digest(probe) != digest
+
+@pytest.mark.parametrize('held', ['lock', 'generator', 'generator method', 'object array', 'masked array',
+                                  'list subclass', 'cycle', 'deep'])
+def test_an_object_nothing_names_makes_the_state_unreadable(probe, held):
+    "Never the type alone: two locks, generators or summarised arrays would digest equal whatever they hold."
+    import threading, numpy as np
+    class Listed(list): pass
+    cycle = []; cycle.append(cycle)
+    deep = [1.0]
+    for _ in range(9): deep = [deep]
+    probe.HELD = {'lock': threading.Lock(), 'generator': np.random.default_rng(1),
+                  'generator method': np.random.default_rng(1).normal,
+                  'object array': np.array([1, 'a'], dtype=object), 'masked array': np.ma.array([1.0], mask=[1]),
+                  'list subclass': Listed([1.0]), 'cycle': cycle, 'deep': deep}[held]
+    with pytest.raises(ValueError, match='must_nbdev._probe.HELD'): module_digest(probe)
+
+def test_the_library_names_everything_it_holds_under_any_hash_seed():
+    "With every module loaded the library's state is readable (its workers stay on) and the same in every process."
+    code = ("import hashlib, importlib, pkgutil, must_nbdev\n"
+            "for m in pkgutil.walk_packages(must_nbdev.__path__, 'must_nbdev.'): importlib.import_module(m.name)\n"
+            "from must_nbdev.core.library_state import library_state, state_key\n"
+            "print(len(library_state()), hashlib.md5(repr(state_key(library_state())).encode()).hexdigest())")
+    keys = set()
+    for seed in ('1', '2'):
+        out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=300,
+                             env={**__import__('os').environ, 'PYTHONHASHSEED': seed})
+        assert out.returncode == 0, out.stderr[-2000:]
+        keys.add(out.stdout.strip())
+    assert len(keys) == 1 and int(keys.pop().split()[0]) > 40
+
+def test_a_user_module_s_private_tables_and_objects_its_setter_assigns_are_code():
+    "The review's user module: `_TABLE` changed in place and `MODE = {...}` set by its setter were in no state."
+    module = types.ModuleType('user_state_probe')
+    exec("_TABLE = {'eps': 1.0}\nMODE = {'eps': 1.0}\n_N = 0\ndef set_mode(m):\n    global MODE, _N\n"
+         "    MODE = m; _N = 1", module.__dict__)
+    digest = module_digest(module, {'user_state_probe'})
+    module._TABLE['eps'] = 8.0
+    assert module_digest(module, {'user_state_probe'}) != digest
+    module._TABLE['eps'] = 1.0
+    module.set_mode({'eps': 8.0})                      # an object the setter assigns: code; _N, plain: a setting
+    assert module_digest(module, {'user_state_probe'}) != digest and module_settings(module)['_N'] == 1
+    module.set_mode({'eps': 1.0}); module._N = 0
+    assert module_digest(module, {'user_state_probe'}) == digest
+
+def test_adopting_a_setting_overwrites_an_object_held_under_its_name(probe):
+    "A worker whose file holds Fraction(1) where the sender set 3.0 through a setter takes 3.0."
+    from fractions import Fraction
+    exec("def set_scale(v):\n    global SCALE\n    SCALE = v", probe.__dict__)
+    probe.set_scale(3.0)
+    state = library_state()
+    probe.set_scale(Fraction(1))
+    assert adopt_state(state, {}) == (None, True) and probe.SCALE == 3.0 and type(probe.SCALE) is float
+
+def test_the_user_files_a_called_module_reads_are_in_the_state(tmp_path, monkeypatch):
+    "The review's `helper_mod.CONFIG`: a user's file that the called function's module imports is read too."
+    (tmp_path / 'user_helper_probe.py').write_text("CONFIG = {'eps': 1.0}\n")
+    (tmp_path / 'user_caller_probe.py').write_text("import numpy, user_helper_probe\n"
+                                                   "def f(x): return x * user_helper_probe.CONFIG['eps']\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import user_caller_probe, user_helper_probe
+    state = library_state(user_caller_probe.f)
+    assert {'user_caller_probe', 'user_helper_probe'} <= set(state) and 'numpy' not in state
+    user_helper_probe.CONFIG['eps'] = 8.0
+    assert state_key(library_state(user_caller_probe.f)) != state_key(state)
+
+def test_computing_leaves_the_library_s_state_as_it_was():
+    "Reproduces the spurious stale state of lazy proxies (`special`, `sfft`) read by their attributes, filled on use."
+    code = ("import importlib, pkgutil, must_nbdev\n"
+            "for m in pkgutil.walk_packages(must_nbdev.__path__, 'must_nbdev.'): importlib.import_module(m.name)\n"
+            "from must_nbdev.core.library_state import library_state\n"
+            "from must_nbdev import account\nfrom must_nbdev.core.sampling import scheme_at\n"
+            "from must_nbdev.accounting.triangle_certificate import triangle_net, _member_plds\n"
+            "before = library_state()\n"
+            "_member_plds(triangle_net(2.0, tol=0.3), 0.02, 2.0, 2e-3, 1, 1.0)\n"
+            "account(scheme_at('wor', 1000, 10), sigma=1.0, steps=10, delta=1e-5)\n"
+            "print(library_state() == before)")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == 'True', out.stderr[-2000:]

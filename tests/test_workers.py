@@ -265,13 +265,21 @@ def test_usable_cores_counts_this_process_s_affinity():
     expected = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
     assert workers.usable_cores() == max(1, expected or 1)
 
-def test_calls_that_keep_statistics_or_private_memos_are_shared(fresh_pool):
-    from _worker_calls import counted, memoised
+def test_calls_that_keep_statistics_are_shared_and_a_private_memo_is_compared(fresh_pool):
+    "A counter the module's code assigns is its state; a private memo is a table like any other once filled."
+    import _worker_calls
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
-    for fn in (counted, memoised, counted, memoised):
+    for _ in range(2):
         before = sum(w.answered for w in fresh_pool.workers)
-        assert process_map(fn, [(i,) for i in range(2000)], 2) == list(range(2000))
+        assert process_map(_worker_calls.counted, [(i,) for i in range(2000)], 2) == list(range(2000))
         assert sum(w.answered for w in fresh_pool.workers) > before and not fresh_pool.unmatched
+    try:
+        for _ in range(2):
+            assert process_map(_worker_calls.memoised, [(i,) for i in range(2000)], 2) == list(range(2000))
+        before = {id(w): w.answered for w in fresh_pool.workers}   # filled here, empty in a worker: here alone
+        assert process_map(_worker_calls.memoised, [(i,) for i in range(2000)], 2) == list(range(2000))
+        assert all(w.answered == before.get(id(w), 0) for w in fresh_pool.workers)
+    finally: _worker_calls._MEMO.clear()
 
 def test_a_warning_the_caller_ignores_is_ignored_on_the_worker(fresh_pool):
     import warnings
@@ -306,6 +314,30 @@ def test_a_user_module_s_registry_of_functions_changed_in_place_is_seen(fresh_po
         assert process_map(_worker_calls.operated, calls, 2) == [x + 100 for x, in calls]
         assert not first.alive   # the worker answered stale: its registry is the file's
     finally: _worker_calls.OPS['op'] = _worker_calls.plus_one
+
+def test_a_user_module_s_closure_changed_in_place_is_seen(fresh_pool):
+    "Reproduces the review's registry of closures: adding(100) for adding(1) gave one digest, and a worker x + 1."
+    import _worker_calls
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    calls = [(float(i),) for i in range(2000)]
+    _worker_calls.CLOSED['op'] = _worker_calls.adding(100)
+    try:
+        assert process_map(_worker_calls.closed, calls, 2) == [x + 100 for x, in calls]
+        assert fresh_pool.workers[0].answered == 0   # stale: its closure is the file's
+    finally: _worker_calls.CLOSED['op'] = _worker_calls.adding(1)
+
+def test_an_object_nothing_names_keeps_the_calls_in_this_process(fresh_pool):
+    "A lock in the called module: no worker can be checked against it, so none computes, and none is stopped."
+    import threading, _worker_calls
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    before = sum(w.answered for w in fresh_pool.workers)
+    _worker_calls.HELD = threading.Lock()
+    try:
+        assert process_map(_worker_calls.closed, [(1.0,), (2.0,)] * 100, 2) == [2.0, 3.0] * 100
+        assert sum(w.answered for w in fresh_pool.workers) == before and all(w.alive for w in fresh_pool.workers)
+    finally: del _worker_calls.HELD
+    assert process_map(_worker_calls.closed, [(1.0,), (2.0,)] * 100, 2) == [2.0, 3.0] * 100
+    assert sum(w.answered for w in fresh_pool.workers) > before   # readable again: the workers answer
 
 def test_a_user_module_s_private_setting_travels(fresh_pool):
     import _worker_calls

@@ -71,6 +71,8 @@ class PocketFFT:
         "`scipy.fft.next_fast_len` (pocketfft's fast lengths)."
         return scipy_fft.next_fast_len(*args, **kwargs)
     def __repr__(self) -> str: return "PocketFFT()"
+    def __getstate__(self) -> dict: return {}   # nothing: `own` is a cache of the import
+    def __setstate__(self, state:dict): self.own = None
 
 sfft = PocketFFT()   # every transform of compose, adaptive, upper_dp and lattice: their bounds' arithmetic
 

@@ -26,6 +26,8 @@ class LazyModule:
         if attr not in self.__dict__: raise AttributeError(f"module {self.__name!r} has no attribute {attr!r}")
         return self.__dict__[attr]
     def __repr__(self) -> str: return f"LazyModule({self.__name!r})"
+    def __getstate__(self) -> dict: return {'_LazyModule__name': self.__name}   # its name: the rest is a cache
+    def __setstate__(self, state:dict): self.__dict__.update(state)
 
 special = LazyModule('scipy.special')
 

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/core/03b_library_state.ipynb #f7eca939
 from __future__ import annotations
-import dataclasses, dis, functools, hashlib, sys, types
+import collections, dataclasses, dis, enum, functools, hashlib, os, sys, sysconfig, types
 
 # %% auto #0
 __all__ = ['module_digest', 'module_settings', 'library_state', 'state_key', 'adopt_state']
@@ -32,43 +32,101 @@ def _plain(value, depth:int=0):
     return None
 
 def _data(value, depth:int=0):
-    "Like `_plain`, and containers, numpy arrays and scalars, dataclasses, and what `_named` names in them."
-    text = _plain(value, depth)
-    if text is not None or depth >= 4: return text
-    if isinstance(value, (list, tuple, set, frozenset, dict)):
-        items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+    "Text naming `value` and everything it holds, or None if anything in it cannot be named faithfully."
+    text = _plain(value)
+    if text is not None: return text
+    if depth >= _DEPTH: return None   # too deep, or a cycle: unknown
+    kind = type(value)
+    if kind in _CONTAINERS or (issubclass(kind, tuple) and hasattr(kind, '_fields')):   # namedtuples too
+        keyed = isinstance(value, (dict, types.MappingProxyType))
+        items = value.items() if keyed else ((None, v) for v in value)
         parts = [(_data(k, depth + 1) if k is not None else '', _data(v, depth + 1)) for k, v in items]
         if any(None in p for p in parts): return None
         parts = [f"{k}:{v}" for k, v in parts]
-        return f"{type(value).__name__}[{','.join(sorted(parts) if isinstance(value, (set, frozenset)) else parts)}]"
+        extra = (_data(value.default_factory, depth + 1) if isinstance(value, collections.defaultdict)
+                 else repr(value.maxlen) if isinstance(value, collections.deque) else '')
+        if extra is None: return None
+        return f"{kind.__qualname__}{extra}[{','.join(sorted(parts) if isinstance(value, (set, frozenset)) else parts)}]"
     np = sys.modules.get('numpy')
-    if np is not None and isinstance(value, (np.ndarray, np.generic)) and not value.dtype.hasobject:
+    if np is not None and (kind is np.ndarray or isinstance(value, np.generic)):   # (a subclass: unknown)
+        if value.dtype.hasobject: return None
         raw = np.ascontiguousarray(value).tobytes()
         return f"{value.dtype.str}{np.shape(value)}:{hashlib.blake2b(raw, digest_size=16).hexdigest()}"
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        parts = [_data(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)]
-        return None if None in parts else f"{type(value).__qualname__}({','.join(parts)})"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):   # its fields, and any attribute set
+        held = vars(value) if hasattr(value, '__dict__') else {f.name: getattr(value, f.name)
+                                                                for f in dataclasses.fields(value)}
+        text = _data(dict(held), depth + 1)
+        return None if text is None else f"{kind.__module__}.{kind.__qualname__}({text})"
     return _named(value, depth)
 
+_CONTAINERS = frozenset({list, tuple, set, frozenset, dict, collections.OrderedDict, collections.Counter,
+                         collections.defaultdict, collections.deque, types.MappingProxyType})
+_DEPTH = 8   # containers nested deeper than this (or a cycle) cannot be named: unknown
+# types whose repr names their value exactly (exact types: a subclass may hold more)
+_FAITHFUL_REPR = frozenset({'fractions.Fraction', 'decimal.Decimal', 'datetime.date', 'datetime.datetime',
+                            'datetime.time', 'datetime.timedelta', 'datetime.timezone', 'builtins.range',
+                            'builtins.slice', 'builtins.ellipsis', 're.Pattern', 'uuid.UUID', 'operator.itemgetter',
+                            'operator.attrgetter', 'operator.methodcaller', 'pathlib.PosixPath',
+                            'pathlib.PurePosixPath', 'pathlib.WindowsPath', 'pathlib.PureWindowsPath'})
+_DESCRIPTORS = (types.MethodDescriptorType, types.WrapperDescriptorType, types.ClassMethodDescriptorType,
+                types.MemberDescriptorType, types.GetSetDescriptorType)   # a slot's or a C type's member: by name
 _CODE_LIKE = (type, types.FunctionType, types.ModuleType, _CACHED, staticmethod, classmethod, property)
 
-def _named(value, depth:int=0) -> str:
-    "A table's function (by name and bytecode), class, module or callable by name, other objects by a stable repr."
+def _found_at_home(value) -> bool:
+    "Whether `value` is what its module holds under its qualified name (read without lookup hooks)."
+    found = sys.modules.get(getattr(value, '__module__', None) or '')
+    for part in str(getattr(value, '__qualname__', '<none>')).split('.'):
+        found = getattr(found, '__dict__', {}).get(part)
+    return found is value
+
+def _python_state(value):
+    "`value`'s whole state if every class it is made of is Python source: its `__getstate__`'s, else attributes, slots."
+    held, pickled = {}, None
+    for cls in type(value).__mro__[:-1]:
+        home = sys.modules.get(cls.__module__)
+        if (not cls.__flags__ & _HEAP_TYPE or not isinstance(home, types.ModuleType)
+                or not str(vars(home).get('__file__') or '').endswith('.py')): return None
+        pickled = pickled or vars(cls).get('__getstate__')   # the state pickle carries: a lazy proxy's name alone
+        slots = vars(cls).get('__slots__', ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot not in ('__dict__', '__weakref__'):
+                held[f"{cls.__qualname__}.{slot}"] = getattr(value, slot, '<unset>')
+    if pickled is not None: return {'__getstate__': pickled(value)}
+    return {**held, **vars(value)} if hasattr(value, '__dict__') else held
+_HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement (or a C type made like one)
+
+def _named(value, depth:int=0):
+    "A function (code, defaults, closure), class, module, builtin, method or object by what it holds; None: unknown."
     fn = _function(value)
     if fn is not None:
-        return f"fn:{fn.__module__}.{fn.__qualname__}:{_read_code(fn.__code__)[0]}"
+        text = _function_text(fn, depth + 1)
+        return None if text is None else f"fn:{fn.__module__}.{fn.__qualname__}:{text}"
+    kind = type(value); where = f"{kind.__module__}.{kind.__qualname__}"
     if isinstance(value, type): return f"class:{value.__module__}.{value.__qualname__}"
     if isinstance(value, types.ModuleType): return f"module:{value.__name__}"
-    if isinstance(value, functools.partial):
-        return f"partial({_data((value.func, value.args, value.keywords), depth + 1)})"
-    kind = f"{type(value).__module__}.{type(value).__qualname__}"
-    if callable(value) and isinstance(getattr(value, '__name__', None), str):   # a builtin, a ufunc
-        return f"callable:{kind}:{value.__name__}"
-    if type(value).__repr__ is not object.__repr__:   # its own repr, if it names no address: Fraction(7, 1)
-        try: text = repr(value)
-        except Exception: text = ''
-        if 0 < len(text) <= 1000 and ' at 0x' not in text: return f"{kind}:{text}"
-    return f"{kind}:?"   # an object nothing names: its type alone
+    if isinstance(value, functools.partial) and kind is functools.partial:
+        text = _data((value.func, value.args, value.keywords), depth + 1)
+        return None if text is None else f"partial({text})"
+    if isinstance(value, types.MethodType):   # a bound method: its function and what it is bound to
+        parts = _data(value.__func__, depth + 1), _data(value.__self__, depth + 1)
+        return None if None in parts else f"method({parts[0]},{parts[1]})"
+    if isinstance(value, types.BuiltinFunctionType):   # math.sqrt, int.from_bytes; not an instance's (a generator's)
+        home = value.__self__
+        if isinstance(home, type): return f"builtin:{home.__module__}.{value.__qualname__}"
+        if home is not None and not isinstance(home, types.ModuleType): return None
+        return f"builtin:{getattr(home, '__name__', '')}.{value.__qualname__}"
+    if isinstance(value, _DESCRIPTORS): return f"descriptor:{value.__objclass__.__module__}.{value.__qualname__}"
+    np = sys.modules.get('numpy')
+    if np is not None and kind is np.ufunc: return f"ufunc:{value.__name__}"
+    if callable(value) and _found_at_home(value):   # `np.all`: a module's own function, by its name
+        return f"ref:{value.__module__}.{value.__qualname__}"
+    if where in _FAITHFUL_REPR or kind.__module__ == 'typing' or isinstance(value, (enum.Enum, types.GenericAlias)):
+        return f"{where}:{hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest()}"
+    held = dict(vars(value)) if kind is types.SimpleNamespace else _python_state(value)
+    if held is not None:   # its attributes and slots (its class is code elsewhere)
+        text = _data(held, depth + 1)
+        return None if text is None else f"{where}({text})"
+    return None   # nothing names it: unknown (a worker cannot be checked against it)
 
 def _read_code(code) -> tuple:
     "(digest, globals assigned) of `code` and the code nested in it: bytecode, names, flags, constants; no lines."
@@ -86,16 +144,19 @@ def _read_code(code) -> tuple:
     _CODE_READS[id(code)] = code, h.hexdigest(), frozenset(rebound)
     return h.hexdigest(), frozenset(rebound)
 
-def _function_text(fn, depth:int=0) -> str:
-    "`fn`'s code, defaults and closure as text (a function in the closure, as a decorator's, read too)."
+def _function_text(fn, depth:int=0):
+    "`fn`'s code, defaults, closure and attributes as text (a decorator's function read too); None if unknown."
+    if depth >= _DEPTH: return None
     cells = []
     for cell in fn.__closure__ or ():
         try: value = cell.cell_contents
         except ValueError: cells.append('<empty>'); continue
         inner = _function(value)
-        cells.append(_function_text(inner, depth + 1) if inner is not None and depth < 4
-                     else str(_data(value)))
-    return ';'.join([_read_code(fn.__code__)[0], str(_data(fn.__defaults__)), str(_data(fn.__kwdefaults__)), *cells])
+        cells.append(_function_text(inner, depth + 1) if inner is not None else _data(value, depth + 1))
+    held = {k: v for k, v in vars(fn).items() if k != '__wrapped__'}   # attributes (functools.wraps' own: code)
+    parts = [_read_code(fn.__code__)[0], _data(fn.__defaults__, depth + 1), _data(fn.__kwdefaults__, depth + 1),
+             _data(held, depth + 1) if held else '', *cells]
+    return None if None in parts else ';'.join(parts)
 
 # %% ../../nbs/core/03b_library_state.ipynb #3f9a7ab9
 def _in_library(name) -> bool: return isinstance(name, str) and (name == _LIBRARY or name.startswith(_LIBRARY + '.'))
@@ -119,7 +180,7 @@ def _code_text(value, module:str, tracked, global_name:str|None=None):
     if not (isinstance(fn, types.FunctionType) or isinstance(value, type)): return None
     home = getattr(value, '__module__', None)
     if home not in tracked: return f"{home}.{getattr(value, '__qualname__', '?')}"   # numpy's, a builtin: by name
-    if isinstance(fn, types.FunctionType): text = _function_text(fn)
+    if isinstance(fn, types.FunctionType): text = _function_text(fn) or _unnamed(module, global_name, fn)
     else: text = '|'.join(f"{k}={t}" for k, v in list(vars(value).items())
                           if (t := _member_text(k, v, module, tracked)) is not None)
     if home != module:   # another module's: read there, unless it replaced a global of another name or code
@@ -134,7 +195,13 @@ def _member_text(name:str, value, module:str, tracked):
     if isinstance(value, type): return f"{value.__module__}.{value.__qualname__}"   # (a class may name itself)
     text = _code_text(value, module, tracked)
     if text is not None or (name.startswith('_') and not name.startswith('__')): return text
-    return _plain(value)
+    if name.startswith('__'): return _plain(value)   # `__doc__`; not `__dict__`'s descriptor
+    return _data(value) or _unnamed(module, name, value)   # a class's table: read like a module's
+
+def _unnamed(module:str, name, value):
+    "Raise: a worker cannot be checked against a value the state cannot name (`process_map` then computes alone)."
+    raise ValueError(f"{module}.{name}: a {type(value).__qualname__} the library state cannot name (its type, "
+                     f"repr or contents); no worker can be checked against it")
 
 def _assigned_globals(module) -> frozenset:
     "The globals that the module's own functions and methods assign at run time: its state, not its constants."
@@ -151,11 +218,11 @@ def module_digest(module,          # a loaded module
     state = _assigned_globals(module)   # what its code assigns: bookkeeping (`_KEPT_BYTES`) or a setting's setter
     h = hashlib.blake2b(digest_size=16)
     for name, value in list(vars(module).items()):
-        if name in state: continue
+        if name in state and (ours or _plain(value) is not None): continue   # a setting: it travels by value
         text = _code_text(value, module.__name__, tracked, name)
         if text is None and not name.startswith('__') and _plain(value) is None:
-            if not name.startswith('_') and not isinstance(value, _CODE_LIKE):   # (code: `_code_text`'s)
-                text = _data(value)   # a table or another object (a memo too: then it computes alone)
+            if (not ours or not name.startswith('_')) and not isinstance(value, _CODE_LIKE):   # (code: `_code_text`'s)
+                text = _data(value) or _unnamed(module.__name__, name, value)   # a table or another object
         elif text is None and ours and name.startswith('_') and not name.startswith('__'):
             text = _plain(value)   # a private constant of the library (a user module's travel as settings)
         if text is not None: h.update(f"{name}={text}\n".encode())
@@ -171,13 +238,38 @@ def module_settings(module,   # a loaded module
 def _library_modules() -> set:
     return {name for name, m in list(sys.modules.items()) if isinstance(m, types.ModuleType) and _in_library(name)}
 
-def library_state(fn=None,   # also the module of this function, if it is a Python file
+@functools.lru_cache(None)
+def _system_folders() -> tuple:
+    "The interpreter's and the installed packages' folders."
+    return tuple({os.path.join(os.path.abspath(p), '') for k, p in sysconfig.get_paths().items()
+                  if k in ('stdlib', 'platstdlib', 'purelib', 'platlib')})
+
+def _user_file(module) -> bool:
+    "Whether `module` is Python source outside the interpreter's and the installed packages' folders: a user's."
+    path = os.path.abspath(str(vars(module).get('__file__') or ''))
+    return path.endswith('.py') and not path.startswith(_system_folders())
+
+def _user_modules(home) -> set:
+    "`home` and the user's files it reaches through its globals: modules, and the homes of its functions and objects."
+    found, todo = {home.__name__}, [home]
+    while todo:
+        for value in list(vars(todo.pop()).values()):
+            if isinstance(value, types.ModuleType): name = value.__name__
+            elif isinstance(value, type) or _function(value) is not None: name = getattr(value, '__module__', None)
+            else: name = getattr(type(value), '__module__', None)
+            module = sys.modules.get(name) if isinstance(name, str) else None
+            if (isinstance(module, types.ModuleType) and name not in found and not _in_library(name)
+                    and _user_file(module)):
+                found.add(name); todo.append(module)
+    return found
+
+def library_state(fn=None,   # also the module of this function and the user's files it reads, if it is a user's
                  ) -> dict:
     "{module name: (`module_digest`, `module_settings`)} of every loaded module of this library (and `fn`'s)."
     tracked = _library_modules()
     home = sys.modules.get(getattr(fn, '__module__', None) or '')
-    if isinstance(home, types.ModuleType) and str(vars(home).get('__file__') or '').endswith('.py'):
-        tracked.add(home.__name__)
+    if isinstance(home, types.ModuleType) and not _in_library(home.__name__) and _user_file(home):
+        tracked |= _user_modules(home)   # (an installed package's module is its files': not read)
     return {name: (module_digest(sys.modules[name], tracked), module_settings(sys.modules[name]))
             for name in sorted(tracked)}
 
@@ -195,10 +287,11 @@ def adopt_state(state:dict,   # `library_state` of the process that sent the tas
         module = sys.modules.get(name)
         if not isinstance(module, types.ModuleType): continue
         if known.get(name) != digest:
-            known[name] = module_digest(module, tracked)   # read again: it may have changed since
+            try: known[name] = module_digest(module, tracked)   # read again: it may have changed since
+            except ValueError: known.pop(name, None); return name, changed   # it holds what nothing names
             if known[name] != digest: return name, changed
         here = vars(module)
-        for k, v in settings.items():   # (a name held here as another kind of object differs in the digest)
-            if k not in here or (_plain(here[k]) is not None and _plain(here[k]) != _plain(v)):
+        for k, v in settings.items():   # (a name held here as another kind of object: the sender's value)
+            if k not in here or _plain(here[k]) != _plain(v):
                 setattr(module, k, v); changed = True
     return None, changed

@@ -96,9 +96,9 @@ def serve_worker(inbox,   # binary stream of tasks: (ident, pickle of (function,
 # %% ../../nbs/core/04_workers.ipynb #1f69305a
 class _Job:
     "One `process_map` call: its chunks to do (by anyone, or by this process only), the answers, the lowest error."
-    serials = itertools.count()
+    _serials = itertools.count()   # (private: a counter, not code)
     def __init__(self, fn, chunks:list, state:dict, context:tuple=(None, [])):
-        self.fn, self.serial, self.count, self.state = fn, next(_Job.serials), len(chunks), state
+        self.fn, self.serial, self.count, self.state = fn, next(_Job._serials), len(chunks), state
         self.context = context   # `call_context()` of the caller
         self.todo = deque(((self.serial, i), chunk) for i, chunk in enumerate(chunks))
         self.mine = []   # chunks only this process computes: refused, failed or stale on a worker
@@ -194,10 +194,10 @@ class _Worker:
                     with self.lock:
                         chunk, job = self.sent.pop(ident, None), self.job
                         if kind == 'refused' and job is not None and job.serial == ident[0]: self.job = None
-                    if job is not None and chunk is not None: job.give_back(ident, chunk, mine=True)
-                    if kind == 'stale':   # this worker runs other code or settings: replaced at the next call
-                        if job is not None and job.serial == ident[0]: self.pool.no_match(self, job)
-                        break
+                        if kind == 'stale': self.alive = False   # this worker runs other code or settings: gone
+                    if kind == 'stale' and job is not None and job.serial == ident[0]: self.pool.no_match(self, job)
+                    if job is not None and chunk is not None: job.give_back(ident, chunk, mine=True)   # (after: the
+                    if kind == 'stale': break                 # caller, done with it, sees the worker gone)
                 self.feed()
         except Exception: pass   # the pipe closed or a message was garbled: this worker is done
         self._ended()
@@ -270,7 +270,8 @@ class _Pool:
 
     def no_match(self, worker:_Worker, job:_Job) -> None:
         "`worker` found its library unlike `job`'s; if it started under that very state, no new worker can match it."
-        if worker.born == state_key(job.state): self.unmatched.add(worker.born)
+        key = state_key(job.state)   # (the job may name more modules: the user's files its function reads)
+        if set(worker.born) <= set(key): self.unmatched.add(key)
 
     def close(self, seconds:float=5.0) -> None:
         "Stop every worker, and kill those still running after `seconds`."
