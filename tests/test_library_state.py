@@ -2,7 +2,8 @@
 settings travel by value, and reading the state imports nothing."""
 import importlib, subprocess, sys, types
 import pytest
-from must_nbdev.core.library_state import adopt_state, library_state, module_digest, module_settings, state_key
+from must_nbdev.core.library_state import (adopt_state, library_state, module_digest, module_settings, state_key,
+                                           user_module)
 
 @pytest.fixture
 def probe():
@@ -44,13 +45,15 @@ def test_a_module_reloaded_unchanged_changes_no_digest():
     importlib.reload(triangles)   # triangle_certificate keeps the old function objects: the same code
     assert state_key(library_state()) == before
 
-def test_the_called_function_s_module_is_in_the_state(tmp_path, monkeypatch):
+def test_the_state_is_the_library_s_and_user_modules_are_told_apart(tmp_path, monkeypatch):
+    "The user's files are never read (a worker cannot be checked against them: `process_map` keeps their calls)."
+    import math, numpy, os
     (tmp_path / 'user_calls_probe.py').write_text("def f():\n    return 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     import user_calls_probe
-    assert 'user_calls_probe' in library_state(user_calls_probe.f)
-    assert 'math' not in library_state(__import__('math').sqrt)   # not a Python file: nothing to compare
-    assert 'numpy' not in library_state(__import__('numpy').linspace)   # an installed package's: its files'
+    assert 'user_calls_probe' not in library_state() and all(n.startswith('must_nbdev') for n in library_state())
+    assert user_module(user_calls_probe) and user_module(types.ModuleType('made_here'))
+    assert not any(user_module(m) for m in (math, numpy, os, sys, sys.modules['must_nbdev.core.library_state']))
 
 def test_reading_the_state_imports_nothing_lazy():
     code = ("import sys; from must_nbdev.core import definitions; from must_nbdev.core.library_state import "
@@ -253,18 +256,6 @@ def test_adopting_a_setting_overwrites_an_object_held_under_its_name(probe):
     state = library_state()
     probe.set_scale(Fraction(1))
     assert adopt_state(state, {}) == (None, True) and probe.SCALE == 3.0 and type(probe.SCALE) is float
-
-def test_the_user_files_a_called_module_reads_are_in_the_state(tmp_path, monkeypatch):
-    "The review's `helper_mod.CONFIG`: a user's file that the called function's module imports is read too."
-    (tmp_path / 'user_helper_probe.py').write_text("CONFIG = {'eps': 1.0}\n")
-    (tmp_path / 'user_caller_probe.py').write_text("import numpy, user_helper_probe\n"
-                                                   "def f(x): return x * user_helper_probe.CONFIG['eps']\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    import user_caller_probe, user_helper_probe
-    state = library_state(user_caller_probe.f)
-    assert {'user_caller_probe', 'user_helper_probe'} <= set(state) and 'numpy' not in state
-    user_helper_probe.CONFIG['eps'] = 8.0
-    assert state_key(library_state(user_caller_probe.f)) != state_key(state)
 
 def test_computing_leaves_the_library_s_state_as_it_was():
     "Reproduces the spurious stale state of lazy proxies (`special`, `sfft`) read by their attributes, filled on use."

@@ -25,6 +25,11 @@ def fresh_pool():
     workers.close_workers()
     workers._POOL = old
 
+@pytest.fixture
+def share_user_code(monkeypatch):
+    "Share the calls of `tests/_worker_calls.py` (the user's code) with workers: the mechanics, not the state."
+    monkeypatch.setattr(workers, 'SHARE_USER_CODE', True)
+
 @pytest.mark.parametrize('processes', [1, 2, 3])
 def test_results_are_one_process_s_in_order(processes):
     assert process_map(math.sqrt, CALLS, processes) == ROOTS
@@ -127,7 +132,7 @@ def test_a_function_of_main_or_one_a_worker_cannot_import_is_computed_here(fresh
         assert process_map(math.sqrt, CALLS, 2) == ROOTS and all(w.alive for w in fresh_pool.workers)
     finally: del sys.modules[only_here.__name__]
 
-def test_an_error_keeps_its_own_type_and_arguments(fresh_pool):
+def test_an_error_keeps_its_own_type_and_arguments(fresh_pool, share_user_code):
     from _worker_calls import OddError, LockedError, negative_is_odd, negative_is_locked
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
     calls = [(float(x),) for x in range(300)]; calls[0] = (-1.0,)   # the worker's chunk: the front
@@ -136,7 +141,7 @@ def test_an_error_keeps_its_own_type_and_arguments(fresh_pool):
     with pytest.raises(LockedError): process_map(negative_is_locked, calls, 2)   # not a RuntimeError
     assert process_map(math.sqrt, CALLS, 2) == ROOTS and fresh_pool.workers[0].alive
 
-def test_the_error_raised_is_the_first_failing_call_s_whatever_the_timing(fresh_pool):
+def test_the_error_raised_is_the_first_failing_call_s_whatever_the_timing(fresh_pool, share_user_code):
     from _worker_calls import OddError, negative_is_odd
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
     for first, second in ((3, 290), (150, 151), (10, 11), (280, 299)):
@@ -233,7 +238,8 @@ text = open(module.__file__).read()   # the file changes on disk; this process k
 assert {old!r} in text
 with open(module.__file__, 'w') as f: f.write(text.replace({old!r}, {new!r}, 1))
 fn = getattr(module, {name!r})
-print(sorted(set(workers.process_map(fn, [()] * 2000, 2))), fn(), not first.alive or first.answered > 0)
+print(sorted(set(workers.process_map(fn, [()] * 2000, 2))), fn(),
+      not first.alive or first.answered > 0 or not workers._shareable(fn))   # (the user's: computed here)
 """
     out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert out.returncode == 0, out.stderr
@@ -255,7 +261,7 @@ def test_a_forked_child_lets_go_of_the_parent_s_workers(fresh_pool):
     assert said == b'1' and pipes
     assert process_map(math.sqrt, CALLS, 2) == ROOTS and all(w.alive for w in fresh_pool.workers)
 
-def test_a_worker_s_standard_input_is_the_null_device(fresh_pool):
+def test_a_worker_s_standard_input_is_the_null_device(fresh_pool, share_user_code):
     from _worker_calls import input_is_null
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
     answers = process_map(input_is_null, [(i,) for i in range(2000)], 2)
@@ -265,23 +271,18 @@ def test_usable_cores_counts_this_process_s_affinity():
     expected = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
     assert workers.usable_cores() == max(1, expected or 1)
 
-def test_calls_that_keep_statistics_are_shared_and_a_private_memo_is_compared(fresh_pool):
-    "A counter the module's code assigns is its state; a private memo is a table like any other once filled."
+def test_calls_that_keep_statistics_or_private_memos_are_shared(fresh_pool, share_user_code):
+    "Shared user code: a counter or a memo the calls fill are their process's own (the state never reads them)."
     import _worker_calls
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
-    for _ in range(2):
-        before = sum(w.answered for w in fresh_pool.workers)
-        assert process_map(_worker_calls.counted, [(i,) for i in range(2000)], 2) == list(range(2000))
-        assert sum(w.answered for w in fresh_pool.workers) > before and not fresh_pool.unmatched
     try:
-        for _ in range(2):
-            assert process_map(_worker_calls.memoised, [(i,) for i in range(2000)], 2) == list(range(2000))
-        before = {id(w): w.answered for w in fresh_pool.workers}   # filled here, empty in a worker: here alone
-        assert process_map(_worker_calls.memoised, [(i,) for i in range(2000)], 2) == list(range(2000))
-        assert all(w.answered == before.get(id(w), 0) for w in fresh_pool.workers)
+        for fn in (_worker_calls.counted, _worker_calls.memoised, _worker_calls.counted, _worker_calls.memoised):
+            before = sum(w.answered for w in fresh_pool.workers)
+            assert process_map(fn, [(i,) for i in range(2000)], 2) == list(range(2000))
+            assert sum(w.answered for w in fresh_pool.workers) > before and not fresh_pool.unmatched
     finally: _worker_calls._MEMO.clear()
 
-def test_a_warning_the_caller_ignores_is_ignored_on_the_worker(fresh_pool):
+def test_a_warning_the_caller_ignores_is_ignored_on_the_worker(fresh_pool, share_user_code):
     import warnings
     from _worker_calls import warns
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
@@ -293,63 +294,52 @@ def test_a_warning_the_caller_ignores_is_ignored_on_the_worker(fresh_pool):
     with pytest.warns(UserWarning, match='a warning from a call'):   # shown: the caller computes and warns
         process_map(warns, [(i,) for i in range(2000)], 2)
 
-def test_a_user_module_s_table_changed_in_place_is_seen(fresh_pool):
+def _change(name):
+    "A change to `tests/_worker_calls.py`'s state in this process, and its undoing (the review's reproducers)."
+    import threading, _worker_calls as calls
+    return {'table in place': (lambda: calls.WEIGHTS.__setitem__(0, 7.0), lambda: calls.WEIGHTS.__setitem__(0, 1.0)),
+            'registry in place': (lambda: calls.OPS.__setitem__('op', calls.plus_hundred),
+                                  lambda: calls.OPS.__setitem__('op', calls.plus_one)),
+            'closure in place': (lambda: calls.CLOSED.__setitem__('op', calls.adding(100)),
+                                 lambda: calls.CLOSED.__setitem__('op', calls.adding(1))),
+            'private setting': (lambda: calls.set_scale(5), lambda: calls.set_scale(2)),
+            'a lock': (lambda: setattr(calls, 'HELD', threading.Lock()), lambda: delattr(calls, 'HELD'))}[name]
+
+@pytest.mark.parametrize('change', ['table in place', 'registry in place', 'closure in place', 'private setting',
+                                    'a lock'])
+def test_the_user_s_function_runs_here_whatever_its_module_holds(fresh_pool, change):
+    "No worker can be checked against the user's runtime state: their function's calls run in this process."
+    import _worker_calls as calls
+    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
+    before = {id(w): w.answered for w in fresh_pool.workers}
+    do, undo = _change(change)
+    do()
+    try:
+        for fn in (calls.weighted, calls.operated, calls.closed, calls.scaled):
+            assert process_map(fn, [(float(i),) for i in range(2000)], 2) == [fn(float(i)) for i in range(2000)]
+        assert all(w.answered == before.get(id(w), 0) for w in fresh_pool.workers)
+        assert all(w.alive for w in fresh_pool.workers) and not fresh_pool.unmatched
+    finally: undo()
+
+def test_an_argument_of_the_user_s_code_keeps_the_calls_here(fresh_pool):
+    "A library or builtin function called on an object of the user's class: the worker would unpickle the file's."
     import _worker_calls
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
-    first = fresh_pool.workers[0]
-    calls = [(float(i),) for i in range(2000)]
-    _worker_calls.WEIGHTS[0] = 7.0   # in place
-    try:
-        assert process_map(_worker_calls.weighted, calls, 2) == [7.0 * x for x, in calls]
-        assert not first.alive   # the worker answered stale: its table is the file's
-    finally: _worker_calls.WEIGHTS[0] = 1.0
+    before = {id(w): w.answered for w in fresh_pool.workers}
+    errors = [(_worker_calls.OddError(i, 'odd'),) for i in range(2000)]
+    assert process_map(str, errors, 2) == [str(e) for e, in errors]
+    assert all(w.answered == before.get(id(w), 0) for w in fresh_pool.workers)
+    before = sum(w.answered for w in fresh_pool.workers)
+    assert process_map(time.sleep, [(0.01,)] * 200, 2) == [None] * 200   # plain arguments: shared
+    assert sum(w.answered for w in fresh_pool.workers) > before
 
-def test_a_user_module_s_registry_of_functions_changed_in_place_is_seen(fresh_pool):
+def test_shared_user_code_runs_on_workers_as_its_file_defines(fresh_pool, share_user_code):
+    "SHARE_USER_CODE: the user's function on workers, on their word that the file holds what this process runs."
     import _worker_calls
-    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
-    first = fresh_pool.workers[0]
-    calls = [(float(i),) for i in range(2000)]
-    _worker_calls.OPS['op'] = _worker_calls.plus_hundred   # in place: the dict is the same object
-    try:
-        assert process_map(_worker_calls.operated, calls, 2) == [x + 100 for x, in calls]
-        assert not first.alive   # the worker answered stale: its registry is the file's
-    finally: _worker_calls.OPS['op'] = _worker_calls.plus_one
-
-def test_a_user_module_s_closure_changed_in_place_is_seen(fresh_pool):
-    "Reproduces the review's registry of closures: adding(100) for adding(1) gave one digest, and a worker x + 1."
-    import _worker_calls
-    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
-    calls = [(float(i),) for i in range(2000)]
-    _worker_calls.CLOSED['op'] = _worker_calls.adding(100)
-    try:
-        assert process_map(_worker_calls.closed, calls, 2) == [x + 100 for x, in calls]
-        assert fresh_pool.workers[0].answered == 0   # stale: its closure is the file's
-    finally: _worker_calls.CLOSED['op'] = _worker_calls.adding(1)
-
-def test_an_object_nothing_names_keeps_the_calls_in_this_process(fresh_pool):
-    "A lock in the called module: no worker can be checked against it, so none computes, and none is stopped."
-    import threading, _worker_calls
     process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
     before = sum(w.answered for w in fresh_pool.workers)
-    _worker_calls.HELD = threading.Lock()
-    try:
-        assert process_map(_worker_calls.closed, [(1.0,), (2.0,)] * 100, 2) == [2.0, 3.0] * 100
-        assert sum(w.answered for w in fresh_pool.workers) == before and all(w.alive for w in fresh_pool.workers)
-    finally: del _worker_calls.HELD
-    assert process_map(_worker_calls.closed, [(1.0,), (2.0,)] * 100, 2) == [2.0, 3.0] * 100
-    assert sum(w.answered for w in fresh_pool.workers) > before   # readable again: the workers answer
-
-def test_a_user_module_s_private_setting_travels(fresh_pool):
-    import _worker_calls
-    process_map(math.sqrt, CALLS, 2); _wait_ready(fresh_pool)
-    calls = [(i,) for i in range(2000)]
-    try:
-        for scale in (5, 3, 2):
-            _worker_calls.set_scale(scale)
-            before = sum(w.answered for w in fresh_pool.workers)
-            assert process_map(_worker_calls.scaled, calls, 2) == [scale * i for i in range(2000)]
-            assert sum(w.answered for w in fresh_pool.workers) > before
-    finally: _worker_calls.set_scale(2)
+    assert process_map(_worker_calls.weighted, [(float(i),) for i in range(2000)], 2) == [float(i) for i in range(2000)]
+    assert sum(w.answered for w in fresh_pool.workers) > before
 
 def test_a_warning_category_a_worker_cannot_import_does_not_stop_it(fresh_pool):
     import warnings

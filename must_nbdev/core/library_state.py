@@ -4,10 +4,10 @@
 
 # %% ../../nbs/core/03b_library_state.ipynb #f7eca939
 from __future__ import annotations
-import collections, dataclasses, dis, enum, functools, hashlib, os, sys, sysconfig, types
+import collections, dataclasses, dis, enum, functools, hashlib, os, sys, sysconfig, types, typing
 
 # %% auto #0
-__all__ = ['module_digest', 'module_settings', 'library_state', 'state_key', 'adopt_state']
+__all__ = ['module_digest', 'module_settings', 'user_module', 'library_state', 'state_key', 'adopt_state']
 
 # %% ../../nbs/core/03b_library_state.ipynb #d6a157cb
 _LIBRARY = 'must_nbdev'   # the package whose modules a worker must share with this process
@@ -25,7 +25,7 @@ _REBINDS = frozenset({'STORE_GLOBAL', 'DELETE_GLOBAL'})
 def _plain(value, depth:int=0):
     "Text naming `value` exactly if it is a number, a string, or a tuple or frozenset of them; else None."
     if isinstance(value, _PLAIN): return f"{type(value).__name__}:{value!r}"
-    if depth < 4 and isinstance(value, (tuple, frozenset)):
+    if depth < 4 and type(value) in (tuple, frozenset):   # (a namedtuple names its type: `_data`)
         parts = [_plain(v, depth + 1) for v in value]
         if None in parts: return None
         return '(' + ','.join(parts) + ')' if isinstance(value, tuple) else '{' + ','.join(sorted(parts)) + '}'
@@ -38,6 +38,8 @@ def _data(value, depth:int=0):
     if depth >= _DEPTH: return None   # too deep, or a cycle: unknown
     kind = type(value)
     if kind in _CONTAINERS or (issubclass(kind, tuple) and hasattr(kind, '_fields')):   # namedtuples too
+        if kind not in _CONTAINERS and (held := vars(value) if hasattr(value, '__dict__') else {}):
+            return None   # a namedtuple subclass with attributes of its own: unknown
         keyed = isinstance(value, (dict, types.MappingProxyType))
         items = value.items() if keyed else ((None, v) for v in value)
         parts = [(_data(k, depth + 1) if k is not None else '', _data(v, depth + 1)) for k, v in items]
@@ -46,16 +48,17 @@ def _data(value, depth:int=0):
         extra = (_data(value.default_factory, depth + 1) if isinstance(value, collections.defaultdict)
                  else repr(value.maxlen) if isinstance(value, collections.deque) else '')
         if extra is None: return None
-        return f"{kind.__qualname__}{extra}[{','.join(sorted(parts) if isinstance(value, (set, frozenset)) else parts)}]"
+        named = kind.__qualname__ if kind in _CONTAINERS else f"{kind.__module__}.{kind.__qualname__}"
+        return f"{named}{extra}[{','.join(sorted(parts) if isinstance(value, (set, frozenset)) else parts)}]"
     np = sys.modules.get('numpy')
     if np is not None and (kind is np.ndarray or isinstance(value, np.generic)):   # (a subclass: unknown)
         if value.dtype.hasobject: return None
         raw = np.ascontiguousarray(value).tobytes()
         return f"{value.dtype.str}{np.shape(value)}:{hashlib.blake2b(raw, digest_size=16).hexdigest()}"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):   # its fields, and any attribute set
-        held = vars(value) if hasattr(value, '__dict__') else {f.name: getattr(value, f.name)
-                                                                for f in dataclasses.fields(value)}
-        text = _data(dict(held), depth + 1)
+        held = {f.name: getattr(value, f.name, '<unset>') for f in dataclasses.fields(value)}
+        held.update(vars(value) if hasattr(value, '__dict__') else {})
+        text = _data(held, depth + 1)
         return None if text is None else f"{kind.__module__}.{kind.__qualname__}({text})"
     return _named(value, depth)
 
@@ -86,11 +89,13 @@ def _python_state(value):
         home = sys.modules.get(cls.__module__)
         if (not cls.__flags__ & _HEAP_TYPE or not isinstance(home, types.ModuleType)
                 or not str(vars(home).get('__file__') or '').endswith('.py')): return None
-        pickled = pickled or vars(cls).get('__getstate__')   # the state pickle carries: a lazy proxy's name alone
+        if _in_library(cls.__module__):   # the library's own: the state pickle carries (a lazy proxy's name)
+            pickled = pickled or vars(cls).get('__getstate__')
         slots = vars(cls).get('__slots__', ())
         for slot in (slots,) if isinstance(slots, str) else slots:
-            if slot not in ('__dict__', '__weakref__'):
-                held[f"{cls.__qualname__}.{slot}"] = getattr(value, slot, '<unset>')
+            if slot not in ('__dict__', '__weakref__'):   # a private slot under its mangled name
+                name = f"_{cls.__name__.lstrip('_')}{slot}" if slot.startswith('__') and not slot.endswith('__') else slot
+                held[f"{cls.__qualname__}.{slot}"] = getattr(value, name, '<unset>')
     if pickled is not None: return {'__getstate__': pickled(value)}
     return {**held, **vars(value)} if hasattr(value, '__dict__') else held
 _HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement (or a C type made like one)
@@ -118,9 +123,16 @@ def _named(value, depth:int=0):
     if isinstance(value, _DESCRIPTORS): return f"descriptor:{value.__objclass__.__module__}.{value.__qualname__}"
     np = sys.modules.get('numpy')
     if np is not None and kind is np.ufunc: return f"ufunc:{value.__name__}"
-    if callable(value) and _found_at_home(value):   # `np.all`: a module's own function, by its name
+    if not kind.__flags__ & _HEAP_TYPE and callable(value) and _found_at_home(value):   # `np.all`, by name
         return f"ref:{value.__module__}.{value.__qualname__}"
-    if where in _FAITHFUL_REPR or kind.__module__ == 'typing' or isinstance(value, (enum.Enum, types.GenericAlias)):
+    if kind.__module__ == 'typing' or isinstance(value, types.GenericAlias):   # its origin and arguments
+        text = _data(typing.get_args(value), depth + 1)
+        return None if text is None else f"{where}:{typing.get_origin(value)!r}:{text}"
+    if where == 're.Pattern': return f"re.Pattern:{_data((value.pattern, value.flags), depth + 1)}"
+    if isinstance(value, enum.Enum):   # its repr, and attributes set on the member
+        text = _data({k: v for k, v in vars(value).items() if not k.startswith('_')}, depth + 1)
+        return None if text is None else f"{where}:{value!r}:{text}"
+    if where in _FAITHFUL_REPR:
         return f"{where}:{hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest()}"
     held = dict(vars(value)) if kind is types.SimpleNamespace else _python_state(value)
     if held is not None:   # its attributes and slots (its class is code elsewhere)
@@ -244,32 +256,19 @@ def _system_folders() -> tuple:
     return tuple({os.path.join(os.path.abspath(p), '') for k, p in sysconfig.get_paths().items()
                   if k in ('stdlib', 'platstdlib', 'purelib', 'platlib')})
 
-def _user_file(module) -> bool:
-    "Whether `module` is Python source outside the interpreter's and the installed packages' folders: a user's."
-    path = os.path.abspath(str(vars(module).get('__file__') or ''))
-    return path.endswith('.py') and not path.startswith(_system_folders())
+def user_module(module,   # a loaded module
+               ) -> bool:
+    "Whether `module` is the user's: neither this library, nor built in, nor a file of the interpreter or a package."
+    if _in_library(getattr(module, '__name__', None)): return False
+    spec = vars(module).get('__spec__')
+    if getattr(spec, 'origin', None) in ('built-in', 'frozen'): return False
+    path = vars(module).get('__file__')
+    if not path: return True   # made at run time, or a notebook's `__main__`: no worker imports it as it is here
+    return not os.path.abspath(path).startswith(_system_folders())
 
-def _user_modules(home) -> set:
-    "`home` and the user's files it reaches through its globals: modules, and the homes of its functions and objects."
-    found, todo = {home.__name__}, [home]
-    while todo:
-        for value in list(vars(todo.pop()).values()):
-            if isinstance(value, types.ModuleType): name = value.__name__
-            elif isinstance(value, type) or _function(value) is not None: name = getattr(value, '__module__', None)
-            else: name = getattr(type(value), '__module__', None)
-            module = sys.modules.get(name) if isinstance(name, str) else None
-            if (isinstance(module, types.ModuleType) and name not in found and not _in_library(name)
-                    and _user_file(module)):
-                found.add(name); todo.append(module)
-    return found
-
-def library_state(fn=None,   # also the module of this function and the user's files it reads, if it is a user's
-                 ) -> dict:
-    "{module name: (`module_digest`, `module_settings`)} of every loaded module of this library (and `fn`'s)."
+def library_state() -> dict:
+    "{module name: (`module_digest`, `module_settings`)} of every loaded module of this library."
     tracked = _library_modules()
-    home = sys.modules.get(getattr(fn, '__module__', None) or '')
-    if isinstance(home, types.ModuleType) and not _in_library(home.__name__) and _user_file(home):
-        tracked |= _user_modules(home)   # (an installed package's module is its files': not read)
     return {name: (module_digest(sys.modules[name], tracked), module_settings(sys.modules[name]))
             for name in sorted(tracked)}
 

@@ -4,18 +4,22 @@
 
 # %% ../../nbs/core/04_workers.ipynb #b7c81ded
 from __future__ import annotations
-import atexit, contextlib, itertools, json, operator, os, pickle, struct, subprocess, sys, threading, time, warnings
+import atexit, contextlib, itertools, json, operator, os, pickle, struct, subprocess, sys, threading, time, types
+import warnings
 from collections import deque
-from .library_state import adopt_state, library_state, state_key
+import io
+from .library_state import adopt_state, library_state, state_key, user_module
 
 # %% auto #0
-__all__ = ['WORKER_PROCESSES', 'CHUNKS_PER_PROCESS', 'WORKER_FLAG', 'usable_cores', 'call_context', 'serve_worker',
-           'close_workers', 'process_map', 'peak_memory_mb']
+__all__ = ['WORKER_PROCESSES', 'CHUNKS_PER_PROCESS', 'WORKER_FLAG', 'SHARE_USER_CODE', 'usable_cores', 'call_context',
+           'serve_worker', 'close_workers', 'process_map', 'peak_memory_mb']
 
 # %% ../../nbs/core/04_workers.ipynb #952eecfb
 WORKER_PROCESSES = True   # share `process_map`'s calls with worker processes (False: every call in this process)
 CHUNKS_PER_PROCESS = 16   # chunks a call list is cut into, per process: finer balances better, each costs a message
 WORKER_FLAG = 'MUST_NBDEV_WORKER'   # set in a worker's environment: a worker never starts workers of its own
+SHARE_USER_CODE = False   # share calls whose function or arguments are the user's own code too (True: on your word
+                          # that those files hold what this process runs: the library state never reads them)
 _HEADER = struct.Struct('<Q')       # a message's length, before its pickle
 
 def _send(stream, obj) -> None:
@@ -195,7 +199,8 @@ class _Worker:
                         chunk, job = self.sent.pop(ident, None), self.job
                         if kind == 'refused' and job is not None and job.serial == ident[0]: self.job = None
                         if kind == 'stale': self.alive = False   # this worker runs other code or settings: gone
-                    if kind == 'stale' and job is not None and job.serial == ident[0]: self.pool.no_match(self, job)
+                    if kind == 'stale' and job is not None and job.serial == ident[0]:
+                        self.pool.no_match(self, job, payload)
                     if job is not None and chunk is not None: job.give_back(ident, chunk, mine=True)   # (after: the
                     if kind == 'stale': break                 # caller, done with it, sees the worker gone)
                 self.feed()
@@ -222,8 +227,9 @@ class _Worker:
             task = job.take(front=True)
             if task is None: return
             ident, chunk = task
-            try: blob = pickle.dumps((job.fn, chunk, job.state, job.context), protocol=pickle.HIGHEST_PROTOCOL)
-            except Exception: self.job = None; job.give_back(ident, chunk, mine=True); return   # pickle cannot carry it
+            try: blob = _pickled((job.fn, chunk, job.state, job.context))
+            except Exception: blob = None   # pickle cannot carry it (or it names the user's code): the caller's
+            if blob is None: self.job = None; job.give_back(ident, chunk, mine=True); return
             self.sent[ident] = chunk
             try: _send(self.proc.stdin, (ident, blob))
             except (OSError, ValueError): pass   # the worker died or was stopped: its reader gives the chunk back
@@ -268,10 +274,10 @@ class _Pool:
                 except Exception: self.broken = True   # no interpreter to start: this process computes alone
             return list(self.workers)
 
-    def no_match(self, worker:_Worker, job:_Job) -> None:
-        "`worker` found its library unlike `job`'s; if it started under that very state, no new worker can match it."
-        key = state_key(job.state)   # (the job may name more modules: the user's files its function reads)
-        if set(worker.born) <= set(key): self.unmatched.add(key)
+    def no_match(self, worker:_Worker, job:_Job, module:str) -> None:
+        "`worker` found `module` unlike `job`'s; if it started with that very module here, no new worker can match it."
+        key = state_key(job.state)
+        if (module, dict(key).get(module)) in set(worker.born): self.unmatched.add(key)
 
     def close(self, seconds:float=5.0) -> None:
         "Stop every worker, and kill those still running after `seconds`."
@@ -309,11 +315,31 @@ atexit.register(close_workers)
 if hasattr(os, 'register_at_fork'): os.register_at_fork(after_in_child=_let_go_in_child)
 
 # %% ../../nbs/core/04_workers.ipynb #4cd04fb7
+class _NotingPickler(pickle.Pickler):
+    "A pickler that notes the module of every function, class and object it writes."
+    def __init__(self, file):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL); self.modules = set()
+    def reducer_override(self, obj):
+        home = getattr(obj, '__module__', None) if isinstance(obj, type) or callable(obj) else None
+        self.modules.add(home if isinstance(home, str) else getattr(type(obj), '__module__', None))
+        return NotImplemented   # pickled as usual
+
+def _users(name) -> bool:
+    "Whether the module `name` is the user's: a file of theirs, `__main__`, or one no worker could import."
+    module = sys.modules.get(name) if isinstance(name, str) else None
+    return name == '__main__' or not isinstance(module, types.ModuleType) or user_module(module)
+
+def _pickled(obj):
+    "`obj` pickled for a worker, or None if it names the user's own code (unless SHARE_USER_CODE)."
+    buffer = io.BytesIO(); pickler = _NotingPickler(buffer)
+    pickler.dump(obj)
+    if not SHARE_USER_CODE and any(_users(m) for m in pickler.modules - {'builtins'}): return None
+    return buffer.getvalue()
+
 def _shareable(fn) -> bool:
-    "True if `fn` can go to a worker: processes on, not in a worker, and `fn` pickled by name outside `__main__`."
+    "True if `fn` can go to a worker: processes on, not in a worker, and `fn` pickled by name, not the user's code."
     if not WORKER_PROCESSES or os.environ.get(WORKER_FLAG) or _pool().broken: return False
-    if getattr(fn, '__module__', None) == '__main__': return False   # a script's or notebook's: a worker has another
-    try: pickle.dumps(fn); return True
+    try: return _pickled(fn) is not None
     except Exception: return False
 
 
@@ -330,7 +356,7 @@ def process_map(fn,              # a module-level function, importable by name i
     pool = _pool()
     if not pool.busy.acquire(blocking=False): return [fn(*a) for a in args]   # another thread has the workers
     try:
-        try: state = library_state(fn)
+        try: state = library_state()
         except Exception: state = None   # a module whose state cannot be read: no worker can be checked against it
         if state is None or state_key(state) in pool.unmatched: return [fn(*a) for a in args]
         size = -(-len(args) // (CHUNKS_PER_PROCESS * processes))
