@@ -270,3 +270,28 @@ def test_computing_leaves_the_library_s_state_as_it_was():
             "print(library_state() == before)")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0 and out.stdout.strip() == 'True', out.stderr[-2000:]
+
+def test_the_bytecode_scan_finds_the_globals_dis_finds():
+    "`_rebound` reads the bytecode itself (a 100× faster first state): the same names as `dis` for the library's code."
+    import dis, pkgutil, must_nbdev
+    from must_nbdev.core.library_state import _rebound
+    for m in pkgutil.walk_packages(must_nbdev.__path__, 'must_nbdev.'): importlib.import_module(m.name)
+    codes = []
+    def walk(code):
+        codes.append(code)
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType): walk(const)
+    for module in [m for n, m in list(sys.modules.items()) if n.startswith('must_nbdev') and m is not None]:
+        for value in list(vars(module).values()):
+            for member in [value, *(vars(value).values() if isinstance(value, type) else ())]:
+                code = getattr(getattr(member, '__func__', member), '__code__', None)
+                if isinstance(code, types.CodeType): walk(code)
+    body = "".join(f"    a{i} = g{i}\n" for i in range(300))   # 300 globals read first: Z's index needs EXTENDED_ARG
+    ns = {}; exec("def far():\n    global X, Y, Z\n    X = 1\n    del Y\n" + body + "    Z = 2\n", ns)
+    far = ns['far'].__code__
+    assert far.co_names.index('Z') > 255 and _rebound(far) == {'X', 'Y', 'Z'}
+    walk(far)
+    assert len(codes) > 1000 and any(_rebound(c) for c in codes)
+    for code in codes:
+        assert _rebound(code) == {i.argval for i in dis.get_instructions(code)
+                                  if i.opname in ('STORE_GLOBAL', 'DELETE_GLOBAL')}, code

@@ -4,10 +4,9 @@
 
 # %% ../../nbs/core/04_workers.ipynb #b7c81ded
 from __future__ import annotations
-import atexit, contextlib, itertools, json, operator, os, pickle, struct, subprocess, sys, threading, time, types
+import atexit, contextlib, io, itertools, json, operator, os, pickle, struct, subprocess, sys, threading, time, types
 import warnings
 from collections import deque
-import io
 from .library_state import adopt_state, library_state, state_key, user_module
 
 # %% auto #0
