@@ -181,3 +181,31 @@ def test_symmetric_label_lies_above_its_exact_construction_at_every_loss(eta, th
             exact_cum += ref.get(j, 0); got_cum += mp.mpf(float(up[J + j]))
             assert got_cum >= exact_cum, (j, float((exact_cum - got_cum) / exact_cum))
             assert got_cum <= exact_cum * (1 + 1e-6) + 1e-15                   # and not far above
+
+
+def test_regression_label_whose_cells_underflow_adds_finite_masses():
+    "MUST.ow(n=3572: WOR(4) -> WR(42)) at σ = 0.947: a label of θ ≈ 78 has cells of P-mass below 2^-1074 (e^-767)."
+    from must_nbdev.accounting.dominating import add_symmetric_label, label_top
+    eta, theta, h, coarse, pi = 4 / 3572, 2 * 35 / 0.947001409783937, 0.03, 64, 1.07e-17
+    log_cap = math.log(1e-18 / pi)
+    J = math.ceil(label_top(eta, theta, log_cap) / h) + coarse
+    up = np.zeros(2 * J + 1)
+    tail, ell, p = add_symmetric_label(up, pi, eta, theta, h, log_cap, coarse)
+    assert np.all(np.isfinite(up)) and math.isfinite(tail) and np.all(np.isfinite(p))
+    # it held NaN at loss 0 before, which wiped the atom of mass ≈ 1 from the whole pair
+    assert up[J] > 0 and abs(up.sum() + tail - pi) < 1e-6 * pi   # the mass above the band is at +∞
+
+
+def test_regression_must_ow_second_stage_larger_than_first_has_finite_normalised_plds():
+    "The fuzz example MUST.ow(n=3572: WOR(4) -> WR(42)), σ = 0.947: the pair's upper PLD is finite and of mass ≈ 1."
+    sc = make_scheme('must-ow', 3572, m=42, b=4)
+    for h in (0.0015, 0.03):
+        mech = scheme_gaussian_pld(sc, 0.947001409783937, 'substitute', h=h)
+        up, lo = mech.upper[0], mech.lower[0]
+        assert np.all(np.isfinite(up.masses)) and 1 <= up.masses.sum() + up.inf_mass < 1 + 1e-8
+        # one step: δ(ε) is at least the P-mass of the labels k >= 10, whose loss exceeds 100 (shift 2k/σ >= 21)
+        occ = occurrence_pmf(sc)
+        assert up.delta(5.0) >= 0.99 * float(occ.pmf[10:].sum()) and lo.delta(5.0) >= 0.99 * up.delta(5.0)
+        assert lo.masses.sum() <= 1 + 1e-12
+        for eps in (-50.0, -1.0, 0.0, 5.0, 500.0):
+            assert lo.delta(eps) <= up.delta(eps) * (1 + 1e-12)

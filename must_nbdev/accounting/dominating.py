@@ -109,16 +109,18 @@ def add_symmetric_label(up:np.ndarray,  # the upper PLD being built (masses on �
     C = len(up) // 2                                  # index C ↔ loss 0
     lp, lq, s, tail_p, ep, eq, sl_p, sl_q = _label_cells(eta, theta, coarse * h, log_cap)
     u, W = U_DOUBLE, coarse * h
-    p_raw = np.exp(lp)
+    p_raw, q_raw = np.exp(lp), np.exp(lq)
     with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
         # |p − P*| ≤ rP p and |q − Q*| ≤ rQ q against the exact construction's cells: round-off and both slivers
-        rP = np.expm1(ep + 4 * u) + 4 * u + (sl_p[:-1] + sl_p[1:]) / p_raw
-        rQ = np.expm1(eq + 4 * u) + 4 * u + (sl_q[:-1] + sl_q[1:]) / np.exp(lq)
-    lost = np.isfinite(lp) & ~np.isfinite(lq)          # Q-mass underflowed: charge the cell at +∞
+        rP = np.where(p_raw > 0, np.expm1(ep + 4 * u) + 4 * u + (sl_p[:-1] + sl_p[1:]) / p_raw, 0.0)
+        rQ = np.where(q_raw > 0, np.expm1(eq + 4 * u) + 4 * u + (sl_q[:-1] + sl_q[1:]) / q_raw, 0.0)
+    lost = (p_raw > 0) & (q_raw == 0)                  # Q-mass underflowed: charge the cell at +∞
+    gone = np.isfinite(lp) & (p_raw == 0)              # P-mass below the least double: +∞, as 2^-1074 each
     if not np.all(np.isfinite(rP[p_raw > 0])):
         raise ValueError("a label's cell is so narrow that round-off could swallow its mass: use a larger h")
     tail_p += float((p_raw[lost] * (1 + rP[lost])).sum() * (1 + (lost.sum() + 2) * u))
-    lp = np.where(lost | ~np.isfinite(lp), -np.inf, lp)
+    tail_p += float(np.count_nonzero(gone)) * math.ulp(0.0) * 2      # e^lp < 2^-1074 rounds to 0: P* < 2^-1073
+    lp = np.where(lost | gone | ~np.isfinite(lp), -np.inf, lp)
     J, p = (len(s) - 1) * coarse, np.exp(lp)
     with np.errstate(invalid='ignore'): ell = np.where(p > 0, lp - lq, s[:-1])
     b = np.clip(p * -np.expm1(s[:-1] - ell) / -math.expm1(-W), 0.0, p)   # mass sent to the top of each cell
@@ -154,12 +156,16 @@ def lower_symmetric(ell:np.ndarray,  # losses of the positive-loss cells (all la
     n_tail = int(np.searchsorted(np.cumsum(p[order]), TAIL_ROUND, side='right'))   # far tail: each loss rounded down
     t_ell, t_p = ell[order[:n_tail]], p[order[:n_tail]]
     t_j, core = np.floor(t_ell / h).astype(np.int64), order[n_tail:]
-    js, ms, X = merge_cells(ell[core], p[core], h) if len(core) else (np.zeros(0, np.int64), np.zeros(0), 0.0)
-    if X > 0: js, ms = js[:-1], ms[:-1]                          # the unclosed last group joins its mirror at 0
-    np.add.at(lo, J + js, ms); np.add.at(lo, J - js, ms * np.exp(-js * h))   # a group and its mirror: Q-mass m e^{−jh}
+    js, ms, xs = merge_cells(ell[core], p[core], h) if len(core) else (np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
+    if len(xs) and xs[-1] > 0: js, ms, xs = js[:-1], ms[:-1], xs[:-1]   # the unclosed last group joins its mirror at 0
+    # a group and its mirror, of Q-mass m e^{−jh}; a group left with an excess X has loss in (jh, (j+1)h) and Q-mass
+    # (m − X) e^{−jh}, so its mirror is rounded down to −(j+1)h
+    over = xs > 0
+    mirror_j, mirror_m = np.minimum(js + over, J), np.where(over, ms - xs, ms) * np.exp(-js * h)
+    np.add.at(lo, J + js, ms); np.add.at(lo, J - mirror_j, mirror_m)
     np.add.at(lo, J + t_j, t_p)                                  # a rounded-down atom, and its mirror: Q-mass p e^{−ℓ}
     np.add.at(lo, J - t_j - 1, t_p * np.exp(-t_ell))             # at −ℓ, rounded down to −(j+1)h
-    rest = total - float(ms.sum() + (ms * np.exp(-js * h)).sum() + t_p.sum() + (t_p * np.exp(-t_ell)).sum())
+    rest = total - float(ms.sum() + mirror_m.sum() + t_p.sum() + (t_p * np.exp(-t_ell)).sum())
     lo[J] += max(0.0, rest)                                      # the rest joins its mirror at 0
     return lo
 

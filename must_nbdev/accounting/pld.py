@@ -13,7 +13,7 @@ from ..core.definitions import check_int
 
 
 # %% auto #0
-__all__ = ['CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_BINS', 'BYTES_PER_BIN', 'ROWS', 'LIFT', 'MERGE_SPLIT', 'TAIL_ROUND',
+__all__ = ['CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_BINS', 'BYTES_PER_BIN', 'ROWS', 'LIFT', 'MERGE_SPLIT', 'TAIL_ROUND', 'Q_FLOOR',
            'DiscretePLD', 'check_max_bins', 'budget_max_bins', 'GridTooLarge', 'Cells', 'loss_cells', 'upper_pld',
            'merge_cells', 'lower_pld']
 
@@ -25,6 +25,11 @@ class DiscretePLD:
     j0: int                  # grid index of masses[0]: its loss is j0·h
     masses: np.ndarray       # probability (under the first law) of each grid loss
     inf_mass: float = 0.0    # probability of loss +∞
+
+    def __post_init__(self):
+        if not (np.all(np.isfinite(self.masses)) and math.isfinite(self.inf_mass)):   # a leak stops here, loudly
+            raise FloatingPointError("a discrete PLD's masses hold NaN or ±inf: a numerical defect in the code that "
+                                     "built it, reported here instead of as a wrong δ")
 
     @property
     def losses(self) -> np.ndarray: return (self.j0 + np.arange(len(self.masses))) * self.h
@@ -208,13 +213,14 @@ def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
 
 MERGE_SPLIT = 2      # atoms pooled per half grid step before the greedy merge (1: faster, a little less tight)
 TAIL_ROUND = 1e-10   # P-mass in each far tail of a lower PLD that is rounded down instead of merged (speed; tiny loss)
+Q_FLOOR = 1e-280     # cells of smaller second-law mass are not merged from the swapped end (a subnormal loses digits)
 
 def merge_cells(ell:np.ndarray,         # atom losses
                 p:np.ndarray,           # their first-law masses
                 h:float,                # loss grid step
                 split:int=MERGE_SPLIT,  # pools per grid step
                ):
-    "Greedy top-down merge of atoms (loss `ell`, first-law mass `p`), pooled per 1/`split` step into groups of loss jh."
+    "Greedy top-down merge of atoms (loss `ell`, mass `p`) into groups of loss jh: (j, mass, excess left over jh) each."
     key = np.floor(ell * split / h).astype(np.int64); klo = int(key.min()); n = int(key.max()) - klo + 1
     j = key // split                                                        # the grid value jh at or below each atom
     P = np.bincount(key - klo, p, minlength=n)
@@ -224,7 +230,7 @@ def merge_cells(ell:np.ndarray,         # atom losses
     D = np.bincount(key - klo, p * np.expm1((j + 1) * h - ell), minlength=n)
     cells = np.flatnonzero(P > 0)[::-1]
     Pl, El, Dl, Jl = P[cells].tolist(), E[cells].tolist(), D[cells].tolist(), ((cells + klo) // split).tolist()
-    js, ms, N, i, y, X, exp = [], [], len(Jl), 0, 1.0, 0.0, math.exp
+    js, ms, xs, N, i, y, X, exp = [], [], [], len(Jl), 0, 1.0, 0.0, math.exp
     while i < N:
         lab, X, M = Jl[i], y * El[i], y * Pl[i]    # open a group labelled with the top cell's grid value
         i += 1; y = 1.0
@@ -233,12 +239,24 @@ def merge_cells(ell:np.ndarray,         # atom losses
             gap = lab - Jl[i]                          # deficit under the label (negative: an excess, same grid step)
             d = (-El[i] if gap == 0 else Dl[i] if gap == 1 else (Dl[i] + Pi) * exp((gap - 1) * h) - Pi
                  if (gap - 1) * h < 700 else math.inf)    # (∞: the group closes with x = 0, its loss rounded down)
+            if d == math.inf: break                # closed with its excess X: its loss lies above its label
             if d >= X:                             # this cell closes the group: take just the fraction x of it
                 x = X / d if d > 0 else 0.0; M += x * Pi; y = 1.0 - x; X = 0.0; break
             X -= d; M += Pi; i += 1
-        # an unclosed last group (X > 0) has loss above its label: rounded down
-        js.append(lab); ms.append(M)
-    return np.array(js, np.int64), np.array(ms), X
+        # a group left with an excess X > 0 (the last one, or one closed by an ∞ deficit) has its loss in (jh, (j+1)h)
+        js.append(lab); ms.append(M); xs.append(X)
+    return np.array(js, np.int64), np.array(ms), np.array(xs)
+
+def _merge_swapped(ell, p, lq, h):
+    "Groups (j, A-mass) of the cells merged from the lowest loss: the greedy on the swapped pair (B, A), converted."
+    far = lq < math.log(Q_FLOOR)                    # B-mass too small to convert: each such loss rounded down instead
+    jq, mq, xq = merge_cells(-ell[~far], np.exp(lq[~far]), h)
+    # a group of B-mass Q and loss −jh has A-mass Q e^{−jh} ≤ 1; one left with an excess X has loss in (jh, (j+1)h)
+    # and A-mass (Q − X) e^{−jh}: its A‖B loss is rounded down to −(j+1)h
+    with np.errstate(divide='ignore', over='ignore'):
+        ms = np.minimum(np.exp(np.log(np.maximum(mq - xq, 0.0)) - jq * h), 1.0)
+    js = -jq - (xq > 0)
+    return np.concatenate([js, np.floor(ell[far] / h).astype(np.int64)]), np.concatenate([ms, p[far]])
 
 def lower_pld(c:Cells,  # the cells of a pair (`loss_cells`)
               h:float,  # loss grid step
@@ -255,15 +273,12 @@ def lower_pld(c:Cells,  # the cells of a pair (`loss_cells`)
     core = (ell >= lo_cut) & (ell <= hi_cut)
     tail_js, tail_ms = np.floor(ell[~core] / h).astype(np.int64), p[~core]
     ell, p, lq = ell[core], p[core], lq[core]
-    if p[ell < ell.min() + h].sum() <= p[ell > ell.max() - h].sum():
-        # start at the end that carries more mass: there groups close exactly
-        js, ms, _ = merge_cells(ell, p, h)
-    else:   # mass piles up at the lowest loss (e.g. log(1−q)): merge the swapped pair (B, A), whose top that is
-        jq, mq, X = merge_cells(-ell, np.exp(lq), h)
-        with np.errstate(divide='ignore', over='ignore'):   # a group of B-mass Q and loss −jh has A-mass Q e^{−jh} ≤ 1
-            js, ms = -jq, np.minimum(np.exp(np.log(mq) - jq * h), 1.0)
-            if X > 0:                                 # the unclosed last group: loss in ((js−1)h, js h), rounded down
-                ms[-1] = min(float(np.exp(np.log(max(mq[-1] - X, 0.0)) - jq[-1] * h)), 1.0); js[-1] -= 1
+    js, ms, _ = merge_cells(ell, p, h)                # from the top: a group left over its label is rounded down
+    if p[ell < ell.min() + h].sum() > p[ell > ell.max() - h].sum():
+        # mass piles up at the lowest loss (e.g. log(1−q)): the swapped pair (B, A), whose top that is, is merged too,
+        # and the lower PLD of larger mean loss (KL) is kept
+        js2, ms2 = _merge_swapped(ell, p, lq, h)
+        if ms2 @ js2 > ms @ js: js, ms = js2, ms2
     js, ms = np.concatenate([js, tail_js]), np.concatenate([ms, tail_ms])
     j0 = int(js.min())
     return DiscretePLD(h, j0, np.bincount(js - j0, ms, minlength=int(js.max()) - j0 + 1), 0.0)
