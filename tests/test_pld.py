@@ -264,3 +264,16 @@ def test_lower_pld_of_real_pairs_is_a_sub_probability_below_the_upper_one(name, 
             assert np.all(np.isfinite(lo.masses)) and lo.masses.sum() <= 1 + 1e-12
             for eps in (-30.0, -1.0, 0.0, 1.0, 10.0):
                 assert lo.delta(eps) <= up.delta(eps) * (1 + 1e-12) + 1e-300, (sc.label, eps)
+
+
+def test_lower_pld_of_a_pair_whose_second_law_is_negligible_where_the_first_has_mass():
+    "Every B-mass below Q_FLOOR: each atom rounded down (merge_cells has nothing to merge); and P = N(60) against a Q of 0.1% there."
+    from must_nbdev.accounting.pairs import GaussianMixture
+    from must_nbdev.accounting.pld import _merge_swapped
+    A = GaussianMixture(np.zeros(1), np.array([60.0]), 1.0)
+    ell, p, lq = np.array([-700.0, -650.0]), np.array([0.6, 0.4]), np.array([-700.0, -660.0])
+    js, ms = _merge_swapped(ell, p, lq, 0.1)                  # every atom far: each rounded down, none merged
+    assert list(js) == [-7000, -6500] and list(ms) == [0.6, 0.4]
+    c = loss_cells(A, GaussianMixture(np.log([0.999, 0.001]), np.array([0.0, 60.0]), 1.0), 0.01)
+    lo, up = lower_pld(c, 0.01), upper_pld(c, 0.01)
+    assert lo.masses.sum() <= 1 + 1e-12 and lo.delta(0.0) <= up.delta(0.0) * (1 + 1e-12)

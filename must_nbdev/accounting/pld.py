@@ -250,6 +250,7 @@ def merge_cells(ell:np.ndarray,         # atom losses
 def _merge_swapped(ell, p, lq, h):
     "Groups (j, A-mass) of the cells merged from the lowest loss: the greedy on the swapped pair (B, A), converted."
     far = lq < math.log(Q_FLOOR)                    # B-mass too small to convert: each such loss rounded down instead
+    if far.all(): return np.floor(ell / h).astype(np.int64), p
     jq, mq, xq = merge_cells(-ell[~far], np.exp(lq[~far]), h)
     # a group of B-mass Q and loss −jh has A-mass Q e^{−jh} ≤ 1; one left with an excess X has loss in (jh, (j+1)h)
     # and A-mass (Q − X) e^{−jh}: its A‖B loss is rounded down to −(j+1)h
