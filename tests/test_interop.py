@@ -180,8 +180,11 @@ def test_export_bad_input():
     with pytest.raises(ValueError, match='mechanism_pld must be a MechanismPLD'): to_dp_accounting(mech.upper)
     with pytest.raises(ValueError, match='bound'): to_dp_accounting(mech, 'middle')
     with pytest.raises(ValueError, match='must hold 1'): to_dp_accounting(MechanismPLD(mech.upper * 3, mech.lower))
-    with pytest.raises(ValueError, match='masses must be finite'):
+    with pytest.raises(ValueError, match='masses must be finite'):          # refused where it is built
         to_dp_accounting(MechanismPLD([DiscretePLD(0.01, 0, np.array([np.nan]))], []))
+    changed = DiscretePLD(0.01, 0, np.array([0.5])); changed.masses[0] = np.nan
+    with pytest.raises(ValueError, match='masses must be finite'):          # and where it is exported
+        to_dp_accounting(MechanismPLD([changed], []))
     with pytest.raises(ValueError, match='inf_mass'):
         to_dp_accounting(MechanismPLD([DiscretePLD(0.01, 0, np.array([0.5]), -0.1)], []))
     with pytest.raises(ValueError, match='mixes grid steps'):

@@ -209,8 +209,9 @@ def test_regression_upper_pld_refuses_cells_without_their_round_off_bounds():
 def test_a_discrete_pld_refuses_nan_or_infinite_masses():
     "A NaN in a PLD once composed into a finite, wrong δ (2.3e-11 for 0.0189): a DiscretePLD now refuses it."
     from must_nbdev.accounting.pld import DiscretePLD
-    for masses, inf in (([0.5, np.nan, 0.5], 0.0), ([0.5, np.inf], 0.0), ([1.0], np.nan), ([1.0], np.inf)):
-        with pytest.raises(FloatingPointError, match="NaN or ±inf"):
+    for masses, inf, name in (([0.5, np.nan, 0.5], 0.0, 'masses'), ([0.5, np.inf], 0.0, 'masses'),
+                              ([1.0], np.nan, 'inf_mass'), ([1.0], np.inf, 'inf_mass')):
+        with pytest.raises(ValueError, match=f"DiscretePLD: {name} must be finite, got NaN or ±inf"):
             DiscretePLD(0.1, 0, np.array(masses), inf)
     assert DiscretePLD(0.1, 0, np.array([0.25, 0.75]), 0.0).delta(0.0) == pytest.approx(0.75 * -math.expm1(-0.1))
 

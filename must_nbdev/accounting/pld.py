@@ -26,10 +26,9 @@ class DiscretePLD:
     masses: np.ndarray       # probability (under the first law) of each grid loss
     inf_mass: float = 0.0    # probability of loss +∞
 
-    def __post_init__(self):
-        if not (np.all(np.isfinite(self.masses)) and math.isfinite(self.inf_mass)):   # a leak stops here, loudly
-            raise FloatingPointError("a discrete PLD's masses hold NaN or ±inf: a numerical defect in the code that "
-                                     "built it, reported here instead of as a wrong δ")
+    def __post_init__(self):   # a NaN leak stops here, loudly, instead of composing into a finite, wrong δ
+        for name, ok in (('masses', np.all(np.isfinite(self.masses))), ('inf_mass', math.isfinite(self.inf_mass))):
+            if not ok: raise ValueError(f"DiscretePLD: {name} must be finite, got NaN or ±inf")
 
     @property
     def losses(self) -> np.ndarray: return (self.j0 + np.arange(len(self.masses))) * self.h
