@@ -209,3 +209,12 @@ def test_regression_must_ow_second_stage_larger_than_first_has_finite_normalised
         assert lo.masses.sum() <= 1 + 1e-12
         for eps in (-50.0, -1.0, 0.0, 5.0, 500.0):
             assert lo.delta(eps) <= up.delta(eps) * (1 + 1e-12)
+
+
+def test_lower_symmetric_refuses_a_grid_that_a_mirror_would_leave():
+    "A loss at J·h would put its mirror at −(J+1)h, off the grid (np.add.at would wrap it to +Jh): a ValueError."
+    from must_nbdev.accounting.dominating import lower_symmetric
+    with pytest.raises(ValueError, match="J=2 must exceed every loss/h"):
+        lower_symmetric(np.array([1.0, 0.5]), np.array([1e-11, 0.4]), 0.5, 2, 1.0)
+    lo = lower_symmetric(np.array([1.0, 0.5]), np.array([1e-11, 0.4]), 0.5, 3, 1.0)
+    assert lo.sum() <= 1 + 1e-12 and np.all(lo >= 0)

@@ -278,3 +278,15 @@ def test_lower_pld_of_a_pair_whose_second_law_is_negligible_where_the_first_has_
     c = loss_cells(A, GaussianMixture(np.log([0.999, 0.001]), np.array([0.0, 60.0]), 1.0), 0.01)
     lo, up = lower_pld(c, 0.01), upper_pld(c, 0.01)
     assert lo.masses.sum() <= 1 + 1e-12 and lo.delta(0.0) <= up.delta(0.0) * (1 + 1e-12)
+
+
+def test_upper_pld_charges_cells_whose_mass_is_below_the_least_normal_double():
+    "A cell of log P-mass −800 (exp gives 0) or −720 (a subnormal) goes to +∞ charged 2^-1021, never dropped."
+    import dataclasses
+    P, Q = output_pair(make_scheme('poisson', 10**6, q=0.1), 1.0, 'add_remove')
+    c = loss_cells(P, Q, 1e-2)
+    tiny = np.finfo(float).tiny
+    for log_mass in (-800.0, -720.0):
+        gone = dataclasses.replace(c, lA=np.full_like(c.lA, log_mass), tail_lo=0.0, tail_hi=0.0, dropped=0.0)
+        up = upper_pld(gone, 1e-2)
+        assert up.masses.sum() == 0 and up.inf_mass >= 2 * tiny * len(c.lA)   # it was 0: the cells were dropped

@@ -108,18 +108,19 @@ def add_symmetric_label(up:np.ndarray,  # the upper PLD being built (masses on �
     "Add `weight` × one symmetrised label's upper PLD to `up`; return its +∞ mass and its cells' (loss, weighted mass)."
     C = len(up) // 2                                  # index C ↔ loss 0
     lp, lq, s, tail_p, ep, eq, sl_p, sl_q = _label_cells(eta, theta, coarse * h, log_cap)
-    u, W = U_DOUBLE, coarse * h
+    if np.isnan(lp).any() or np.isnan(lq).any(): raise ValueError("a label's cell masses hold NaN: use a larger h")
+    u, W, tiny = U_DOUBLE, coarse * h, np.finfo(float).tiny          # below tiny = 2^-1022, exp's result loses digits
     p_raw, q_raw = np.exp(lp), np.exp(lq)
     with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
         # |p − P*| ≤ rP p and |q − Q*| ≤ rQ q against the exact construction's cells: round-off and both slivers
-        rP = np.where(p_raw > 0, np.expm1(ep + 4 * u) + 4 * u + (sl_p[:-1] + sl_p[1:]) / p_raw, 0.0)
-        rQ = np.where(q_raw > 0, np.expm1(eq + 4 * u) + 4 * u + (sl_q[:-1] + sl_q[1:]) / q_raw, 0.0)
-    lost = (p_raw > 0) & (q_raw == 0)                  # Q-mass underflowed: charge the cell at +∞
-    gone = np.isfinite(lp) & (p_raw == 0)              # P-mass below the least double: +∞, as 2^-1074 each
-    if not np.all(np.isfinite(rP[p_raw > 0])):
+        rP = np.where(p_raw >= tiny, np.expm1(ep + 4 * u) + 4 * u + (sl_p[:-1] + sl_p[1:]) / p_raw, 0.0)
+        rQ = np.where(q_raw >= tiny, np.expm1(eq + 4 * u) + 4 * u + (sl_q[:-1] + sl_q[1:]) / q_raw, 0.0)
+    lost = (p_raw >= tiny) & (q_raw < tiny)            # Q-mass subnormal or 0: charge the cell at +∞
+    gone = np.isfinite(lp) & (p_raw < tiny)            # P-mass below the least normal double: +∞, 2^-1021 each
+    if not np.all(np.isfinite(rP[p_raw >= tiny])):
         raise ValueError("a label's cell is so narrow that round-off could swallow its mass: use a larger h")
     tail_p += float((p_raw[lost] * (1 + rP[lost])).sum() * (1 + (lost.sum() + 2) * u))
-    tail_p += float(np.count_nonzero(gone)) * math.ulp(0.0) * 2      # e^lp < 2^-1074 rounds to 0: P* < 2^-1073
+    tail_p += float(np.count_nonzero(gone)) * 2 * tiny                # exp(lp) < 2^-1022: P* < 2^-1021
     lp = np.where(lost | gone | ~np.isfinite(lp), -np.inf, lp)
     J, p = (len(s) - 1) * coarse, np.exp(lp)
     with np.errstate(invalid='ignore'): ell = np.where(p > 0, lp - lq, s[:-1])
@@ -158,6 +159,8 @@ def lower_symmetric(ell:np.ndarray,  # losses of the positive-loss cells (all la
     t_j, core = np.floor(t_ell / h).astype(np.int64), order[n_tail:]
     js, ms, xs = merge_cells(ell[core], p[core], h) if len(core) else (np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
     if len(xs) and xs[-1] > 0: js, ms, xs = js[:-1], ms[:-1], xs[:-1]   # the unclosed last group joins its mirror at 0
+    if max(js.max(initial=0), t_j.max(initial=0)) >= J:          # a mirror at −(j+1)h must lie on the grid
+        raise ValueError(f"J={J} must exceed every loss/h of the cells (up to {ell.max() / h:.6g})")
     # a group and its mirror, of Q-mass m e^{−jh}; a group left with an excess X has loss in (jh, (j+1)h) and Q-mass
     # (m − X) e^{−jh}, so its mirror is rounded down to −(j+1)h
     over = xs > 0

@@ -177,6 +177,9 @@ def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
     w = c.L_err + 4 * u * (1 + np.abs(np.append(c.L0, c.L1[-1:])))
     Lmin, Lmax = np.minimum(c.L0 - w[:-1], c.L1 - w[1:]), np.maximum(c.L0 + w[:-1], c.L1 + w[1:])
     p = np.exp(c.lA) * np.exp(c.lA_err + 12 * u)      # above each cell's P-mass: its round-off, exp's and 3 products
+    tiny = np.finfo(float).tiny                        # below 2^-1022 exp's result has lost digits: such a cell goes
+    gone = np.isfinite(c.lA) & (p < tiny)              # to +∞, charged 2^-1021 (an absolute bound on its P-mass)
+    p = np.where(gone, 0.0, p)
     above, below = Lmax > c.s_hi, (Lmin < -c.s_lo) & ~(Lmax > c.s_hi)
     inside = ~above & ~below
     # the lower point may sit up to a millionth of a step above the cell's lowest loss: those losses are raised to it
@@ -207,7 +210,8 @@ def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
              + np.bincount(j_below - j0, minlength=n))
     m *= 1 + (terms + 4) * u
     m[j_tail - j0] += low_tail * (1 + 2 * u)
-    inf = (high_tail + c.dropped + float(p[above].sum())) * (1 + (int(above.sum()) + 6) * u)
+    inf = (high_tail + c.dropped + float(p[above].sum()) + 2 * tiny * np.count_nonzero(gone)) * (
+        1 + (int(above.sum()) + 7) * u)
     return DiscretePLD(h, j0, m, inf)
 
 MERGE_SPLIT = 2      # atoms pooled per half grid step before the greedy merge (1: faster, a little less tight)
