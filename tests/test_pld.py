@@ -227,18 +227,10 @@ def test_merge_cells_returns_the_excess_of_a_group_closed_by_an_infinite_deficit
     assert ms.sum() == pytest.approx(p.sum(), rel=1e-15)
 
 
-def _must_ow_attack_pair(sigma=0.947001409783937):
-    "The attack's substitution pair of MUST.ow(n=3572: WOR(4) -> WR(42)): x = +1 drawn l times, x' and the others −1."
-    from must_nbdev.accounting.pairs import GaussianMixture
-    from must_nbdev.core.sampling import occurrence_pmf
-    occ = occurrence_pmf(make_scheme('must-ow', 3572, m=42, b=4))
-    l = np.flatnonzero(occ.log_pmf > -700)
-    return GaussianMixture(occ.log_pmf[l], 2.0 * l, sigma), GaussianMixture(np.zeros(1), np.zeros(1), sigma)
-
-
 def test_regression_lower_pld_of_a_pile_with_far_mass_keeps_delta_and_stays_below():
     "The attack pair of MUST.ow with m > b: the lower PLD held mass 1 + 2e-6 and δ(0.5) = 2e-6 for a truth of 1.1e-3."
-    A, B = _must_ow_attack_pair()
+    from must_nbdev.accounting.attack import attack_pairs
+    A, B, _ = attack_pairs(make_scheme('must-ow', 3572, m=42, b=4), 0.947001409783937, 'substitute')[0]
     for h in (0.015, 0.05):
         c = loss_cells(A, B, h, width=1.0)
         lo, up = lower_pld(c, h), upper_pld(c, h)
