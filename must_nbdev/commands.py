@@ -174,7 +174,7 @@ def _account_one(args, sc, k, name, x) -> int:
                   f"[{fmt(a[0])}, {fmt(a[1])}]; theory gap x{res.theory_gap:.3g}")
         print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
               + f"  -> {res.certificate} wins")
-        for name, why in (res.skipped or {}).items(): print(f"  {name}: {why}")   # its floor left no room
+        for name, why in (res.skipped or {}).items(): print(_paragraph(f"{name} not played: {why}", '  '))
         print(f"  attack: {res.attack_name}")
         if res.tighter: print(_paragraph(f"tighter: {res.tighter}", '  '))
     else:

@@ -391,3 +391,28 @@ def test_regression_fuzz_must_ow_second_stage_larger_than_first_is_not_beaten_by
     sampled = -math.expm1(17 * math.log1p(-occurrence_pmf(sc).eta))
     pub, unl = r.certificates['public labels'], r.certificates['partially unlabelled']
     assert 0.99 * sampled <= min(pub, unl) <= max(pub, unl) <= sampled * 1.001
+
+def test_regression_a_net_too_large_for_the_memory_budget_raised_instead_of_answering():
+    "WR(n=200, m=10) with the quick net under 4 MiB: the net's spectra raised GridTooLarge; the fast certificate answers."
+    from must_nbdev.core.definitions import memory_budget
+    from must_nbdev.accounting.account import TOO_LARGE
+    sc = make_scheme('wr', 200, m=10)
+    with memory_budget(4 << 20):
+        r = account(sc, sigma=1.0, steps=3, eps=1.0, net='quick', max_bins=6553)
+        fast = account(sc, sigma=1.0, steps=3, eps=1.0, max_bins=6553)
+    assert r.upper == fast.upper and r.certificate == fast.certificate and 'triangle net' not in r.certificates
+    why = r.skipped['triangle net']
+    assert why.startswith(TOO_LARGE + ' — ') and 'GiB of spectra' in why and 'memory_budget' in why
+    assert f"{r.theory_gap:.3g}x the best attack" in why and r.to_dict()['skipped'] == r.skipped
+    assert repr(r).endswith('triangle net not played (too large for the budget))')
+
+@pytest.mark.parametrize('budget, max_bins', [(4 << 20, 6553), (1 << 20, 1638)])
+def test_regression_must_ow_net_on_a_coarse_grid_raised_about_an_h_never_given(budget, max_bins):
+    "MUST.ow(n=200) at max_bins 6553 (1638): the net's stand-in (its grid) went above 1 and raised 'h must be in (0, 1]'."
+    from must_nbdev.core.definitions import memory_budget
+    sc = make_scheme('must-ow', 200, m=10, b=20)
+    with memory_budget(budget):
+        r = account(sc, sigma=0.8, steps=3, eps=1.0, net='quick', max_bins=max_bins)
+        fast = account(sc, sigma=0.8, steps=3, eps=1.0, max_bins=max_bins)
+    assert r.upper == fast.upper and set(r.skipped) == {'triangle net'}
+    if max_bins == 1638: assert 'net_grid=4 puts the net on the loss grid' in r.skipped['triangle net']

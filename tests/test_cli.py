@@ -527,3 +527,13 @@ def test_attack_budget_without_an_attack_to_spend_it_exits_2():
     rc, out, err = run(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '1', '--k', '5',
                         '--delta', '1e-5', '--pair', 'paper'])
     assert rc == 0, err
+
+def test_account_says_when_the_net_asked_for_did_not_fit_and_the_fast_certificate_answered():
+    "--net quick under a 4 MiB budget: exit 0, the fast certificate's numbers, and one line naming why the net was not played."
+    rc, out, err = run(['account', '--scheme', 'wr', '--n', '200', '--m', '10', '--sigma', '1', '--k', '3', '--eps', '1',
+                        '--net', 'quick', '--memory-budget', '0.004', '--max-bins', '6553'])
+    assert rc == 0, err
+    why = paragraph(out, 'triangle net not played:')
+    assert why.startswith('triangle net not played: too large for the budget — ') and 'GiB of spectra' in why
+    assert why.endswith("the fast certificate 'partially unlabelled' answered, 1.02x the best attack")
+    assert '-> partially unlabelled wins' in out

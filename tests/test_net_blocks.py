@@ -172,3 +172,14 @@ def test_no_floor_is_offered_for_a_long_block():
     assert CERTIFICATES['triangle net'].floor(sc, steps=FLOOR_STEPS + 1, **ask, options=TightOptions()) is None
     with pytest.raises(ValueError, match='sigma'):                   # the query is checked all the same
         net_floor(sc, steps=FLOOR_STEPS + 1, sigma=-1.0, h=1e-3, eps=0.5)
+
+def test_the_net_grid_above_one_is_a_grid_that_does_not_fit():
+    "net_grid·h > 1 raises GridTooLarge (a ValueError) naming net_grid, at the run bound and at its floor alike."
+    from must_nbdev.accounting.pld import GridTooLarge
+    from must_nbdev.accounting.net_blocks import net_floor, net_step
+    sc, o = make_scheme('wor', 200, m=10), TightOptions(grid=4)
+    assert net_step(0.25, o) == 1.0
+    for door in (triangle_bound, net_floor):
+        with pytest.raises(GridTooLarge, match=r'net_grid=4 puts the net on the loss grid 1.2 > 1') as e:
+            door(sc, sigma=1.0, steps=2, h=0.3, eps=1.0, options=o)
+        assert e.value.factor == math.inf and 'raise max_bins' in str(e.value)

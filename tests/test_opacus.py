@@ -357,3 +357,17 @@ def test_a_checkpoint_missing_or_bad_sampler_position_is_refused_before_anything
         fresh = OpacusStyleAccountant(MustBatchSampler(s, seed=3))
         with pytest.raises((ValueError, TypeError), match=match): fresh.load_state_dict(bad)
         assert fresh.history == [] and fresh.sampler.epoch == 0 and fresh.sampler.batches_drawn == 0
+
+def test_get_epsilon_warns_when_the_net_asked_for_did_not_fit(monkeypatch):
+    "With the net asked for and not fitting the budget, get_epsilon returns account's fast ε, with a warning naming why."
+    import must_nbdev.accounting.net_blocks as nb
+    from must_nbdev.accounting.pld import GridTooLarge
+    def too_large(*a, **kw):   # the net's own refusal, as the DP gives it at MUST.ow's small σ (2.2-5.9 GiB)
+        raise GridTooLarge("the triangle net's DP needs 9999 FFT bins × 9999 members (5.9 GiB of spectra)", 3.0)
+    monkeypatch.setattr(nb, 'triangle_bound', too_large); monkeypatch.setattr(nb, 'net_floor', too_large)
+    s = make_scheme('wor', N, m=BATCH)
+    acc = OpacusStyleAccountant(s, net='quick')
+    for _ in range(20): acc.step(noise_multiplier=1.0, sample_rate=s.rate)
+    with pytest.warns(UserWarning, match=r"get_epsilon: triangle net not played: too large for the budget — .*5.9 GiB"):
+        eps = acc.get_epsilon(1e-5)
+    assert eps == account(s, sigma=1.0, steps=20, delta=1e-5).upper           # the fast certificate's ε, said aloud

@@ -23,8 +23,8 @@ from .accountant import (
 
 
 # %% auto #0
-__all__ = ['TRIVIAL', 'FIXED_MIX', 'TIGHT_GAP', 'ADAPTIVE', 'AccountResult', 'requested_run_certificates', 'account',
-           'delta_over_k', 'epsilon_over_steps']
+__all__ = ['TRIVIAL', 'FIXED_MIX', 'TIGHT_GAP', 'NO_ROOM', 'TOO_LARGE', 'ADAPTIVE', 'AccountResult', 'requested_run_certificates',
+           'account', 'delta_over_k', 'epsilon_over_steps']
 
 # %% ../../nbs/accounting/10_account.ipynb #db95b7cf
 def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
@@ -70,7 +70,7 @@ class AccountResult(CertifiedResult):
     tighter: str|None = None        # a fast certificate answered above TIGHT_GAP × the attack: how to ask for more
     attack_ran: bool|None = None    # worst case: an attack (or the exact pair itself) gave `lower` (None: not
                                     # recorded, as in a result built by hand: read from `attack_name`)
-    skipped: dict|None = None       # run certificates asked for but not played (their floor left no room): name -> why
+    skipped: dict|None = None       # run certificates asked for but not played: name -> why ('short — detail')
 
     def __float__(self) -> float: return float(self.delta if self.query == 'delta' else self.eps)
     @property
@@ -124,7 +124,8 @@ class AccountResult(CertifiedResult):
                 f"{self.scheme}, σ={self.sigma:g}, {self.steps} steps, {self.relation}"
                 f"{'' if self.certified_accuracy else '; NOT to the requested accuracy'}"
                 f"{'; tighter: net=True' if self.tighter else ''}"
-                + ''.join(f"; {name} not played (its floor: no room)" for name in self.skipped or ()) + ")")
+                + ''.join(f"; {name} not played ({why.split(' — ')[0]})" for name, why in (self.skipped or {}).items())
+                + ")")
 
 # %% ../../nbs/accounting/10_account.ipynb #9a08508d
 TRIVIAL = 'trivial (δ ≤ 1): the steps fit no grid'   # the certificate of `_trivial_account`'s answer
@@ -146,6 +147,8 @@ def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why
 # %% ../../nbs/accounting/10_account.ipynb #c66597fa
 FIXED_MIX = 'fixed orientation mix (j of k steps reversed, j in {0, k/2, k})'
 TIGHT_GAP = 1.05   # above this certified/attack ratio, a fast certificate's answer says how to ask for the tight one
+NO_ROOM = 'its floor: no room'           # why a run certificate asked for was not played: its floor cannot pay ...
+TOO_LARGE = 'too large for the budget'   # ... or it does not fit max_bins or the memory budget
 ADAPTIVE = 'adaptive orientation (backward DP over the loss, accounting/06_adaptive)'
 
 def _adaptive_attack(scheme, sigma, relation, k, h, eps, delta, fixed:Bounds, bound:Bounds, max_bins, budget) -> tuple:
@@ -256,6 +259,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         a, how, att = (best_attack(attack_budget) if attack or scheme.pair_is_exact   # attack=False: lower 0
                        else (Bounds(0.0, math.inf, 0.0), 'none (attack=False)', None))
         start, skipped, fast = None, {}, res   # fast: the bracket the grid was refined for, before any net
+        gap_of = lambda b: (1.0 if att is acc else max(1.0, b.lower / a.upper) if 0 < a.upper < math.inf
+                            else math.inf)   # the theory gap of the bracket b: certified / attack
         for cert in tight:  # run certificates on request (the triangle net): one upper bound each, no bracket
             ask = dict(sigma=sigma, steps=k, h=step, relation=relation, eps=eps, delta=delta, max_bins=max_bins,
                        options=options)
@@ -264,17 +269,22 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                          else best_attack(ADAPTIVE_WORK_BUDGET)[0])                # ε at every door
             ask['bracket'] = (start.lower, max(start.lower, res.upper))            # ε(δ): the range searched
             near = start.upper > 0 and res.upper <= FLOOR_GAP * start.upper      # only there can it fail to pay
-            lowest = cert.floor(scheme, **ask) if near else None   # the best it could answer: not a certificate
-            room = None if lowest is None else 1 - lowest / res.upper if res.upper > 0 else 0.0
-            if room is not None and room < FLOOR_ROOM:   # it cannot pay: the fast certificate answers
-                skipped[cert.name] = (f"not played: its floor {lowest:.6g} is within {FLOOR_ROOM:.1%} of "
-                                      f"'{won}' ({max(room, 0.0):.2%} below it)")
+            try:
+                lowest = cert.floor(scheme, **ask) if near else None   # the best it could answer: not a certificate
+                room = None if lowest is None else 1 - lowest / res.upper if res.upper > 0 else 0.0
+                if room is not None and room < FLOOR_ROOM:   # it cannot pay: the fast certificate answers
+                    skipped[cert.name] = (f"{NO_ROOM} — its floor {lowest:.6g} is within {FLOOR_ROOM:.1%} of "
+                                          f"'{won}' ({max(room, 0.0):.2%} below it)")
+                    continue
+                v = cert.bound(scheme, **ask)
+            except GridTooLarge as e:   # asked for, but it does not fit: the fast certificate answers, and says so
+                g = gap_of(res)
+                skipped[cert.name] = (f"{TOO_LARGE} — {e}; the fast certificate '{won}' answered, "
+                                      + (f"{g:.3g}x the best attack" if g < math.inf else "with no attack beside it"))
                 continue
-            v = cert.bound(scheme, **ask)
             certs[cert.name] = v
             if v < res.upper: res, won = Bounds(v, v, v), cert.name
-        lower, gap = a.lower, (1.0 if att is acc else max(1.0, res.lower / a.upper) if 0 < a.upper < math.inf
-                               else math.inf)
+        lower, gap = a.lower, gap_of(res)
         bound_iv, attack_iv = (res.lower, res.upper), (a.lower, a.upper)
     else: lower, fast = res.lower, res
     answer = res.upper if worst else res.estimate

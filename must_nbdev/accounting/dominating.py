@@ -11,8 +11,8 @@ from ..core.definitions import check_choice, check_real, LazyModule
 from ..core.sampling import Scheme, occurrence_pmf
 from .pairs import log_normal_cell, output_pair, check_sigma, U_DOUBLE
 from .pld import (
-    CAP_MASS, CELLS_PER_WEIGHT, DiscretePLD, GridTooLarge, MAX_BINS, TAIL_ROUND, check_max_bins, loss_cells,
-    lower_pld, merge_cells, upper_pld)
+    CAP_MASS, CELLS_PER_WEIGHT, LEAST_NORMAL, DiscretePLD, GridTooLarge, MAX_BINS, TAIL_ROUND, check_max_bins,
+    loss_cells, lower_pld, merge_cells, upper_pld)
 special = LazyModule('scipy.special')   # imported at first use: `must --help` never needs it
 
 
@@ -109,7 +109,7 @@ def add_symmetric_label(up:np.ndarray,  # the upper PLD being built (masses on �
     C = len(up) // 2                                  # index C ↔ loss 0
     lp, lq, s, tail_p, ep, eq, sl_p, sl_q = _label_cells(eta, theta, coarse * h, log_cap)
     if np.isnan(lp).any() or np.isnan(lq).any(): raise ValueError("a label's cell masses hold NaN: use a larger h")
-    u, W, tiny = U_DOUBLE, coarse * h, np.finfo(float).tiny          # below tiny = 2^-1022, exp's result loses digits
+    u, W, tiny = U_DOUBLE, coarse * h, LEAST_NORMAL          # below tiny = 2^-1022, exp's result loses digits
     p_raw, q_raw = np.exp(lp), np.exp(lq)
     with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
         # |p − P*| ≤ rP p and |q − Q*| ≤ rQ q against the exact construction's cells: round-off and both slivers
@@ -159,12 +159,12 @@ def lower_symmetric(ell:np.ndarray,  # losses of the positive-loss cells (all la
     t_j, core = np.floor(t_ell / h).astype(np.int64), order[n_tail:]
     js, ms, xs = merge_cells(ell[core], p[core], h) if len(core) else (np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
     if len(xs) and xs[-1] > 0: js, ms, xs = js[:-1], ms[:-1], xs[:-1]   # the unclosed last group joins its mirror at 0
-    if max(js.max(initial=0), t_j.max(initial=0)) >= J:          # a mirror at −(j+1)h must lie on the grid
+    if max(js.max(initial=0), t_j.max(initial=0)) >= J:          # so every mirror at −(j+1)h lies on the grid
         raise ValueError(f"J={J} must exceed every loss/h of the cells (up to {ell.max() / h:.6g})")
     # a group and its mirror, of Q-mass m e^{−jh}; a group left with an excess X has loss in (jh, (j+1)h) and Q-mass
     # (m − X) e^{−jh}, so its mirror is rounded down to −(j+1)h
     over = xs > 0
-    mirror_j, mirror_m = np.minimum(js + over, J), np.where(over, ms - xs, ms) * np.exp(-js * h)
+    mirror_j, mirror_m = js + over, np.where(over, ms - xs, ms) * np.exp(-js * h)
     np.add.at(lo, J + js, ms); np.add.at(lo, J - mirror_j, mirror_m)
     np.add.at(lo, J + t_j, t_p)                                  # a rounded-down atom, and its mirror: Q-mass p e^{−ℓ}
     np.add.at(lo, J - t_j - 1, t_p * np.exp(-t_ell))             # at −ℓ, rounded down to −(j+1)h

@@ -9,7 +9,7 @@ from dataclasses import fields
 import numpy as np
 from ..core.definitions import check_int, check_real
 from ..core.sampling import Scheme
-from .pld import MAX_BINS
+from .pld import GridTooLarge, MAX_BINS
 from .compose import compose_plds
 from .profile_pairs import MAX_LOSS, crossing_epsilon, profile_knots, profile_pld
 from .accountant import PrivacyAccountant
@@ -19,8 +19,8 @@ from .triangle_certificate import (
 from .upper_dp import NET_TRIM, net_trim
 
 # %% auto #0
-__all__ = ['BLOCK_TAIL', 'DENSE_KNOTS', 'FLOOR_STEPS', 'block_plan', 'block_range', 'block_pair', 'block_bound', 'triangle_bound',
-           'net_floor']
+__all__ = ['BLOCK_TAIL', 'DENSE_KNOTS', 'FLOOR_STEPS', 'block_plan', 'block_range', 'block_pair', 'block_bound', 'net_step',
+           'triangle_bound', 'net_floor']
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #bb9fcaab
 def block_plan(steps:int,   # number of steps of the run (>= 1)
@@ -108,6 +108,17 @@ def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
                                time.perf_counter() - t0, ratio, per_copy, un, o.cells, o.levels, o.lean, b,
                                o.copies_tol)
 
+# %% ../../nbs/accounting/09b_net_blocks.ipynb #7f13b3cc
+def net_step(h:float,               # the loss grid step the net is asked at, in (0, 1]
+             options:TightOptions,  # the net's options: it plays on net_grid · h
+            ) -> float:
+    "The net's loss grid step `options.grid`·h; `GridTooLarge` where it exceeds 1 (h too coarse for that net_grid)."
+    step = h * options.grid
+    if step > 1:   # a coarser h only makes it worse (factor ∞); a finer one, from a larger max_bins, fits
+        raise GridTooLarge(f"net_grid={options.grid} puts the net on the loss grid {step:g} > 1", math.inf,
+                           "lower net_grid, or raise max_bins for a finer h")
+    return step
+
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #fb5bedfc
 def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Poisson)
                    *,
@@ -125,13 +136,13 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
     o = TightOptions() if options is None else options
     if not all(hasattr(o, f.name) for f in fields(TightOptions)):
         raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
-    if h * o.grid > 1: raise ValueError(f"net_grid={o.grid} puts the net on the grid {h * o.grid:g} > 1; lower it")
+    h_net = net_step(h, o)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
     if eps is None and bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range to search")
     if block_plan(steps, o.blocks)[1] > 1:
-        return block_bound(scheme, sigma=sigma, steps=steps, h=h * o.grid, options=o, eps=eps, delta=delta,
+        return block_bound(scheme, sigma=sigma, steps=steps, h=h_net, options=o, eps=eps, delta=delta,
                            relation=relation, max_bins=max_bins).value
-    kw = dict(sigma=sigma, steps=steps, h=h * o.grid, relation=relation, tol=o.tol, coarsen=o.coarsen,
+    kw = dict(sigma=sigma, steps=steps, h=h_net, relation=relation, tol=o.tol, coarsen=o.coarsen,
               cells=o.cells, levels=o.levels, lean=o.lean, max_bins=max_bins, copies_tol=o.copies_tol)
     if eps is not None: return triangle_delta(scheme, eps=eps, **kw).value
     return triangle_epsilon(scheme, delta=delta, eps_lo=bracket[0], eps_hi=bracket[1], **kw).value
@@ -154,8 +165,8 @@ def net_floor(scheme:Scheme,                  # a fixed-size scheme (not Poisson
     "The net's game with a perfect cover (each net: the displacing pair), at or below `triangle_bound`; None: not offered."
     o = TightOptions() if options is None else options
     if not isinstance(o, TightOptions): raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
-    sigma, steps, h, *_ = check_net_query(scheme, sigma, steps, h * o.grid, relation, o.tol, o.coarsen, max_bins,
-                                          o.cells)
+    sigma, steps, h, *_ = check_net_query(scheme, sigma, steps, net_step(h, o), relation, o.tol, o.coarsen,
+                                          max_bins, o.cells)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
     if eps is not None: eps = check_real(eps, 'eps', 0)
     else: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)

@@ -13,9 +13,9 @@ from ..core.definitions import check_int
 
 
 # %% auto #0
-__all__ = ['CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_BINS', 'BYTES_PER_BIN', 'ROWS', 'LIFT', 'MERGE_SPLIT', 'TAIL_ROUND', 'Q_FLOOR',
-           'DiscretePLD', 'check_max_bins', 'budget_max_bins', 'GridTooLarge', 'Cells', 'loss_cells', 'upper_pld',
-           'merge_cells', 'lower_pld']
+__all__ = ['CAP_MASS', 'CELLS_PER_WEIGHT', 'MAX_BINS', 'BYTES_PER_BIN', 'ROWS', 'LIFT', 'LEAST_NORMAL', 'MERGE_SPLIT',
+           'TAIL_ROUND', 'Q_FLOOR', 'DiscretePLD', 'check_max_bins', 'budget_max_bins', 'GridTooLarge', 'Cells',
+           'loss_cells', 'upper_pld', 'merge_cells', 'lower_pld']
 
 # %% ../../nbs/accounting/01_pld.ipynb #87cc3f23
 @dataclass
@@ -163,6 +163,7 @@ def _exp_up(log_mass, err):
 
 # %% ../../nbs/accounting/01_pld.ipynb #18328dff
 LIFT = 1e-6   # a cell's lower point may lie this many grid steps above its lowest loss (those losses raised, charged)
+LEAST_NORMAL = float(np.finfo(float).tiny)   # 2^-1022: a mass below it, from exp, has lost digits (sent to +∞)
 
 def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
               h:float,  # loss grid step
@@ -177,8 +178,8 @@ def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
     w = c.L_err + 4 * u * (1 + np.abs(np.append(c.L0, c.L1[-1:])))
     Lmin, Lmax = np.minimum(c.L0 - w[:-1], c.L1 - w[1:]), np.maximum(c.L0 + w[:-1], c.L1 + w[1:])
     p = np.exp(c.lA) * np.exp(c.lA_err + 12 * u)      # above each cell's P-mass: its round-off, exp's and 3 products
-    tiny = np.finfo(float).tiny                        # below 2^-1022 exp's result has lost digits: such a cell goes
-    gone = np.isfinite(c.lA) & (p < tiny)              # to +∞, charged 2^-1021 (an absolute bound on its P-mass)
+    gone = np.isfinite(c.lA) & (p < LEAST_NORMAL)      # exp's result has lost digits: such a cell goes to +∞,
+                                                       # charged 2^-1021 (an absolute bound on its P-mass)
     p = np.where(gone, 0.0, p)
     above, below = Lmax > c.s_hi, (Lmin < -c.s_lo) & ~(Lmax > c.s_hi)
     inside = ~above & ~below
@@ -210,7 +211,7 @@ def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
              + np.bincount(j_below - j0, minlength=n))
     m *= 1 + (terms + 4) * u
     m[j_tail - j0] += low_tail * (1 + 2 * u)
-    inf = (high_tail + c.dropped + float(p[above].sum()) + 2 * tiny * np.count_nonzero(gone)) * (
+    inf = (high_tail + c.dropped + float(p[above].sum()) + 2 * LEAST_NORMAL * np.count_nonzero(gone)) * (
         1 + (int(above.sum()) + 7) * u)
     return DiscretePLD(h, j0, m, inf)
 

@@ -130,7 +130,7 @@ def _proxy_delta(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, rati
     # symmetrised, each step at most the whole-step pairs'. The displacing pair is what no net of its label can beat.
     rated = _rated_labels(scheme, sigma, ratio)
     if rated is None: return math.inf
-    (labels, null, left), h = rated, PROXY_COARSEN * h
+    (labels, null, left), h = rated, min(PROXY_COARSEN * h, 1.0)   # a grid step is at most 1
     one = lambda eta, l: GaussianMixture(np.log([1 - eta, eta]), np.array([0.0, 2 * l / sigma]), 1.0)   # nearly tight
     zero = GaussianMixture(np.zeros(1), np.zeros(1), 1.0)                                           # in the game
     groups = tuple((pi, ((upper_pld(loss_cells(one(eta, l), zero, h, max_cells=4 * max_bins, width=1.0), h)

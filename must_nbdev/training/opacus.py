@@ -122,7 +122,7 @@ def get_epsilon(self,
                 delta:float,  # δ in (0, 1)
                 **kwargs) -> float:
     "Certified worst-case ε(delta) of the recorded steps: `account`'s number for a run of one σ (net: net=True's)."
-    from must_nbdev.accounting.account import account
+    from must_nbdev.accounting.account import TOO_LARGE, account
     from must_nbdev.accounting.accountant import PrivacyAccountant
     if kwargs: raise TypeError(f"get_epsilon takes only delta; got {sorted(kwargs)} (options of another accountant)")
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
@@ -141,7 +141,10 @@ def get_epsilon(self,
         if self.net is None:
             return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, attack=False).upper)
         # the net's ε search starts at the attack's ε: the attack runs, as in calibrate_sigma(net=True)
-        return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, net=self.net).upper)
+        r = account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, net=self.net)
+        for name, why in (r.skipped or {}).items():   # asked for, but it did not fit: the fast ε, said aloud
+            if why.startswith(TOO_LARGE): warnings.warn(f"get_epsilon: {name} not played: {why}", stacklevel=2)
+        return float(r.upper)
     if self.net is not None:
         raise ValueError(f"the triangle net (net=...) certifies a run of one noise multiplier; this run changed it "
                          f"({len(merged)} phases, sigma {', '.join(f'{s:g}' for _, s, _ in merged)}): build the "
