@@ -473,3 +473,32 @@ def test_a_member_setting_changed_at_run_time_reaches_the_members_on_workers(mon
     assert any(not np.array_equal(x.masses, d.masses) for x, d in zip(serial, default))   # the setting matters
     for again in shared:
         assert all(x.j0 == c.j0 and np.array_equal(x.masses, c.masses) for x, c in zip(again, serial))
+
+def test_member_coarsening_keeps_every_member_grid_at_most_one():
+    "Label l's members play on the grid coarsen·l²·h; where that passes 1, the largest factor whose grid fits is used."
+    from must_nbdev.accounting.triangle_certificate import member_coarsening
+    for c, h, want in [(4, 0.3, 3), (4, 0.25, 4), (16, 1 / 3, 3), (1, 1.0, 1), (64, 1e-3, 64), (9, 0.6, 1)]:
+        got = member_coarsening(c, h)
+        assert got == want and got * h <= 1 and (got == c or (got + 1) * h > 1)
+
+@pytest.mark.parametrize('name, n, m, b, sigma, steps, max_bins, budget', [
+    ('must-wo', 200, 12, 135, 2.432, 10, 1024, 2 << 20),   # label 2's members on 4h = 1.17: ValueError about h
+    ('must-ww', 5, 5, 3, 2.84, 7, 1024, 2 << 20),          # the stand-in's label of rate 1: OverflowError
+])
+def test_regression_fuzz_the_net_on_a_coarse_grid_raised_instead_of_answering(name, n, m, b, sigma, steps,
+                                                                               max_bins, budget):
+    "A fuzz of account(net='quick') under small max_bins: errors from inside the net where the fast answer stood."
+    from must_nbdev.core.definitions import memory_budget
+    sc = make_scheme(name, n, m=m, b=b)
+    with memory_budget(budget):
+        r = account(sc, sigma=sigma, steps=steps, delta=1e-5, max_bins=max_bins, net='quick')
+        fast = account(sc, sigma=sigma, steps=steps, delta=1e-5, max_bins=max_bins)
+    assert r.upper <= fast.upper and (r.certificate == 'triangle net' or set(r.skipped) == {'triangle net'})
+
+def test_regression_the_stand_in_of_a_label_of_rate_one_is_finite():
+    "Rate 1 (m = n) put log(1 − η) = −∞ into the stand-in's displacing pair; it overflowed on a coarse grid."
+    sc = make_scheme('must-ww', 5, m=5, b=3)
+    h = account(sc, sigma=2.84, steps=7, delta=1e-5, attack=False).h
+    for grid in (h, 0.25):
+        d = triangle_certificate._proxy_delta(sc, 2.84, 7, 1.0, grid, triangle_certificate.PER_COPY, 1 << 16)
+        assert 0 <= d <= 1

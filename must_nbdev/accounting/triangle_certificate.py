@@ -24,9 +24,9 @@ from .upper_dp import NET_TRIM, net_trim, upper_game_dp, worker_threads
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
            'MALLOC_CHOICES', 'DISPLACING_COVER', 'MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS',
            'QUICK_BLOCKS_NET', 'QUICK_BLOCKS_MEASURED', 'NET_PRESETS', 'MOVED', 'TriangleCertificate',
-           'check_net_query', 'check_copies_tol', 'label_pld', 'on_grid', 'settle_allocator', 'member_pld',
-           'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon', 'TightOptions',
-           'net_asked']
+           'check_net_query', 'check_copies_tol', 'label_pld', 'on_grid', 'member_coarsening', 'settle_allocator',
+           'member_pld', 'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon',
+           'TightOptions', 'net_asked']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -99,6 +99,14 @@ def on_grid(p:DiscretePLD,  # an upper PLD on the grid c·h
     m = np.zeros((len(p.masses) - 1) * c + 1); m[::c] = p.masses
     return DiscretePLD(p.h / c, p.j0 * c, m, p.inf_mass)
 
+def member_coarsening(c:int,    # the coarsening asked for (>= 1)
+                      h:float,  # the DP's loss grid step, in (0, 1]
+                     ) -> int:
+    "The largest factor ≤ c whose grid c·h is at most 1 (a grid step is at most 1; a finer grid is only tighter)."
+    c = max(1, min(c, math.floor(1 / h)))
+    while c > 1 and c * h > 1: c -= 1
+    return c
+
 LABEL_RATE_RATIOS = (1, 2, 4, 8, 16, 32, 64, 128)   # η/η_l tried for the labels l ≥ 2 (i.i.d. slots only)
 PER_COPY = 'per copy'   # the split with rate q/l and weight l·w_l/q for label l (q = m/n): every fixed-size scheme
 
@@ -131,7 +139,8 @@ def _proxy_delta(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, rati
     rated = _rated_labels(scheme, sigma, ratio)
     if rated is None: return math.inf
     (labels, null, left), h = rated, min(PROXY_COARSEN * h, 1.0)   # a grid step is at most 1
-    one = lambda eta, l: GaussianMixture(np.log([1 - eta, eta]), np.array([0.0, 2 * l / sigma]), 1.0)   # nearly tight
+    one = lambda eta, l: (GaussianMixture(np.log([1 - eta, eta]), np.array([0.0, 2 * l / sigma]), 1.0) if eta < 1
+                          else GaussianMixture(np.zeros(1), np.array([2 * l / sigma]), 1.0))   # nearly tight
     zero = GaussianMixture(np.zeros(1), np.zeros(1), 1.0)                                           # in the game
     groups = tuple((pi, ((upper_pld(loss_cells(one(eta, l), zero, h, max_cells=4 * max_bins, width=1.0), h)
                           if l == 1 or displaced else label_pld(eta, 2 * l / sigma, h),),))
@@ -216,7 +225,7 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
     groups, members = [], 0
     for pi, eta, l in labels:
         if pi < CAP_MASS: left += pi; continue                 # negligible label: at +∞
-        c = coarsen * l * l                                    # label l's members: on the grid c·h
+        c = member_coarsening(coarsen * l * l, h)              # label l's members: on the grid c·h ≤ 1
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
         if eta < 1 and _has_net(pi, l, sigma, last_net_label):   # l copies: the disc scaled by l, i.e. noise σ/l
             net = (DISPLACING_COVER if floor
