@@ -10,7 +10,7 @@ from .core.sampling import SCHEMES, make_scheme, MAX_N
 from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from .accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 from .core.amplification import amplify
-from .accounting.account import account, epsilon_over_steps, delta_over_k
+from .accounting.account import TOO_LARGE, account, epsilon_over_steps, delta_over_k
 from .accounting.certificates import CERTIFICATES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
 from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
@@ -95,6 +95,18 @@ def _tighter_note(labelled,  # (label, gap, tighter) per row
             f"{door} adds the triangle-net certificate, tighter "
             f"and slower; --net quick is its quick setting ({QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}), "
             f"and --net quick-blocks plays it in {QUICK_BLOCKS} blocks ({QUICK_BLOCKS_MEASURED})")
+
+def _skipped_note(labelled,  # (label, skipped) per row: `skipped` as account's, name -> 'short — detail'
+                 ) -> list:
+    "Lines under a table: which run certificates asked for were not played, for which rows, and why (short)."
+    why = {}
+    for label, skipped in labelled:
+        for name, reason in (skipped or {}).items():
+            why.setdefault((name, reason.split(' — ')[0]), []).append(label)
+    return [f"{name} not played for {', '.join(dict.fromkeys(labels))}: {short}"
+            + ('; the fast certificate answered (--json names what did not fit; raise --max-bins or '
+               '--memory-budget)' if short == TOO_LARGE else '')
+            for (name, short), labels in why.items()]
 
 def _attack_budget(args) -> float:
     "The adaptive attack's budget: --attack-budget, else 10× `account`'s where an attack runs (--pair worst)."
@@ -265,6 +277,7 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
     note = _tighter_note(((short_label(r), r.theory_gap, r.tighter) for r in rows),
                          'must compare --net (or must account --net for one scheme)')
     if note: print(_paragraph(note))
+    for line in _skipped_note((short_label(r), r.skipped) for r in rows): print(_paragraph(line))
     if args.plot: print(f"plot written to {args.plot}")
     return 0
 
@@ -404,6 +417,7 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
                    r.steps, _fmt(r.eps), _fmt(r.eps_attack), _fmt(r.theory_gap, '.3f'), r.certificate] for r in rows]))
     note = _tighter_note(((r.label, r.theory_gap, r.tighter) for r in rows), 'must sweep --net')
     if note: print(_paragraph(note))
+    for line in _skipped_note((r.label, r.skipped) for r in rows): print(_paragraph(line))
     for opt, path in (('CSV', args.csv), ('plot', args.plot)):
         if path: print(f"{opt} written to {path}")
     return 0

@@ -139,6 +139,9 @@ def test_net_rows_take_the_triangle_net_where_it_applies():
     assert won == {'wr', 'must-wo'}                                    # 1.391 < 1.423 (MUST.wo is WR)
     skipped = [t for t in tight if t.name in ('must-ow', 'must-ww')]    # within 0.3% of the attack: the net's
     assert all(t.certificate == 'partially unlabelled' for t in skipped)   # floor leaves no room, it is not played
+    assert all(set(t.skipped) == {'triangle net'} and t.skipped['triangle net'].startswith('its floor: no room — ')
+               for t in skipped)                                     # and each row says so, as account does
+    assert all(t.skipped is None for t in tight if t.name == 'poisson') and all(f.skipped is None for f in fast)
     wr = next(t for t in tight if t.name == 'wr')
     assert wr.eps == account(make_scheme('wr', 2000, m=40), sigma=2.0, steps=50, delta=1e-5, net=True,
                              **options.keywords()).upper       # the same number as the account door
@@ -149,6 +152,8 @@ def test_net_rows_take_the_triangle_net_where_it_applies():
     rc, out, _ = _run(['compare', '--n', '2000', '--batch-size', '40', '--k', '50', '--sigma', '2', '--delta', '1e-5',
                        '--b', '80', '--quiet', '--net', '--net-tol', '1', '--net-grid', '4', '--net-lean'])
     assert rc == 0 and '| WR | 2 | 1.391 |' in out and 'triangle net' in out, out
+    assert paragraph(out, 'triangle net not played for') == ('triangle net not played for MUST.ow b=80, MUST.ww b=80: '
+                                                          'its floor: no room'), out
 
 def test_epoch_rows_and_progress_are_checked_first():
     "epoch_rows without steps or epochs raised TypeError, with both ignored steps; a bad progress failed late."

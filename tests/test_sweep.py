@@ -2,6 +2,7 @@
 import csv, json, math
 import pytest
 from _helpers import run_cli
+from must_nbdev import account, make_scheme
 from must_nbdev.training.sweep import SweepPoint, evaluate_point, run_sweep, sweep_csv, sweep_grid
 
 POINTS = sweep_grid(5_000, schemes=('poisson', 'wor', 'must-ow'), batch_sizes=(50,), sigmas=(1.0, 2.0), epochs=(1.5,),
@@ -55,6 +56,17 @@ def test_csv_round_trip(sequential, tmp_path):
     back = list(csv.DictReader(open(path)))
     assert [float(r['eps']) for r in back] == [r.eps for r in sequential]
     assert [r['certificate'] for r in back] == [r.certificate for r in sequential]
+    assert [r['skipped'] for r in back] == [' | '.join(f'{k}: {v}' for k, v in (r.skipped or {}).items())
+                                            for r in sequential]
+
+def test_a_net_not_played_is_said_in_the_row_and_its_csv(tmp_path):
+    "A point whose net's floor leaves no room: the row carries account's skipped, the CSV its 'name: why'."
+    point = SweepPoint('wr', 3, 2, 1.0, 1.0)
+    row = evaluate_point(point, delta=1e-3, net='quick')
+    assert row.skipped == account(make_scheme('wr', 3, m=2), sigma=1.0, epochs=1.0, delta=1e-3, net='quick').skipped
+    assert set(row.skipped) == {'triangle net'} and evaluate_point(point, delta=1e-3).skipped is None
+    back = list(csv.DictReader(open(sweep_csv([row], tmp_path / 'n.csv'))))
+    assert back[0]['skipped'] == 'triangle net: ' + row.skipped['triangle net']
 
 def test_bad_input_is_refused():
     with pytest.raises(ValueError, match='sigmas'): sweep_grid(1000, sigmas=(0,))

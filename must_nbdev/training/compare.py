@@ -46,6 +46,7 @@ class ComparisonRow(EpsRowResult):
     steps: int           # number of steps
     seconds: float       # wall time of this row
     tighter: str|None = None  # a fast certificate answered above TIGHT_GAP × the attack: how to ask for a tight one
+    skipped: dict|None = None  # run certificates asked for but not played, as `account`'s: name -> why
 
 COMPARED_TWO_STAGE = ('must-ow', 'must-ww', 'must-wo')   # the two-stage schemes a comparison covers, in its order
 
@@ -123,7 +124,7 @@ def compare_schemes(n:int,                   # records in the dataset
         gap = math.nan if r.attack is None else r.upper / low if low > 0 else math.inf
         rows.append(ComparisonRow(sc.name, sc.label, sc.b, rel, s, r.upper, low, gap,
                                   r.certificate, sc.n * occurrence_pmf(sc).eta, k, time.perf_counter() - t0,
-                                  r.tighter))
+                                  r.tighter, r.skipped))
         if progress is not None: progress(i + 1, len(schemes), rows[-1].scheme)
     if epoch_schemes: rows += epoch_rows(n, batch_size, delta=delta, eps=eps, sigma=sigma, steps=steps, epochs=epochs)
     return rows

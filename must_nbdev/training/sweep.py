@@ -113,6 +113,7 @@ class SweepRow(EpsRowResult):
     distinct: float      # expected distinct records per step
     seconds: float       # wall time of this point
     tighter: str|None = None  # a fast certificate answered above TIGHT_GAP × the attack: how to ask for a tight one
+    skipped: dict|None = None  # run certificates asked for but not played, as `account`'s: name -> why
 
 def evaluate_point(point:SweepPoint,  # the configuration
                    delta:float,       # δ in (0, 1)
@@ -145,7 +146,7 @@ def evaluate_point(point:SweepPoint,  # the configuration
     gap = math.nan if r.attack is None else r.upper / low if low > 0 else math.inf
     return SweepRow(point.scheme, SCHEMES[point.scheme].label, point.n, point.batch_size, point.b, r.relation,
                     point.sigma, point.epochs, k, float(delta), r.upper, low, gap, r.certificate,
-                    sc.n * occurrence_pmf(sc).eta, time.perf_counter() - t0, r.tighter)
+                    sc.n * occurrence_pmf(sc).eta, time.perf_counter() - t0, r.tighter, r.skipped)
 
 # %% ../../nbs/training/04_sweep.ipynb #cb030a2d
 def import_extra(module:str,         # the module to import
@@ -242,7 +243,9 @@ def sweep_csv(rows:list,   # `SweepRow`s
     rows = check_rows(rows, SweepRow)   # an empty list has nothing to write
     with open(path, 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=[fl.name for fl in fields(SweepRow)])
-        w.writeheader(); w.writerows(asdict(r) for r in rows)
+        w.writeheader()   # skipped, a dict, as 'name: why' joined by ' | '
+        w.writerows(dict(asdict(r), skipped=' | '.join(f'{k}: {v}' for k, v in (r.skipped or {}).items()))
+                    for r in rows)
     return str(path)
 
 def plot_sweep(rows:list,            # `SweepRow`s
