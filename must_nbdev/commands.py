@@ -354,11 +354,13 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                             progress=prog, net=net, **precision)
         rec = dict(solve='sigma', scheme=str(sc), k=k, eps=args.eps, delta=args.delta, sigma=c.sigma,
                    sigma_infeasible=c.sigma_infeasible, eps_upper=c.eps_upper, eps_lower=c.eps_lower, calls=c.calls,
-                   seconds=c.seconds, tol=c.tol, certificate=c.result.certificate, tighter=c.result.tighter)
+                   seconds=c.seconds, tol=c.tol, certificate=c.result.certificate, tighter=c.result.tighter,
+                   skipped=c.result.skipped)
         line = (f"sigma = {c.sigma:.6g}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
                 f"after k = {k} steps (attack lower bound {c.eps_lower:.6f}); sigma = {c.sigma_infeasible:.6g} fails")
         if not c.result.certified_accuracy: line += f"\nNOT certified to the accuracy ratio: {c.result.reason}"
         if c.result.tighter: line += '\n' + _paragraph(f"tighter: {c.result.tighter}")
+        for name, why in (c.result.skipped or {}).items(): line += '\n' + _paragraph(f"{name} not played: {why}")
     else:
         if args.sigma is None: raise ValueError(f"--solve {args.solve} needs --sigma (--noise-multiplier)")
         if args.solve == 'steps':

@@ -537,3 +537,13 @@ def test_account_says_when_the_net_asked_for_did_not_fit_and_the_fast_certificat
     assert why.startswith('triangle net not played: too large for the budget — ') and 'GiB of spectra' in why
     assert why.endswith("the fast certificate 'partially unlabelled' answered, 1.02x the best attack")
     assert '-> partially unlabelled wins' in out
+
+def test_calibrate_says_when_the_net_asked_for_was_not_played():
+    "must calibrate --net quick where the net's floor leaves no room: the line says so; --json carries skipped."
+    argv = ['calibrate', '--solve', 'sigma', '--scheme', 'wr', '--n', '3', '--m', '2', '--k', '2', '--eps', '1',
+            '--delta', '1e-3', '--net', 'quick']
+    rc, out, err = run(argv)
+    assert rc == 0, err
+    assert paragraph(out, 'triangle net not played:').startswith('triangle net not played: its floor: no room — ')
+    rc, out, err = run(argv + ['--json'])
+    assert rc == 0 and set(json.loads(out)['skipped']) == {'triangle net'}, err

@@ -108,7 +108,7 @@ def block_bound(scheme:Scheme,            # a fixed-size scheme (not Poisson)
                                time.perf_counter() - t0, ratio, per_copy, un, o.cells, o.levels, o.lean, b,
                                o.copies_tol)
 
-# %% ../../nbs/accounting/09b_net_blocks.ipynb #47dd32a5
+# %% ../../nbs/accounting/09b_net_blocks.ipynb #7472c656
 def net_step(h:float,               # the loss grid step the net is asked at, in (0, 1]
              options:TightOptions,  # the net's options: it plays on net_grid · h
             ) -> float:
