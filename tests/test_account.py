@@ -416,3 +416,11 @@ def test_regression_must_ow_net_on_a_coarse_grid_raised_about_an_h_never_given(b
         fast = account(sc, sigma=0.8, steps=3, eps=1.0, max_bins=max_bins)
     assert r.upper == fast.upper and set(r.skipped) == {'triangle net'}
     if max_bins == 1638: assert 'net_grid=4 puts the net on the loss grid' in r.skipped['triangle net']
+
+def test_regression_fuzz_an_eps_query_with_no_finite_certificate_sent_the_net_an_infinite_bracket():
+    "MUST.ww(n=12) at σ=0.307: no certificate bounds ε at δ=1e-3, and the net raised 'eps_hi must be finite'."
+    from must_nbdev.accounting.account import NO_BRACKET
+    sc = make_scheme('must-ww', 12, m=11, b=2)
+    r = account(sc, sigma=0.307, steps=4, delta=1e-3, max_bins=65536, net=True, net_tol=0.5, net_grid=2)
+    assert r.upper == math.inf and r.skipped['triangle net'].startswith(NO_BRACKET + ' — ')
+    assert repr(r).endswith('triangle net not played (no finite ε to search))')

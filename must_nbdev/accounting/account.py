@@ -23,8 +23,8 @@ from .accountant import (
 
 
 # %% auto #0
-__all__ = ['TRIVIAL', 'FIXED_MIX', 'TIGHT_GAP', 'NO_ROOM', 'TOO_LARGE', 'ADAPTIVE', 'AccountResult', 'requested_run_certificates',
-           'account', 'delta_over_k', 'epsilon_over_steps']
+__all__ = ['TRIVIAL', 'FIXED_MIX', 'TIGHT_GAP', 'NO_ROOM', 'TOO_LARGE', 'NO_BRACKET', 'ADAPTIVE', 'AccountResult',
+           'requested_run_certificates', 'account', 'delta_over_k', 'epsilon_over_steps']
 
 # %% ../../nbs/accounting/10_account.ipynb #db95b7cf
 def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
@@ -148,7 +148,8 @@ def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why
 FIXED_MIX = 'fixed orientation mix (j of k steps reversed, j in {0, k/2, k})'
 TIGHT_GAP = 1.05   # above this certified/attack ratio, a fast certificate's answer says how to ask for the tight one
 NO_ROOM = 'its floor: no room'           # why a run certificate asked for was not played: its floor cannot pay ...
-TOO_LARGE = 'too large for the budget'   # ... or it does not fit max_bins or the memory budget
+TOO_LARGE = 'too large for the budget'   # ... or it does not fit max_bins or the memory budget ...
+NO_BRACKET = 'no finite ε to search'    # ... or, asked for ε(δ), no certificate bounds ε: its search has no top
 ADAPTIVE = 'adaptive orientation (backward DP over the loss, accounting/06_adaptive)'
 
 def _adaptive_attack(scheme, sigma, relation, k, h, eps, delta, fixed:Bounds, bound:Bounds, max_bins, budget) -> tuple:
@@ -268,6 +269,10 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                 start = (a if attack and attack_budget == ADAPTIVE_WORK_BUDGET    # call's: one run, one certified
                          else best_attack(ADAPTIVE_WORK_BUDGET)[0])                # ε at every door
             ask['bracket'] = (start.lower, max(start.lower, res.upper))            # ε(δ): the range searched
+            if eps is None and not math.isfinite(res.upper):
+                skipped[cert.name] = (f"{NO_BRACKET} — no certificate bounds ε at delta={delta:g} (the mass at +inf "
+                                      f"exceeds it), so the net's ε search has no upper end: raise delta or sigma")
+                continue
             near = start.upper > 0 and res.upper <= FLOOR_GAP * start.upper      # only there can it fail to pay
             try:
                 lowest = cert.floor(scheme, **ask) if near else None   # the best it could answer: not a certificate
