@@ -97,6 +97,7 @@ def _tighter_note(labelled,  # (label, gap, tighter) per row
             f"and --net quick-blocks plays it in {QUICK_BLOCKS} blocks ({QUICK_BLOCKS_MEASURED})")
 
 def _skipped_note(labelled,  # (label, skipped) per row: `skipped` as account's, name -> 'short — detail'
+                  fit:str='raise --max-bins or --memory-budget',  # how to make the net fit, in this command's options
                  ) -> list:
     "Lines under a table: which run certificates asked for were not played, for which rows, and why (short)."
     why = {}
@@ -104,8 +105,8 @@ def _skipped_note(labelled,  # (label, skipped) per row: `skipped` as account's,
         for name, reason in (skipped or {}).items():
             why.setdefault((name, reason.split(' — ')[0]), []).append(label)
     return [f"{name} not played for {', '.join(dict.fromkeys(labels))}: {short}"
-            + ('; the fast certificate answered (--json names what did not fit; raise --max-bins or '
-               '--memory-budget)' if short == TOO_LARGE else '')
+            + (f'; the fast certificate answered (--json names what did not fit; {fit})' if short == TOO_LARGE
+               else '')
             for (name, short), labels in why.items()]
 
 def _attack_budget(args) -> float:
@@ -215,7 +216,7 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
                              lower=b.attack if b.pair == 'worst' else b.lower, upper=b.upper,
                              certified_accuracy=b.certified_accuracy, reason=b.reason or '',
                              certificate=b.certificate, theory_gap=b.theory_gap, tighter=b.tighter,
-                             attack_name=b.attack_name))
+                             attack_name=b.attack_name, skipped=b.skipped))
     if args.plot: _plot_over_steps(rows, sc, args)
     if args.json: print(dumps_json(rows)); return 0
     relation = args.relation or sc.relation
@@ -231,6 +232,7 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
     note = _tighter_note(((f"k = {r['k']}", r['theory_gap'], r['tighter']) for r in rows),
                          'must account --steps ... --net')
     if note: print(_paragraph(note))
+    for line in _skipped_note((f"k = {r['k']}", r['skipped']) for r in rows): print(_paragraph(line))
     if args.plot: print(f"plot written to {args.plot}")
     return 0
 
@@ -382,12 +384,13 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                    value=c.value, value_infeasible=c.value_infeasible, eps_upper=c.eps_upper, calls=c.calls,
                    seconds=c.seconds, tol=c.tol)
         if c.result is not None:   # --net: the answer's account(net=True), with its attack and certificate
-            rec.update(eps_lower=c.eps_lower, certificate=c.result.certificate)
+            rec.update(eps_lower=c.eps_lower, certificate=c.result.certificate, skipped=c.result.skipped)
         bad = 'the whole range is feasible' if c.value_infeasible is None else f"{c.value_infeasible} fails"
         line = (f"{'k' if args.solve == 'steps' else 'batch size'} = {c.value} {unit}: certified "
                 f"eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} at sigma = {args.sigma:g} ({bad})")
         if c.result is not None:
             line += f"\n{c.result.certificate} certificate; attack lower bound {c.eps_lower:.6f}"
+            for name, why in (c.result.skipped or {}).items(): line += '\n' + _paragraph(f"{name} not played: {why}")
     if prog is not None: print(file=sys.stderr)                    # end the progress line
     if args.json: print(dumps_json(rec)); return 0
     print(f"{rec['scheme']}, relation: {args.relation or sc.relation}; worst case over all neighbouring datasets")
@@ -419,7 +422,7 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
                    r.steps, _fmt(r.eps), _fmt(r.eps_attack), _fmt(r.theory_gap, '.3f'), r.certificate] for r in rows]))
     note = _tighter_note(((r.label, r.theory_gap, r.tighter) for r in rows), 'must sweep --net')
     if note: print(_paragraph(note))
-    for line in _skipped_note((r.label, r.skipped) for r in rows): print(_paragraph(line))
+    for line in _skipped_note(((r.label, r.skipped) for r in rows), 'raise --max-bins'): print(_paragraph(line))
     for opt, path in (('CSV', args.csv), ('plot', args.plot)):
         if path: print(f"{opt} written to {path}")
     return 0

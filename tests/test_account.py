@@ -424,3 +424,28 @@ def test_regression_fuzz_an_eps_query_with_no_finite_certificate_sent_the_net_an
     r = account(sc, sigma=0.307, steps=4, delta=1e-3, max_bins=65536, net=True, net_tol=0.5, net_grid=2)
     assert r.upper == math.inf and r.skipped['triangle net'].startswith(NO_BRACKET + ' — ')
     assert repr(r).endswith('triangle net not played (no finite ε to search))')
+
+def test_a_net_grid_above_one_from_an_h_the_caller_fixed_is_an_error_not_a_skip():
+    "h=0.5 with net_grid=4: a conflict between the caller's own arguments raises, naming both (review of the skip)."
+    with pytest.raises(ValueError, match=r'h=0.5 with net_grid=4 puts the net on the loss grid 2 > 1'):
+        account(make_scheme('wor', 200, m=10), sigma=1.0, steps=3, eps=1.0, h=0.5, net=True, net_grid=4)
+
+def test_the_fast_paths_own_grid_error_stays_loud_with_the_net_asked_for():
+    "Only the net's own GridTooLarge becomes a skip: a run whose fast certificates fit no grid at the h given raises."
+    from must_nbdev.accounting.pld import GridTooLarge
+    with pytest.raises(GridTooLarge):
+        account(make_scheme('wor', 200, m=10), sigma=0.3, steps=2000, eps=1.0, h=1e-5, max_bins=1024, net=True)
+
+def test_steps_that_fit_no_grid_say_the_net_asked_for_was_not_played():
+    "The trivial bound's answer keeps the request visible: skipped names the net and why."
+    from must_nbdev.accounting.account import TRIVIAL, TOO_LARGE
+    r = account(make_scheme('wor', 100, m=10), sigma=2.0, steps=10 ** 18, eps=1.0, net='quick')
+    assert r.certificate == TRIVIAL and r.upper == 1.0
+    assert r.skipped['triangle net'].startswith(f"{TOO_LARGE} — {10 ** 18} steps fit no loss grid")
+    assert account(make_scheme('wor', 100, m=10), sigma=2.0, steps=10 ** 18, eps=1.0).skipped is None
+
+def test_a_floor_above_the_fast_answer_is_said_to_be_above_it():
+    "net_grid=64 puts the floor 10% above the fast bound: the reason said '(0.00% below it)'."
+    r = account(make_scheme('wor', 200, m=10), sigma=2.0, steps=3, eps=1.0, net=True, net_grid=64)
+    why = r.skipped['triangle net']
+    assert why.startswith('its floor: no room — ') and "is above 'public labels' (by " in why and 'below' not in why

@@ -547,3 +547,27 @@ def test_calibrate_says_when_the_net_asked_for_was_not_played():
     assert paragraph(out, 'triangle net not played:').startswith('triangle net not played: its floor: no room — ')
     rc, out, err = run(argv + ['--json'])
     assert rc == 0 and set(json.loads(out)['skipped']) == {'triangle net'}, err
+
+def test_account_over_several_steps_and_calibrate_steps_say_the_net_was_not_played():
+    "The multi-step table and calibrate --solve steps dropped skipped (text and --json) where the net did not fit."
+    small = ['--net', 'quick', '--memory-budget', '0.004', '--max-bins', '6553']
+    argv = ['account', '--scheme', 'wr', '--n', '200', '--m', '10', '--sigma', '1', '--steps', '3,4', '--eps', '1']
+    rc, out, err = run(argv + small)
+    assert rc == 0, err
+    assert paragraph(out, 'triangle net not played for').startswith(
+        'triangle net not played for k = 3, k = 4: too large for the budget; the fast certificate answered')
+    rc, out, err = run(argv + small + ['--json'])
+    assert rc == 0 and all(set(r['skipped']) == {'triangle net'} for r in json.loads(out)), err
+    argv = ['calibrate', '--solve', 'steps', '--scheme', 'wr', '--n', '200', '--m', '10', '--sigma', '2', '--eps', '2',
+            '--delta', '1e-3', '--quiet']
+    rc, out, err = run(argv + small)
+    assert rc == 0, err
+    assert paragraph(out, 'triangle net not played:').startswith('triangle net not played: too large for the budget — ')
+    rc, out, err = run(argv + small + ['--json'])
+    assert rc == 0 and set(json.loads(out)['skipped']) == {'triangle net'}, err
+
+def test_sweep_says_how_to_make_the_net_fit_in_its_own_options():
+    "must sweep has no --memory-budget: its note names --max-bins alone."
+    from must_nbdev.commands import _skipped_note
+    rows = [('WR', {'triangle net': 'too large for the budget — ...'})]
+    assert _skipped_note(rows, 'raise --max-bins')[0].endswith('(--json names what did not fit; raise --max-bins)')

@@ -183,3 +183,11 @@ def test_the_net_grid_above_one_is_a_grid_that_does_not_fit():
         with pytest.raises(GridTooLarge, match=r'net_grid=4 puts the net on the loss grid 1.2 > 1') as e:
             door(sc, sigma=1.0, steps=2, h=0.3, eps=1.0, options=o)
         assert e.value.factor == math.inf and 'raise max_bins' in str(e.value)
+
+def test_the_run_bound_and_its_floor_name_h_before_the_net_grid():
+    "h=2 is an h out of range, named as such, before net_grid·h is looked at."
+    from must_nbdev.accounting.net_blocks import net_floor
+    sc = make_scheme('wor', 200, m=10)
+    for door in (triangle_bound, net_floor):
+        with pytest.raises(ValueError, match=r'h must be finite and in \(0, 1\], got 2.0'):
+            door(sc, sigma=1.0, steps=2, h=2.0, eps=1.0)

@@ -371,3 +371,15 @@ def test_get_epsilon_warns_when_the_net_asked_for_did_not_fit(monkeypatch):
     with pytest.warns(UserWarning, match=r"get_epsilon: triangle net not played: too large for the budget — .*5.9 GiB"):
         eps = acc.get_epsilon(1e-5)
     assert eps == account(s, sigma=1.0, steps=20, delta=1e-5).upper           # the fast certificate's ε, said aloud
+
+def test_make_private_with_epsilon_warns_when_the_net_asked_for_did_not_fit(monkeypatch):
+    "The calibration behind make_private_with_epsilon(net) answered with the fast certificate: said aloud, as get_epsilon."
+    import must_nbdev.accounting.net_blocks as nb
+    from must_nbdev.accounting.pld import GridTooLarge
+    def too_large(*a, **kw): raise GridTooLarge("the triangle net's DP needs 5.9 GiB of spectra", 3.0)
+    monkeypatch.setattr(nb, 'triangle_bound', too_large); monkeypatch.setattr(nb, 'net_floor', too_large)
+    s = make_scheme('wor', N, m=BATCH)
+    sampler = MustBatchSampler(s, seed=6); engine = PrivacyEngine()
+    attach(engine, sampler, net='quick')
+    with pytest.warns(UserWarning, match=r"make_private_with_epsilon: triangle net not played: too large for the budget"):
+        _train(engine, DataLoader(_data(), batch_sampler=sampler), target=0.74, poisson_sampling=False)

@@ -477,9 +477,12 @@ def test_a_member_setting_changed_at_run_time_reaches_the_members_on_workers(mon
 def test_member_coarsening_keeps_every_member_grid_at_most_one():
     "Label l's members play on the grid coarsen·l²·h; where that passes 1, the largest factor whose grid fits is used."
     from must_nbdev.accounting.triangle_certificate import member_coarsening
-    for c, h, want in [(4, 0.3, 3), (4, 0.25, 4), (16, 1 / 3, 3), (1, 1.0, 1), (64, 1e-3, 64), (9, 0.6, 1)]:
+    for c, h, want in [(4, 0.3, 3), (4, 0.25, 4), (16, 1 / 3, 3), (1, 1.0, 1), (64, 1e-3, 64), (9, 0.6, 1),
+                       (3, np.nextafter(1 / 3, 1), 3), (6, np.nextafter(1 / 6, 1), 6)]:   # fl(c·h) = 1: fits
         got = member_coarsening(c, h)
         assert got == want and got * h <= 1 and (got == c or (got + 1) * h > 1)
+    for c, h in [(0, 0.1), (2.5, 0.1), (4, 0.0), (4, 2.0)]:
+        with pytest.raises(ValueError): member_coarsening(c, h)
 
 @pytest.mark.parametrize('name, n, m, b, sigma, steps, max_bins, budget', [
     ('must-wo', 200, 12, 135, 2.432, 10, 1024, 2 << 20),   # label 2's members on 4h = 1.17: ValueError about h

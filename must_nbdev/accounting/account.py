@@ -23,7 +23,7 @@ from .accountant import (
 
 
 # %% auto #0
-__all__ = ['TRIVIAL', 'FIXED_MIX', 'TIGHT_GAP', 'NO_ROOM', 'TOO_LARGE', 'NO_BRACKET', 'ADAPTIVE', 'AccountResult',
+__all__ = ['TRIVIAL', 'NO_ROOM', 'TOO_LARGE', 'NO_BRACKET', 'FIXED_MIX', 'TIGHT_GAP', 'ADAPTIVE', 'AccountResult',
            'requested_run_certificates', 'account', 'delta_over_k', 'epsilon_over_steps']
 
 # %% ../../nbs/accounting/10_account.ipynb #db95b7cf
@@ -129,8 +129,11 @@ class AccountResult(CertifiedResult):
 
 # %% ../../nbs/accounting/10_account.ipynb #9a08508d
 TRIVIAL = 'trivial (δ ≤ 1): the steps fit no grid'   # the certificate of `_trivial_account`'s answer
+NO_ROOM = 'its floor: no room'           # why a run certificate asked for was not played: its floor cannot pay ...
+TOO_LARGE = 'too large for the budget'   # ... or it does not fit max_bins or the memory budget ...
+NO_BRACKET = 'no finite ε to search'    # ... or, asked for ε(δ), no certificate bounds ε: its search has no top
 
-def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why, t0, attack,
+def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why, t0, asked, attack,
                      budget) -> AccountResult:
     "When k steps do not fit any grid: δ ≤ 1 (ε ≤ ∞) above, one step's bound below (composition never lowers δ(ε))."
     one = account(scheme, sigma=sigma, steps=1, eps=eps, delta=delta, relation=relation, pair=pair, max_bins=max_bins,
@@ -141,15 +144,14 @@ def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why
                    bound_interval=(one.lower, top), **({'delta': top} if eps is not None else {'eps': top}),
                    theory_gap=gap, certificate=TRIVIAL if worst else None, certificates={} if worst else None,
                    delta_floor=None, tighter=None,
+                   skipped={name: f"{TOO_LARGE} — {k} steps fit no loss grid within max_bins={max_bins}: the trivial "
+                                  f"bound answered" for name in asked} if worst and asked else None,
                    reason=f"{k} steps do not fit the FFT grid ({why}); the upper bound is the trivial one and the "
                           f"lower bound is that of one step: use a larger sigma or max_bins for a sharp answer")
 
 # %% ../../nbs/accounting/10_account.ipynb #c66597fa
 FIXED_MIX = 'fixed orientation mix (j of k steps reversed, j in {0, k/2, k})'
 TIGHT_GAP = 1.05   # above this certified/attack ratio, a fast certificate's answer says how to ask for the tight one
-NO_ROOM = 'its floor: no room'           # why a run certificate asked for was not played: its floor cannot pay ...
-TOO_LARGE = 'too large for the budget'   # ... or it does not fit max_bins or the memory budget ...
-NO_BRACKET = 'no finite ε to search'    # ... or, asked for ε(δ), no certificate bounds ε: its search has no top
 ADAPTIVE = 'adaptive orientation (backward DP over the loss, accounting/06_adaptive)'
 
 def _adaptive_attack(scheme, sigma, relation, k, h, eps, delta, fixed:Bounds, bound:Bounds, max_bins, budget) -> tuple:
@@ -228,6 +230,9 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                                            net_blocks, net_copies_tol))
     tight = requested_run_certificates(scheme, relation, pair, options or False)
     tight_names = {c.name for c in tight}
+    if tight and h is not None and h * options.grid > 1:   # a grid the caller fixed: a conflict, not a skip
+        raise ValueError(f"h={h:g} with net_grid={options.grid} puts the net on the loss grid {h * options.grid:g} > 1: "
+                         f"lower net_grid or h")
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
     t0, mechs = time.perf_counter(), {}
     def build(step):
@@ -236,7 +241,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     try: step, acc, res = refine_grid(build, query, eps is not None, accuracy, max_bins, h)
     except GridTooLarge as e:
         if h is None and k > 1 and e.too_coarse:
-            return _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, str(e), t0,
+            return _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, str(e), t0, tight_names,
                                     attack, attack_budget)
         raise
     mech, bins = mechs[step], max(len(c.u) for c in acc.upper)
@@ -278,8 +283,9 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                 lowest = cert.floor(scheme, **ask) if near else None   # the best it could answer: not a certificate
                 room = None if lowest is None else 1 - lowest / res.upper if res.upper > 0 else 0.0
                 if room is not None and room < FLOOR_ROOM:   # it cannot pay: the fast certificate answers
-                    skipped[cert.name] = (f"{NO_ROOM} — its floor {lowest:.6g} is within {FLOOR_ROOM:.1%} of "
-                                          f"'{won}' ({max(room, 0.0):.2%} below it)")
+                    skipped[cert.name] = f"{NO_ROOM} — its floor {lowest:.6g} is " + (
+                        f"within {FLOOR_ROOM:.1%} of '{won}' ({room:.2%} below it)" if room >= 0
+                        else f"above '{won}' (by {-room:.2%})")
                     continue
                 v = cert.bound(scheme, **ask)
             except GridTooLarge as e:   # asked for, but it does not fit: the fast certificate answers, and says so

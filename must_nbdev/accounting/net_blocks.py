@@ -136,7 +136,7 @@ def triangle_bound(scheme:Scheme,                  # a fixed-size scheme (not Po
     o = TightOptions() if options is None else options
     if not all(hasattr(o, f.name) for f in fields(TightOptions)):
         raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
-    h_net = net_step(h, o)
+    h_net = net_step(check_real(h, 'h', 0, 1, lo_open=True), o)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
     if eps is None and bracket is None: raise ValueError("an ε(δ) query needs bracket=(lo, hi), the ε range to search")
     if block_plan(steps, o.blocks)[1] > 1:
@@ -165,8 +165,8 @@ def net_floor(scheme:Scheme,                  # a fixed-size scheme (not Poisson
     "The net's game with a perfect cover (each net: the displacing pair), at or below `triangle_bound`; None: not offered."
     o = TightOptions() if options is None else options
     if not isinstance(o, TightOptions): raise TypeError(f"options must be TightOptions, got {type(o).__name__}")
-    sigma, steps, h, *_ = check_net_query(scheme, sigma, steps, net_step(h, o), relation, o.tol, o.coarsen,
-                                          max_bins, o.cells)
+    h = net_step(check_real(h, 'h', 0, 1, lo_open=True), o)   # h named first: the net's grid is net_grid·h
+    sigma, steps, h, *_ = check_net_query(scheme, sigma, steps, h, relation, o.tol, o.coarsen, max_bins, o.cells)
     if (eps is None) == (delta is None): raise ValueError("give exactly one of eps (>= 0) or delta (in (0, 1))")
     if eps is not None: eps = check_real(eps, 'eps', 0)
     else: delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)

@@ -103,8 +103,8 @@ def member_coarsening(c:int,    # the coarsening asked for (>= 1)
                       h:float,  # the DP's loss grid step, in (0, 1]
                      ) -> int:
     "The largest factor ≤ c whose grid c·h is at most 1 (a grid step is at most 1; a finer grid is only tighter)."
-    c = max(1, min(c, math.floor(1 / h)))
-    while c > 1 and c * h > 1: c -= 1
+    c, h = check_int(c, 'c', 1), check_real(h, 'h', 0, 1, lo_open=True)
+    while c > 1 and c * h > 1: c -= 1   # as the grid c·h is computed: fl(c·h) ≤ 1 is what the members check
     return c
 
 LABEL_RATE_RATIOS = (1, 2, 4, 8, 16, 32, 64, 128)   # η/η_l tried for the labels l ≥ 2 (i.i.d. slots only)

@@ -13,7 +13,7 @@ from .interop import MustBatchSampler
 from ..core.epochs import EPOCH_SCHEMES, EpochBatchSampler, EpochScheme
 
 # %% auto #0
-__all__ = ['RATE_RTOL', 'OpacusStyleAccountant', 'register_accountant', 'attach']
+__all__ = ['RATE_RTOL', 'OpacusStyleAccountant', 'warn_not_played', 'register_accountant', 'attach']
 
 # %% ../../nbs/training/02_opacus.ipynb #97df157c
 RATE_RTOL = 1e-9   # relative tolerance on a sample rate: Opacus computes 1/len(data_loader) in floating point
@@ -71,6 +71,14 @@ class OpacusStyleAccountant:
         net = '' if self.net is None else f", triangle net ({self.net.recipe() or 'its defaults'})"
         return f"OpacusStyleAccountant({what}, {self.relation}{net}, {self.steps} steps)"
 
+def warn_not_played(result,     # the `AccountResult` an Opacus door answers from (None: nothing to say)
+                    door:str,   # the door, for the message: 'get_epsilon', 'make_private_with_epsilon'
+                   ) -> None:
+    "Warn where the net asked for did not fit and the fast certificate answered (Opacus's doors return bare numbers)."
+    from must_nbdev.accounting.account import TOO_LARGE
+    for name, why in ((result.skipped if result is not None else None) or {}).items():
+        if why.startswith(TOO_LARGE): warnings.warn(f"{door}: {name} not played: {why}", stacklevel=3)
+
 # %% ../../nbs/training/02_opacus.ipynb #c6b15ead
 @patch_to(OpacusStyleAccountant)
 def scheme_at_rate(self,
@@ -122,7 +130,7 @@ def get_epsilon(self,
                 delta:float,  # δ in (0, 1)
                 **kwargs) -> float:
     "Certified worst-case ε(delta) of the recorded steps: `account`'s number for a run of one σ (net: net=True's)."
-    from must_nbdev.accounting.account import TOO_LARGE, account
+    from must_nbdev.accounting.account import account
     from must_nbdev.accounting.accountant import PrivacyAccountant
     if kwargs: raise TypeError(f"get_epsilon takes only delta; got {sorted(kwargs)} (options of another accountant)")
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
@@ -142,8 +150,7 @@ def get_epsilon(self,
             return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, attack=False).upper)
         # the net's ε search starts at the attack's ε: the attack runs, as in calibrate_sigma(net=True)
         r = account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, net=self.net)
-        for name, why in (r.skipped or {}).items():   # asked for, but it did not fit: the fast ε, said aloud
-            if why.startswith(TOO_LARGE): warnings.warn(f"get_epsilon: {name} not played: {why}", stacklevel=2)
+        warn_not_played(r, 'get_epsilon')   # asked for, but it did not fit: the fast ε, said aloud
         return float(r.upper)
     if self.net is not None:
         raise ValueError(f"the triangle net (net=...) certifies a run of one noise multiplier; this run changed it "
@@ -331,6 +338,7 @@ def _package_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
     if acc.net is None: return dict(kw, noise_multiplier=_epoch_sigma(acc, epochs, eps, delta))
     steps = math.ceil(epochs * acc.pass_steps)  # Opacus's epochs of len(data_loader) steps, whole
     cal = calibrate_sigma(acc.scheme, steps=steps, eps=eps, delta=delta, relation=acc.relation, net=acc.net)
+    warn_not_played(cal.result, 'make_private_with_epsilon')
     return dict(kw, noise_multiplier=cal.sigma)
 
 def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_private / make_private_with_epsilon
