@@ -10,7 +10,7 @@ from .core.definitions import MECHANISMS, MEMORY_BUDGET, check_real, memory_budg
 from .core.sampling import SCHEMES
 from .core.epochs import EPOCH_SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from .accounting.triangle_certificate import MAX_BLOCKS, NET_PRESETS, TightOptions
+from .accounting.net_options import MAX_BLOCKS, NET_PRESETS, TightOptions
 from .accounting.unlabelled_net import MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS

@@ -13,8 +13,8 @@ from .core.amplification import amplify
 from .accounting.account import TOO_LARGE, account, epsilon_over_steps, delta_over_k
 from .accounting.certificates import CERTIFICATES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from .accounting.triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED
-from .accounting.triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, net_asked
+from .accounting.net_options import TightOptions, QUICK_NET, QUICK_NET_MEASURED
+from .accounting.net_options import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, net_asked
 from .training.compare import compare_schemes, comparison_table, left_out, plot_comparison, reading
 from .training.compare import short_label, step_counts
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep

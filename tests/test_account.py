@@ -267,7 +267,7 @@ def test_a_fast_answer_far_from_the_attack_says_how_to_ask_for_the_tight_one():
     r = account(sc, sigma=4.0, steps=200, eps=0.5)
     assert r.theory_gap > 1.05 and f"{r.theory_gap:.3g}x the best attack" in r.tighter and 'net=True' in r.tighter
     assert r.to_dict()['tighter'] == r.tighter and 'tighter: net=True' in repr(r)
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET, QUICK_BLOCKS, QUICK_BLOCKS_NET
+    from must_nbdev.accounting.net_options import QUICK_NET, QUICK_BLOCKS, QUICK_BLOCKS_NET
     assert "net='quick' is its quick setting" in r.tighter and QUICK_NET.recipe(cli=True) in r.tighter
     assert f"net='quick-blocks' plays it in {QUICK_BLOCKS} blocks" in r.tighter          # and the blocks it offers
     assert '(CLI --net quick:' in r.tighter and '(CLI --net quick-blocks;' in r.tighter
@@ -277,7 +277,7 @@ def test_a_fast_answer_far_from_the_attack_says_how_to_ask_for_the_tight_one():
 def test_regression_the_hint_names_the_net_as_every_python_door_takes_it():
     "The hint offered net_blocks=5, which only account and the calibrators take: the curves, compare and sweep refused it."
     import ast
-    from must_nbdev.accounting.triangle_certificate import QUICK_BLOCKS_NET
+    from must_nbdev.accounting.net_options import QUICK_BLOCKS_NET
     sc = make_scheme('wor', 10_000, m=200)
     fast = delta_over_k(sc, sigma=4.0, steps=[200], eps=0.5)[0]
     named = ast.literal_eval(fast.tighter.split('and net=')[1].split(' ')[0])   # the blocked quick setting, by name
@@ -288,7 +288,7 @@ def test_regression_the_hint_names_the_net_as_every_python_door_takes_it():
 
 def test_curves_with_the_net_answer_each_k_as_account_net_does():
     from must_nbdev.accounting.account import delta_over_k
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     sc = make_scheme('wor', 1000, m=50)
     curve = delta_over_k(sc, sigma=4.0, steps=[10, 30], eps=0.5, net=True, net_options=QUICK_NET)
     for k, r in zip((10, 30), curve):
@@ -301,7 +301,7 @@ def test_curves_with_the_net_answer_each_k_as_account_net_does():
 
 def test_the_net_options_travel_as_one_group_at_every_door():
     "net=QUICK_NET (or 'quick') is net=True with its keywords, at account, the calibrators and the curves; both raise."
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     sc = make_scheme('wor', 1000, m=50)
     flat = account(sc, sigma=4.0, steps=20, eps=0.5, net=True, **QUICK_NET.keywords())
     grouped = account(sc, sigma=4.0, steps=20, eps=0.5, net=QUICK_NET)
@@ -363,7 +363,7 @@ def test_regression_over_steps_refuses_what_is_no_list_of_steps_with_a_type_erro
 def test_regression_a_net_answer_claimed_the_accuracy_its_grid_missed():
     """When the triangle net won, its single value stood as a bracket of ratio 1, so `certified_accuracy` was True even
     where the grid missed `accuracy`. It now speaks of the fast bracket on the grid the net played on."""
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     sc = make_scheme('wor', 1000, m=20)
     ask = dict(sigma=2.0, steps=20, delta=1e-5, accuracy=1.00001, max_bins=2**12)
     net, fast = account(sc, **ask, net=QUICK_NET), account(sc, **ask)

@@ -52,7 +52,7 @@ def _tight_records():
 
 def test_the_hints_quote_the_quick_nets_recorded_cost():
     "QUICK_NET_MEASURED and QUICK_BLOCKS_MEASURED, which `tighter` prints, are the two records' summary, not older runs."
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET_MEASURED, QUICK_BLOCKS_MEASURED
+    from must_nbdev.accounting.net_options import QUICK_NET_MEASURED, QUICK_BLOCKS_MEASURED
     bench = _module('tight_default')
     whole, blocks = _tight_records()
     assert whole['commit'] == blocks['commit']          # one library, so the blocks' share of its time means something

@@ -135,7 +135,7 @@ def test_calibrate_sigma_net_refuses_what_the_net_does_not_cover(kw, match):
 def test_calibrate_steps_with_the_net_finds_more_steps_each_as_account_net_certifies_them():
     "WOR at n=1000, m=50, σ=4 for (0.74, 1e-5): the fast certificates allow 39 steps, the quick net 41."
     from must_nbdev.accounting.calibrate import calibrate_steps
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     s, target = make_scheme('wor', 1000, m=50), dict(sigma=4.0, eps=0.74, delta=1e-5)
     fast = calibrate_steps(s, **target)
     tight = calibrate_steps(s, **target, net=True, **QUICK_NET.keywords())
@@ -156,7 +156,7 @@ def test_calibrate_steps_with_the_net_finds_more_steps_each_as_account_net_certi
 def test_calibrate_batch_size_with_the_net_finds_a_larger_batch_each_as_account_net_certifies_it():
     "WOR at n=1000, σ=4, 40 steps for (0.74, 1e-5): the fast certificates allow batches of 49, the quick net 50."
     from must_nbdev.accounting.calibrate import calibrate_batch_size
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     target = dict(n=1000, sigma=4.0, steps=40, eps=0.74, delta=1e-5)
     fast = calibrate_batch_size('wor', **target)
     tight = calibrate_batch_size('wor', **target, net=QUICK_NET)

@@ -406,7 +406,7 @@ def test_net_options_on_a_list_of_steps_used_to_be_ignored():
     "Regression: `must account --steps 20,40 --net-tol 0.04` printed the fast table; now --net-* needs --net, and"
     # --net answers every k as `account(net=True)` does
     from must_nbdev.accounting.account import account
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     base = ['account', '--scheme', 'wor', '--n', '1000', '--m', '50', '--sigma', '4', '--steps', '20,40', '--delta',
             '1e-5']
     rc, out, err = run([*base, '--net-tol', '0.04'])
@@ -419,7 +419,7 @@ def test_net_options_on_a_list_of_steps_used_to_be_ignored():
 
 def test_net_takes_a_preset_by_name_as_its_flags():
     "--net quick is --net with QUICK_NET's flags; an unknown preset, or a preset with --net-* options, exits 2."
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     base = ['account', '--scheme', 'wor', '--n', '1000', '--m', '50', '--sigma', '4', '--k', '20', '--delta', '1e-5',
             '--json']
     rc, out, err = run([*base, '--net', 'quick']); named = json.loads(out)

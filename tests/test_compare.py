@@ -127,7 +127,7 @@ def test_rows_say_when_a_fast_certificate_answered_far_from_the_attack():
 
 def test_net_rows_take_the_triangle_net_where_it_applies():
     "net=True: every fixed-size row also gets the triangle net, the number account(net=True) gives; Poisson untouched."
-    from must_nbdev.accounting.triangle_certificate import TightOptions
+    from must_nbdev.accounting.net_options import TightOptions
     kw = dict(delta=1e-5, sigma=2.0, steps=50, b_values=[80], epoch_schemes=False)
     options = TightOptions(tol=1.0, grid=4, lean=True)                 # a coarse net: seconds a row
     fast, tight = compare_schemes(2000, 40, **kw), compare_schemes(2000, 40, **kw, net=True, net_options=options)

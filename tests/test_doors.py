@@ -114,7 +114,7 @@ def test_dp_accounting_export_agrees(name):
 def test_the_nets_certified_eps_does_not_depend_on_the_attack_settings():
     "The net read ε from the attack's ε on: attack=False, attack_budget=0 and the default gave three certified ε."
     from must_nbdev.core.sampling import scheme_at
-    from must_nbdev.accounting.triangle_certificate import TightOptions
+    from must_nbdev.accounting.net_options import TightOptions
     from must_nbdev.training.sweep import run_sweep
     s, quick = scheme_at('wor', 1000, 20), TightOptions(grid=4, levels=1, lean=True, copies_tol=0.08)
     ask = dict(sigma=2.0, steps=20, delta=DELTA, net=quick)   # the old anchor: 0.916238, 0.916213, 0.916237

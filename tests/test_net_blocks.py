@@ -12,7 +12,8 @@ from must_nbdev.accounting.accountant import PrivacyAccountant
 from must_nbdev.accounting.certificates import step_certificates
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import adaptive_delta
-from must_nbdev.accounting.triangle_certificate import TightOptions, triangle_delta, triangle_epsilon
+from must_nbdev.accounting.net_options import TightOptions
+from must_nbdev.accounting.triangle_certificate import triangle_delta, triangle_epsilon
 from must_nbdev.accounting.net_blocks import block_bound, block_plan, block_range, triangle_bound
 from test_tiny_n_theory_gaps import CASES, _lower
 
@@ -122,7 +123,7 @@ def test_the_old_import_path_still_serves_triangle_bound_with_a_warning():
 # ---------------------------------------------------------------- the floor: where the net cannot pay
 from must_nbdev.accounting.certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM
 from must_nbdev.accounting.net_blocks import net_floor
-from must_nbdev.accounting.triangle_certificate import QUICK_NET
+from must_nbdev.accounting.net_options import QUICK_NET
 
 @pytest.mark.parametrize('name,n,m,b,sigma,steps,eps', [
     ('wor', 10_000, 200, None, 4.0, 20, 0.5), ('wr', 10_000, 200, None, 4.0, 20, 0.5),

@@ -286,7 +286,7 @@ def test_an_epoch_run_with_changing_noise_charges_each_epoch_at_its_smallest_sig
     with pytest.raises(ValueError, match='sample_rate'): acc.step(noise_multiplier=1.0, sample_rate=1 / (t + 1))
 
 def test_a_net_accountant_calibrates_and_reports_by_the_triangle_net():
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     from must_nbdev.accounting.calibrate import calibrate_sigma
     s = make_scheme('wor', N, m=BATCH)
     sampler = MustBatchSampler(s, seed=6); engine = PrivacyEngine()
@@ -304,7 +304,7 @@ def test_a_net_accountant_calibrates_and_reports_by_the_triangle_net():
         _train(e2, DataLoader(_data(), batch_sampler=s2), target=0.74, poisson_sampling=False, epsilon_tolerance=0.1)
 
 def test_a_net_accountant_refuses_what_the_net_does_not_certify():
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET, TightOptions
+    from must_nbdev.accounting.net_options import QUICK_NET, TightOptions
     from must_nbdev.core.epochs import make_epoch_scheme
     s = make_scheme('wor', N, m=BATCH)
     assert OpacusStyleAccountant(s, net='quick').net == QUICK_NET         # a preset, by its name
@@ -322,7 +322,7 @@ def test_a_net_accountant_refuses_what_the_net_does_not_certify():
 
 def test_a_blocked_net_accountant_reports_the_blocked_certificate_through_real_opacus():
     import dataclasses
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     blocked = dataclasses.replace(QUICK_NET, blocks=4)
     s = make_scheme('wor', N, m=BATCH)
     sampler = MustBatchSampler(s, seed=8); engine = PrivacyEngine()

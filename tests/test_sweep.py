@@ -137,7 +137,7 @@ def test_epoch_schemes_in_a_sweep_answer_what_account_epochs_answers():
 def test_a_sweep_with_the_net_answers_what_account_net_answers_where_it_applies():
     "WOR at n=1000, m=50, σ=4, 2 epochs: the quick net certifies 0.731 against the fast 0.749; Poisson is untouched."
     from must_nbdev import account, make_scheme
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     pts = sweep_grid(1000, schemes=['poisson', 'wor'], batch_sizes=[50], sigmas=[4.0], epochs=[2])
     fast, tight = run_sweep(pts, delta=1e-5), run_sweep(pts, delta=1e-5, net=QUICK_NET)
     ref = account(make_scheme('wor', 1000, m=50), sigma=4.0, steps=40, delta=1e-5, net=True, **QUICK_NET.keywords())

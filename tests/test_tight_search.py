@@ -4,7 +4,7 @@ are tested through the calibrators in tests/test_calibrate.py)."""
 from types import SimpleNamespace
 import pytest
 from must_nbdev.accounting.tight_search import sigma_root, count_root, tight_sigma_search, tight_count_search
-from must_nbdev.accounting.triangle_certificate import QUICK_NET
+from must_nbdev.accounting.net_options import QUICK_NET
 
 def curves(attack, fast_gap, net_eps, nets):
     "A made-up `account_at(x, net)`: the attack's ε, the fast certificates at fast_gap × it, the net's net_eps."

@@ -12,7 +12,8 @@ from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import adaptive_delta
 from must_nbdev.accounting.triangles import planar_upper_pld, triangle_net
 from must_nbdev.accounting.triangle_certificate import (TriangleCertificate, triangle_delta, triangle_epsilon,
-                                                        net_label_groups, on_grid, TightOptions)
+                                                        net_label_groups, on_grid)
+from must_nbdev.accounting.net_options import TightOptions
 from must_nbdev.accounting import triangle_certificate
 from test_adaptive import TINY
 from exact_two_step import batches, best_attack
@@ -79,20 +80,6 @@ def test_account_net_refuses_what_it_does_not_cover(kw, match):
     with pytest.raises(ValueError, match=match):
         account(sc, sigma=S4, steps=10, eps=0.5, net=True, **kw)
 
-def test_every_door_takes_the_net_options_with_the_groups_defaults():
-    # TightOptions is the one source of the net's options: the doors' keywords and the CLI's defaults agree with it
-    import inspect
-    from must_nbdev.accounting.calibrate import calibrate_sigma
-    from must_nbdev.cli import build_parser
-    want = TightOptions().keywords()
-    for door in (account, calibrate_sigma):
-        params = inspect.signature(door).parameters
-        assert {k: params[k].default for k in want} == want, door.__name__
-    for cmd in (['account', '--scheme', 'wor', '--sigma', '1', '--k', '1', '--eps', '1'],
-                ['calibrate', '--scheme', 'wor', '--n', '100', '--m', '10', '--k', '1', '--eps', '1', '--delta', '1e-5']):
-        args = build_parser().parse_args(cmd)
-        assert TightOptions.of(vars(args)) == TightOptions(), cmd
-
 def test_cli_net_json_and_bad_scheme():
     base = [sys.executable, '-c', 'from must_nbdev.cli import _console; _console()', 'account', '--n', '10000', '--m', '200', '--sigma', '4',
             '--k', '100', '--eps', '0.5', '--net', '--net-tol', '1', '--net-coarsen', '2', '--accuracy', '1.2']
@@ -158,7 +145,7 @@ def test_coarser_copies_nets_stay_above_the_best_enumerated_two_step_attack(name
 def test_quick_setting_stays_above_the_best_enumerated_two_step_attack_at_tiny_n(name, n, m, b, sigma, eps):
     # QUICK_NET, as the tighter hint offers it: label 1's net at tol 0.02, the copies' at 0.08, the whole net on the
     # grid 4h, one level per grid step
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET
+    from must_nbdev.accounting.net_options import QUICK_NET
     from must_nbdev.accounting.net_blocks import triangle_bound
     sc = make_scheme(name, n, m=m, b=b)
     best = best_attack(name, n, m, b, sigma, eps)
@@ -412,16 +399,6 @@ def test_the_certificate_on_worker_processes_is_the_one_of_one_process(monkeypat
         assert ask() == shared
     finally: net_label_groups.cache_clear()
 
-def test_net_asked_reads_every_spelling_of_the_request():
-    from must_nbdev.accounting.triangle_certificate import QUICK_NET, TightOptions, net_asked
-    assert net_asked(QUICK_NET) == QUICK_NET == net_asked(True, QUICK_NET)
-    assert net_asked(True) == TightOptions() and net_asked(False) is None and net_asked(False, TightOptions()) is None
-    with pytest.raises(ValueError, match='given twice'): net_asked(QUICK_NET, TightOptions(grid=2))
-    with pytest.raises(ValueError, match='not asked for'): net_asked(False, QUICK_NET)
-    with pytest.raises(TypeError, match='net must be'): net_asked(1)
-    with pytest.raises(TypeError, match='must be TightOptions'): net_asked(True, {'net_tol': 0.1})
-
-
 def test_settle_allocator_keeps_the_users_choice():
     "The net settles glibc's malloc thresholds once, unless the environment already chose them."
     import os, platform, subprocess, sys
@@ -453,7 +430,7 @@ def test_a_whole_dataset_batch_needs_no_net():
     "WOR with m = n: the net built members at rate 1 and raised 'q must be finite and in (0, 1)'."
     from must_nbdev import account, make_scheme
     from must_nbdev.accounting.certificates import CERTIFICATES
-    from must_nbdev.accounting.triangle_certificate import TightOptions
+    from must_nbdev.accounting.net_options import TightOptions
     sc = make_scheme('wor', 3, m=3)
     r = account(sc, sigma=2.0, steps=2, eps=0.0, h=0.01, net=True, net_tol=1.0)   # its floor: played, no room
     assert set(r.skipped) == {'triangle net'} and 'triangle net' not in r.certificates

@@ -14,8 +14,8 @@ from .dominating import GUARANTEES, PAIRS, loss_std, scheme_gaussian_pld
 from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, adaptive_work
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
-from .triangle_certificate import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
-from .triangle_certificate import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
+from .net_options import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
+from .net_options import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
 from .certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM, run_certificates
 from .attack import AttackAccountant
 from .accountant import (

@@ -14,7 +14,7 @@ from .pairs import RELATIONS, check_sigma
 from .accountant import CertifiedResult, PrivacyAccountant
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS
-from .triangle_certificate import TightOptions, net_asked
+from .net_options import TightOptions, net_asked
 from .account import requested_run_certificates
 from .tight_search import tight_sigma_search, tight_count_search
 

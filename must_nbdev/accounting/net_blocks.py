@@ -14,8 +14,9 @@ from .compose import compose_plds
 from .profile_pairs import MAX_LOSS, crossing_epsilon, profile_knots, profile_pld
 from .accountant import PrivacyAccountant
 from .certificates import step_certificates
+from .net_options import TightOptions
 from .triangle_certificate import (
-    TightOptions, TriangleCertificate, check_net_query, net_dp, triangle_delta, triangle_epsilon)
+    TriangleCertificate, check_net_query, net_dp, triangle_delta, triangle_epsilon)
 from .upper_dp import NET_TRIM, net_trim
 
 # %% auto #0

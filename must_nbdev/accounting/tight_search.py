@@ -5,7 +5,7 @@
 # %% ../../nbs/accounting/10b_tight_search.ipynb #aec3f6da
 from __future__ import annotations
 import math
-from .triangle_certificate import TightOptions
+from .net_options import TightOptions
 
 # %% auto #0
 __all__ = ['NET_GAP_SHARE', 'NetCalls', 'sigma_root', 'tight_sigma_search', 'count_root', 'tight_count_search']

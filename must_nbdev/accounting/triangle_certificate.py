@@ -19,14 +19,15 @@ from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import attack_runs
 from .triangles import NET_TOL, PER_H, planar_upper_pld, triangle_net
 from .upper_dp import NET_TRIM, net_trim, upper_game_dp, worker_threads
+from .net_options import MAX_BLOCKS, NET_PRESETS, TightOptions, net_asked   # their old home
+from .net_options import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, QUICK_BLOCKS_NET
+from .net_options import QUICK_NET, QUICK_NET_MEASURED
 
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
-           'MALLOC_CHOICES', 'DISPLACING_COVER', 'MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS',
-           'QUICK_BLOCKS_NET', 'QUICK_BLOCKS_MEASURED', 'NET_PRESETS', 'MOVED', 'TriangleCertificate',
-           'check_net_query', 'check_copies_tol', 'label_pld', 'on_grid', 'member_coarsening', 'settle_allocator',
-           'member_pld', 'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon',
-           'TightOptions', 'net_asked']
+           'MALLOC_CHOICES', 'DISPLACING_COVER', 'MOVED', 'TriangleCertificate', 'check_net_query', 'check_copies_tol',
+           'label_pld', 'on_grid', 'member_coarsening', 'settle_allocator', 'member_pld', 'net_label_groups',
+           'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -344,88 +345,6 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
     return TriangleCertificate(crossing_epsilon(d['values'], eps_lo, h, delta), n, tol, h, coarsen, d['bins'],
                                d['err'], time.perf_counter() - t0, ratio, per_copy, un, cells, levels, lean,
                                copies_tol=copies_tol)
-
-# %% ../../nbs/accounting/09_triangle_certificate.ipynb #ca66aa97
-MAX_BLOCKS = 100_000   # the most blocks a run may be cut into (each block is at least one step)
-
-@dataclass(frozen=True)
-class TightOptions:
-    "The triangle net's options, checked once and passed as one group."
-    tol:float = NET_TOL   # net refinement tolerance (> 0): smaller is tighter and slower
-    coarsen:int = 1       # members' PLDs on the grid coarsen·h (1..64): faster, a little looser
-    cells:int = CELLS     # unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
-    grid:int = 1          # the net's own loss grid grid·h (1..64), members and DP: faster, looser
-    levels:float = PER_H  # members' cells and loss levels per grid step (0.25..8): 1 is faster, a little looser
-    lean:bool = False     # the stand-in's first split alone, label nets l ≥ 2 only where they pay: faster, looser
-    blocks:int = 1        # the run as at most this many blocks, each one DP's profile, composed: faster, looser
-    copies_tol:float|None = None  # the nets of l ≥ 2 copies' tolerance (None: tol): larger is faster
-
-    def __post_init__(self):
-        object.__setattr__(self, 'tol', check_real(self.tol, 'net_tol', 0, lo_open=True))
-        object.__setattr__(self, 'coarsen', check_int(self.coarsen, 'net_coarsen', 1, 64))
-        object.__setattr__(self, 'cells', check_int(self.cells, 'net_cells', 1, MAX_CELLS))
-        object.__setattr__(self, 'grid', check_int(self.grid, 'net_grid', 1, 64))
-        object.__setattr__(self, 'levels', check_real(self.levels, 'net_levels', 0.25, 8))
-        object.__setattr__(self, 'lean', check_flag(self.lean, 'net_lean'))
-        object.__setattr__(self, 'blocks', check_int(self.blocks, 'net_blocks', 1, MAX_BLOCKS))
-        if self.copies_tol is not None:
-            object.__setattr__(self, 'copies_tol', check_real(self.copies_tol, 'net_copies_tol', 0, lo_open=True))
-
-    def keywords(self) -> dict:
-        "The options as the doors' keyword arguments: net_tol, net_coarsen, ... net_blocks, net_copies_tol."
-        return {f'net_{f.name}': getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def of(cls, keywords:dict):  # e.g. `vars(args)`: its net_* entries; the others are not options
-        "The options named `net_<field>` in `keywords`; a missing one takes its default."
-        return cls(**{f.name: keywords[f'net_{f.name}'] for f in fields(cls) if f'net_{f.name}' in keywords})
-
-    def recipe(self, cli:bool=False) -> str:
-        "The options that differ from the defaults: 'net_tol=0.02, ...' (cli: '--net-tol 0.02 ...')."
-        default = TightOptions()
-        changed = [(f.name, getattr(self, f.name)) for f in fields(self)
-                   if getattr(self, f.name) != getattr(default, f.name)]
-        if cli: return ' '.join(f"--net-{name.replace('_', '-')}" + ('' if isinstance(value, bool) else f" {value:g}")
-                                for name, value in changed)                                  # lean: a flag
-        return ', '.join(f"net_{name}={value}" if isinstance(value, bool) else f"net_{name}={value:g}"
-                         for name, value in changed)
-
-QUICK_NET = TightOptions(tol=0.02, grid=4, levels=1, lean=True, copies_tol=0.08)   # research/tight_default
-QUICK_NET_MEASURED = (   # 2 cores, σ = 1.1 and 2.62: benchmarks/TIGHT_DEFAULT.md, every fixed-size scheme
-    "at the DP-SGD size: WOR 1.02-1.04x the attack in 12-26 s, WR and MUST.wo 1.02-1.05x in 23-51 s, "
-    "MUST.ow and MUST.ww 1.01-1.10x in 56-68 s")   # the records' summary (tight_default.measured)
-QUICK_BLOCKS = 5   # the blocks the hints offer (accounting/09b_net_blocks)
-QUICK_BLOCKS_NET = replace(QUICK_NET, blocks=QUICK_BLOCKS)   # the quick setting in blocks: what every door takes
-QUICK_BLOCKS_MEASURED = (   # benchmarks/TIGHT_BLOCKS.md against TIGHT_DEFAULT.md, the same library
-    "at the DP-SGD size, 26-39% of that time for at most 2.1% more ε")
-
-# %% ../../nbs/accounting/09_triangle_certificate.ipynb #0eddfc1f
-NET_PRESETS = {'quick': QUICK_NET, 'quick-blocks': QUICK_BLOCKS_NET}   # net='quick' (CLI --net quick): by name
-
-def net_asked(net,                             # False, True, a preset's name (`NET_PRESETS`) or a `TightOptions`
-              options:TightOptions|None=None,  # the options given apart (`net_*` keywords, `net_options`)
-             ) -> TightOptions|None:
-    "The triangle net's options a door was asked for, or None when it was not; options given twice raise."
-    if options is not None and not isinstance(options, TightOptions):
-        raise TypeError(f"net options must be TightOptions, got {type(options).__name__}")
-    given = options is not None and options != TightOptions()
-    if isinstance(net, str):
-        if net not in NET_PRESETS:
-            raise ValueError(f"net must be True, False, TightOptions or a preset's name, one of "
-                             f"{', '.join(map(repr, NET_PRESETS))}; got {net!r}")
-        named, net = net, NET_PRESETS[net]
-    else: named = None
-    if isinstance(net, TightOptions):
-        if given: raise ValueError(f"the net's options were given twice, as net={named or net!r} and as "
-                                   f"{options.recipe()}: give one of them")
-        return net
-    if not isinstance(net, (bool, np.bool_)):
-        raise TypeError(f"net must be True, False, a preset's name ({', '.join(map(repr, NET_PRESETS))}) or "
-                        f"TightOptions (e.g. QUICK_NET), got {type(net).__name__}")
-    if not net and given:   # options of a certificate that will not run
-        raise ValueError(f"{options.recipe()} set the triangle net's options, but the net was not asked for: "
-                         "give net=True (CLI --net) or drop them")
-    return (options or TightOptions()) if net else None
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #4f5876fb
 MOVED = {'triangle_bound': 'must_nbdev.accounting.net_blocks'}

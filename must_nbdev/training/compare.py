@@ -10,7 +10,7 @@ from ..core.definitions import check_flag, check_int, check_real, check_values
 from ..core.sampling import SCHEMES, Scheme, make_scheme, occurrence_pmf, resolve_steps, scheme_fits
 from ..accounting.account import account, requested_run_certificates
 from ..accounting.certificates import run_certificates
-from ..accounting.triangle_certificate import TightOptions, net_asked
+from ..accounting.net_options import TightOptions, net_asked
 from ..accounting.accountant import CertifiedResult
 from ..accounting.pairs import check_sigma
 from ..accounting.calibrate import calibrate_sigma

@@ -22,7 +22,7 @@ def _same_rate(a:float, b:float) -> bool: return abs(a - b) <= RATE_RTOL * max(a
 
 def _checked_net(scheme, relation:str, net):
     "The triangle net's options for an accountant of `scheme`, checked to apply (None: the fast certificates)."
-    from must_nbdev.accounting.triangle_certificate import net_asked
+    from must_nbdev.accounting.net_options import net_asked
     from must_nbdev.accounting.account import requested_run_certificates
     net = net_asked(False if net is None else net)   # True: the defaults; None or False: no net
     if net is None: return None

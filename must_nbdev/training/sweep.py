@@ -15,7 +15,7 @@ from ..accounting.account import account, requested_run_certificates
 from ..accounting.pld import MAX_BINS, check_max_bins
 from ..accounting.pairs import RELATIONS, check_sigma
 from ..accounting.certificates import run_certificates
-from ..accounting.triangle_certificate import net_asked
+from ..accounting.net_options import net_asked
 from ..accounting.calibrate import stage_one_size
 from ..accounting.epoch_account import account_epochs
 from .compare import EpsRowResult, check_rows
