@@ -4,25 +4,25 @@
 
 # %% ../nbs/89_commands.ipynb #fe919535
 from __future__ import annotations
-import argparse, json, sys, math, textwrap
+import argparse, json, sys, math
 from .core.definitions import MECHANISMS, jsonable, check_int
 from .core.sampling import SCHEMES, make_scheme, MAX_N
 from .core.epochs import EPOCH_SCHEMES, make_epoch_scheme
 from .accounting.epoch_account import account_epochs, calibrate_epoch_sigma
 from .core.amplification import amplify
-from .accounting.account import TOO_LARGE, account, epsilon_over_steps, delta_over_k
+from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.certificates import CERTIFICATES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from .accounting.net_options import TightOptions, QUICK_NET, QUICK_NET_MEASURED
-from .accounting.net_options import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, net_asked
+from .accounting.net_options import TightOptions, net_asked
+from .reports import CLI_WIDTH, fmt_value, not_played, paragraph, skipped_note, text_table, tighter_note
 from .training.compare import compare_schemes, comparison_table, left_out, plot_comparison, reading
 from .training.compare import short_label, step_counts
 from .training.sweep import sweep_grid, run_sweep, sweep_csv, plot_sweep
 from .accounting.calibrate import calibrate_sigma, calibrate_steps, calibrate_batch_size
 
 # %% auto #0
-__all__ = ['CLI_WIDTH', 'parse_number', 'parse_seed', 'dumps_json', 'add_scheme_args', 'cmd_amplify', 'cmd_account',
-           'cmd_compare', 'cmd_epochs', 'cmd_calibrate', 'cmd_sweep']
+__all__ = ['parse_number', 'parse_seed', 'dumps_json', 'add_scheme_args', 'cmd_amplify', 'cmd_account', 'cmd_compare',
+           'cmd_epochs', 'cmd_calibrate', 'cmd_sweep']
 
 # %% ../nbs/89_commands.ipynb #a37949bc
 def parse_number(text:str,  # the command-line text
@@ -67,48 +67,6 @@ def _scheme_from(args):
     return make_scheme(args.scheme, args.n, m=args.m, b=args.b, q=args.q)
 
 # %% ../nbs/89_commands.ipynb #3c7db18d
-def _fmt(x:float, spec:str|None=None) -> str:   # NaN (no attack ran): —, as `comparison_table` shows it
-    if math.isnan(x): return '—'
-    return format(x, spec) if spec else f'{x:.6g}' if x == 0 or 1e-3 <= abs(x) < 1e6 else f'{x:.4e}'
-
-def _table(header, rows) -> str:
-    "Right-aligned text table."
-    cells = [list(header)] + [[c if isinstance(c, str) else _fmt(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    return '\n'.join('  '.join(c.rjust(w) for c, w in zip(r, widths)) for r in cells)
-
-CLI_WIDTH = 96   # prose lines of the reports wrap here (tables and numbers are printed whole)
-
-def _paragraph(text:str, indent:str='') -> str:
-    "`text` wrapped to CLI_WIDTH at spaces, continuation lines indented two more spaces (words never broken)."
-    return textwrap.fill(text, CLI_WIDTH, initial_indent=indent, subsequent_indent=indent + '  ',
-                         break_long_words=False, break_on_hyphens=False)
-
-def _tighter_note(labelled,  # (label, gap, tighter) per row
-                  door:str='must account --net (or must calibrate --solve sigma --net)',  # how to ask, here
-                 ) -> str|None:
-    "One line under a table whose rows (label, gap, tighter) include fast answers far above the attack (None: none)."
-    far = [(label, gap) for label, gap, tighter in labelled if tighter]
-    if not far: return None
-    names = ', '.join(dict.fromkeys(label for label, _ in far))
-    return (f"tighter: for {names} a fast certificate answered, up to {max(g for _, g in far):.3g}x the best attack; "
-            f"{door} adds the triangle-net certificate, tighter "
-            f"and slower; --net quick is its quick setting ({QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}), "
-            f"and --net quick-blocks plays it in {QUICK_BLOCKS} blocks ({QUICK_BLOCKS_MEASURED})")
-
-def _skipped_note(labelled,  # (label, skipped) per row: `skipped` as account's, name -> 'short — detail'
-                  fit:str='raise --max-bins or --memory-budget',  # how to make the net fit, in this command's options
-                 ) -> list:
-    "Lines under a table: which run certificates asked for were not played, for which rows, and why (short)."
-    why = {}
-    for label, skipped in labelled:
-        for name, reason in (skipped or {}).items():
-            why.setdefault((name, reason.split(' — ')[0]), []).append(label)
-    return [f"{name} not played for {', '.join(dict.fromkeys(labels))}: {short}"
-            + (f'; the fast certificate answered (--json names what did not fit; {fit})' if short == TOO_LARGE
-               else '')
-            for (name, short), labels in why.items()]
-
 def _attack_budget(args) -> float:
     "The adaptive attack's budget: --attack-budget, else 10× `account`'s where an attack runs (--pair worst)."
     given = getattr(args, 'attack_budget', None)
@@ -132,7 +90,7 @@ def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
     recs = res.records()
     if args.json: print(dumps_json(recs)); return 0
     print(f"{sc} ∘ {args.mechanism} (Δ/σ = {args.theta:g}); relation: {sc.relation}; {args.group}-box group privacy")
-    print(_table(('eps', 'eta', 'eps_prime', 'delta', 'delta_prime', 'pa_type'),
+    print(text_table(('eps', 'eta', 'eps_prime', 'delta', 'delta_prime', 'pa_type'),
                  [(float(e), r['eta'], r['eps_prime'], r['delta'], r['delta_prime'], r['pa_type'])
                   for e, r in zip(res.eps, recs)]))
     return 0
@@ -187,9 +145,9 @@ def _account_one(args, sc, k, name, x) -> int:
                   f"[{fmt(a[0])}, {fmt(a[1])}]; theory gap x{res.theory_gap:.3g}")
         print("  certificates: " + "; ".join(f"{name} <= {fmt(v)}" for name, v in res.certificates.items())
               + f"  -> {res.certificate} wins")
-        for name, why in (res.skipped or {}).items(): print(_paragraph(f"{name} not played: {why}", '  '))
+        for line in not_played(res.skipped, '  '): print(line)
         print(f"  attack: {res.attack_name}")
-        if res.tighter: print(_paragraph(f"tighter: {res.tighter}", '  '))
+        if res.tighter: print(paragraph(f"tighter: {res.tighter}", '  '))
     else:
         print(f"{q} in [{fmt(lo)}, {fmt(up)}] for the paper's pair of datasets (not a worst-case guarantee)")
     print(f"grid h = {res.h:.3g}, r = {res.r}, window |s| <= L = {res.L:.3g}; "
@@ -223,16 +181,16 @@ def cmd_account(args,  # parsed command-line arguments (argparse.Namespace)
     print(f"{sc} ∘ N(0, {args.sigma:g}²), relation: {relation}; "
           + ("worst case: certified upper bound, attack lower bound" if args.pair == 'worst'
              else "the paper's pair: NOT a worst-case guarantee"))
-    print(_table(('k', 'query', 'lower', 'upper', 'accuracy met', 'certificate'),
+    print(text_table(('k', 'query', 'lower', 'upper', 'accuracy met', 'certificate'),
                  [(str(r['k']), r['query'], '—' if r['lower'] is None else r['lower'], r['upper'],
                    'yes' if r['certified_accuracy'] else 'NO', r['certificate'] or '') for r in rows]))
     if any(r['lower'] is None for r in rows): print("lower —: no attack ran (attack_name in --json says why)")
     for why in dict.fromkeys(r['reason'] for r in rows if r['reason']):
-        print(_paragraph(f"NOT certified to ratio {args.accuracy:g} (rows marked NO): {why}"))
-    note = _tighter_note(((f"k = {r['k']}", r['theory_gap'], r['tighter']) for r in rows),
+        print(paragraph(f"NOT certified to ratio {args.accuracy:g} (rows marked NO): {why}"))
+    note = tighter_note(((f"k = {r['k']}", r['theory_gap'], r['tighter']) for r in rows),
                          'must account --steps ... --net')
-    if note: print(_paragraph(note))
-    for line in _skipped_note((f"k = {r['k']}", r['skipped']) for r in rows): print(_paragraph(line))
+    if note: print(paragraph(note))
+    for line in skipped_note((f"k = {r['k']}", r['skipped']) for r in rows): print(paragraph(line))
     if args.plot: print(f"plot written to {args.plot}")
     return 0
 
@@ -268,18 +226,18 @@ def cmd_compare(args,  # parsed command-line arguments (argparse.Namespace)
             else f"eps(delta={args.delta:g}) at sigma={args.sigma:g}")
     k, whole = step_counts(rows)                                  # whole epochs: another count where m ∤ n
     steps = f"{k} steps" + (f" ({whole} for the whole epochs of random allocation and shuffling)" if whole else '')
-    print(_paragraph(f"n = {args.n}, batch size {args.m}, {steps}: {what}; worst case, certified bound and best "
+    print(paragraph(f"n = {args.n}, batch size {args.m}, {steps}: {what}; worst case, certified bound and best "
                      "attack"))
     print(comparison_table(rows)); print()
-    print('\n'.join(_paragraph(p) for p in reading(rows, calibrated=args.eps is not None).split('\n')))
-    for label, why in left_out(args.n, args.m, args.b or []): print(_paragraph(f"{label}: not shown ({why})"))
+    print('\n'.join(paragraph(p) for p in reading(rows, calibrated=args.eps is not None).split('\n')))
+    for label, why in left_out(args.n, args.m, args.b or []): print(paragraph(f"{label}: not shown ({why})"))
     if not any(r.name in EPOCH_SCHEMES for r in rows):
-        print(_paragraph(f"random allocation and shuffled epochs: not shown ({k} steps is not a whole "
+        print(paragraph(f"random allocation and shuffled epochs: not shown ({k} steps is not a whole "
                          f"number of {-(-args.n // args.m)}-step epochs; give --epochs as an integer)"))
-    note = _tighter_note(((short_label(r), r.theory_gap, r.tighter) for r in rows),
+    note = tighter_note(((short_label(r), r.theory_gap, r.tighter) for r in rows),
                          'must compare --net (or must account --net for one scheme)')
-    if note: print(_paragraph(note))
-    for line in _skipped_note((short_label(r), r.skipped) for r in rows): print(_paragraph(line))
+    if note: print(paragraph(note))
+    for line in skipped_note((short_label(r), r.skipped) for r in rows): print(paragraph(line))
     if args.plot: print(f"plot written to {args.plot}")
     return 0
 
@@ -361,8 +319,8 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
         line = (f"sigma = {c.sigma:.6g}: certified eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} "
                 f"after k = {k} steps (attack lower bound {c.eps_lower:.6f}); sigma = {c.sigma_infeasible:.6g} fails")
         if not c.result.certified_accuracy: line += f"\nNOT certified to the accuracy ratio: {c.result.reason}"
-        if c.result.tighter: line += '\n' + _paragraph(f"tighter: {c.result.tighter}")
-        for name, why in (c.result.skipped or {}).items(): line += '\n' + _paragraph(f"{name} not played: {why}")
+        if c.result.tighter: line += '\n' + paragraph(f"tighter: {c.result.tighter}")
+        line += ''.join('\n' + p for p in not_played(c.result.skipped))
     else:
         if args.sigma is None: raise ValueError(f"--solve {args.solve} needs --sigma (--noise-multiplier)")
         if args.solve == 'steps':
@@ -390,7 +348,7 @@ def cmd_calibrate(args,  # parsed command-line arguments (argparse.Namespace)
                 f"eps(delta={args.delta:g}) <= {c.eps_upper:.6f} <= {args.eps:g} at sigma = {args.sigma:g} ({bad})")
         if c.result is not None:
             line += f"\n{c.result.certificate} certificate; attack lower bound {c.eps_lower:.6f}"
-            for name, why in (c.result.skipped or {}).items(): line += '\n' + _paragraph(f"{name} not played: {why}")
+            line += ''.join('\n' + p for p in not_played(c.result.skipped))
     if prog is not None: print(file=sys.stderr)                    # end the progress line
     if args.json: print(dumps_json(rec)); return 0
     print(f"{rec['scheme']}, relation: {args.relation or sc.relation}; worst case over all neighbouring datasets")
@@ -416,13 +374,13 @@ def cmd_sweep(args,  # parsed command-line arguments (argparse.Namespace)
     if args.json: print(dumps_json([jsonable(r.__dict__) for r in rows])); return 0
     print(f"n = {args.n}: certified eps(delta={args.delta:g}) (worst case) and the best attack, {len(rows)} points, "
           f"backend {backend}")
-    print(_table(['scheme', 'b', 'relation', 'batch', 'sigma', 'epochs', 'steps', 'eps', 'attack', 'gap',
+    print(text_table(['scheme', 'b', 'relation', 'batch', 'sigma', 'epochs', 'steps', 'eps', 'attack', 'gap',
                   'certificate'],
-                 [[r.label, '' if r.b is None else r.b, r.relation, r.batch_size, _fmt(r.sigma), _fmt(r.epochs),
-                   r.steps, _fmt(r.eps), _fmt(r.eps_attack), _fmt(r.theory_gap, '.3f'), r.certificate] for r in rows]))
-    note = _tighter_note(((r.label, r.theory_gap, r.tighter) for r in rows), 'must sweep --net')
-    if note: print(_paragraph(note))
-    for line in _skipped_note(((r.label, r.skipped) for r in rows), 'raise --max-bins'): print(_paragraph(line))
+                 [[r.label, '' if r.b is None else r.b, r.relation, r.batch_size, fmt_value(r.sigma), fmt_value(r.epochs),
+                   r.steps, fmt_value(r.eps), fmt_value(r.eps_attack), fmt_value(r.theory_gap, '.3f'), r.certificate] for r in rows]))
+    note = tighter_note(((r.label, r.theory_gap, r.tighter) for r in rows), 'must sweep --net')
+    if note: print(paragraph(note))
+    for line in skipped_note(((r.label, r.skipped) for r in rows), 'raise --max-bins'): print(paragraph(line))
     for opt, path in (('CSV', args.csv), ('plot', args.plot)):
         if path: print(f"{opt} written to {path}")
     return 0

@@ -565,9 +565,3 @@ def test_account_over_several_steps_and_calibrate_steps_say_the_net_was_not_play
     assert paragraph(out, 'triangle net not played:').startswith('triangle net not played: too large for the budget — ')
     rc, out, err = run(argv + small + ['--json'])
     assert rc == 0 and set(json.loads(out)['skipped']) == {'triangle net'}, err
-
-def test_sweep_says_how_to_make_the_net_fit_in_its_own_options():
-    "must sweep has no --memory-budget: its note names --max-bins alone."
-    from must_nbdev.commands import _skipped_note
-    rows = [('WR', {'triangle net': 'too large for the budget — ...'})]
-    assert _skipped_note(rows, 'raise --max-bins')[0].endswith('(--json names what did not fit; raise --max-bins)')

@@ -40,15 +40,3 @@ def test_sweep_table_prints_a_dash_where_no_attack_ran(monkeypatch):
     with contextlib.redirect_stdout(buf): assert cmd_sweep(args) == 0
     row = buf.getvalue().splitlines()[2].split()                  # ... eps, attack, gap, certificate
     assert 'nan' not in buf.getvalue() and row[-4:] == ['—', '—', 'public', 'labels'], buf.getvalue()
-
-def test_skipped_note_groups_the_rows_by_certificate_and_short_reason():
-    "One line per (certificate, short reason) under a table; the budget's line says how to make the net fit."
-    from must_nbdev.commands import _skipped_note
-    rows = [('WOR', None), ('WR', {'triangle net': 'its floor: no room — its floor 0.1 ...'}),
-            ('MUST.ow b=80', {'triangle net': 'too large for the budget — the DP needs 5.9 GiB ...'}),
-            ('MUST.ww b=80', {'triangle net': 'too large for the budget — the DP needs 2.2 GiB ...'})]
-    assert _skipped_note(rows) == [
-        'triangle net not played for WR: its floor: no room',
-        'triangle net not played for MUST.ow b=80, MUST.ww b=80: too large for the budget; the fast certificate '
-        'answered (--json names what did not fit; raise --max-bins or --memory-budget)']
-    assert _skipped_note([('WOR', None)]) == []

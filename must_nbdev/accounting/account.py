@@ -285,7 +285,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                 if room is not None and room < FLOOR_ROOM:   # it cannot pay: the fast certificate answers
                     skipped[cert.name] = f"{NO_ROOM} — its floor {lowest:.6g} is " + (
                         f"within {FLOOR_ROOM:.1%} of '{won}' ({room:.2%} below it)" if room >= 0
-                        else f"above '{won}' (by {-room:.2%})")
+                        else f"above '{won}'" + (f" (by {-room:.2%})" if math.isfinite(lowest) else ''))
                     continue
                 v = cert.bound(scheme, **ask)
             except GridTooLarge as e:   # asked for, but it does not fit: the fast certificate answers, and says so
