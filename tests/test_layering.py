@@ -1,12 +1,13 @@
 """The subpackages are layered in dependency order (core → accounting → training → experiments → companions → the
-command line): no module imports, even lazily inside a function, from a layer above its own."""
+command line: its reports, its commands, its parser): no module imports, even lazily inside a function, from a layer
+above its own."""
 import ast
 from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / 'must_nbdev'
-LAYERS = ['core', 'accounting', 'training', 'experiments', 'companions', 'commands', 'cli']
+LAYERS = ['core', 'accounting', 'training', 'experiments', 'companions', 'reports', 'commands', 'cli']
 
 def layer_of(dotted):
     "The layer index of a module of the package ('must_nbdev.accounting.pld' -> 1), or None outside the layers."
@@ -55,6 +56,7 @@ def test_the_check_sees_lazy_imports():
     src = PKG / 'core' / 'amplification.py'
     assert all(layer_of(m) == 0 for m in imports(src))
     assert layer_of('must_nbdev.experiments.efficiency') == 3 and layer_of('must_nbdev._compat') is None
+    assert layer_of('must_nbdev.reports') < layer_of('must_nbdev.commands') < layer_of('must_nbdev.cli')
 
 NBS = ROOT / 'nbs'
 NOTEBOOKS = [p for p in sorted(NBS.glob('*/*.ipynb')) if p.parent.name in LAYERS]
