@@ -229,14 +229,6 @@ def test_sigma_outside_the_accountants_range_is_refused_at_every_door(sigma):
     assert account(poisson, sigma=1e100, steps=10, delta=1e-5).upper == 0     # the ends themselves are taken
 
 
-def test_finer_step_refuses_a_zero_step_and_survives_a_met_bracket():
-    "Regression: finer_step(0, ...) and a bracket ratio of exactly 1 divided by zero."
-    from must_nbdev.accounting.accountant import finer_step
-    with pytest.raises(ValueError, match=r'h must be finite and in \(0, inf\)'): finer_step(0, 1.02, 1.005, 0, None)
-    with pytest.raises(ValueError, match='ratio must be'): finer_step(1e-3, 0.5, 1.005, 0, None)
-    assert finer_step(1e-3, 1.0, 1.005, 0, None) == pytest.approx(0.9e-3, rel=1e-12)
-    assert 0.4e-3 < finer_step(1e-3, 1.02, 1.005, 0, None) < 0.5e-3           # the h² law, unchanged
-
 def test_regression_grid_errors_named_an_h_the_door_does_not_take():
     """A run no grid within max_bins fits said 'use a larger h': `account` without h, the curves, the recorded accountant
     and the CLI choose h themselves. The grid driver's error names only what they take."""

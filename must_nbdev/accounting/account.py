@@ -19,7 +19,8 @@ from .net_options import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
 from .certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM, run_certificates
 from .attack import AttackAccountant
 from .accountant import (
-    Bounds, CertifiedResult, PrivacyAccountant, best_composition, refine_grid)
+    Bounds, CertifiedResult, PrivacyAccountant, best_composition)
+from .grid_driver import refine_grid
 
 
 # %% auto #0

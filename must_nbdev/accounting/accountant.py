@@ -15,11 +15,12 @@ from .pld import GridTooLarge, MAX_BINS, budget_max_bins, check_max_bins
 from .compose import PRECISIONS, PRECISION_DTYPES, compose_many
 from .dominating import MechanismPLD, loss_std, scheme_gaussian_pld
 from .certificates import CERTIFICATES, per_step_certificates
+from .grid_driver import finer_step, no_grid_fits, refine_grid   # and their old home
 
 
 # %% auto #0
-__all__ = ['MAX_HISTORY_ROWS', 'MOVED', 'CertifiedResult', 'Bounds', 'AttackBounds', 'Compositions', 'finer_step', 'Phase',
-           'PrivacyAccountant', 'best_composition', 'no_grid_fits', 'refine_grid']
+__all__ = ['MAX_HISTORY_ROWS', 'MOVED', 'CertifiedResult', 'Bounds', 'AttackBounds', 'Compositions', 'Phase', 'PrivacyAccountant',
+           'best_composition']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #13bbf464
 class CertifiedResult:
@@ -92,25 +93,6 @@ class Compositions:
         if moved(res.upper, ideal.upper) or moved(res.lower, ideal.lower):
             self.used = 'extended'; res = f(self.get())
         return res
-
-# %% ../../nbs/accounting/05_accountant.ipynb #ad4f6cad
-def finer_step(h:float,            # the grid step of the last try (> 0)
-               ratio:float,        # that try's bracket ratio, upper/lower (>= 1; inf allowed)
-               accuracy:float,     # the target ratio (> 1)
-               span:float,         # the FFT window, in loss units (0: unknown)
-               max_bins:int|None,  # cap on FFT bins (None: no cap)
-              ) -> float|None:
-    "`refine_grid`'s next step after a bracket `ratio` at `h`: the h² law, then the coarsest of that FFT size."
-    h, accuracy = check_real(h, 'h', 0, lo_open=True), check_real(accuracy, 'accuracy', 1, lo_open=True)
-    ratio, span = float(check_reals(ratio, 'ratio', 1, finite=False)), check_real(span, 'span', 0)
-    if max_bins is not None: max_bins = check_int(max_bins, 'max_bins', 1)
-    # the discretisation error is second order: aim at 0.7 of the target, then take the finest grid of the same FFT size
-    shrink = 0.5 if math.isinf(ratio) else 0.9 if ratio == 1 else 0.85 * math.sqrt((accuracy - 1) / (ratio - 1))
-    target = h * min(0.9, shrink)
-    if not span > 0: return target
-    r_new = 1 << math.ceil(math.log2(span / target / 0.97))
-    if max_bins is not None: r_new = min(r_new, max_bins)
-    return span / (0.97 * r_new) if span / (0.97 * r_new) <= 0.95 * h else None
 
 # %% ../../nbs/accounting/05_accountant.ipynb #7e1d0efa
 MAX_HISTORY_ROWS = 1000   # history rows per call: each is one accountant query (seconds for MUST)
@@ -330,48 +312,6 @@ def _mechanisms(self, h:float) -> dict:
     return {key[0]: m for key, m in self._mechs.items() if len(key) == 2}
 
 # %% ../../nbs/accounting/05_accountant.ipynb #43ae7ab9
-def no_grid_fits(e:GridTooLarge,  # what did not fit on the coarsest grid tried
-                 max_bins:int,    # the cap it did not fit
-                ) -> GridTooLarge:
-    "The grid driver's error: it picks h itself, so its advice names only what its caller can change."
-    # the fact alone: the advice of a caller that passes h (a larger h) is not this caller's
-    out = GridTooLarge(f"no loss grid within max_bins={max_bins} fits this run (the coarsest tried: {e.fact})", e.factor,
-                       "the grid step is chosen here, so raise max_bins (CLI --max-bins) or the noise multiplier sigma")
-    out.too_coarse = e.too_coarse
-    return out
-
-def refine_grid(build,                 # h -> (PrivacyAccountant of the run on grid h, its loss spread)
-                query,                 # PrivacyAccountant -> Bounds
-                is_delta:bool,         # a δ(ε) query (starts finer; brackets below 1e-8 are not refined)
-                accuracy:float,        # target upper/lower ratio of the bracket (> 1)
-                max_bins:int,          # cap on FFT bins
-                h:float|None=None,     # a fixed grid step (no refinement); None: refined from 2e-3
-               ) -> tuple:
-    "The grid driver of every door: (h, accountant, Bounds) on the first grid whose bracket meets `accuracy`."
-    step, best, widened, scaled = (h if h is not None else 2e-3), None, 0, h is not None
-    while True:
-        try:
-            acc, spread = build(step)
-            # once: start well below the spread of one step's loss (finer for δ, which is steeper in ε than ε's own
-            # accuracy)
-            if not scaled:
-                scaled, per = True, 20 if is_delta else 10
-                if 0 < spread < per * step: step = spread / per; continue
-            res = query(acc)
-        except GridTooLarge as e:
-            if best is not None: break        # the finest grid that fits: bounds valid, maybe wider than asked
-            e.too_coarse = step * e.factor * 1.25 > 1
-            if h is not None: raise               # the caller's grid: its own advice (a larger h or max_bins)
-            if widened >= 4 or e.too_coarse: raise no_grid_fits(e, max_bins)
-            step *= e.factor * 1.25; widened += 1; continue   # the first grid does not fit: widen it (still valid)
-        best = (step, acc, res)
-        if h is not None or res.ratio <= accuracy or (is_delta and res.upper < 1e-8) or math.isinf(res.upper):
-            break
-        finer = finer_step(step, res.ratio, accuracy, max(c.width for c in acc.upper + acc.lower) * step, max_bins)
-        if finer is None: break               # no finer grid fits max_bins: reported as not meeting `accuracy`
-        step = finer
-    return best
-
 @patch_to(PrivacyAccountant)
 def _answer(self, f, is_delta:bool) -> Bounds:
     "f(composed) on the fixed parts, or on the recorded run at the grid `refine_grid` picks for this query."
