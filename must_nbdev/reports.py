@@ -5,7 +5,7 @@
 # %% ../nbs/88_reports.ipynb #14bee9ad
 from __future__ import annotations
 import math, textwrap
-from .accounting.account import TOO_LARGE
+from .accounting.account import TOO_LARGE, skip_short
 from .accounting.net_options import QUICK_NET, QUICK_NET_MEASURED, QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
 
 # %% auto #0
@@ -56,7 +56,7 @@ def skipped_note(labelled,  # (label, skipped) per row: `skipped` as account's, 
     why = {}
     for label, skipped in labelled:
         for name, reason in (skipped or {}).items():
-            why.setdefault((name, reason.split(' — ')[0]), []).append(label)
+            why.setdefault((name, skip_short(reason)), []).append(label)
     return [f"{name} not played for {', '.join(dict.fromkeys(labels))}: {short}"
             + (f'; the fast certificate answered (--json names what did not fit; {fit})' if short == TOO_LARGE
                else '')

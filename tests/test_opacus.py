@@ -368,8 +368,9 @@ def test_get_epsilon_warns_when_the_net_asked_for_did_not_fit(monkeypatch):
     s = make_scheme('wor', N, m=BATCH)
     acc = OpacusStyleAccountant(s, net='quick')
     for _ in range(20): acc.step(noise_multiplier=1.0, sample_rate=s.rate)
-    with pytest.warns(UserWarning, match=r"get_epsilon: triangle net not played: too large for the budget — .*5.9 GiB"):
+    with pytest.warns(UserWarning, match=r"get_epsilon: triangle net not played: too large for the budget — .*5.9 GiB") as rec:
         eps = acc.get_epsilon(1e-5)
+    assert [w.filename for w in rec] == [__file__]    # the warning points at the caller's line, not the package's
     assert eps == account(s, sigma=1.0, steps=20, delta=1e-5).upper           # the fast certificate's ε, said aloud
 
 def test_make_private_with_epsilon_warns_when_the_net_asked_for_did_not_fit(monkeypatch):
@@ -381,5 +382,7 @@ def test_make_private_with_epsilon_warns_when_the_net_asked_for_did_not_fit(monk
     s = make_scheme('wor', N, m=BATCH)
     sampler = MustBatchSampler(s, seed=6); engine = PrivacyEngine()
     attach(engine, sampler, net='quick')
-    with pytest.warns(UserWarning, match=r"make_private_with_epsilon: triangle net not played: too large for the budget"):
+    with pytest.warns(UserWarning, match=r"make_private_with_epsilon: triangle net not played: too large for the budget") as rec:
         _train(engine, DataLoader(_data(), batch_sampler=sampler), target=0.74, poisson_sampling=False)
+    played = [w for w in rec if 'not played' in str(w.message)]
+    assert played and all(w.filename == __file__ for w in played)   # through Opacus's frames to the user's code

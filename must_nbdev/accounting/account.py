@@ -24,8 +24,8 @@ from .grid_driver import refine_grid
 
 
 # %% auto #0
-__all__ = ['TRIVIAL', 'NO_ROOM', 'TOO_LARGE', 'NO_BRACKET', 'FIXED_MIX', 'TIGHT_GAP', 'ADAPTIVE', 'AccountResult',
-           'requested_run_certificates', 'account', 'delta_over_k', 'epsilon_over_steps']
+__all__ = ['NO_ROOM', 'TOO_LARGE', 'NO_BRACKET', 'SKIP_SEP', 'TRIVIAL', 'FIXED_MIX', 'TIGHT_GAP', 'ADAPTIVE', 'skip_reason',
+           'skip_short', 'AccountResult', 'requested_run_certificates', 'account', 'delta_over_k', 'epsilon_over_steps']
 
 # %% ../../nbs/accounting/10_account.ipynb #db95b7cf
 def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
@@ -39,6 +39,23 @@ def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
     return (f"the numerical bracket has ratio {res.ratio:.6g} > accuracy {accuracy:g} at the finest grid that fits "
             f"max_bins={max_bins} (h={step:.3g}, r={bins}); the bounds are valid but wider: raise max_bins (CLI "
             f"--max-bins) or accept a looser ratio (accuracy, CLI --accuracy, e.g. 1.02)")
+
+# %% ../../nbs/accounting/10_account.ipynb #ae36822a
+NO_ROOM = 'its floor: no room'           # why a run certificate asked for was not played: its floor cannot pay ...
+TOO_LARGE = 'too large for the budget'   # ... or it does not fit max_bins or the memory budget ...
+NO_BRACKET = 'no finite ε to search'    # ... or, asked for ε(δ), no certificate bounds ε: its search has no top
+SKIP_SEP = ' — '                         # between a `skipped` reason's short form and its detail
+
+def skip_reason(short:str,   # why, in short: NO_ROOM, TOO_LARGE or NO_BRACKET
+                detail:str,  # what did not fit or could not pay, and what answered instead
+               ) -> str:
+    "A reason as `AccountResult.skipped` holds it: 'short — detail'."
+    return f"{short}{SKIP_SEP}{detail}"
+
+def skip_short(why:str,  # a reason from `AccountResult.skipped` ('short — detail')
+              ) -> str:
+    "The short form of a `skipped` reason: the text before its first ' — ' (all of it where there is none)."
+    return why.split(SKIP_SEP, 1)[0]
 
 # %% ../../nbs/accounting/10_account.ipynb #45024f25
 @dataclass(frozen=True)
@@ -125,14 +142,11 @@ class AccountResult(CertifiedResult):
                 f"{self.scheme}, σ={self.sigma:g}, {self.steps} steps, {self.relation}"
                 f"{'' if self.certified_accuracy else '; NOT to the requested accuracy'}"
                 f"{'; tighter: net=True' if self.tighter else ''}"
-                + ''.join(f"; {name} not played ({why.split(' — ')[0]})" for name, why in (self.skipped or {}).items())
+                + ''.join(f"; {name} not played ({skip_short(why)})" for name, why in (self.skipped or {}).items())
                 + ")")
 
 # %% ../../nbs/accounting/10_account.ipynb #9a08508d
 TRIVIAL = 'trivial (δ ≤ 1): the steps fit no grid'   # the certificate of `_trivial_account`'s answer
-NO_ROOM = 'its floor: no room'           # why a run certificate asked for was not played: its floor cannot pay ...
-TOO_LARGE = 'too large for the budget'   # ... or it does not fit max_bins or the memory budget ...
-NO_BRACKET = 'no finite ε to search'    # ... or, asked for ε(δ), no certificate bounds ε: its search has no top
 
 def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why, t0, asked, attack,
                      budget) -> AccountResult:
@@ -145,8 +159,9 @@ def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why
                    bound_interval=(one.lower, top), **({'delta': top} if eps is not None else {'eps': top}),
                    theory_gap=gap, certificate=TRIVIAL if worst else None, certificates={} if worst else None,
                    delta_floor=None, tighter=None,
-                   skipped={name: f"{TOO_LARGE} — {k} steps fit no loss grid within max_bins={max_bins}: the trivial "
-                                  f"bound answered" for name in asked} if worst and asked else None,
+                   skipped={name: skip_reason(TOO_LARGE, f"{k} steps fit no loss grid within max_bins={max_bins}: "
+                                                          f"the trivial bound answered")
+                            for name in asked} if worst and asked else None,
                    reason=f"{k} steps do not fit the FFT grid ({why}); the upper bound is the trivial one and the "
                           f"lower bound is that of one step: use a larger sigma or max_bins for a sharp answer")
 
@@ -276,23 +291,24 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                          else best_attack(ADAPTIVE_WORK_BUDGET)[0])                # ε at every door
             ask['bracket'] = (start.lower, max(start.lower, res.upper))            # ε(δ): the range searched
             if eps is None and not math.isfinite(res.upper):
-                skipped[cert.name] = (f"{NO_BRACKET} — no certificate bounds ε at delta={delta:g} (the mass at +inf "
-                                      f"exceeds it), so the net's ε search has no upper end: raise delta or sigma")
+                skipped[cert.name] = skip_reason(NO_BRACKET, f"no certificate bounds ε at delta={delta:g} (the mass at "
+                                                  f"+inf exceeds it), so the net's ε search has no upper end: raise "
+                                                  f"delta or sigma")
                 continue
             near = start.upper > 0 and res.upper <= FLOOR_GAP * start.upper      # only there can it fail to pay
             try:
                 lowest = cert.floor(scheme, **ask) if near else None   # the best it could answer: not a certificate
                 room = None if lowest is None else 1 - lowest / res.upper if res.upper > 0 else 0.0
                 if room is not None and room < FLOOR_ROOM:   # it cannot pay: the fast certificate answers
-                    skipped[cert.name] = f"{NO_ROOM} — its floor {lowest:.6g} is " + (
+                    skipped[cert.name] = skip_reason(NO_ROOM, f"its floor {lowest:.6g} is " + (
                         f"within {FLOOR_ROOM:.1%} of '{won}' ({room:.2%} below it)" if room >= 0
-                        else f"above '{won}'" + (f" (by {-room:.2%})" if math.isfinite(lowest) else ''))
+                        else f"above '{won}'" + (f" (by {-room:.2%})" if math.isfinite(lowest) else '')))
                     continue
                 v = cert.bound(scheme, **ask)
             except GridTooLarge as e:   # asked for, but it does not fit: the fast certificate answers, and says so
                 g = gap_of(res)
-                skipped[cert.name] = (f"{TOO_LARGE} — {e}; the fast certificate '{won}' answered, "
-                                      + (f"{g:.3g}x the best attack" if g < math.inf else "with no attack beside it"))
+                skipped[cert.name] = skip_reason(TOO_LARGE, f"{e}; the fast certificate '{won}' answered, " + (
+                    f"{g:.3g}x the best attack" if g < math.inf else "with no attack beside it"))
                 continue
             certs[cert.name] = v
             if v < res.upper: res, won = Bounds(v, v, v), cert.name

@@ -37,7 +37,7 @@ class TriangleCertificate:
     members: int          # net members, summed over the labels that have a net
     tol: float            # the net's refinement tolerance
     h: float              # loss grid step
-    coarsen: int          # label l's members were built on the grid coarsen·l²·h
+    coarsen: int          # asked: label l's members on the grid c·h, c = member_coarsening(coarsen·l², h) ≤ coarsen·l²
     bins: int             # largest FFT length of the DP
     err_charged: float    # FFT round-off added, summed over the steps (absolute, in δ)
     seconds: float        # wall time

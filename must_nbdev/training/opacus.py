@@ -4,7 +4,7 @@
 
 # %% ../../nbs/training/02_opacus.ipynb #947b4f67
 from __future__ import annotations
-import math, warnings
+import math, sys, warnings
 import numpy as np
 from ..core.definitions import check_choice, check_int, check_real, check_tuples, patch_to
 from ..core.sampling import SCHEMES, Scheme, make_scheme
@@ -13,7 +13,8 @@ from .interop import MustBatchSampler
 from ..core.epochs import EPOCH_SCHEMES, EpochBatchSampler, EpochScheme
 
 # %% auto #0
-__all__ = ['RATE_RTOL', 'OpacusStyleAccountant', 'warn_not_played', 'register_accountant', 'attach']
+__all__ = ['RATE_RTOL', 'WRAPPING_PACKAGES', 'OpacusStyleAccountant', 'warn_not_played', 'user_stacklevel', 'register_accountant',
+           'attach']
 
 # %% ../../nbs/training/02_opacus.ipynb #97df157c
 RATE_RTOL = 1e-9   # relative tolerance on a sample rate: Opacus computes 1/len(data_loader) in floating point
@@ -75,9 +76,19 @@ def warn_not_played(result,     # the `AccountResult` an Opacus door answers fro
                     door:str,   # the door, for the message: 'get_epsilon', 'make_private_with_epsilon'
                    ) -> None:
     "Warn where the net asked for did not fit and the fast certificate answered (Opacus's doors return bare numbers)."
-    from must_nbdev.accounting.account import TOO_LARGE
+    from must_nbdev.accounting.account import TOO_LARGE, skip_short
     for name, why in ((result.skipped if result is not None else None) or {}).items():
-        if why.startswith(TOO_LARGE): warnings.warn(f"{door}: {name} not played: {why}", stacklevel=3)
+        if skip_short(why) == TOO_LARGE:
+            warnings.warn(f"{door}: {name} not played: {why}", stacklevel=user_stacklevel())
+
+WRAPPING_PACKAGES = ('must_nbdev', 'opacus', 'torch')   # the frames a warning of an Opacus door passes over
+
+def user_stacklevel() -> int:
+    "`warnings.warn`'s stacklevel, called here, of the nearest caller outside `WRAPPING_PACKAGES`: the user's line."
+    frame, level = sys._getframe(1), 1   # level 1: the function that warns
+    while frame is not None and frame.f_globals.get('__name__', '').partition('.')[0] in WRAPPING_PACKAGES:
+        frame, level = frame.f_back, level + 1
+    return level if frame is not None else 2
 
 # %% ../../nbs/training/02_opacus.ipynb #c6b15ead
 @patch_to(OpacusStyleAccountant)
