@@ -1,8 +1,10 @@
 """The quick setting's tolerance: what `net_tol` buys at Figure S2 and at the DP-SGD size, next to the other options
-(`QUICK_NET` = net_tol 0.04, net_grid 4, net_levels 1, net_lean; accounting/09_triangle_certificate).
+(`QUICK_NET`: net_tol 0.04, net_grid 4, net_levels 1, net_lean when claim 32 ran; since claim 34 net_tol 0.02 with
+net_copies_tol 0.08; accounting/08b_net_options).
 
     cd research/tight_default && python quick_tol.py > quick_tol_out.txt
     python quick_tol.py wr:tol=0.02 wor@2.62:tol=0.02,blocks=5    # chosen runs: SCHEME[@SIGMA]:option=value,...
+    python quick_tol.py wr@2.62:tol=0.005,copies_tol=0.02,blocks=5     # options: TightOptions' fields
 
 SCHEME alone is Figure S2's size (n = 10,000, batch 200, b = 118, σ = 4, 1,000 steps, δ(ε = 1)); SCHEME@SIGMA the
 DP-SGD size (n = 60,000, batch 256, b = 6,000, 2,350 steps, ε(δ = 1e-5)). Each run is one `account(net=options)` in a
@@ -31,7 +33,8 @@ print(json.dumps(dict(certified=r.upper, attack=r.lower, certificate=r.certifica
 def parse(arg:str) -> tuple:
     "'wr@2.62:grid=2,tol=0.02' -> ('wr@2.62', {'grid': 2, 'tol': 0.02})"
     name, _, rest = arg.partition(':')
-    typed = dict(grid=int, blocks=int, coarsen=int, cells=int, tol=float, levels=float, lean=lambda s: s == 'True')
+    typed = dict(grid=int, blocks=int, coarsen=int, cells=int, tol=float, levels=float, lean=lambda s: s == 'True',
+                 copies_tol=float)
     return name, {k: typed[k](v) for k, v in (kv.split('=') for kv in rest.split(',') if kv)}
 
 RUNS = (['wor:', 'wor:tol=0.02', 'wor:tol=0.01']
