@@ -132,3 +132,14 @@ def test_the_curves_take_the_attack_budget():
         one = account(s, sigma=SIGMA, steps=K, delta=DELTA, attack_budget=budget)
         curve = epsilon_over_steps(s, sigma=SIGMA, steps=[K], delta=DELTA, attack_budget=budget)[0]
         assert (curve.lower, curve.attack_name, curve.upper) == (one.lower, one.attack_name, one.upper)
+
+@pytest.mark.parametrize('name, n, m, sigma, k, relation, query', [
+    ('poisson', 333, 48, 5.5689, 94, 'add_remove', dict(eps=1.585)),
+    ('wor', 324, 9, 6.598, 360, 'substitute', dict(delta=1e-7))])
+def test_regression_recorded_run_started_its_grid_one_ulp_away_from_account(name, n, m, sigma, k, relation, query):
+    "A recorded run read its one spread as sqrt(k·s²/k), an ulp from account's s, and ended on another grid (a fuzz)."
+    sc = make_scheme(name, n, m=m) if name != 'poisson' else make_scheme(name, n, q=m / n)
+    once = account(sc, sigma=sigma, steps=k, relation=relation, **query)
+    recorded = PrivacyAccountant().step(sc, sigma=sigma, steps=k, relation=relation)
+    answer = recorded.delta(query['eps']) if 'eps' in query else recorded.epsilon(query['delta'])
+    assert answer.certified == once.certified and recorded.h == once.h

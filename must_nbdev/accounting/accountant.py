@@ -321,8 +321,11 @@ def _answer(self, f, is_delta:bool) -> Bounds:
     def build(h):
         mechs = self._mechanisms(h)
         acc = PrivacyAccountant([(mechs[key], k) for key, k in counts.items()], self.max_bins, self.requested)
-        spread = math.sqrt(sum(k * min(loss_std(q) for q in mechs[key].upper) ** 2 for key, k in counts.items())
-                           / self.steps)
+        stds = {key: min(loss_std(q) for q in mechs[key].upper) for key in counts}
+        # one spread is read as it is, as `account` reads it: sqrt(k·s²/k) can differ from s by an ulp, and the
+        # grid driver would then start one ulp away and could end on another grid than `account`'s
+        spread = (next(iter(stds.values())) if len(set(stds.values())) == 1
+                  else math.sqrt(sum(k * stds[key] ** 2 for key, k in counts.items()) / self.steps))
         return acc, spread
     def query(acc):
         self.n_dir = acc.n_dir; return acc._comps.answer(f)
