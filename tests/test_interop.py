@@ -132,6 +132,8 @@ def test_missing_dp_accounting_names_the_package(monkeypatch):
     with pytest.raises(ImportError, match='pip install dp-accounting'):
         to_dp_accounting(scheme_gaussian_pld(make_scheme('wor', 50, m=5), 1.0, h=1e-2))
 
+DPA_ROUNDOFF = 1e-14   # dp_accounting's composed δ: its FFT's round-off, absolute
+
 @pytest.mark.parametrize('scheme, relation, h', [(make_scheme('poisson', 2000, q=0.02), 'add_remove', 1e-3),
                                                  (make_scheme('poisson', 2000, q=0.02), 'substitute', 1e-3),
                                                  (make_scheme('wr', 2000, m=40), None, 1e-3),
@@ -147,9 +149,10 @@ def test_export_single_step_delta_equal_and_composition_inside_our_bracket(schem
     # (larger ε hit a math domain error in PrivacyAccountant's auto-precision check: reported)
     for e in (0.3, 0.6, 1.0):
         b, d = acc.delta(e), float(comp.get_delta_for_epsilon(e))
-        # same PMF, same convolution: inside our certified interval
-        assert b.lower <= d <= b.upper + 2e-15
-        assert b.upper - d <= 1e-4 * b.upper + 2e-15
+        # same PMF, same convolution: inside our certified interval, up to dp_accounting's own FFT round-off, which it
+        # does not charge (2.3e-15 above our upper bound of 2.35e-10 on an AMD EPYC machine)
+        assert b.lower <= d <= b.upper + DPA_ROUNDOFF
+        assert b.upper - d <= 1e-4 * b.upper + DPA_ROUNDOFF
 
 def test_export_directions_match_dp_accounting_poisson_gaussian():
     pytest.importorskip('dp_accounting')

@@ -356,7 +356,9 @@ def test_lean_game_plays_the_first_split_alone_and_label_nets_only_where_they_pa
     monkeypatch.setattr(triangle_certificate, 'LEAN_GAIN', 1.0)       # no label net can pay all of δ: label 1's alone
     only1 = triangle_delta(wr, sigma=S4, steps=100, eps=0.5, h=H4, tol=1.0, lean=True)
     label1 = net_label_groups(wr, S4, H4, 1.0, 1, full.label_rate_ratio, triangle_certificate.PER_H, 1)[3]
-    assert only1.members == label1 < lean.members and lean.value <= only1.value * (1 + 1e-9)   # up to the round-off
+    # more nets only lower the value, up to the DP's floating-point round-off, which depends on the CPU's FFT path: an
+    # AMD EPYC machine gave lean 1.0e-9 relative (1.0e-15 absolute) above label 1's alone, with 5.5e-10 charged on top
+    assert only1.members == label1 < lean.members and lean.value <= only1.value * (1 + 1e-8)
     assert att <= only1.value, (att, only1.value)
 
 def test_lean_game_is_the_full_game_for_wor_and_reaches_every_door():
