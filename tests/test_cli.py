@@ -535,8 +535,18 @@ def test_account_says_when_the_net_asked_for_did_not_fit_and_the_fast_certificat
     assert rc == 0, err
     why = paragraph(out, 'triangle net not played:')
     assert why.startswith('triangle net not played: too large for the budget — ') and 'GiB of spectra' in why
+    assert 'max_bins (CLI --max-bins)' in why and 'net_tol (CLI --net-tol)' in why   # the flags a CLI user can set
     assert why.endswith("the fast certificate 'partially unlabelled' answered, 1.02x the best attack")
     assert '-> partially unlabelled wins' in out
+
+def test_account_names_the_flags_when_the_nets_grid_would_pass_one():
+    "--net quick (net_grid 4) where only a coarse h fits max_bins: the reason names --net-grid and --max-bins."
+    rc, out, err = run(['account', '--scheme', 'wor', '--n', '2000', '--m', '20', '--sigma', '1', '--k', '50',
+                        '--delta', '1e-5', '--net', 'quick', '--max-bins', '64'])
+    assert rc == 0, err
+    why = paragraph(out, 'triangle net not played:')
+    assert 'puts the net on the loss grid' in why
+    assert 'lower net_grid (CLI --net-grid), or raise max_bins (CLI --max-bins)' in why
 
 def test_calibrate_says_when_the_net_asked_for_was_not_played():
     "must calibrate --net quick where the net's floor leaves no room: the line says so; --json carries skipped."

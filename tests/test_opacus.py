@@ -77,6 +77,15 @@ def test_regression_poisson_is_charged_at_the_rate_opacus_loader_draws():
     with pytest.raises(ValueError, match='disagrees with the rates'): acc.scheme_at_rate(1 / 50)
 
 
+def test_regression_a_float32_rate_is_refused_with_both_rates_in_full():
+    "A float32 sample rate (0.029999999329...) against the sampler's 0.03 used to read '0.03 disagrees with 0.03'."
+    acc = OpacusStyleAccountant(make_scheme('wor', 1_000, m=30))
+    assert acc.scheme_at_rate(0.03) is acc.scheme
+    with pytest.raises(ValueError, match=r'sample_rate=0\.029999999329447746 .*\(rate 0\.03\)'):
+        acc.scheme_at_rate(np.float32(0.03))
+    with pytest.raises(ValueError, match=r'sample_rate=0\.05 .*\(rate 0\.03\)'): acc.scheme_at_rate(0.05)
+
+
 def test_regression_each_poisson_loader_is_charged_its_own_drawn_rate():
     # two loaders on one engine: 920 records (draws and passes 1/92), then 930 (draws 1/93, Opacus passes 1/92 too);
     # one drawn rate for both would charge the first loader's steps at 1/93, below what it drew: refused instead

@@ -117,7 +117,7 @@ def net_step(h:float,               # the loss grid step the net is asked at, in
     step = h * options.grid
     if step > 1:   # a coarser h only makes it worse (factor ∞); a finer one, from a larger max_bins, fits
         raise GridTooLarge(f"net_grid={options.grid} puts the net on the loss grid {step:g} > 1", math.inf,
-                           "lower net_grid, or raise max_bins for a finer h")
+                           "lower net_grid (CLI --net-grid), or raise max_bins (CLI --max-bins) for a finer h")
     return step
 
 # %% ../../nbs/accounting/09b_net_blocks.ipynb #fb5bedfc

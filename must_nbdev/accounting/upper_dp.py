@@ -145,7 +145,8 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
                            f"members at h={h:.3g} ({spectra_bytes / 2**30:.3g} GiB of spectra): more than "
                            f"max_bins={max_bins} or the memory budget ({_defs.RAISE_BUDGET})",
                            max(max(r_need) / max_bins, spectra_bytes / _defs.MEMORY_BUDGET),
-                           "use a larger h, max_bins or tol")
+                           "use a larger h or max_bins (CLI --max-bins), or a larger net_tol (CLI --net-tol) "
+                           "or net_grid (CLI --net-grid)")
     u = float(UNIT_ROUNDOFF['double'])
     s = np.arange(lo[k], hi[k] + 1) * h
     V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)  # rounded up

@@ -21,6 +21,11 @@ RATE_RTOL = 1e-9   # relative tolerance on a sample rate: Opacus computes 1/len(
 
 def _same_rate(a:float, b:float) -> bool: return abs(a - b) <= RATE_RTOL * max(a, b)
 
+def _rate_texts(*rates) -> list:
+    "The rates to 6 digits, or all in full where two that differ print alike (a float32 0.03 is not 0.03)."
+    short = [f"{float(r):.6g}" for r in rates]
+    return [repr(float(r)) for r in rates] if len(set(short)) < len({float(r) for r in rates}) else short
+
 def _checked_net(scheme, relation:str, net):
     "The triangle net's options for an accountant of `scheme`, checked to apply (None: the fast certificates)."
     from must_nbdev.accounting.net_options import net_asked
@@ -102,13 +107,15 @@ def scheme_at_rate(self,
         # Opacus passes 1/len(its loader), and that length int(1/r) can fall one short of 1/r (r = 1/93: 92 steps)
         for passed, r in self.drawn_rates.items():
             if _same_rate(q, passed) or _same_rate(q, r): return make_scheme('poisson', 10 ** 9, q=r)
-        raise ValueError(f"sample_rate={q:.6g} from Opacus disagrees with the rates its Poisson loaders draw at "
-                         f"({', '.join(f'{r:.6g}' for r in self.drawn_rates.values())})")
+        q_text, *drawn = _rate_texts(q, *self.drawn_rates.values())
+        raise ValueError(f"sample_rate={q_text} from Opacus disagrees with the rates its Poisson loaders draw at "
+                         f"({', '.join(drawn)})")
     ok = [self.scheme.rate] + ([1 / self.pass_steps] if self.pass_steps else [])
     if any(_same_rate(q, r) for r in ok): return self.scheme               # never another batch size
     per = f" or 1/len(sampler) = 1/{self.pass_steps}" if self.pass_steps else ""
+    q_text, rate_text = _rate_texts(q, self.scheme.rate)
     raise ValueError(
-        f"sample_rate={q:.6g} from Opacus disagrees with the sampler's scheme {self.scheme} (rate {self.scheme.rate:.6g}"
+        f"sample_rate={q_text} from Opacus disagrees with the sampler's scheme {self.scheme} (rate {rate_text}"
         f"{per}). Opacus sets sample_rate = 1/len(data_loader): build the DataLoader with batch_sampler = the "
         f"sampler this accountant was made with, and wire it with must_nbdev.attach(privacy_engine, sampler) before "
         f"make_private")
