@@ -30,7 +30,7 @@ def test_calibration_says_how_far_the_fast_answer_is_from_the_attack():
     wor = calibrate_sigma(make_scheme('wor', 60_000, m=256), steps=2350, eps=3.0, delta=1e-5)
     assert wor.result.tighter and wor.result.theory_gap > 1.1                # the public labels: 1.16x the attack
     assert f"≥ {wor.eps_lower:.4g} by attack (gap {wor.result.theory_gap:.3g})" in repr(wor)
-    assert repr(wor).endswith('; tighter: net=True)')
+    assert repr(wor).endswith("; tighter: net='quick')")
     exact = calibrate_sigma(make_scheme('poisson', 60_000, m=256), steps=500, eps=2.0, delta=1e-5)
     assert 'by attack' in repr(exact) and 'tighter' not in repr(exact)        # Poisson's pair is exact
     from must_nbdev.accounting.calibrate import calibrate_steps

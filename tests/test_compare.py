@@ -60,6 +60,18 @@ def test_reading_states_what_the_numbers_say(calibrated):
     assert text.startswith(f"Under substitution, {short_label(best)} needs the least noise")
     assert comparison_table(calibrated).count('\n') == len(calibrated) + 1
 
+def test_regression_stage_i_sizes_that_tie_are_named_together():
+    "MUST.wo has WR's law at every b: the reading named whichever b won by round-off (b=4096 in one run, 1024 in another)."
+    from dataclasses import replace
+    rows = compare_schemes(4_000, 40, steps=50, sigma=2.0, delta=1e-5, b_values=[80, 160], epoch_schemes=False)
+    wo = [r for r in rows if r.name == 'must-wo']
+    assert len(wo) == 2 and wo[0].eps == pytest.approx(wo[1].eps, rel=1e-6)
+    # every other MUST row made worse, so the best MUST scheme is MUST.wo, at either b
+    rows = [replace(r, eps=2 * r.eps) if r.b is not None and r.name != 'must-wo' else r for r in rows]
+    assert ' The best MUST scheme, MUST.wo (b = 80, 160: alike), has ' in reading(rows, calibrated=False)
+    lone = [r for r in rows if not (r.name == 'must-wo' and r.b == 160)]
+    assert ' The best MUST scheme, MUST.wo b=80, has ' in reading(lone, calibrated=False)
+
 def test_default_b_values_and_bad_input():
     names = [(sc.name, sc.b) for sc, _ in comparison_schemes(10_000, 100)]
     assert ('must-ow', 200) in names and ('must-ow', 800) in names and ('must-ow', 2500) in names

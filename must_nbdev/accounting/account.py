@@ -141,7 +141,7 @@ class AccountResult(CertifiedResult):
         return (f"AccountResult({what} ≤ {self.upper:.4g} certified{won}, {attack}{gap}; "
                 f"{self.scheme}, σ={self.sigma:g}, {self.steps} steps, {self.relation}"
                 f"{'' if self.certified_accuracy else '; NOT to the requested accuracy'}"
-                f"{'; tighter: net=True' if self.tighter else ''}"
+                + ("; tighter: net='quick'" if self.tighter else '')
                 + ''.join(f"; {name} not played ({skip_short(why)})" for name, why in (self.skipped or {}).items())
                 + ")")
 

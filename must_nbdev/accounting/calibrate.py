@@ -57,7 +57,7 @@ class Calibration(CertifiedResult):
             '' if r.theory_gap is None else f" (gap {r.theory_gap:.3g})")
         return (f"Calibration({self.knob}={val}: certified ε ≤ {self.eps_upper:.4g}{seen}; σ={self.sigma:.6g}, "
                 f"{self.steps} steps, {self.scheme}; {self.calls} calls, {self.seconds:.2f} s"
-                f"{'; tighter: net=True' if r is not None and r.tighter else ''})")
+                + ("; tighter: net='quick'" if r is not None and r.tighter else '') + ')')
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #bbba835d
 def _largest_feasible(f,                  # x -> certified ε at x, non-decreasing in x (∞: not certifiable there)

@@ -220,7 +220,10 @@ def reading(rows:list,            # `compare_schemes` rows
             + (")." if bf is wor else f", against {_three(key(wor))} for WOR)."))
     if must:
         m0 = min(must, key=key)
-        text += (f" The best MUST scheme, {short_label(m0)}, has {key(m0) / key(wor) - 1:+.0%} {more} relative to WOR "
+        # stage-I sizes that print alike are a tie (MUST.wo's law is WR's at every b): named together, not by noise
+        ties = [r.b for r in must if r.name == m0.name and _three(key(r)) == _three(key(m0))]
+        name = short_label(m0) if len(ties) < 2 else f"{m0.scheme} (b = {', '.join(map(str, sorted(ties)))}: alike)"
+        text += (f" The best MUST scheme, {name}, has {key(m0) / key(wor) - 1:+.0%} {more} relative to WOR "
                  f"and touches {m0.distinct:.0f} distinct records per step against {wor.distinct:.0f}.")
     ran = [r for r in sub if not math.isnan(r.theory_gap)]    # NaN: no attack grid fitted that row
     if ran:

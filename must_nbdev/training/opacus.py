@@ -45,7 +45,8 @@ class OpacusStyleAccountant:
                  sampler='poisson',       # the MustBatchSampler the DataLoader draws from (or its Scheme); 'poisson':
                                           # Opacus's own Poisson sampler, charged at the rate its loader draws at
                  relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
-                 net=None):               # True or TightOptions: the triangle net too (slow); None: fast only
+                 net=None):               # True, 'quick', 'quick-blocks' or TightOptions: the triangle net too
+                                          # (slower, tighter); None: the fast certificates only
         self.sampler = sampler if isinstance(sampler, (MustBatchSampler, EpochBatchSampler)) else None
         if self.sampler is not None: self.scheme, self.pass_steps = sampler.scheme, sampler.steps
         elif isinstance(sampler, EpochScheme): self.scheme, self.pass_steps = sampler, sampler.steps_per_epoch
@@ -362,8 +363,9 @@ def _package_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
 def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_private / make_private_with_epsilon
            sampler,                 # the MustBatchSampler the DataLoader draws from, or 'poisson' (Opacus's own)
            relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
-           net=None,                # True or TightOptions (QUICK_NET): the triangle net too, in get_epsilon and
-                                    # make_private_with_epsilon (fixed size, substitution; slow); None: fast only
+           net=None,                # True, 'quick', 'quick-blocks' or TightOptions: the triangle net too, in
+                                    # get_epsilon and make_private_with_epsilon (fixed size, substitution; slower,
+                                    # tighter); None: the fast certificates only
           ) -> OpacusStyleAccountant:
     "Make `privacy_engine` account `sampler`'s scheme with certified bounds; its make_private then checks the wiring."
     if not (isinstance(sampler, (MustBatchSampler, EpochBatchSampler))
