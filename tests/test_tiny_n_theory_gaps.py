@@ -54,6 +54,15 @@ def test_default_two_step_certificate_stays_above_the_best_enumerated_attack(nam
         assert low.value > low.collinear * (1 + 1e-4), (low.value, low.collinear)  # the off-line first step wins
     assert gap < 1.07, gap                                                    # measured 1.025-1.056 (TINY_N_GAPS.md)
 
+def test_three_step_certificate_stays_above_the_best_enumerated_three_step_attack():
+    """Three adaptive steps of MUST.ow (n = 4, m = 3, b = 2, σ = 2, ε = 0): the best enumerated real attack over a 1-D
+    family (exact_k_step, each later step chosen from the losses so far) beats the package's attack and stays below the
+    certificate. The 24 cases with off-line first steps and the triangle net: research/tight_default/three_step."""
+    from exact_k_step import k_step_1d
+    r = account(make_scheme('must-ow', 4, m=3, b=2), sigma=2.0, steps=3, eps=0.0)
+    low, _ = k_step_1d('must-ow', 4, 3, 2, 2.0, 0.0, family_1d(5), 3)
+    assert r.attack * 1.005 < low <= r.certified, (r.attack, low, r.certified)   # 0.4883 < 0.4918 <= 0.5287
+
 # --- the enumeration itself ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize('name,n,m,b', SCHEMES)
