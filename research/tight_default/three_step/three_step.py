@@ -8,35 +8,9 @@ Note on sanity (b)'s wording in the output: for the package's ADAPTIVE attack `a
 (lo == hi == .attack, one discretised DP value), so "ABOVE its bracket by ~1e-7" only means above that single value;
 pair_closed_form.py shows, for k = 1, 2, package attack ≲ our cells value ≤ the exact continuum value in every case.
 
-Model: as in exact_two_step (substitution of record 0; every batch enumerated; one step's output on cells of width σ/400
-in 1-D, squares of side σ/40 in 2-D, with exact Gaussian masses; a configuration c has cell masses p (under D), q (under
-D′) and losses L = log(p/q) ∈ (−inf, +inf]; cells with p = 0 are dropped, L = +inf where q = 0).
-
-Construction (α = e^e throughout; a "lower line" at grid point e_i is an affine function of α, value v_i at α_i = e^{e_i}
-and slope s_i, that lies below the hockey-stick curve δ_π(α) of one REAL adaptive policy π at EVERY α ≥ 0):
-* Level 1 (the last step): for each member c of the family and each grid point e_i, the tangent at α_i of c's cell curve
-  δ_c(α) = Σ_{L>e} (p − α q), which is convex in α and ≤ the true δ_c (post-processing). The level keeps, per grid
-  point, the tangent with the largest value there (`Lower`). Evaluated at any e it returns max(t0, t1, 0) with t0, t1 the
-  stored lines at the grid points on either side of e (ANY stored line would be sound; the neighbours are the tight
-  ones), never rounded up. Since each stored line is below its member's δ (≥ 0), max(line, 0) ≤ δ_member as well.
-* Level j+1: a first step c (cells p, L) followed, in each cell, by the policy π_g whose line V_j picked at e − L. The
-  hockey-stick identity of adaptive composition, Σ_cells Σ_y (p·P_g(y) − α q·Q_g(y))_+ = Σ_cells p · δ_{π_g}(α e^{−L}),
-  gives the real policy's value. FIX the choices made at e_i (per cell: which stored line, and whether the zero floor
-  is active); then f_i(α) = Σ_cells p · max(line_g(α e^{−L}), 0) is convex in α (a positive sum of maxima of affine
-  functions of α) and ≤ δ_{fixed policy}(α) for every α (term by term: max(line_g, 0) ≤ δ_{π_g}, evaluated at α e^{−L}).
-  Its value at α_i is W_c(e_i) = Σ p V_j(e_i − L) and a subgradient there is Σ_cells p · 1[line_g > 0] · slope_g · e^{−L}
-  (0 is a valid subgradient at a kink, since slope_g ≤ 0): the tangent line at α_i is below f_i ≤ δ_{policy} for all α,
-  so it is a valid lower line for level j+1. Cells with L = +inf (q = 0): the second argument is α·0 = 0, the term
-  p · max(line_g(0), 0) is constant in α, slope 0 (e^{−inf} = 0 is used, no inf·0). Level j+1 keeps per grid point the
-  best line over the first steps c of the family (and the null step x = x′, P = Q, L = 0: a real configuration).
-* The k-step value at ε: max over the first steps c of Σ_cells p · V_{k−1}(ε − L) — the value at α = e^ε of a real
-  k-step adaptive policy, evaluated through lines below it.
-* Cell MERGING (speed, only for building levels ≥ 2): the first step's cells are grouped by their loss (bins of width
-  0.002 for |L| ≤ 8, 0.05 beyond, L = +inf on its own); observing only the group is a further post-processing, so the
-  merged (Σp, Σq, log(Σp/Σq)) is again a real (coarser) first step. The k-step's last (outermost) sum uses all cells.
-* 2-D first step (outermost level only): off-line triangles family_2d(12) at squares of side σ/16, the best two refined
-  by exact_two_step._refine (Nelder–Mead over the angles of x, x′, squares σ/12), reported at squares σ/40; the inner
-  levels are the 1-D ones.
+Model and construction: the docstring of tests/exact_k_step.py, where the construction moved verbatim after this
+run (the argument that every level's lines lie below a real adaptive policy's δ, the null step, the merged
+cells); this script adds the 2-D first step (family_2d(12), refined over its angles) and the comparisons.
 Hence every reported lower bound is the value of a real adaptive k-step attack (coarsened transcript) evaluated
 through lines that are below it: up to floating point, no quadrature error of either sign, nothing rounded up.
 """
