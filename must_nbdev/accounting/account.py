@@ -15,7 +15,7 @@ from .adaptive import ADAPTIVE_WORK_BUDGET, adaptive_delta, adaptive_epsilon, ad
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
 from .net_options import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
-from .net_options import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED
+from .net_options import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, TIGHTER_HINT
 from .certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM, run_certificates
 from .attack import AttackAccountant
 from .accountant import (
@@ -141,7 +141,7 @@ class AccountResult(CertifiedResult):
         return (f"AccountResult({what} ≤ {self.upper:.4g} certified{won}, {attack}{gap}; "
                 f"{self.scheme}, σ={self.sigma:g}, {self.steps} steps, {self.relation}"
                 f"{'' if self.certified_accuracy else '; NOT to the requested accuracy'}"
-                + ("; tighter: net='quick'" if self.tighter else '')
+                + (f"; {TIGHTER_HINT}" if self.tighter else '')
                 + ''.join(f"; {name} not played ({skip_short(why)})" for name, why in (self.skipped or {}).items())
                 + ")")
 

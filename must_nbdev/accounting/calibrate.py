@@ -14,7 +14,7 @@ from .pairs import RELATIONS, check_sigma
 from .accountant import CertifiedResult, PrivacyAccountant
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS
-from .net_options import TightOptions, net_asked
+from .net_options import TightOptions, net_asked, TIGHTER_HINT
 from .account import requested_run_certificates
 from .tight_search import tight_sigma_search, tight_count_search
 
@@ -57,7 +57,7 @@ class Calibration(CertifiedResult):
             '' if r.theory_gap is None else f" (gap {r.theory_gap:.3g})")
         return (f"Calibration({self.knob}={val}: certified ε ≤ {self.eps_upper:.4g}{seen}; σ={self.sigma:.6g}, "
                 f"{self.steps} steps, {self.scheme}; {self.calls} calls, {self.seconds:.2f} s"
-                + ("; tighter: net='quick'" if r is not None and r.tighter else '') + ')')
+                + (f"; {TIGHTER_HINT}" if r is not None and r.tighter else '') + ')')
 
 # %% ../../nbs/accounting/11_calibrate.ipynb #bbba835d
 def _largest_feasible(f,                  # x -> certified ε at x, non-decreasing in x (∞: not certifiable there)
