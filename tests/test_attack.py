@@ -42,3 +42,16 @@ def test_the_old_import_paths_still_serve_the_attack_with_a_warning():
         warnings.simplefilter('ignore', DeprecationWarning)
         from must_nbdev import accountant as flat                      # the flat path of version 0.1
     assert flat.AttackAccountant is AttackAccountant and 'AttackAccountant' in flat.__all__
+
+
+@pytest.mark.parametrize('name', ['wr', 'must-ow', 'must-ww'])
+def test_regression_attack_pairs_keep_the_mass_of_the_counts_they_leave_out(name):
+    "Counts below COMPONENT_FLOOR were dropped from the attack's mixtures with no trace, so a mixture in Q's place "
+    "was lighter than the real one (a lower PLD could then overstate δ); their mass now travels as `dropped`."
+    from must_nbdev.accounting.pairs import output_pair, occurrence_components
+    scheme = scheme_at(name, 60_000, 256, 6_000)
+    dropped = occurrence_components(scheme)[2]
+    assert dropped > 0 and dropped == output_pair(scheme, 2.62)[0].dropped
+    for A, B, _ in attack_pairs(scheme, 2.62):
+        for M in (A, B):   # a one-component law (a single mean) leaves nothing out
+            assert M.dropped == (dropped if len(M.mu) > 1 else 0.0)

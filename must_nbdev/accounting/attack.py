@@ -6,8 +6,8 @@
 from __future__ import annotations
 import math
 import numpy as np
-from ..core.sampling import Scheme, occurrence_pmf
-from .pairs import COMPONENT_FLOOR, GaussianMixture
+from ..core.sampling import Scheme
+from .pairs import GaussianMixture, occurrence_components
 from .pld import GridTooLarge, MAX_BINS, loss_cells, lower_pld, upper_pld
 from .accountant import AttackBounds, Bounds, Compositions
 
@@ -21,10 +21,8 @@ def attack_pairs(scheme:Scheme,           # registry scheme (`make_scheme`) or p
                 ) -> list:
     "Output laws (A, B, flips) of a step on real neighbouring datasets (clip 1, 1-D); `flips`: can orientation change."
     relation = scheme.relation if relation is None else relation
-    occ = occurrence_pmf(scheme)
-    keep = occ.log_pmf >= math.log(COMPONENT_FLOOR)
-    l, lw = np.flatnonzero(keep).astype(float), occ.log_pmf[keep]
-    G = lambda mu: GaussianMixture(lw, mu, sigma)
+    l, lw, dropped = occurrence_components(scheme)
+    G = lambda mu: GaussianMixture(lw, mu, sigma, dropped)   # the mass left out kept: a lower PLD charges it to Q
     zero = GaussianMixture(np.zeros(1), np.zeros(1), sigma)
     if not scheme.fixed_size:                   # Poisson: the others' sum is independent of the record: others 0
         return [(G(l), zero, False)] if relation == 'add_remove' else [(G(l), G(-l), False)]
@@ -69,11 +67,11 @@ class AttackAccountant:
 
     def _best(self, bounds:str, x:float) -> Bounds:
         "Run whose `bounds` ('delta_bounds'/'eps_bounds') at x has the largest certified lower end, with its upper end."
-        def lowest(comp):                             # the largest lower end; the first run of equal ones
+        def best_lower(comp):                         # the largest lower end; the first run of equal ones
             ends = [getattr(c, bounds)(x)[0] for c in comp]
             self._winner = max(range(len(ends)), key=ends.__getitem__)
             return Bounds(ends[self._winner], ends[self._winner], ends[self._winner])
-        lo = self._comps.answer(lowest).lower
+        lo = self._comps.answer(best_lower).lower
         i, self.best_run = self._winner, self.labels[self._winner]
         def upper_end(comp):
             v = getattr(comp[0], bounds)(x)[1]; return Bounds(v, v, v)

@@ -15,7 +15,7 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 # %% auto #0
 __all__ = ['special', 'RELATIONS', 'LOG_SQRT_2PI', 'U_DOUBLE', 'LOG_NDTR_ULPS', 'COMPONENT_FLOOR', 'SIGMA_RANGE',
            'tail_log_error', 'tails_cell', 'tails_cell_error', 'log_normal_cell', 'logsumexp_rows', 'GaussianMixture',
-           'check_sigma', 'output_pair']
+           'check_sigma', 'occurrence_components', 'output_pair']
 
 # %% ../../nbs/accounting/00_pairs.ipynb #27147b95
 RELATIONS = SCHEME_RELATIONS   # one list, core.sampling's, where a Scheme checks its own relation
@@ -165,16 +165,21 @@ def check_sigma(sigma:float,         # a noise multiplier
     "σ as a float in `SIGMA_RANGE`, else a `ValueError` naming `name` and the range (a `TypeError` for a non-number)."
     return check_real(sigma, name, *SIGMA_RANGE)
 
+def occurrence_components(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
+                         ) -> tuple:
+    "The copy counts of probability ≥ COMPONENT_FLOOR, their log weights, and a bound on the mass left out."
+    occ = occurrence_pmf(scheme)
+    keep = occ.log_pmf >= math.log(COMPONENT_FLOOR)
+    dropped = occ.tail_bound + (float(np.exp(special.logsumexp(occ.log_pmf[~keep]))) if (~keep).any() else 0.0)
+    return np.flatnonzero(keep).astype(float), occ.log_pmf[keep], dropped
+
 def output_pair(scheme:Scheme,              # registry scheme (`make_scheme`) or pipeline (`multistage`)
                 sigma:float,                # noise multiplier: Gaussian std / clipping norm (> 0)
                 relation:str='substitute'): # 'substitute' or 'add_remove'
     "The output distributions (P, Q) of one release of `scheme`∘Gaussian(σ) on neighbouring datasets."
     sigma = check_sigma(sigma)
     check_choice(relation, 'relation', RELATIONS)
-    occ = occurrence_pmf(scheme)
-    keep = occ.log_pmf >= math.log(COMPONENT_FLOOR)
-    dropped = occ.tail_bound + (float(np.exp(special.logsumexp(occ.log_pmf[~keep]))) if (~keep).any() else 0.0)
-    l, lw = np.flatnonzero(keep).astype(float), occ.log_pmf[keep]
+    l, lw, dropped = occurrence_components(scheme)
     P = GaussianMixture(lw, l, sigma, dropped)
     Q = (GaussianMixture(lw, -l, sigma, dropped) if relation == 'substitute'
          else GaussianMixture(np.zeros(1), np.zeros(1), sigma))
