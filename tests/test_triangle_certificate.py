@@ -484,3 +484,19 @@ def test_regression_the_stand_in_of_a_label_of_rate_one_is_finite():
     for grid in (h, 0.25):
         d = triangle_certificate._proxy_delta(sc, 2.84, 7, 1.0, grid, triangle_certificate.PER_COPY, 1 << 16)
         assert 0 <= d <= 1
+
+
+def test_regression_a_net_too_large_for_the_budget_is_refused_before_any_member_is_built(monkeypatch):
+    "WR(n=200, m=10), quick net under 4 MiB: every member was built (a minute over a calibration) before the refusal."
+    from must_nbdev.core.definitions import memory_budget
+    triangle_certificate.net_label_groups.cache_clear()
+    built, real = [], triangle_certificate._member_plds
+    monkeypatch.setattr(triangle_certificate, '_member_plds', lambda net, *a: built.append(len(net)) or real(net, *a))
+    sc = make_scheme('wr', 200, m=10)
+    with memory_budget(4 << 20):
+        r = account(sc, sigma=1.0, steps=3, eps=1.0, net='quick', max_bins=6553)
+    why = r.skipped['triangle net']
+    assert 'needs at least' in why and 'GiB of spectra' in why, why
+    assert all(n == 1 for n in built), built          # at most the floor's single displacing pair: no net's members
+    r = account(sc, sigma=1.0, steps=3, eps=1.0, net='quick', max_bins=6553)   # within the default budget: played
+    assert r.skipped is None and 'triangle net' in r.certificates and max(built) > 1, (r.skipped, built)

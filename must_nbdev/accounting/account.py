@@ -16,6 +16,7 @@ from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS, MAX_CELLS
 from .net_options import TightOptions, QUICK_NET, QUICK_NET_MEASURED, net_asked
 from .net_options import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, TIGHTER_HINT
+from .net_options import QUICK_PRESET, QUICK_BLOCKS_PRESET
 from .certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM, run_certificates
 from .attack import AttackAccountant
 from .accountant import (
@@ -323,9 +324,10 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     certified = bool(fast.ratio <= accuracy)
     # named as every door takes it (net=...: account, the curves, calibrators, compare, sweep, Opacus's attach)
     tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
-               f"triangle-net certificate, tighter and slower; net='quick' is its quick setting (CLI --net quick: "
-               f"{QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}: benchmarks/TIGHT_DEFAULT.md), and "
-               f"net='quick-blocks' plays it in {QUICK_BLOCKS} blocks (CLI --net quick-blocks; "
+               f"triangle-net certificate, tighter and slower; net={QUICK_PRESET!r} is its quick setting "
+               f"(CLI --net {QUICK_PRESET}: {QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}: "
+               f"benchmarks/TIGHT_DEFAULT.md), and "
+               f"net={QUICK_BLOCKS_PRESET!r} plays it in {QUICK_BLOCKS} blocks (CLI --net {QUICK_BLOCKS_PRESET}; "
                f"{QUICK_BLOCKS_MEASURED}: benchmarks/TIGHT_BLOCKS.md)"
                if worst and not tight and gap is not None and TIGHT_GAP < gap < math.inf
                and run_certificates(scheme, relation) else None)

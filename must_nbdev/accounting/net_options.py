@@ -12,7 +12,7 @@ from .unlabelled_net import CELLS, MAX_CELLS
 
 # %% auto #0
 __all__ = ['MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS', 'QUICK_BLOCKS_NET', 'QUICK_BLOCKS_MEASURED',
-           'QUICK_PRESET', 'NET_PRESETS', 'TIGHTER_HINT', 'TightOptions', 'net_asked']
+           'QUICK_PRESET', 'QUICK_BLOCKS_PRESET', 'NET_PRESETS', 'TIGHTER_HINT', 'TightOptions', 'net_asked']
 
 # %% ../../nbs/accounting/08b_net_options.ipynb #ca66aa97
 MAX_BLOCKS = 100_000   # the most blocks a run may be cut into (each block is at least one step)
@@ -70,7 +70,8 @@ QUICK_BLOCKS_MEASURED = (   # benchmarks/TIGHT_BLOCKS.md against TIGHT_DEFAULT.m
 
 # %% ../../nbs/accounting/08b_net_options.ipynb #0eddfc1f
 QUICK_PRESET = 'quick'   # the preset the short hints name: net='quick' (CLI --net quick)
-NET_PRESETS = {QUICK_PRESET: QUICK_NET, 'quick-blocks': QUICK_BLOCKS_NET}   # presets by name
+QUICK_BLOCKS_PRESET = 'quick-blocks'   # the preset in blocks the long hint names too
+NET_PRESETS = {QUICK_PRESET: QUICK_NET, QUICK_BLOCKS_PRESET: QUICK_BLOCKS_NET}   # presets by name
 TIGHTER_HINT = f"tighter: net={QUICK_PRESET!r}"   # closes the repr of a fast answer that has a `tighter` advice
 
 def net_asked(net,                             # False, True, a preset's name (`NET_PRESETS`) or a `TightOptions`

@@ -18,7 +18,7 @@ from .profile_pairs import crossing_epsilon, unlabelled_pld
 from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import attack_runs
 from .triangles import NET_TOL, PER_H, planar_upper_pld, triangle_net
-from .upper_dp import NET_TRIM, net_trim, upper_game_dp, worker_threads
+from .upper_dp import NET_TRIM, fitting_plan, net_trim, upper_game_dp, worker_threads
 from .net_options import MAX_BLOCKS, NET_PRESETS, TightOptions, net_asked   # their old home
 from .net_options import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, QUICK_BLOCKS_NET
 from .net_options import QUICK_NET, QUICK_NET_MEASURED
@@ -26,8 +26,8 @@ from .net_options import QUICK_NET, QUICK_NET_MEASURED
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
            'MALLOC_CHOICES', 'DISPLACING_COVER', 'MOVED', 'TriangleCertificate', 'check_net_query', 'check_copies_tol',
-           'label_pld', 'on_grid', 'member_coarsening', 'settle_allocator', 'member_pld', 'net_label_groups',
-           'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon']
+           'label_pld', 'on_grid', 'member_coarsening', 'settle_allocator', 'member_pld', 'label_nets',
+           'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -214,6 +214,20 @@ def _has_net(pi:float, l:int, sigma:float, last_net_label:int=0) -> bool:
 
 DISPLACING_COVER = np.array([[[4.0, 0.0], [0.0, 0.0]]]); DISPLACING_COVER.setflags(write=False)   # |a|² = 4, b = 0
 
+def label_nets(scheme:Scheme, sigma:float, tol:float, ratio:int|str=1, last_net_label:int=0,
+               copies_tol:float|None=None, floor:bool=False) -> tuple:
+    "The game's labels of weight ≥ CAP_MASS as (π, η, l, net or None), the null weight, the rest's mass (at +∞)."
+    labels, null, left = _rated_labels(scheme, sigma, ratio)
+    out = []
+    for pi, eta, l in labels:
+        if pi < CAP_MASS: left += pi; continue                 # negligible label: at +∞
+        net = None
+        if eta < 1 and _has_net(pi, l, sigma, last_net_label):   # l copies: the disc scaled by l, i.e. noise σ/l
+            net = (DISPLACING_COVER if floor
+                   else triangle_net(sigma / l, tol=tol if l == 1 or copies_tol is None else copies_tol))
+        out.append((pi, eta, l, net))
+    return tuple(out), null, left
+
 @lru_cache(maxsize=6)
 def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int=1, ratio:int|str=1,
                      levels:float=PER_H, last_net_label:int=0, copies_tol:float|None=None,
@@ -222,15 +236,12 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
     # last_net_label: only the labels l ≤ this get a net (0: every label heavy enough and with σ/l large enough)
     # copies_tol: the tolerance of the nets of l ≥ 2 copies (None: tol)
     # floor: every net replaced by the one pair it must cover, the displacing pair (`net_floor`): NOT a certificate
-    labels, null, left = _rated_labels(scheme, sigma, ratio)
+    labels, null, left = label_nets(scheme, sigma, tol, ratio, last_net_label, copies_tol, floor)
     groups, members = [], 0
-    for pi, eta, l in labels:
-        if pi < CAP_MASS: left += pi; continue                 # negligible label: at +∞
+    for pi, eta, l, net in labels:
         c = member_coarsening(coarsen * l * l, h)              # label l's members: on the grid c·h ≤ 1
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
-        if eta < 1 and _has_net(pi, l, sigma, last_net_label):   # l copies: the disc scaled by l, i.e. noise σ/l
-            net = (DISPLACING_COVER if floor
-                   else triangle_net(sigma / l, tol=tol if l == 1 or copies_tol is None else copies_tol))
+        if net is not None:                                    # l copies: the disc scaled by l, i.e. noise σ/l
             alts.append(_member_plds(net, eta, sigma / l, h, c, levels))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
@@ -273,6 +284,10 @@ def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
     first = ratio if ratio > 1 else PER_COPY if per_copy else 1         # the split the stand-in game ranks first
     asks = lean and any(_has_net(pi, l, sigma) for pi, _, l in _rated_labels(scheme, sigma, first)[0] if l >= 2)
     last = 1 if asks and not _label_nets_pay(scheme, sigma, k, at, h, first, max_bins) else 0   # 1: label 1's only
+    window = attack_runs(scheme, sigma, 'substitute', h, max_bins)[0]
+    # before any member is built: a net whose members' spectra cannot fit the budget is refused in seconds
+    nets = label_nets(scheme, sigma, tol, first if lean else 1, last, copies_tol, floor)[0]
+    plan = fitting_plan(window, steps, e0, span, h, [len(n) for *_, n in nets if n is not None], max_bins)
     groups, null, left, members = net_label_groups(scheme, sigma, h, tol, coarsen, first if lean else 1, levels, last,
                                                    copies_tol, floor)
     more = []                  # every split is played, the smaller sum at every state: a stand-in may choose badly
@@ -282,9 +297,8 @@ def net_dp(scheme:Scheme,        # a fixed-size scheme, checked by the caller
         more.append(tuple(alt)); members += extra
     families = [f for f in unlabelled_members(scheme, sigma, h, cells, max_bins=max_bins) if f]   # none for WOR
     more += [(((1.0, (f,)),), 0.0, 0.0) for f in families]      # each family: its largest member, the count hidden
-    window = attack_runs(scheme, sigma, 'substitute', h, max_bins)[0]
     return (upper_game_dp(groups, steps, e0, span, h, window, max_bins, null=null, left=left, more=tuple(more),
-                      whole=whole_steps(scheme, sigma, h, max_bins), trim=trim), members, ratio, per_copy,
+                      whole=whole_steps(scheme, sigma, h, max_bins), trim=trim, plan=plan), members, ratio, per_copy,
             sum(map(len, families)))
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c743f5bd

@@ -18,7 +18,8 @@ from .compose import sfft   # pocketfft, whatever backend the session set
 
 # %% auto #0
 __all__ = ['CORRELATION_BATCH', 'NET_TRIM', 'TRIM_SHARE', 'SPLIT_IDLE', 'SPLIT_PROBE', 'worker_threads', 'correlation_pool',
-           'largest_correlation', 'net_trim', 'upper_kernels', 'fold_kernels', 'upper_game_dp']
+           'largest_correlation', 'net_trim', 'upper_kernels', 'fold_kernels', 'check_spectra', 'fitting_plan',
+           'upper_game_dp']
 
 # %% ../../nbs/accounting/07b_upper_dp.ipynb #ffc084a5
 CORRELATION_BATCH = 1 << 22   # bytes of members' spectra multiplied and inverted at once (measured: 4 MB stays in cache)
@@ -103,6 +104,36 @@ def fold_kernels(single:tuple,      # ((π, upper PLD), ...): labels played by o
     inf = float(np.einsum('i,i->', w, infs)) * (1 + _MASS_SLACK)   # einsum: no BLAS threads, as in the DP
     return 1.0, K, np.array([inf]), a, b, np.array([0, 1]), float(K.sum() + inf)
 
+def check_spectra(bins:list,         # FFT bins of each kernel's spectra
+                  rows:list,         # members (spectra) of each kernel
+                  h:float,           # loss grid step
+                  max_bins:int,      # cap on FFT bins
+                  least:bool=False,  # the numbers are lower bounds (no member built yet)
+                 ):
+    "`GridTooLarge` where the net's DP needs more FFT bins than max_bins, or its spectra more than the memory budget."
+    spectra_bytes = sum(n * (r // 2 + 1) * 16 for n, r in zip(rows, bins))   # a spectrum per member
+    if rows and (max(bins) > max_bins or spectra_bytes > _defs.MEMORY_BUDGET):   # before any array that size exists
+        at = 'at least ' if least else ''
+        raise GridTooLarge(f"the triangle net's DP needs {at}{max(bins)} FFT bins × {sum(rows)} members at "
+                           f"h={h:.3g} ({at}{spectra_bytes / 2**30:.3g} GiB of spectra): more than "
+                           f"max_bins={max_bins} or the memory budget ({_defs.RAISE_BUDGET})",
+                           max(max(bins) / max_bins, spectra_bytes / _defs.MEMORY_BUDGET),
+                           "use a larger h or max_bins (CLI --max-bins), or a larger net_tol (CLI --net-tol) "
+                           "or net_grid (CLI --net-grid)")
+
+def fitting_plan(window:tuple,  # the attack's loss window (`attack_runs`)
+                 k:int,         # number of steps (>= 1)
+                 e0:float,      # ε at which δ is read
+                 span:int,      # extra grid points where V_0 is read
+                 h:float,       # loss grid step
+                 rows:list,     # members of each net the DP will play
+                 max_bins:int,  # cap on FFT bins
+                ) -> dict:
+    "`dp_plan` of the net's DP, once `rows` members could fit: each spectrum has at least the window's bins."
+    P = dp_plan(window, k, e0, span, h)
+    check_spectra([int(np.max(P['hi'][:-1] - P['lo'][:-1])) + 1] * len(rows), rows, h, max_bins, least=True)
+    return P
+
 def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative a tuple of members' upper PLDs
                   k:int,           # number of steps (>= 1)
                   e0:float,        # ε at which δ is read
@@ -116,13 +147,14 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
                   whole:tuple=(),  # whole-step upper PLDs that cap every step
                   more:tuple=(),   # further splits, each (groups, null, left): the smaller sum is kept at every state
                   trim:float=NET_TRIM,  # P-mass of each member's tails moved up over the run (`net_trim`)
+                  plan:dict|None=None,  # `dp_plan(window, k, e0, span, h)` if the caller has it (`fitting_plan`)
                  ) -> dict:
     "Upper bound on the labelled game: δ(e0 + jh) for j = 0..span (V_0 read at −span..0), from above."
     # groups: ((π, alternatives), ...), each alternative a tuple of members' upper PLDs: a label's value is the least
     # over its alternatives of the largest over their members. `null` weighs V itself, `left` is P-mass at +∞.
     # whole: upper PLDs of pairs that each dominate a whole step (both orientations): a step is also at most theirs
     # more: other label splits (groups, null, left) of the same step: a step is also at most each one's sum
-    P = dp_plan(window, k, e0, span, h)
+    P = dp_plan(window, k, e0, span, h) if plan is None else plan
     lo, hi = P['lo'], P['hi']
     G, splits = [], ((groups, null, left),) + tuple(more)
     for d, (grs, _, _) in enumerate(splits):
@@ -139,14 +171,7 @@ def upper_game_dp(groups:tuple,    # ((π, alternatives), ...): each alternative
         K, infs, a, b = upper_kernels((p,), k, trim)
         G.append((1.0, K, infs, a, b, np.array([0, 1]), float(K.sum() + infs[0]), -1))
     r_need = [int(np.max(hi[:-1] - lo[:-1])) + b - a + 1 for _, _, _, a, b, *_ in G]
-    spectra_bytes = sum(len(g[1]) * (r // 2 + 1) * 16 for g, r in zip(G, r_need))   # a spectrum per member
-    if max(r_need) > max_bins or spectra_bytes > _defs.MEMORY_BUDGET:   # before any array of that size exists
-        raise GridTooLarge(f"the triangle net's DP needs {max(r_need)} FFT bins × {sum(len(g[1]) for g in G)} "
-                           f"members at h={h:.3g} ({spectra_bytes / 2**30:.3g} GiB of spectra): more than "
-                           f"max_bins={max_bins} or the memory budget ({_defs.RAISE_BUDGET})",
-                           max(max(r_need) / max_bins, spectra_bytes / _defs.MEMORY_BUDGET),
-                           "use a larger h or max_bins (CLI --max-bins), or a larger net_tol (CLI --net-tol) "
-                           "or net_grid (CLI --net-grid)")
+    check_spectra(r_need, [len(g[1]) for g in G], h, max_bins)
     u = float(UNIT_ROUNDOFF['double'])
     s = np.arange(lo[k], hi[k] + 1) * h
     V = np.minimum(np.maximum(-np.expm1(e0 - s) + 4 * u * (1 + abs(e0) + np.abs(s)), 0.0), 1.0)  # rounded up
