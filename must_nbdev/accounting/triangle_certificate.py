@@ -214,8 +214,14 @@ def _has_net(pi:float, l:int, sigma:float, last_net_label:int=0) -> bool:
 
 DISPLACING_COVER = np.array([[[4.0, 0.0], [0.0, 0.0]]]); DISPLACING_COVER.setflags(write=False)   # |a|² = 4, b = 0
 
-def label_nets(scheme:Scheme, sigma:float, tol:float, ratio:int|str=1, last_net_label:int=0,
-               copies_tol:float|None=None, floor:bool=False) -> tuple:
+def label_nets(scheme:Scheme,                # a fixed-size scheme
+               sigma:float,                  # noise multiplier (> 0)
+               tol:float,                    # label 1's net refinement tolerance (> 0)
+               ratio:int|str=1,              # the label split (`_rated_labels`)
+               last_net_label:int=0,         # only labels l ≤ this get a net (0: every label that qualifies)
+               copies_tol:float|None=None,   # the nets of l ≥ 2 copies' tolerance (None: tol)
+               floor:bool=False,             # each net the displacing pair alone (`net_floor`): NOT a certificate
+              ) -> tuple:
     "The game's labels of weight ≥ CAP_MASS as (π, η, l, net or None), the null weight, the rest's mass (at +∞)."
     labels, null, left = _rated_labels(scheme, sigma, ratio)
     out = []
