@@ -105,6 +105,26 @@ def test_window_search_finds_the_full_grid_minimum(seed):
         assert _window(parts, {id(p): _LazyLogMGF(p) for p, _ in parts}, tau) == full
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_moments_sums_skip_blocks_yet_stay_within_their_charge_of_the_exact_sum(seed):
+    """The blocked log Σ e^{lm + λs} of the moments' bound against 50-digit sums: within the charge `_phi` adds
+    (γ_{N+4} relative and 8u of the magnitudes), on terms spread over thousands of e-folds, so blocks are skipped."""
+    from mpmath import mp, mpf, exp, log, fsum
+    from must_nbdev.accounting.compose import _TermBlocks, LSE_BLOCK, _gamma64
+    mp.dps = 50
+    rng, u = np.random.default_rng(seed), np.finfo(float).eps / 2
+    n = 3 * LSE_BLOCK + int(rng.integers(1, LSE_BLOCK))                 # a partial last block: padded
+    s = np.sort(rng.normal(0, 5, n)); lm = -np.abs(rng.normal(0, 300, n))
+    terms = _TermBlocks(lm, s)
+    for lam in (-64.0, -1.0, -0.01, 0.0, 0.01, 1.0, 64.0):
+        exact = log(fsum(exp(mpf(float(a)) + mpf(lam) * mpf(float(b))) for a, b in zip(lm, s)))
+        got = terms.lse(lam)
+        charge = _gamma64(n + 4) + 8 * u * (abs(got) + terms.lm_abs + abs(lam) * terms.s_abs)
+        assert abs(mpf(got) - exact) <= charge, (lam, got, exact)
+    bound = terms.top + np.maximum(64 * terms.s_lo, 64 * terms.s_hi) + 1
+    assert (bound < np.max(lm + 64 * s) - 60).any()                      # the case skips blocks at λ = 64
+
+
 @pytest.mark.parametrize('k', [2, 3, 7, 99, 100, 1000, 2350, 10**6 + 3])
 def test_binary_powering_stays_within_its_charge(k):
     """`_power` against 60-digit powers: within its charge (1 + 3u)^(k−1) − 1 (regression: at k = 99 near z = 1 the old

@@ -15,8 +15,8 @@ scipy_fft = LazyModule('scipy.fft')     # imported at first use: `must --help` n
 
 # %% auto #0
 __all__ = ['scipy_fft', 'MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK',
-           'CHERNOFF_FROM', 'CHERNOFF_LAMBDAS', 'sfft', 'l2_norm', 'pairwise_roundoff', 'PocketFFT', 'log_mgf',
-           'ComposedPLD', 'compose_many', 'compose_plds']
+           'CHERNOFF_FROM', 'CHERNOFF_LAMBDAS', 'sfft', 'LSE_BLOCK', 'LSE_SKIP', 'l2_norm', 'pairwise_roundoff',
+           'PocketFFT', 'log_mgf', 'ComposedPLD', 'compose_many', 'compose_plds']
 
 # %% ../../nbs/accounting/02_compose.ipynb #fc74185b
 MGF_LAMBDAS = np.geomspace(1e-2, 64, 40)
@@ -77,34 +77,51 @@ class PocketFFT:
 sfft = PocketFFT()   # every transform of compose, adaptive, upper_dp and lattice: their bounds' arithmetic
 
 # %% ../../nbs/accounting/02_compose.ipynb #4ca760bc
+# the moments' sums skip what cannot matter: a block of terms all below e^{-LSE_SKIP} of the largest is bounded, not summed
+LSE_BLOCK, LSE_SKIP = 512, 60.0
+
 def _finite_part(pld:DiscretePLD) -> tuple:
     "(log mass, loss) of the bins of `pld` with positive mass (the part at +∞ is not in `masses`)."
     nz = pld.masses > 0
     return np.log(pld.masses[nz]), pld.losses[nz]
 
-def _shifted_lse(lm:np.ndarray, s:np.ndarray, lam:float, t:np.ndarray) -> float:
-    "log Σ e^{lm + λ s}, shifted by its largest term; `t` is a scratch buffer (reused: half the time of temporaries)."
-    np.multiply(s, lam, out=t); t += lm; c = t.max(); t -= c; np.exp(t, out=t)
-    return c + math.log(t.sum())
+class _TermBlocks:
+    "The terms (log mass lm, loss s) of a PLD's finite part in blocks of `LSE_BLOCK`, each with a bound on its terms."
+    def __init__(self, lm:np.ndarray, s:np.ndarray):
+        self.n = len(s)      # the terms (the padding below adds only e^{-∞} = 0)
+        self.lm_abs, self.s_abs = (float(np.abs(x).max()) if self.n else 0.0 for x in (lm, s))
+        nb = max(1, -(-self.n // LSE_BLOCK)); pad = nb * LSE_BLOCK - self.n
+        self.lm = np.pad(lm, (0, pad), constant_values=-np.inf).reshape(nb, LSE_BLOCK)
+        self.s = np.pad(s, (0, pad), mode='edge' if self.n else 'constant').reshape(nb, LSE_BLOCK)
+        self.top, self.s_lo, self.s_hi = self.lm.max(1), self.s.min(1), self.s.max(1)
+
+    def lse(self, lam:float) -> float:
+        "log Σ e^{lm + λs}: blocks within `LSE_SKIP` of the largest term summed, shifted by it; the rest bounded above."
+        # every term of a block is ≤ its top lm + λs at an end of its losses; +1 covers the exponents' round-off
+        bound = self.top + np.maximum(lam * self.s_lo, lam * self.s_hi) + 1.0
+        b = int(bound.argmax()); c = float(np.max(self.lm[b] + lam * self.s[b]))   # a term: c ≤ the largest
+        keep = bound >= c - LSE_SKIP                    # holds the largest term, whose bound is ≥ it ≥ c
+        t = self.lm[keep] + lam * self.s[keep]; c = float(t.max()); np.exp(t - c, out=t)
+        # each skipped block's LSE_BLOCK terms are ≤ e^{bound} < e^{c − LSE_SKIP}: charged as that, n e^{−60} relative
+        return c + math.log(float(t.sum()) + LSE_BLOCK * float(np.exp(bound[~keep] - c).sum()))
 
 def log_mgf(pld:DiscretePLD,  # a discrete PLD
             lam:np.ndarray,   # the λ values (array)
            ) -> np.ndarray:
-    "log E[e^{λS}] of the finite part of `pld`, for each λ."
-    lm, s = _finite_part(pld)
-    if not len(s): return np.full(len(lam), -np.inf)  # all mass at +∞ (or none): no finite part
-    t = np.empty_like(s)                      # one shifted exponential sum per λ (a 2-D logsumexp is 3x slower)
-    return np.array([_shifted_lse(lm, s, l, t) for l in lam])
+    "log E[e^{λS}] of the finite part of `pld`, for each λ (never below it: skipped terms are charged)."
+    terms = _TermBlocks(*_finite_part(pld))
+    if not terms.n: return np.full(len(lam), -np.inf)  # all mass at +∞ (or none): no finite part
+    return np.array([terms.lse(l) for l in lam])
 
 class _LazyLogMGF:
     "`log_mgf` of one PLD at λ = ±`MGF_LAMBDAS`[i], each computed on first use and kept (a window needs ~16 of the 80)."
     def __init__(self, pld:DiscretePLD):
-        self.lm, self.s = _finite_part(pld)
-        self.finite, self.t, self.vals = len(self.s) > 0, np.empty_like(self.s), {}
+        self.terms, self.vals = _TermBlocks(*_finite_part(pld)), {}
+        self.finite = self.terms.n > 0
     def __call__(self, i:int, sign:int) -> float: return self.at(sign * MGF_LAMBDAS[i])
     def at(self, lam:float) -> float:
         "log E[e^{λS}] at any λ, kept."
-        if lam not in self.vals: self.vals[lam] = _shifted_lse(self.lm, self.s, lam, self.t)
+        if lam not in self.vals: self.vals[lam] = self.terms.lse(lam)
         return self.vals[lam]
 
 def _grid_argmin(f, n:int) -> int:
@@ -212,10 +229,11 @@ class ComposedPLD:
         if i not in self._phis:
             lam, u, phi, err = CHERNOFF_LAMBDAS[i], np.finfo(float).eps / 2, 0.0, 0.0
             for m, k in self.mgfs:
-                lm = m.at(lam)
-                # the shifted sum: γ_{N+4} relative; its log, the products λs and the shift: 8u of their magnitudes
+                lm, t = m.at(lam), m.terms
+                # the shifted sum of at most N terms and charges: γ_{N+4} relative; its log, the products λs and the
+                # shift: 8u of their magnitudes
                 phi += k * lm
-                err += k * (_gamma64(len(m.s) + 4) + 8 * u * (abs(lm) + np.abs(m.lm).max() + lam * np.abs(m.s).max()))
+                err += k * (_gamma64(t.n + 4) + 8 * u * (abs(lm) + t.lm_abs + lam * t.s_abs))
             self._phis[i] = phi, err + 8 * u * abs(phi)
         return self._phis[i]
 
