@@ -50,18 +50,20 @@ def tails_cell_error(la,    # log tail at each cell's lower edge, as for `tails_
                      mid,   # the cells with a < 0 < b
                     ) -> np.ndarray:
     "A bound on the error of `tails_cell`'s log cell mass (∞ where the edges' errors could swallow the mass)."
+    la, lb, ea, eb, cell, mid = np.broadcast_arrays(la, lb, ea, eb, cell, mid)
     u, hi, lo = U_DOUBLE, np.maximum(la, lb), np.minimum(la, lb)
     e_hi = np.where(la >= lb, ea, eb)
     with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
         # one side: 1 − e^{−d} errs relatively by at most (e^{|Δd|} − 1)/d, d = hi − lo; expm1 and log round too
         rel = np.expm1(ea + eb + u * (hi - lo)) / (hi - lo) + 2 * u
-        same = e_hi - np.log1p(-np.minimum(rel, 1.0)) + 2 * u * (1 + np.abs(cell) + np.abs(hi))
-        # across: 1 − e^la − e^lb, each exp off by e^l (e^{err} − 1 + u), then two subtractions of values ≤ 1
-        absm = np.exp(la) * (np.expm1(ea) + u) + np.exp(lb) * (np.expm1(eb) + u) + 2 * u
-        val = np.exp(cell)
-        rel_mid = np.where(val > absm, absm / (val - absm), 1.0)
-        across = -np.log1p(-np.minimum(rel_mid, 1.0)) + 2 * u * (1 + np.abs(cell))
-    out = np.where(mid, across, same)
+        out = e_hi - np.log1p(-np.minimum(rel, 1.0)) + 2 * u * (1 + np.abs(cell) + np.abs(hi))
+        if mid.any():   # the few cells across 0 (at most one a row): their own bound, computed on them alone
+            la, lb, ea, eb, cell = la[mid], lb[mid], ea[mid], eb[mid], cell[mid]
+            # across: 1 − e^la − e^lb, each exp off by e^l (e^{err} − 1 + u), then two subtractions of values ≤ 1
+            absm = np.exp(la) * (np.expm1(ea) + u) + np.exp(lb) * (np.expm1(eb) + u) + 2 * u
+            val = np.exp(cell)
+            rel_mid = np.where(val > absm, absm / (val - absm), 1.0)
+            out[mid] = -np.log1p(-np.minimum(rel_mid, 1.0)) + 2 * u * (1 + np.abs(cell))
     return np.where(np.isnan(out), np.inf, out)
 
 def log_normal_cell(a,  # lower standardised cell edges (array-like)
