@@ -239,9 +239,7 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
                      levels:float=PER_H, last_net_label:int=0, copies_tol:float|None=None,
                      floor:bool=False) -> tuple:
     "The labelled game's steps: (groups for `upper_game_dp`, null weight, mass at +∞, members) (cached: the costly part)."
-    # last_net_label: only the labels l ≤ this get a net (0: every label heavy enough and with σ/l large enough)
-    # copies_tol: the tolerance of the nets of l ≥ 2 copies (None: tol)
-    # floor: every net replaced by the one pair it must cover, the displacing pair (`net_floor`): NOT a certificate
+    # tol, ratio, last_net_label, copies_tol, floor: which labels get which net, as in `label_nets`
     labels, null, left = label_nets(scheme, sigma, tol, ratio, last_net_label, copies_tol, floor)
     groups, members = [], 0
     for pi, eta, l, net in labels:
