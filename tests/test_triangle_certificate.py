@@ -389,14 +389,40 @@ def test_member_plds_on_worker_processes_are_the_serial_ones(monkeypatch):
         assert all(x.j0 == c.j0 and x.h == c.h and x.inf_mass == c.inf_mass and np.array_equal(x.masses, c.masses)
                    for x in (a, b))
 
+def test_kept_members_are_the_built_ones_until_the_library_state_or_the_memo_bytes_change(monkeypatch):
+    """A later game with the same arguments takes the members an earlier one built: the same objects, with the bits of a
+    fresh build. A changed setting that the members read builds them again, and the memo keeps to its bytes."""
+    from must_nbdev.accounting import triangles
+    triangle_certificate.clear_member_memo()
+    built, real = [], triangle_certificate._member_plds
+    monkeypatch.setattr(triangle_certificate, '_member_plds', lambda net, *a: built.append(len(net)) or real(net, *a))
+    net, args = triangle_net(2.0, tol=0.3), (0.02, 2.0, 2e-3, 2, 1.0)
+    first = triangle_certificate._kept_member_plds(net, *args)
+    again = triangle_certificate._kept_member_plds(net, *args)
+    assert built == [len(net)] and len(net) > 4 and all(a is b for a, b in zip(first, again))
+    assert all(not p.masses.flags.writeable for p in first)                 # shared: read-only
+    for a, b in zip(first, real(net, *args)):
+        assert (a.j0, a.h, a.inf_mass) == (b.j0, b.h, b.inf_mass) and np.array_equal(a.masses, b.masses)
+    assert triangle_certificate._kept_member_plds(net[:3], *args)[2] is first[2] and built == [len(net)]
+    monkeypatch.setattr(triangles, 'LIGHT', 2 * triangles.LIGHT)              # a setting the members read
+    triangle_certificate._kept_member_plds(net, *args)
+    assert built == [len(net)] * 2
+    cap = 3 * max(p.masses.nbytes for p in first)
+    monkeypatch.setattr(triangle_certificate, 'MEMBER_MEMO_BYTES', cap)
+    triangle_certificate._kept_member_plds(net, *args)
+    assert built == [len(net)] * 3 and 0 < triangle_certificate._MEMBERS.bytes <= cap
+    assert triangle_certificate._MEMBERS.bytes == sum(p.masses.nbytes for p in triangle_certificate._MEMBERS.kept.values())
+    triangle_certificate.clear_member_memo()
+    assert triangle_certificate._MEMBERS.bytes == 0 and not triangle_certificate._MEMBERS.kept
+
 def test_the_certificate_on_worker_processes_is_the_one_of_one_process(monkeypatch):
     import must_nbdev.core.workers as workers
     MUST = multistage(1000, [('wor', 200), ('wr', 20)])       # labels of two and more copies too
     ask = lambda: triangle_delta(MUST, sigma=2.0, steps=10, eps=0.5, h=8e-3, tol=0.5).value
-    net_label_groups.cache_clear()
+    net_label_groups.cache_clear(); triangle_certificate.clear_member_memo()
     try:
         shared = ask()
-        net_label_groups.cache_clear()
+        net_label_groups.cache_clear(); triangle_certificate.clear_member_memo()   # every member built again
         monkeypatch.setattr(workers, 'WORKER_PROCESSES', False)
         assert ask() == shared
     finally: net_label_groups.cache_clear()
@@ -489,7 +515,7 @@ def test_regression_the_stand_in_of_a_label_of_rate_one_is_finite():
 def test_regression_a_net_too_large_for_the_budget_is_refused_before_any_member_is_built(monkeypatch):
     "WR(n=200, m=10), quick net under 4 MiB: every member was built (a minute over a calibration) before the refusal."
     from must_nbdev.core.definitions import memory_budget
-    triangle_certificate.net_label_groups.cache_clear()
+    triangle_certificate.net_label_groups.cache_clear(); triangle_certificate.clear_member_memo()
     built, real = [], triangle_certificate._member_plds
     monkeypatch.setattr(triangle_certificate, '_member_plds', lambda net, *a: built.append(len(net)) or real(net, *a))
     sc = make_scheme('wr', 200, m=10)

@@ -4,12 +4,13 @@
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8dfc09b
 from __future__ import annotations
-import math, os, time
+import collections, hashlib, math, os, time
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 import numpy as np
 from ..core.definitions import check_flag, check_int, check_real, moved_names
 from ..core.sampling import check_scheme, Scheme
+from ..core.library_state import library_state
 from ..core.workers import process_map
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, loss_cells, upper_pld
 from .pairs import GaussianMixture
@@ -25,9 +26,10 @@ from .net_options import QUICK_NET, QUICK_NET_MEASURED
 
 # %% auto #0
 __all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
-           'MALLOC_CHOICES', 'DISPLACING_COVER', 'MOVED', 'TriangleCertificate', 'check_net_query', 'check_copies_tol',
-           'label_pld', 'on_grid', 'member_coarsening', 'settle_allocator', 'member_pld', 'label_nets',
-           'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon']
+           'MALLOC_CHOICES', 'MEMBER_MEMO_BYTES', 'DISPLACING_COVER', 'MOVED', 'TriangleCertificate', 'check_net_query',
+           'check_copies_tol', 'label_pld', 'on_grid', 'member_coarsening', 'settle_allocator', 'member_pld',
+           'clear_member_memo', 'label_nets', 'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta',
+           'triangle_epsilon']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -208,6 +210,43 @@ def _member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> t
     "The members' upper PLDs, in order: shared with worker processes, one per core (`process_map`)."
     return tuple(process_map(member_pld, [(G, eta, sigma, h, c, levels) for G in net], worker_threads()))
 
+MEMBER_MEMO_BYTES = 2**27   # members' PLDs kept for later games with the same arguments (128 MiB; oldest out first)
+
+class _MemberMemo:
+    "Members' upper PLDs by (library state, Gram matrix, rate, noise, grid, levels), least recently used first out."
+    def __init__(self): self.kept, self.bytes = collections.OrderedDict(), 0
+    def clear(self):
+        "Forget every kept PLD."
+        self.kept.clear(); self.bytes = 0
+    def get(self, key):
+        "The kept PLD of `key` (now the most recently used), or None."
+        if key not in self.kept: return None
+        self.kept.move_to_end(key); return self.kept[key]
+    def put(self, key, pld:DiscretePLD):
+        "Keep `pld` (read-only: shared by every game that asks for it), then drop the oldest beyond the bytes allowed."
+        pld.masses.setflags(write=False)
+        self.kept[key] = pld; self.bytes += pld.masses.nbytes
+        while self.bytes > MEMBER_MEMO_BYTES and self.kept: self.bytes -= self.kept.popitem(last=False)[1].masses.nbytes
+
+_MEMBERS = _MemberMemo()
+
+def clear_member_memo():
+    "Forget the kept members: the next game builds its members again."
+    _MEMBERS.clear()
+
+def _kept_member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> tuple:
+    "`_member_plds`, the members an earlier game built with the same arguments and library state taken as kept."
+    # the key holds every module's code digest and settings: a changed constant or function builds again
+    state = sorted((name, digest, sorted(settings.items())) for name, (digest, settings) in library_state().items())
+    here = hashlib.blake2b(repr(state).encode(), digest_size=16).hexdigest()
+    keys = [(here, G.shape, G.tobytes(), eta, sigma, h, c, levels) for G in net]
+    found = [_MEMBERS.get(k) for k in keys]
+    missing = [i for i, p in enumerate(found) if p is None]
+    built = _member_plds([net[i] for i in missing], eta, sigma, h, c, levels) if missing else ()
+    for i, p in zip(missing, built):
+        found[i] = p; _MEMBERS.put(keys[i], p)
+    return tuple(found)
+
 def _has_net(pi:float, l:int, sigma:float, last_net_label:int=0) -> bool:
     "True if label l of weight π gets a net: heavy enough, noise σ/l not too small, l ≤ last_net_label (0: any l)."
     return pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA and (not last_net_label or l <= last_net_label)
@@ -246,7 +285,7 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
         c = member_coarsening(coarsen * l * l, h)              # label l's members: on the grid c·h ≤ 1
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
         if net is not None:                                    # l copies: the disc scaled by l, i.e. noise σ/l
-            alts.append(_member_plds(net, eta, sigma / l, h, c, levels))
+            alts.append(_kept_member_plds(net, eta, sigma / l, h, c, levels))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
     for _, alts in groups:
