@@ -239,7 +239,7 @@ def _kept_member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float)
     # the key holds every module's code digest and settings: a changed constant or function builds again
     state = sorted((name, digest, sorted(settings.items())) for name, (digest, settings) in library_state().items())
     here = hashlib.blake2b(repr(state).encode(), digest_size=16).hexdigest()
-    keys = [(here, G.shape, G.tobytes(), eta, sigma, h, c, levels) for G in net]
+    keys = [(here, G.dtype.str, G.shape, G.tobytes(), eta, sigma, h, c, levels) for G in net]
     found = [_MEMBERS.get(k) for k in keys]
     missing = [i for i, p in enumerate(found) if p is None]
     built = _member_plds([net[i] for i in missing], eta, sigma, h, c, levels) if missing else ()
