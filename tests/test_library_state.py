@@ -263,9 +263,10 @@ def test_computing_leaves_the_library_s_state_as_it_was():
             "for m in pkgutil.walk_packages(must_nbdev.__path__, 'must_nbdev.'): importlib.import_module(m.name)\n"
             "from must_nbdev.core.library_state import library_state\n"
             "from must_nbdev import account\nfrom must_nbdev.core.sampling import scheme_at\n"
-            "from must_nbdev.accounting.triangle_certificate import triangle_net, _member_plds\n"
+            "from must_nbdev.accounting.triangles import triangle_net\n"
+            "from must_nbdev.accounting.members import member_plds\n"
             "before = library_state()\n"
-            "_member_plds(triangle_net(2.0, tol=0.3), 0.02, 2.0, 2e-3, 1, 1.0)\n"
+            "member_plds(triangle_net(2.0, tol=0.3), 0.02, 2.0, 2e-3, 1, 1.0)\n"
             "account(scheme_at('wor', 1000, 10), sigma=1.0, steps=10, delta=1e-5)\n"
             "print(library_state() == before)")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=300)

@@ -10,16 +10,17 @@ import pytest
 from must_nbdev.core.sampling import make_scheme, multistage
 from must_nbdev.accounting.account import account
 from must_nbdev.accounting.adaptive import adaptive_delta
-from must_nbdev.accounting.triangles import planar_upper_pld, triangle_net
+from must_nbdev.accounting.triangles import triangle_net
 from must_nbdev.accounting.triangle_certificate import (TriangleCertificate, triangle_delta, triangle_epsilon,
-                                                        net_label_groups, on_grid)
+                                                        net_label_groups)
 from must_nbdev.accounting.net_options import TightOptions
 from must_nbdev.accounting import triangle_certificate
+from must_nbdev.accounting import members as member_module   # (`members` is a count in several tests)
 from test_adaptive import TINY
 from exact_two_step import batches, best_attack
 
 WOR = make_scheme('wor', 10_000, m=200)
-Q4, S4, H4 = 0.02, 4.0, 6.238e-4            # Figure S2's rate and noise, on the grid `account` picks there
+S4, H4 = 4.0, 6.238e-4                      # Figure S2's noise, on the grid `account` picks there
 
 @pytest.mark.parametrize('k,eps', [(1, 0.02), (50, 0.3)])
 def test_certificate_between_the_attack_and_public_labels_few_steps(k, eps):
@@ -195,13 +196,6 @@ def test_labels_of_wor_and_must_ww():
     with pytest.raises(ValueError):
         groups[0][1][0][0].masses[0] = 1.0                                 # cached: read-only
 
-def test_upper_pld_on_a_coarser_grid_is_one_on_the_fine_grid():
-    p = planar_upper_pld(np.array([[4.0, 0.0], [0.0, 0.01]]), q=Q4, sigma=2.0, h=4 * H4)
-    f = on_grid(p, 4)
-    assert f.h == pytest.approx(H4) and f.masses.sum() == pytest.approx(p.masses.sum(), rel=1e-15)
-    for eps in (0.0, 0.1, 0.5):
-        assert f.delta(eps) == pytest.approx(p.delta(eps), rel=1e-12)
-
 # --- rates per label (WR, MUST.wo: a batch's slots hold i.i.d. records) ----------------------------------------------
 
 def test_label_rates_stay_above_the_best_enumerated_two_step_attack_at_tiny_n(monkeypatch):
@@ -374,72 +368,17 @@ def test_lean_game_is_the_full_game_for_wor_and_reaches_every_door():
         with pytest.raises(TypeError, match='lean'):
             triangle_delta(WOR, sigma=S4, steps=2, eps=0.3, h=H4, lean=bad)
 
-def test_member_plds_on_worker_processes_are_the_serial_ones(monkeypatch):
-    "The net's members shared with worker processes: the same PLDs, in the same order, as one after the other here."
-    import must_nbdev.core.workers as workers
-    net = triangle_net(2.0, tol=0.3)
-    before = sum(w.answered for w in workers._pool().workers)
-    shared = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
-    shared_again = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)   # the workers started: they help
-    assert sum(w.answered for w in workers._pool().workers) > before
-    monkeypatch.setattr(triangle_certificate, 'worker_threads', lambda: 1)
-    serial = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
-    assert len(net) > 4 and len(shared) == len(shared_again) == len(serial) == len(net)
-    for a, b, c in zip(shared, shared_again, serial):
-        assert all(x.j0 == c.j0 and x.h == c.h and x.inf_mass == c.inf_mass and np.array_equal(x.masses, c.masses)
-                   for x in (a, b))
-
-def test_kept_members_are_the_built_ones_until_the_library_state_or_the_memo_bytes_change(monkeypatch):
-    """A later game with the same arguments takes the members an earlier one built: the same objects, with the bits of a
-    fresh build. A changed setting that the members read builds them again, and the memo keeps to its bytes."""
-    from must_nbdev.accounting import triangles
-    triangle_certificate.clear_member_memo()
-    built, real = [], triangle_certificate._member_plds
-    monkeypatch.setattr(triangle_certificate, '_member_plds', lambda net, *a: built.append(len(net)) or real(net, *a))
-    net, args = triangle_net(2.0, tol=0.3)[:8], (0.02, 2.0, 2e-3, 2, 1.0)          # eight members suffice
-    first = triangle_certificate._kept_member_plds(net, *args)
-    again = triangle_certificate._kept_member_plds(net, *args)
-    assert built == [len(net)] and len(net) > 4 and all(a is b for a, b in zip(first, again))
-    assert all(not p.masses.flags.writeable for p in first)                 # shared: read-only
-    for a, b in zip(first, real(net, *args)):
-        assert (a.j0, a.h, a.inf_mass) == (b.j0, b.h, b.inf_mass) and np.array_equal(a.masses, b.masses)
-    assert triangle_certificate._kept_member_plds(net[:3], *args)[2] is first[2] and built == [len(net)]
-    monkeypatch.setattr(triangles, 'LIGHT', 2 * triangles.LIGHT)              # a setting the members read
-    triangle_certificate._kept_member_plds(net, *args)
-    assert built == [len(net)] * 2
-    cap = 3 * max(p.masses.nbytes for p in first)
-    monkeypatch.setattr(triangle_certificate, 'MEMBER_MEMO_BYTES', cap)
-    triangle_certificate._kept_member_plds(net, *args)
-    assert built == [len(net)] * 3 and 0 < triangle_certificate._MEMBERS.bytes <= cap
-    assert triangle_certificate._MEMBERS.bytes == sum(p.masses.nbytes for p in triangle_certificate._MEMBERS.kept.values())
-    triangle_certificate.clear_member_memo()
-    assert triangle_certificate._MEMBERS.bytes == 0 and not triangle_certificate._MEMBERS.kept
-
 def test_the_certificate_on_worker_processes_is_the_one_of_one_process(monkeypatch):
     import must_nbdev.core.workers as workers
     MUST = multistage(1000, [('wor', 200), ('wr', 20)])       # labels of two and more copies too
     ask = lambda: triangle_delta(MUST, sigma=2.0, steps=10, eps=0.5, h=8e-3, tol=0.5).value
-    net_label_groups.cache_clear(); triangle_certificate.clear_member_memo()
+    net_label_groups.cache_clear(); member_module.clear_member_memo()
     try:
         shared = ask()
-        net_label_groups.cache_clear(); triangle_certificate.clear_member_memo()   # every member built again
+        net_label_groups.cache_clear(); member_module.clear_member_memo()   # every member built again
         monkeypatch.setattr(workers, 'WORKER_PROCESSES', False)
         assert ask() == shared
     finally: net_label_groups.cache_clear()
-
-def test_settle_allocator_keeps_the_users_choice():
-    "The net settles glibc's malloc thresholds once, unless the environment already chose them."
-    import os, platform, subprocess, sys
-    code = "from must_nbdev.accounting.triangle_certificate import settle_allocator as s; print(s(), s())"
-    env = {k: v for k, v in os.environ.items() if k not in ('MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_',
-                                                             'GLIBC_TUNABLES')}
-    out = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, check=True).stdout
-    glibc = platform.libc_ver()[0] == 'glibc'
-    assert out.split() == [str(glibc)] * 2
-    chosen = subprocess.run([sys.executable, '-c', code], env={**env, 'MALLOC_TRIM_THRESHOLD_': '131072'},
-                            capture_output=True, text=True, check=True).stdout
-    assert chosen.split() == ['False', 'False']
-
 
 @pytest.mark.parametrize('name,n,m,b', [c[:4] for c in __import__('test_tiny_n_theory_gaps').CASES
                                         if c[4] == 1.0 and c[5] == 0.5])
@@ -464,30 +403,6 @@ def test_a_whole_dataset_batch_needs_no_net():
     assert set(r.skipped) == {'triangle net'} and 'triangle net' not in r.certificates
     net = CERTIFICATES['triangle net'].bound(sc, sigma=2.0, steps=2, eps=0.0, h=0.01, options=TightOptions(tol=1.0))
     assert net >= r.certificates['public labels'] - 1e-9 >= r.lower - 1e-9
-
-def test_a_member_setting_changed_at_run_time_reaches_the_members_on_workers(monkeypatch):
-    "Reproduces the members a worker built with the library's default `LOSS_ROUNDING` where the session had set 0."
-    import must_nbdev.core.workers as workers
-    from must_nbdev.accounting import triangles
-    net = triangle_net(2.0, tol=0.3)
-    default = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)   # the workers start
-    monkeypatch.setattr(triangles, 'LOSS_ROUNDING', 0)
-    shared = [triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0) for _ in range(3)]
-    monkeypatch.setattr(workers, 'WORKER_PROCESSES', False)
-    serial = triangle_certificate._member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
-    assert any(not np.array_equal(x.masses, d.masses) for x, d in zip(serial, default))   # the setting matters
-    for again in shared:
-        assert all(x.j0 == c.j0 and np.array_equal(x.masses, c.masses) for x, c in zip(again, serial))
-
-def test_member_coarsening_keeps_every_member_grid_at_most_one():
-    "Label l's members play on the grid coarsen·l²·h; where that passes 1, the largest factor whose grid fits is used."
-    from must_nbdev.accounting.triangle_certificate import member_coarsening
-    for c, h, want in [(4, 0.3, 3), (4, 0.25, 4), (16, 1 / 3, 3), (1, 1.0, 1), (64, 1e-3, 64), (9, 0.6, 1),
-                       (3, np.nextafter(1 / 3, 1), 3), (6, np.nextafter(1 / 6, 1), 6)]:   # fl(c·h) = 1: fits
-        got = member_coarsening(c, h)
-        assert got == want and got * h <= 1 and (got == c or (got + 1) * h > 1)
-    for c, h in [(0, 0.1), (2.5, 0.1), (4, 0.0), (4, 2.0)]:
-        with pytest.raises(ValueError): member_coarsening(c, h)
 
 @pytest.mark.parametrize('name, n, m, b, sigma, steps, max_bins, budget', [
     ('must-wo', 200, 12, 135, 2.432, 10, 1024, 2 << 20),   # label 2's members on 4h = 1.17: ValueError about h
@@ -515,9 +430,9 @@ def test_regression_the_stand_in_of_a_label_of_rate_one_is_finite():
 def test_regression_a_net_too_large_for_the_budget_is_refused_before_any_member_is_built(monkeypatch):
     "WR(n=200, m=10), quick net under 4 MiB: every member was built (a minute over a calibration) before the refusal."
     from must_nbdev.core.definitions import memory_budget
-    triangle_certificate.net_label_groups.cache_clear(); triangle_certificate.clear_member_memo()
-    built, real = [], triangle_certificate._member_plds
-    monkeypatch.setattr(triangle_certificate, '_member_plds', lambda net, *a: built.append(len(net)) or real(net, *a))
+    triangle_certificate.net_label_groups.cache_clear(); member_module.clear_member_memo()
+    built, real = [], member_module.member_plds
+    monkeypatch.setattr(member_module, 'member_plds', lambda net, *a: built.append(len(net)) or real(net, *a))
     sc = make_scheme('wr', 200, m=10)
     with memory_budget(4 << 20):
         r = account(sc, sigma=1.0, steps=3, eps=1.0, net='quick', max_bins=6553)

@@ -93,7 +93,7 @@ class _TermBlocks:
         nb = max(1, -(-self.n // LSE_BLOCK)); pad = nb * LSE_BLOCK - self.n
         self.lm = np.pad(lm, (0, pad), constant_values=-np.inf).reshape(nb, LSE_BLOCK)
         self.s = np.pad(s, (0, pad), mode='edge' if self.n else 'constant').reshape(nb, LSE_BLOCK)
-        self.top, self.s_lo, self.s_hi = self.lm.max(1), self.s.min(1), self.s.max(1)
+        self.top, self.s_lo, self.s_hi, self.skipped = self.lm.max(1), self.s.min(1), self.s.max(1), 0
 
     def lse(self, lam:float) -> float:
         "log Σ e^{lm + λs}: blocks within `LSE_SKIP` of the largest term summed, shifted by it; the rest bounded above."
@@ -101,6 +101,7 @@ class _TermBlocks:
         bound = self.top + np.maximum(lam * self.s_lo, lam * self.s_hi) + 1.0
         b = int(bound.argmax()); c = float(np.max(self.lm[b] + lam * self.s[b]))   # a term: c ≤ the largest
         keep = bound >= c - LSE_SKIP                    # holds the largest term, whose bound is ≥ it ≥ c
+        self.skipped = keep.size - int(keep.sum())      # blocks the last call bounded instead of summing
         t = self.lm[keep] + lam * self.s[keep]; c = float(t.max()); np.exp(t - c, out=t)
         # each skipped block's LSE_BLOCK terms are ≤ e^{bound} < e^{c − LSE_SKIP}: charged as that, n e^{−60} relative
         return c + math.log(float(t.sum()) + LSE_BLOCK * float(np.exp(bound[~keep] - c).sum()))

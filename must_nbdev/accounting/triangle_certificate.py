@@ -4,32 +4,29 @@
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8dfc09b
 from __future__ import annotations
-import collections, hashlib, math, os, time
+import math, time
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 import numpy as np
 from ..core.definitions import check_flag, check_int, check_real, moved_names
 from ..core.sampling import check_scheme, Scheme
-from ..core.library_state import library_state
-from ..core.workers import process_map
 from .pld import CAP_MASS, DiscretePLD, GridTooLarge, MAX_BINS, check_max_bins, loss_cells, upper_pld
 from .pairs import GaussianMixture
 from .dominating import add_symmetric_label, label_top, dominating_labels, scheme_gaussian_pld
 from .profile_pairs import crossing_epsilon, unlabelled_pld
 from .unlabelled_net import CELLS, MAX_CELLS, unlabelled_members
 from .adaptive import attack_runs
-from .triangles import NET_TOL, PER_H, planar_upper_pld, triangle_net
-from .upper_dp import NET_TRIM, fitting_plan, net_trim, upper_game_dp, worker_threads
+from .triangles import NET_TOL, PER_H, triangle_net
+from .upper_dp import NET_TRIM, fitting_plan, net_trim, upper_game_dp
+from .members import kept_member_plds, member_coarsening, settle_allocator
 from .net_options import MAX_BLOCKS, NET_PRESETS, TightOptions, net_asked   # their old home
 from .net_options import QUICK_BLOCKS, QUICK_BLOCKS_MEASURED, QUICK_BLOCKS_NET
 from .net_options import QUICK_NET, QUICK_NET_MEASURED
 
 # %% auto #0
-__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'HEAP_THRESHOLDS',
-           'MALLOC_CHOICES', 'MEMBER_MEMO_BYTES', 'DISPLACING_COVER', 'MOVED', 'TriangleCertificate', 'check_net_query',
-           'check_copies_tol', 'label_pld', 'on_grid', 'member_coarsening', 'settle_allocator', 'member_pld',
-           'clear_member_memo', 'label_nets', 'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta',
-           'triangle_epsilon']
+__all__ = ['LABEL_NET_MASS', 'LABEL_NET_SIGMA', 'LEAN_GAIN', 'LABEL_RATE_RATIOS', 'PER_COPY', 'PROXY_COARSEN', 'DISPLACING_COVER',
+           'MOVED', 'TriangleCertificate', 'check_net_query', 'check_copies_tol', 'label_pld', 'label_nets',
+           'net_label_groups', 'whole_steps', 'net_dp', 'triangle_delta', 'triangle_epsilon']
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #70819d29
 @dataclass(frozen=True)
@@ -94,24 +91,9 @@ def label_pld(eta:float,    # the label rate η̃
     tail = add_symmetric_label(up, 1.0, eta, theta, h, log_cap)[0]
     return DiscretePLD(h, -J, up, tail)
 
-def on_grid(p:DiscretePLD,  # an upper PLD on the grid c·h
-            c:int,          # the coarsening factor (>= 1)
-           ) -> DiscretePLD:
-    "An upper PLD on the grid c·h is one on the grid h: its atoms sit on every c-th point."
-    if c == 1: return p
-    m = np.zeros((len(p.masses) - 1) * c + 1); m[::c] = p.masses
-    return DiscretePLD(p.h / c, p.j0 * c, m, p.inf_mass)
-
-def member_coarsening(c:int,    # the coarsening asked for (>= 1)
-                      h:float,  # the DP's loss grid step, in (0, 1]
-                     ) -> int:
-    "The largest factor ≤ c whose grid c·h is at most 1 (a grid step is at most 1; a finer grid is only tighter)."
-    c, h = check_int(c, 'c', 1), check_real(h, 'h', 0, 1, lo_open=True)
-    while c > 1 and c * h > 1: c -= 1   # as the grid c·h is computed: fl(c·h) ≤ 1 is what the members check
-    return c
-
 LABEL_RATE_RATIOS = (1, 2, 4, 8, 16, 32, 64, 128)   # η/η_l tried for the labels l ≥ 2 (i.i.d. slots only)
 PER_COPY = 'per copy'   # the split with rate q/l and weight l·w_l/q for label l (q = m/n): every fixed-size scheme
+
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #2c4ca3f2
 def _rated_labels(scheme:Scheme, sigma:float, ratio:int|str=1):
@@ -179,74 +161,7 @@ def _label_nets_pay(scheme:Scheme, sigma:float, steps:int, eps:float, h:float, s
     if not (math.isfinite(sym) and math.isfinite(tight)): return True          # no ranking: keep every net
     return sym > 0 and sym - tight >= LEAN_GAIN * sym
 
-# %% ../../nbs/accounting/09_triangle_certificate.ipynb #9a717f75
-HEAP_THRESHOLDS = ((-3, 32 << 20), (-1, 64 << 20))   # glibc mallopt: M_MMAP_THRESHOLD, then M_TRIM_THRESHOLD
-MALLOC_CHOICES = ('MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_', 'GLIBC_TUNABLES')   # the user's, kept
-
-@lru_cache(maxsize=1)
-def settle_allocator() -> bool:
-    "Set glibc malloc's thresholds to the ceilings it reaches itself after large frees (once): True if set."
-    import platform
-    if any(name in os.environ for name in MALLOC_CHOICES) or platform.libc_ver()[0] != 'glibc': return False
-    try:
-        import ctypes
-        mallopt = ctypes.CDLL(None).mallopt
-        return all(mallopt(param, value) == 1 for param, value in HEAP_THRESHOLDS)
-    except (OSError, AttributeError): return False
-
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8a01c48
-def member_pld(gram:np.ndarray,  # the member's Gram matrix (`triangle_net`)
-               eta:float,        # its label's rate
-               sigma:float,      # its label's noise (σ/l for l copies)
-               h:float,          # the DP's loss grid step
-               c:int,            # the member's grid is c·h (>= 1)
-               levels:float,     # cells and loss levels per grid step (`planar_upper_pld`'s per_h)
-              ) -> DiscretePLD:
-    "One member's upper PLD on the grid c·h, put on the grid h, in whichever process builds it."
-    settle_allocator()   # a worker's heap as this process's: the same speed (the same bits either way)
-    return on_grid(planar_upper_pld(gram, q=eta, sigma=sigma, h=c * h, per_h=levels), c)
-
-def _member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> tuple:
-    "The members' upper PLDs, in order: shared with worker processes, one per core (`process_map`)."
-    return tuple(process_map(member_pld, [(G, eta, sigma, h, c, levels) for G in net], worker_threads()))
-
-MEMBER_MEMO_BYTES = 2**27   # members' PLDs kept for later games with the same arguments (128 MiB; oldest out first)
-
-class _MemberMemo:
-    "Members' upper PLDs by (library state, Gram matrix, rate, noise, grid, levels), least recently used first out."
-    def __init__(self): self.kept, self.bytes = collections.OrderedDict(), 0
-    def clear(self):
-        "Forget every kept PLD."
-        self.kept.clear(); self.bytes = 0
-    def get(self, key):
-        "The kept PLD of `key` (now the most recently used), or None."
-        if key not in self.kept: return None
-        self.kept.move_to_end(key); return self.kept[key]
-    def put(self, key, pld:DiscretePLD):
-        "Keep `pld` (read-only: shared by every game that asks for it), then drop the oldest beyond the bytes allowed."
-        pld.masses.setflags(write=False)
-        self.kept[key] = pld; self.bytes += pld.masses.nbytes
-        while self.bytes > MEMBER_MEMO_BYTES and self.kept: self.bytes -= self.kept.popitem(last=False)[1].masses.nbytes
-
-_MEMBERS = _MemberMemo()
-
-def clear_member_memo():
-    "Forget the kept members: the next game builds its members again."
-    _MEMBERS.clear()
-
-def _kept_member_plds(net, eta:float, sigma:float, h:float, c:int, levels:float) -> tuple:
-    "`_member_plds`, the members an earlier game built with the same arguments and library state taken as kept."
-    # the key holds every module's code digest and settings: a changed constant or function builds again
-    state = sorted((name, digest, sorted(settings.items())) for name, (digest, settings) in library_state().items())
-    here = hashlib.blake2b(repr(state).encode(), digest_size=16).hexdigest()
-    keys = [(here, G.dtype.str, G.shape, G.tobytes(), eta, sigma, h, c, levels) for G in net]
-    found = [_MEMBERS.get(k) for k in keys]
-    missing = [i for i, p in enumerate(found) if p is None]
-    built = _member_plds([net[i] for i in missing], eta, sigma, h, c, levels) if missing else ()
-    for i, p in zip(missing, built):
-        found[i] = p; _MEMBERS.put(keys[i], p)
-    return tuple(found)
-
 def _has_net(pi:float, l:int, sigma:float, last_net_label:int=0) -> bool:
     "True if label l of weight π gets a net: heavy enough, noise σ/l not too small, l ≤ last_net_label (0: any l)."
     return pi >= LABEL_NET_MASS and sigma / l >= LABEL_NET_SIGMA and (not last_net_label or l <= last_net_label)
@@ -285,7 +200,7 @@ def net_label_groups(scheme:Scheme, sigma:float, h:float, tol:float, coarsen:int
         c = member_coarsening(coarsen * l * l, h)              # label l's members: on the grid c·h ≤ 1
         alts = [(label_pld(eta, 2 * l / sigma, h),)]
         if net is not None:                                    # l copies: the disc scaled by l, i.e. noise σ/l
-            alts.append(_kept_member_plds(net, eta, sigma / l, h, c, levels))
+            alts.append(kept_member_plds(net, eta, sigma / l, h, c, levels))
             members += len(alts[-1])
         groups.append((pi, tuple(alts)))
     for _, alts in groups:
@@ -404,5 +319,7 @@ def triangle_epsilon(scheme:Scheme,           # a fixed-size scheme (`make_schem
                                copies_tol=copies_tol)
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #4f5876fb
-MOVED = {'triangle_bound': 'must_nbdev.accounting.net_blocks'}
+MOVED = {'triangle_bound': 'must_nbdev.accounting.net_blocks',
+         **dict.fromkeys(('on_grid', 'HEAP_THRESHOLDS', 'MALLOC_CHOICES', 'member_pld', 'MEMBER_MEMO_BYTES',
+                          'clear_member_memo'), 'must_nbdev.accounting.members')}
 __getattr__ = moved_names(__name__, MOVED)   # the old path, until 0.5 (`core/00_definitions`)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import collections, dataclasses, dis, enum, functools, hashlib, os, sys, sysconfig, types, typing
 
 # %% auto #0
-__all__ = ['module_digest', 'module_settings', 'user_module', 'library_state', 'state_key', 'adopt_state']
+__all__ = ['module_digest', 'module_settings', 'user_module', 'library_state', 'state_key', 'state_digest', 'adopt_state']
 
 # %% ../../nbs/core/03b_library_state.ipynb #d6a157cb
 _LIBRARY = 'must_nbdev'   # the package whose modules a worker must share with this process
@@ -288,6 +288,12 @@ def state_key(state:dict,  # `library_state`
              ) -> tuple:
     "The state's code digests alone: what a worker started under it cannot change."
     return tuple((name, digest) for name, (digest, _) in state.items())
+
+def state_digest(state:dict,  # `library_state`
+                ) -> str:
+    "A digest of the whole state, code and settings: a key for results that any of them could change."
+    text = repr(sorted((name, digest, sorted(settings.items())) for name, (digest, settings) in state.items()))
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 def adopt_state(state:dict,   # `library_state` of the process that sent the task
                 known:dict,   # this process's module digests, kept between tasks

@@ -10,7 +10,8 @@ from must_nbdev.accounting.pld import MAX_BINS, CAP_MASS
 from must_nbdev.accounting.adaptive import attack_runs
 from must_nbdev.accounting.triangles import planar_upper_pld, triangle_net
 from must_nbdev.accounting.upper_dp import upper_game_dp
-from must_nbdev.accounting.triangle_certificate import label_pld, on_grid, whole_steps, LABEL_NET_MASS
+from must_nbdev.accounting.triangle_certificate import label_pld, whole_steps, LABEL_NET_MASS
+from must_nbdev.accounting.members import on_grid
 
 name, size, tol1, tol2, coarsen = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 n, m, b, sigma, k = {'2.62': (60_000, 256, 6000, 2.62, 2350), '1.1': (60_000, 256, 6000, 1.1, 2350)}[size]

@@ -15,7 +15,8 @@ from must_nbdev.accounting.pld import CAP_MASS
 from must_nbdev.accounting.adaptive import dp_plan, attack_runs, UNIT_ROUNDOFF
 from must_nbdev.accounting.triangles import triangle_net, planar_upper_pld
 from must_nbdev.accounting.upper_dp import upper_kernels
-from must_nbdev.accounting.triangle_certificate import label_pld, on_grid
+from must_nbdev.accounting.triangle_certificate import label_pld
+from must_nbdev.accounting.members import on_grid
 
 COARSE = {}   # label -> grid factor of its members' PLDs
 
