@@ -123,6 +123,8 @@ def test_moments_sums_skip_blocks_yet_stay_within_their_charge_of_the_exact_sum(
         assert abs(mpf(got) - exact) <= charge, (lam, got, exact)
         skipped += terms.skipped
     assert skipped > 0                                                   # the case bounds some blocks, not sums them
+    bound = terms.top + np.maximum(64 * terms.s_lo, 64 * terms.s_hi) + 1   # and by the rule: at λ = 64, blocks whose
+    assert (bound < np.max(lm + 64 * s) - 60).any()                      # every term is far below the largest
 
 
 @pytest.mark.parametrize('k', [2, 3, 7, 99, 100, 1000, 2350, 10**6 + 3])

@@ -78,7 +78,9 @@ def test_a_member_setting_changed_at_run_time_reaches_the_members_on_workers(mon
     net = triangle_net(2.0, tol=0.3)
     default = members.member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)   # the workers start
     monkeypatch.setattr(triangles, 'LOSS_ROUNDING', 0)
+    before = sum(w.answered for w in workers._pool().workers)
     shared = [members.member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0) for _ in range(3)]
+    assert sum(w.answered for w in workers._pool().workers) > before   # the workers built some, under the setting
     monkeypatch.setattr(workers, 'WORKER_PROCESSES', False)
     serial = members.member_plds(net, 0.02, 2.0, 2e-3, 2, 1.0)
     assert any(not np.array_equal(x.masses, d.masses) for x, d in zip(serial, default))   # the setting matters
@@ -93,3 +95,14 @@ def test_member_coarsening_keeps_every_member_grid_at_most_one():
         assert got == want and got * h <= 1 and (got == c or (got + 1) * h > 1)
     for c, h in [(0, 0.1), (2.5, 0.1), (4, 0.0), (4, 2.0)]:
         with pytest.raises(ValueError): member_coarsening(c, h)
+
+def test_the_old_import_path_serves_the_members_helpers_with_a_warning():
+    "Their home was accounting.triangle_certificate: reading them there still works until 0.5, with a warning."
+    import warnings
+    import must_nbdev.accounting.triangle_certificate as old
+    for name in ('on_grid', 'member_pld', 'HEAP_THRESHOLDS', 'MALLOC_CHOICES', 'MEMBER_MEMO_BYTES', 'clear_member_memo'):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter('always')
+            assert getattr(old, name) is getattr(members, name)
+        assert any('moved to must_nbdev.accounting.members' in str(w.message) for w in seen), name
+    assert old.member_coarsening is member_coarsening and old.settle_allocator is members.settle_allocator
