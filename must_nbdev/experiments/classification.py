@@ -142,7 +142,7 @@ def adult_optimum(data:dict,        # the Adult dict from `load_adult`
                  ) -> dict:
     "Reference row: the non-private maximum-likelihood logistic regression on the whole training set (Newton's method)."
     Xtr, ytr = data['X_train'], data['y_train']; t0 = time.perf_counter()
-    model = LogisticRegression(Xtr.shape[1]); Xd = model._design(Xtr); beta = np.zeros(model.n_params)
+    model = LogisticRegression(Xtr.shape[1]); Xd = model.design(Xtr); beta = np.zeros(model.n_params)
     for it in range(1, 101):
         p = special.expit(Xd @ beta)
         step = np.linalg.solve((Xd * (p * (1 - p))[:, None]).T @ Xd, Xd.T @ (p - ytr)); beta = beta - step

@@ -41,13 +41,17 @@ class GLM:
             ) -> np.ndarray:
         "Zero coefficients for each of R runs."
         return np.zeros((R, self.n_params))
-    def _design(self, X): return np.concatenate([np.ones(X.shape[:-1] + (1,)), X], -1)
+    def design(self,
+               X,  # features (..., d)
+              ) -> np.ndarray:
+        "The features with a leading column of ones, x̃ = (1, x): what β multiplies."
+        return np.concatenate([np.ones(X.shape[:-1] + (1,)), X], -1)
     def predict(self,
                 params,  # (R, P) one row per run, P = n_features + 1; (P,) is one run
                 X,       # features (n, d), shared by the runs, or (R, n, d)
                ) -> np.ndarray:
         "Linear predictor (R, n) for X of shape (n, d) (shared) or (R, n, d), params (R, P)."
-        Xd, params = self._design(X), np.atleast_2d(params)
+        Xd, params = self.design(X), np.atleast_2d(params)
         return np.einsum('rnd,rd->rn', Xd, params) if X.ndim == 3 else params @ Xd.T
     def loss(self,
              params,  # (R, P) one row per run
@@ -63,7 +67,7 @@ class GLM:
                     y,       # (N,) target of each pair's record
                    ) -> PerExample:
         "Per-example loss and gradient of pairs (rows[i], X[i], y[i])."
-        Xd = self._design(X); z = np.einsum('nd,nd->n', Xd, params[rows]); s = self._score(z, y)
+        Xd = self.design(X); z = np.einsum('nd,nd->n', Xd, params[rows]); s = self._score(z, y)
         norm = np.abs(s) * np.linalg.norm(Xd, axis=1)
         return PerExample(self._loss(z, y), norm, lambda w: _group_sum(rows, (w * s)[:, None] * Xd, len(params)))
 
