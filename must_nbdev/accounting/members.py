@@ -35,7 +35,6 @@ def member_coarsening(c:int,    # the coarsening asked for (>= 1)
     while c > 1 and c * h > 1: c -= 1   # as the grid c·h is computed: fl(c·h) ≤ 1 is what the members check
     return c
 
-
 # %% ../../nbs/accounting/08c_members.ipynb #05fb28e7
 HEAP_THRESHOLDS = ((-3, 32 << 20), (-1, 64 << 20))   # glibc mallopt: M_MMAP_THRESHOLD, then M_TRIM_THRESHOLD
 MALLOC_CHOICES = ('MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_', 'GLIBC_TUNABLES')   # the user's, kept
@@ -50,7 +49,6 @@ def settle_allocator() -> bool:
         mallopt = ctypes.CDLL(None).mallopt
         return all(mallopt(param, value) == 1 for param, value in HEAP_THRESHOLDS)
     except (OSError, AttributeError): return False
-
 
 # %% ../../nbs/accounting/08c_members.ipynb #5d6df1e1
 def member_pld(gram:np.ndarray,  # the member's Gram matrix (`triangle_net`)
@@ -73,7 +71,6 @@ def member_plds(net,           # the members' Gram matrices (`triangle_net`)
                ) -> tuple:
     "The members' upper PLDs, in order: shared with worker processes, one per core (`process_map`)."
     return tuple(process_map(member_pld, [(G, eta, sigma, h, c, levels) for G in net], worker_threads()))
-
 
 # %% ../../nbs/accounting/08c_members.ipynb #2cd6d7da
 MEMBER_MEMO_BYTES = 2**27   # members' PLDs kept for later games with the same arguments (128 MiB; oldest out first)
@@ -116,4 +113,3 @@ def kept_member_plds(net,           # the members' Gram matrices (`triangle_net`
     for i, p in zip(missing, built):
         found[i] = p; _MEMBERS.put(keys[i], p)
     return tuple(found)
-

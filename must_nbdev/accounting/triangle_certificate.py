@@ -5,7 +5,7 @@
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #c8dfc09b
 from __future__ import annotations
 import math, time
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from functools import lru_cache
 import numpy as np
 from ..core.definitions import check_flag, check_int, check_real, moved_names
@@ -93,7 +93,6 @@ def label_pld(eta:float,    # the label rate η̃
 
 LABEL_RATE_RATIOS = (1, 2, 4, 8, 16, 32, 64, 128)   # η/η_l tried for the labels l ≥ 2 (i.i.d. slots only)
 PER_COPY = 'per copy'   # the split with rate q/l and weight l·w_l/q for label l (q = m/n): every fixed-size scheme
-
 
 # %% ../../nbs/accounting/09_triangle_certificate.ipynb #2c4ca3f2
 def _rated_labels(scheme:Scheme, sigma:float, ratio:int|str=1):
