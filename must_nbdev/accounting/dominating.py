@@ -17,8 +17,9 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 
 
 # %% auto #0
-__all__ = ['special', 'PAIRS', 'GUARANTEES', 'dominating_rate', 'dominating_labels', 'label_top', 'add_symmetric_label',
-           'lower_symmetric', 'dominating_pld', 'MechanismPLD', 'loss_std', 'scheme_gaussian_pld']
+__all__ = ['special', 'TAIL_ROOM', 'PAIRS', 'GUARANTEES', 'dominating_rate', 'dominating_labels', 'band_z', 'label_tail',
+           'label_top', 'add_symmetric_label', 'lower_symmetric', 'dominating_pld', 'MechanismPLD', 'loss_std',
+           'scheme_gaussian_pld']
 
 # %% ../../nbs/accounting/03_dominating.ipynb #1267195f
 def dominating_rate(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
@@ -53,15 +54,34 @@ def dominating_labels(scheme:Scheme,  # a fixed-size scheme (not Poisson)
     return eta_t, labels, occ.tail_bound / eta_t
 
 # %% ../../nbs/accounting/03_dominating.ipynb #db7691fe
+TAIL_ROOM = 2.0   # a label's P-mass above its band is charged as min(1, TAIL_ROOM·η̃)·Φ(−z): the same for every σ
+
+def band_z(log_cap:float,  # log of the P-mass left above the band
+          ) -> float:
+    "The band's depth z (in standard deviations, on a ladder of ×1.25 from 1): Φ(−z) ≤ e^log_cap."
+    z = 1.0
+    while special.log_ndtr(-z) > log_cap: z *= 1.25
+    return z
+
+def label_tail(eta:float,      # the label rate η̃ in (0, 1]
+               log_cap:float,  # log of the P-mass left above the band
+              ) -> float:
+    "The P-mass charged at +∞ for a label's tail above its band: one constant for every σ, so the floor is monotone."
+    # log_ndtr within a few ulps and exp's rounding: 2^-9 relative covers both many times over
+    return min(1.0, TAIL_ROOM * eta) * math.exp(float(special.log_ndtr(-band_z(log_cap)))) * (1 + 2.0 ** -9)
+
 def label_top(eta:float,      # the label rate η̃ in (0, 1]
               theta:float,    # the label shift θ (> 0)
               log_cap:float,  # log of the P-mass left above the band
              ) -> float:
-    "The loss above which a label's P-mass is below e^log_cap (its band edge)."
-    z = 1.0
-    while special.log_ndtr(-z) > log_cap: z *= 1.25                   # P-mass beyond t = θ + z is below e^log_cap
+    "The loss above which a label's P-mass is below `label_tail` (its band edge), for the output t ≥ θ + z."
     l1m = math.log1p(-eta) if eta < 1 else -math.inf
-    return float(np.logaddexp(l1m, math.log(eta) + theta * (theta + z) - theta ** 2 / 2))
+    # the tail above t: (1 − η̃)Φ(−t) + η̃Φ(θ − t); at t = θ + z it is below Φ(−z), but it grows towards Φ(−z) as θ
+    # falls (σ grows). t rises in steps of 1/16 until the tail is 2^-10 (in log) below the constant charged for it.
+    target, t = math.log(label_tail(eta, log_cap)) - 2.0 ** -10, theta + band_z(log_cap)
+    tail = lambda t: float(np.logaddexp(l1m + special.log_ndtr(-t), math.log(eta) + special.log_ndtr(theta - t)))
+    while tail(t) > target: t += 1 / 16
+    return float(np.logaddexp(l1m, math.log(eta) + theta * t - theta ** 2 / 2))
 
 def _label_cells(eta:float, theta:float, width:float, log_cap:float):
     "Positive-loss cells of $((1-\\eta)N(0,1)+\\eta N(\\theta,1),\\,N(0,1))$, loss edges on multiples of `width`."
@@ -93,7 +113,8 @@ def _label_cells(eta:float, theta:float, width:float, log_cap:float):
     tail_p = float((1 - eta) * special.ndtr(-t[-1]) + eta * special.ndtr(theta - t[-1]))
     # ndtr's rounding, the last edge's sliver, and the rounding of θ − t passed on by the density
     tail_p = tail_p * (1 + 32 * u) + float(sliver_p[-1]) + eta * float(phi(t - theta)[-1]) * u * abs(theta - t[-1])
-    return lp, lq, s, tail_p, ep, eq, sliver_p, sliver_q
+    # charged as the constant above it (`label_top` put the band's top there): the same +∞ mass at every σ
+    return lp, lq, s, max(tail_p, label_tail(eta, log_cap)), ep, eq, sliver_p, sliver_q
 
 
 # %% ../../nbs/accounting/03_dominating.ipynb #f2571f61
