@@ -182,6 +182,14 @@ def test_regression_wr_floor_not_monotone_in_sigma():
     assert hi.upper <= 2 * hi.delta_floor                  # what is left is the mass at +∞, reported as the floor
 
 
+def test_regression_wor_public_label_floor_rose_with_sigma():
+    "WOR n=3,478, m=9, 124 steps, δ(5.948): 5.2e-20 at σ=7.08 but 1.2e-19 at σ=10.6, all mass at +∞ (a fuzz of the doors)."
+    sc = make_scheme('wor', 3478, m=9)
+    ups = [account(sc, sigma=s, steps=124, eps=5.948, attack=False) for s in (7.08, 8.0, 9.0, 10.6, 14.0)]
+    assert all(b.upper <= a.upper for a, b in zip(ups, ups[1:])), [r.upper for r in ups]
+    assert all(r.upper <= 2 * r.delta_floor and r.upper < 1e-20 for r in ups)   # all floor, and below the old one
+
+
 @pytest.mark.parametrize('name,m,k,eps,sigmas', [('wr', 15, 797, 0.3, (3.0, 3.1, 3.2, 3.4, 3.7, 4.0, 5.0)),
                                                   ('wor', 256, 2350, 1.5, (2.4, 2.6, 2.8, 2.9, 3.0, 3.2)),
                                                   ('poisson', 256, 2350, 2.0, (2.4, 2.6, 2.7, 2.8, 3.0))])

@@ -220,3 +220,19 @@ def test_lower_symmetric_refuses_a_grid_that_a_mirror_would_leave():
         lower_symmetric(np.array([1.0, 0.5]), np.array([1e-11, 0.4]), 0.5, 2, 1.0)
     lo = lower_symmetric(np.array([1.0, 0.5]), np.array([1e-11, 0.4]), 0.5, 3, 1.0)
     assert lo.sum() <= 1 + 1e-12 and np.all(lo >= 0)
+
+
+def test_a_label_tail_above_its_band_is_one_constant_for_every_sigma():
+    "The +∞ mass of the public-label pair does not depend on σ: its labels' tails are charged as `label_tail`."
+    from must_nbdev.accounting.dominating import add_symmetric_label, dominating_pld, label_tail, label_top
+    sc = make_scheme('wor', 3478, m=9)
+    infs = {dominating_pld(sc, s, 'substitute', h=2e-3).upper[0].inf_mass for s in (0.8, 2.0, 7.08, 10.6, 30.0)}
+    assert len(infs) == 1, infs
+    eta, log_cap, h = dominating_rate(sc)[0], math.log(1e-18), 1e-2
+    for theta in (0.01, 0.2, 1.0, 3.0):          # small θ is large σ, where the tail at θ + z nears Φ(−z)
+        top = label_top(eta, theta, log_cap)
+        t_top = (math.log(math.expm1(top) + eta) - math.log(eta) + theta ** 2 / 2) / theta   # the output at the top
+        true = (1 - eta) * special.ndtr(-t_top) + eta * special.ndtr(theta - t_top)        # the P-mass above it
+        J = math.ceil(top / h) + 1
+        tail = add_symmetric_label(np.zeros(2 * J + 1), 1.0, eta, theta, h, log_cap)[0]
+        assert true <= label_tail(eta, log_cap) == tail, (theta, true, tail)
