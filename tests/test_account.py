@@ -190,6 +190,14 @@ def test_regression_wor_public_label_floor_rose_with_sigma():
     assert all(r.upper <= 2 * r.delta_floor and r.upper < 1e-20 for r in ups)   # all floor, and below the old one
 
 
+def test_regression_must_ww_round_off_floor_rose_with_sigma():
+    "MUST.ww n=3,000, m=27, b=24, 60 steps, δ(4): the FFT's round-off floor, 9.95e-15 at σ=6.91 but 1.009e-14 at 7.37."
+    sc = make_scheme('must-ww', 3000, m=27, b=24)
+    ups = [account(sc, sigma=s, steps=60, eps=4.0, attack=False) for s in (6.5, 6.91, 7.37, 8.38, 10.16)]
+    assert all(b.upper <= a.upper for a, b in zip(ups, ups[1:])), [r.upper for r in ups]
+    assert ups[2].upper < 1e-15 and ups[-1].upper / ups[2].upper > 0.999   # the cut moments: one charge at every σ
+
+
 @pytest.mark.parametrize('name,m,k,eps,sigmas', [('wr', 15, 797, 0.3, (3.0, 3.1, 3.2, 3.4, 3.7, 4.0, 5.0)),
                                                   ('wor', 256, 2350, 1.5, (2.4, 2.6, 2.8, 2.9, 3.0, 3.2)),
                                                   ('poisson', 256, 2350, 2.0, (2.4, 2.6, 2.7, 2.8, 3.0))])

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 from must_nbdev.accounting.accountant import PrivacyAccountant
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.compose import compose_plds, PRECISIONS, PLD_SLACK
+from must_nbdev.accounting.compose import compose_plds, PRECISIONS, PLD_SLACK, CHERNOFF_LAMBDAS
 from must_nbdev.accounting.dominating import scheme_gaussian_pld
 from must_nbdev.accounting.pld import DiscretePLD
 from must_nbdev.core.sampling import make_scheme
@@ -197,6 +197,37 @@ def test_moments_bound_holds_exactly_from_the_bulk_to_the_deepest_tail(eps0, k, 
         e_up = comp.chernoff_eps(d)
         if d <= inf_mass * (1 + 1e-9): assert e_up == math.inf; continue
         assert math.isfinite(e_up) and _rr_exact_mp(eps0, p, k, e_up, inf_mass) <= d
+
+
+def _far_atom_exact_mp(a, w_far, L, k, eps):
+    "δ(ε) at 50 digits of k steps of the loss ±a (masses 1/2 − w_far/2 each) or L (mass w_far): a sum over the counts."
+    from mpmath import mp, mpf, binomial, exp
+    mp.dps = 50
+    half, w, tot = (1 - mpf(w_far)) / 2, mpf(w_far), mpf(0)
+    for j in range(k + 1):                    # j steps at the far loss, i of the rest at +a
+        for i in range(k - j + 1):
+            s = j * mpf(L) + (2 * i - (k - j)) * mpf(a)
+            if s > eps:
+                tot += binomial(k, j) * binomial(k - j, i) * w ** j * half ** (k - j) * (1 - exp(mpf(eps) - s))
+    return tot
+
+
+def test_moments_cut_pays_for_a_far_atom_and_holds_exactly():
+    "A far tiny atom (loss 30, mass 1e-25) makes the uncut moments useless; cut at a level, they bound δ deep and exactly."
+    a, w, L, k, h = 0.05, 1e-25, 30.0, 60, 0.01
+    masses = np.zeros(int(round(L / h)) + int(round(a / h)) + 1)
+    masses[[0, 2 * int(round(a / h)), -1]] = [(1 - w) / 2, (1 - w) / 2, w]
+    comp = compose_plds([(DiscretePLD(h, -int(round(a / h)), masses, 0.0), k)])
+    uncut = lambda eps: math.exp(min(comp._chernoff_log(i, eps, 0)[0] for i in range(len(CHERNOFF_LAMBDAS))))
+    for eps in (1.0, 2.0, 2.5, 2.9, 3.5, 5.0):
+        exact = _far_atom_exact_mp(a, w, L, k, eps)
+        bound = comp.chernoff_delta(eps)[0]
+        assert exact <= bound < uncut(eps) / 10, (eps, exact, bound, uncut(eps))   # e^{λL} ruins every uncut λ
+        if eps > 2: assert comp.delta_bounds(eps)[1] == bound          # below the FFT's floor the cut moments answer
+        if eps > k * a: assert bound < 1e-20 < uncut(eps) / 1e15     # past the bulk: only the far atom, and the cut
+    for d in (1e-12, 1e-18, 1e-22):
+        e_up = comp.chernoff_eps(d)
+        assert math.isfinite(e_up) and _far_atom_exact_mp(a, w, L, k, e_up) <= d
 
 
 def test_regression_padding_past_the_window_is_neither_summed_nor_charged():

@@ -15,8 +15,8 @@ scipy_fft = LazyModule('scipy.fft')     # imported at first use: `must --help` n
 
 # %% auto #0
 __all__ = ['scipy_fft', 'MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK',
-           'CHERNOFF_FROM', 'CHERNOFF_LAMBDAS', 'sfft', 'LSE_BLOCK', 'LSE_SKIP', 'l2_norm', 'pairwise_roundoff',
-           'PocketFFT', 'log_mgf', 'ComposedPLD', 'compose_many', 'compose_plds']
+           'CHERNOFF_FROM', 'CHERNOFF_LAMBDAS', 'CHERNOFF_CUTS', 'sfft', 'LSE_BLOCK', 'LSE_SKIP', 'l2_norm',
+           'pairwise_roundoff', 'PocketFFT', 'log_mgf', 'ComposedPLD', 'compose_many', 'compose_plds']
 
 # %% ../../nbs/accounting/02_compose.ipynb #fc74185b
 MGF_LAMBDAS = np.geomspace(1e-2, 64, 40)
@@ -29,6 +29,9 @@ PLD_SLACK = 1e-11   # relative round-off allowance for PLD constructions (the 1-
 # a δ bound whose charged part is over 1/CHERNOFF_FROM of it is also bounded by the moments (min of the two)
 CHERNOFF_FROM = 1e3
 CHERNOFF_LAMBDAS = np.geomspace(1e-2, 1e4, 96)   # λ grid of that bound (deep tails want large λ)
+# that bound also cuts each PLD where at most this much mass lies above, and sends that mass to +∞ (a wide pair's far
+# masses would make its moments large at every useful λ)
+CHERNOFF_CUTS = (1e-32, 1e-29, 1e-26, 1e-23, 1e-20, 1e-17)
 
 def l2_norm(x,  # real or complex array
            ) -> float:
@@ -119,6 +122,13 @@ class _LazyLogMGF:
     def __init__(self, pld:DiscretePLD):
         self.terms, self.vals = _TermBlocks(*_finite_part(pld)), {}
         self.finite = self.terms.n > 0
+    @classmethod
+    def of(cls, lm:np.ndarray, s:np.ndarray):
+        "The same over the terms (log mass lm, loss s) given."
+        self = cls.__new__(cls)
+        self.terms, self.vals = _TermBlocks(lm, s), {}
+        self.finite = self.terms.n > 0
+        return self
     def __call__(self, i:int, sign:int) -> float: return self.at(sign * MGF_LAMBDAS[i])
     def at(self, lam:float) -> float:
         "log E[e^{λS}] at any λ, kept."
@@ -221,26 +231,44 @@ class ComposedPLD:
     @property
     def mgfs(self) -> list:
         "[(lazy log-MGF of a part's finite masses, k), ...], built on first use (the moments' bound is rarely asked)."
-        if getattr(self, '_mgfs', None) is None: self._mgfs = [(_LazyLogMGF(p), k) for p, k in self.parts]
-        return self._mgfs
+        return self.cut(0)[0]
 
-    def _phi(self, i:int) -> tuple:
-        "(φ = Σ k log M(λ) of the finite parts, a bound on its round-off) at λ = `CHERNOFF_LAMBDAS`[i], kept."
+    def cut(self, c:int) -> tuple:
+        "([(lazy log-MGF, k)] of the parts cut at level c, the composed mass at +∞ then): 0 uncut, c ≥ 1 `CHERNOFF_CUTS`."
+        if getattr(self, '_cuts', None) is None: self._cuts = {}
+        if c not in self._cuts:
+            if not c: self._cuts[c] = [(_LazyLogMGF(p), k) for p, k in self.parts], self.inf_mass
+            else:
+                mgfs, logs = [], 0.0
+                for p, k in self.parts:
+                    nz = p.masses > 0; m, s = p.masses[nz], p.losses[nz]
+                    # the top terms whose sum is at most T/2 as computed (at most T exactly) go to +∞, charged T:
+                    # the same charge at every σ, so it adds no wiggle to the floor
+                    T = CHERNOFF_CUTS[c - 1]
+                    keep = np.cumsum(m[::-1])[::-1] > T / 2
+                    mgfs.append((_LazyLogMGF.of(np.log(m[keep]), s[keep]), k))
+                    q = (p.inf_mass + T) * (1 + 2 * U_DOUBLE)
+                    logs = -math.inf if q >= 1 or logs == -math.inf else logs + k * math.log1p(-q)
+                self._cuts[c] = mgfs, (1.0 if logs == -math.inf else -math.expm1(logs))
+        return self._cuts[c]
+
+    def _phi(self, i:int, c:int=0) -> tuple:
+        "(φ = Σ k log M(λ) of the finite parts cut at level c, a bound on its round-off) at λ = `CHERNOFF_LAMBDAS`[i]."
         if getattr(self, '_phis', None) is None: self._phis = {}
-        if i not in self._phis:
+        if (i, c) not in self._phis:
             lam, u, phi, err = CHERNOFF_LAMBDAS[i], np.finfo(float).eps / 2, 0.0, 0.0
-            for m, k in self.mgfs:
+            for m, k in self.cut(c)[0]:
                 lm, t = m.at(lam), m.terms
                 # the shifted sum of at most N terms and charges: γ_{N+4} relative; its log, the products λs and the
                 # shift: 8u of their magnitudes
                 phi += k * lm
                 err += k * (_gamma64(t.n + 4) + 8 * u * (abs(lm) + t.lm_abs + lam * t.s_abs))
-            self._phis[i] = phi, err + 8 * u * abs(phi)
-        return self._phis[i]
+            self._phis[i, c] = phi, err + 8 * u * abs(phi)
+        return self._phis[i, c]
 
-    def _chernoff_log(self, i:int, eps:float) -> tuple:
-        "(log of the moments' bound on the finite part of δ(ε) at λ_i, charged upward; the same uncharged)."
-        lam, (phi, err), u = CHERNOFF_LAMBDAS[i], self._phi(i), np.finfo(float).eps / 2
+    def _chernoff_log(self, i:int, eps:float, c:int=0) -> tuple:
+        "(log of the moments' bound on the finite part of δ(ε) at λ_i, cut at level c, charged upward; uncharged)."
+        lam, (phi, err), u = CHERNOFF_LAMBDAS[i], self._phi(i, c), np.finfo(float).eps / 2
         # δ_finite ≤ e^{φ(λ) − λε} max_{x>0} (1 − e^{−x}) e^{−λx} = e^{φ(λ) − λε} (λ/(1+λ))^λ / (1+λ)
         # log(1 + λ) and λ log(λ/(1+λ)) = −λ log1p(1/λ), each within a few u of its magnitude
         grow, peak = math.log1p(lam), -lam * math.log1p(1 / lam)
@@ -249,27 +277,37 @@ class ComposedPLD:
 
     def chernoff_delta(self, eps:float) -> tuple:
         "Certified (upper bound on δ(ε), the part of it that is charged) from the composed moments: (∞, ∞) without them."
-        if not self.mgfs: return math.inf, math.inf
-        if all(m.finite for m, _ in self.mgfs):
-            f = lambda i: self._chernoff_log(i, eps)[0]
-            # convex in λ: any λ is a bound, the search picks one; the bound and its uncharged part at that same λ
-            best, uncharged = self._chernoff_log(_grid_argmin(f, len(CHERNOFF_LAMBDAS)), eps)
-            raw = math.exp(min(uncharged, 0.0))
-            finite = math.exp(min(best, 0.0)) * (1 + 2 * np.finfo(float).eps)
-        else: raw = finite = 0.0                                    # a part without finite mass: δ = the mass at +∞
-        bound = min(1.0, float((finite + self.inf_mass) * (1 + PLD_SLACK)))
-        return bound, bound - raw
+        if not self.parts: return math.inf, math.inf
+        out = (math.inf, math.inf)
+        for c in range(len(CHERNOFF_CUTS) + 1):       # uncut, then each cut: any of them is a bound, the least is kept
+            mgfs, inf = self.cut(c)
+            if inf * (1 + PLD_SLACK) >= out[0]: continue                # its mass at +∞ alone is no better
+            if all(m.finite for m, _ in mgfs):
+                f = lambda i: self._chernoff_log(i, eps, c)[0]
+                # convex in λ: any λ is a bound, the search picks one; the bound and its uncharged part at that same λ
+                best, uncharged = self._chernoff_log(_grid_argmin(f, len(CHERNOFF_LAMBDAS)), eps, c)
+                raw = math.exp(min(uncharged, 0.0))
+                finite = math.exp(min(best, 0.0)) * (1 + 2 * np.finfo(float).eps)
+            else: raw = finite = 0.0                                # a part without finite mass: δ = the mass at +∞
+            bound = min(1.0, float((finite + inf) * (1 + PLD_SLACK)))
+            if bound < out[0]: out = bound, bound - raw
+        return out
 
     def chernoff_eps(self, delta:float) -> float:
         "Certified upper bound on ε(δ) from the composed moments (∞ if they certify none)."
-        target = delta / (1 + PLD_SLACK) / (1 + 2 * np.finfo(float).eps) - self.inf_mass
-        if not self.mgfs or not target > 0: return math.inf
-        if not all(m.finite for m, _ in self.mgfs): return 0.0         # δ(ε) is the mass at +∞ for every ε
-        # log δ', rounded down (the bound is asked ≤ it): log's own error and δ'’s few roundings, charged
-        lt = math.log(target); lt -= 4 * np.finfo(float).eps * (abs(lt) + 1)
-        # λε ≥ (log-bound at ε = 0) − log δ': the least such ε, from the charged log-bound (linear in ε)
-        g = lambda i: (self._chernoff_log(i, 0.0)[0] - lt) / CHERNOFF_LAMBDAS[i]
-        return float(max(0.0, _grid_min(g, len(CHERNOFF_LAMBDAS))) * (1 + 4e-16))
+        if not self.parts: return math.inf
+        best = math.inf
+        for c in range(len(CHERNOFF_CUTS) + 1):       # uncut, then each cut: the least ε any of them certifies
+            mgfs, inf = self.cut(c)
+            target = delta / (1 + PLD_SLACK) / (1 + 2 * np.finfo(float).eps) - inf
+            if not target > 0: continue
+            if not all(m.finite for m, _ in mgfs): return 0.0          # δ(ε) is the mass at +∞ for every ε
+            # log δ', rounded down (the bound is asked ≤ it): log's own error and δ'’s few roundings, charged
+            lt = math.log(target); lt -= 4 * np.finfo(float).eps * (abs(lt) + 1)
+            # λε ≥ (log-bound at ε = 0) − log δ': the least such ε, from the charged log-bound (linear in ε)
+            g = lambda i: (self._chernoff_log(i, 0.0, c)[0] - lt) / CHERNOFF_LAMBDAS[i]
+            best = min(best, float(max(0.0, _grid_min(g, len(CHERNOFF_LAMBDAS))) * (1 + 4e-16)))
+        return best
 
     def delta_floor(self, eps:float) -> float:
         "The part of the certified upper δ(ε) that is charged rather than computed: truncation, mass at +∞, round-off."
