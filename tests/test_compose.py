@@ -122,6 +122,12 @@ def test_moments_sums_skip_blocks_yet_stay_within_their_charge_of_the_exact_sum(
         charge = _gamma64(n + 4) + 8 * u * (abs(got) + terms.lm_abs + abs(lam) * terms.s_abs)
         assert abs(mpf(got) - exact) <= charge, (lam, got, exact)
         skipped += terms.skipped
+        for cut in (0, 1, LSE_BLOCK - 1, LSE_BLOCK, 2 * LSE_BLOCK + 7, n - 1):   # the first `cut` terms only
+            head = terms.lse(lam, cut)
+            if not cut: assert head == -math.inf; continue
+            exact = log(fsum(exp(mpf(float(a)) + mpf(lam) * mpf(float(b))) for a, b in zip(lm[:cut], s[:cut])))
+            charge = _gamma64(cut + 4) + 8 * u * (abs(head) + terms.lm_abs + abs(lam) * terms.s_abs)
+            assert abs(mpf(head) - exact) <= charge, (lam, cut, head, exact)
     assert skipped > 0                                                   # the case bounds some blocks, not sums them
     bound = terms.top + np.maximum(64 * terms.s_lo, 64 * terms.s_hi) + 1   # and by the rule: at λ = 64, blocks whose
     assert (bound < np.max(lm + 64 * s) - 60).any()                      # every term is far below the largest

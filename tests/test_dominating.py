@@ -236,3 +236,5 @@ def test_a_label_tail_above_its_band_is_one_constant_for_every_sigma():
         J = math.ceil(top / h) + 1
         tail = add_symmetric_label(np.zeros(2 * J + 1), 1.0, eta, theta, h, log_cap)[0]
         assert true <= label_tail(eta, log_cap) == tail, (theta, true, tail)
+    # a constant that underflows (an absurd rate or cap) still gives a band: the search is in logs
+    assert math.isfinite(label_top(1e-306, 1.0, log_cap)) and math.isfinite(label_top(0.3, 2.0, -800.0))

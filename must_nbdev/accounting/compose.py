@@ -98,8 +98,9 @@ class _TermBlocks:
         self.s = np.pad(s, (0, pad), mode='edge' if self.n else 'constant').reshape(nb, LSE_BLOCK)
         self.top, self.s_lo, self.s_hi, self.skipped = self.lm.max(1), self.s.min(1), self.s.max(1), 0
 
-    def lse(self, lam:float) -> float:
-        "log Σ e^{lm + λs}: blocks within `LSE_SKIP` of the largest term summed, shifted by it; the rest bounded above."
+    def lse(self, lam:float, n:int|None=None) -> float:
+        "log Σ e^{lm + λs} over the first n terms (None: all): blocks within `LSE_SKIP` of the largest summed, the rest bounded."
+        if n is not None and n < self.n: return self._prefix_lse(lam, n)
         # every term of a block is ≤ its top lm + λs at an end of its losses; +1 covers the exponents' round-off
         bound = self.top + np.maximum(lam * self.s_lo, lam * self.s_hi) + 1.0
         b = int(bound.argmax()); c = float(np.max(self.lm[b] + lam * self.s[b]))   # a term: c ≤ the largest
@@ -107,6 +108,20 @@ class _TermBlocks:
         self.skipped = keep.size - int(keep.sum())      # blocks the last call bounded instead of summing
         t = self.lm[keep] + lam * self.s[keep]; c = float(t.max()); np.exp(t - c, out=t)
         # each skipped block's LSE_BLOCK terms are ≤ e^{bound} < e^{c − LSE_SKIP}: charged as that, n e^{−60} relative
+        return c + math.log(float(t.sum()) + LSE_BLOCK * float(np.exp(bound[~keep] - c).sum()))
+
+    def _prefix_lse(self, lam:float, n:int) -> float:
+        "`lse` over the first n < `n` terms: the whole blocks before them by the same rule, the rest of a block summed."
+        if n <= 0: return -math.inf
+        full, r = divmod(n, LSE_BLOCK)                  # whole blocks, then r terms of the next one
+        part = self.lm[full, :r] + lam * self.s[full, :r]
+        bound = self.top[:full] + np.maximum(lam * self.s_lo[:full], lam * self.s_hi[:full]) + 1.0
+        c = float(part.max(initial=-np.inf))
+        if full: b = int(bound.argmax()); c = max(c, float(np.max(self.lm[b] + lam * self.s[b])))
+        keep = bound >= c - LSE_SKIP
+        self.skipped = full - int(keep.sum())
+        t = np.concatenate([(self.lm[:full][keep] + lam * self.s[:full][keep]).ravel(), part])
+        c = float(t.max()); np.exp(t - c, out=t)
         return c + math.log(float(t.sum()) + LSE_BLOCK * float(np.exp(bound[~keep] - c).sum()))
 
 def log_mgf(pld:DiscretePLD,  # a discrete PLD
@@ -122,17 +137,16 @@ class _LazyLogMGF:
     def __init__(self, pld:DiscretePLD):
         self.terms, self.vals = _TermBlocks(*_finite_part(pld)), {}
         self.finite = self.terms.n > 0
-    @classmethod
-    def of(cls, lm:np.ndarray, s:np.ndarray):
-        "The same over the terms (log mass lm, loss s) given."
-        self = cls.__new__(cls)
-        self.terms, self.vals = _TermBlocks(lm, s), {}
-        self.finite = self.terms.n > 0
-        return self
+        self.n = None         # the terms summed: all (None), or the first n (a cut below the top masses)
+    def prefix(self, n:int):
+        "The same over the first n terms only (in increasing loss: the PLD cut below its top masses), sharing them."
+        other = _LazyLogMGF.__new__(_LazyLogMGF)
+        other.terms, other.vals, other.n, other.finite = self.terms, {}, n, n > 0
+        return other
     def __call__(self, i:int, sign:int) -> float: return self.at(sign * MGF_LAMBDAS[i])
     def at(self, lam:float) -> float:
         "log E[e^{λS}] at any λ, kept."
-        if lam not in self.vals: self.vals[lam] = self.terms.lse(lam)
+        if lam not in self.vals: self.vals[lam] = self.terms.lse(lam, self.n)
         return self.vals[lam]
 
 def _grid_argmin(f, n:int) -> int:
@@ -240,13 +254,12 @@ class ComposedPLD:
             if not c: self._cuts[c] = [(_LazyLogMGF(p), k) for p, k in self.parts], self.inf_mass
             else:
                 mgfs, logs = [], 0.0
-                for p, k in self.parts:
-                    nz = p.masses > 0; m, s = p.masses[nz], p.losses[nz]
+                for (whole, k), (p, _) in zip(self.cut(0)[0], self.parts):
+                    m = p.masses[p.masses > 0]             # the terms of `whole`, in increasing loss
                     # the top terms whose sum is at most T/2 as computed (at most T exactly) go to +∞, charged T:
-                    # the same charge at every σ, so it adds no wiggle to the floor
+                    # the same charge at every σ, so it adds no wiggle to the floor; the rest is a prefix of the terms
                     T = CHERNOFF_CUTS[c - 1]
-                    keep = np.cumsum(m[::-1])[::-1] > T / 2
-                    mgfs.append((_LazyLogMGF.of(np.log(m[keep]), s[keep]), k))
+                    mgfs.append((whole.prefix(int(np.count_nonzero(np.cumsum(m[::-1]) > T / 2))), k))
                     q = (p.inf_mass + T) * (1 + 2 * U_DOUBLE)
                     logs = -math.inf if q >= 1 or logs == -math.inf else logs + k * math.log1p(-q)
                 self._cuts[c] = mgfs, (1.0 if logs == -math.inf else -math.expm1(logs))
@@ -287,7 +300,8 @@ class ComposedPLD:
                 # convex in λ: any λ is a bound, the search picks one; the bound and its uncharged part at that same λ
                 best, uncharged = self._chernoff_log(_grid_argmin(f, len(CHERNOFF_LAMBDAS)), eps, c)
                 raw = math.exp(min(uncharged, 0.0))
-                finite = math.exp(min(best, 0.0)) * (1 + 2 * np.finfo(float).eps)
+                # an exp below the least subnormal rounds to 0: the bound is then that least subnormal, never 0
+                finite = max(math.exp(min(best, 0.0)) * (1 + 2 * np.finfo(float).eps), 5e-324)
             else: raw = finite = 0.0                                # a part without finite mass: δ = the mass at +∞
             bound = min(1.0, float((finite + inf) * (1 + PLD_SLACK)))
             if bound < out[0]: out = bound, bound - raw

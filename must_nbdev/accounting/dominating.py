@@ -78,7 +78,10 @@ def label_top(eta:float,      # the label rate η̃ in (0, 1]
     l1m = math.log1p(-eta) if eta < 1 else -math.inf
     # the tail above t: (1 − η̃)Φ(−t) + η̃Φ(θ − t); at t = θ + z it is below Φ(−z), but it grows towards Φ(−z) as θ
     # falls (σ grows). t rises in steps of 1/16 until the tail is 2^-10 (in log) below the constant charged for it.
-    target, t = math.log(label_tail(eta, log_cap)) - 2.0 ** -10, theta + band_z(log_cap)
+    z = band_z(log_cap)
+    # log of `label_tail`, in logs (the constant itself may underflow where the cap is absurdly small)
+    target = math.log(min(1.0, TAIL_ROOM * eta)) + float(special.log_ndtr(-z)) + math.log1p(2.0 ** -9) - 2.0 ** -10
+    t = theta + z
     tail = lambda t: float(np.logaddexp(l1m + special.log_ndtr(-t), math.log(eta) + special.log_ndtr(theta - t)))
     while tail(t) > target: t += 1 / 16
     return float(np.logaddexp(l1m, math.log(eta) + theta * t - theta ** 2 / 2))
