@@ -19,7 +19,7 @@ from scipy import fft as sfft
 from must_nbdev.accounting.attack import attack_pairs
 from must_nbdev.accounting.pld import loss_cells, lower_pld, MAX_BINS
 from must_nbdev.accounting.account import account
-from must_nbdev.accounting.compose import log_mgf, MGF_LAMBDAS
+from must_nbdev.accounting.moments import log_mgf, MGF_LAMBDAS
 from must_nbdev.core.sampling import Scheme
 
 _U = np.finfo(float).eps / 2

@@ -12,7 +12,8 @@ from ..core.definitions import check_choice, check_int, check_real
 from ..core.sampling import check_scheme, Scheme
 from .pairs import RELATIONS
 from .pld import GridTooLarge, MAX_BINS, loss_cells, lower_pld, check_max_bins
-from .compose import PRECISIONS, PRECISION_DTYPES, MGF_LAMBDAS, PLD_SLACK, UNIT_ROUNDOFF, log_mgf
+from .compose import PRECISIONS, PRECISION_DTYPES, UNIT_ROUNDOFF
+from .moments import MGF_LAMBDAS, PLD_SLACK, log_mgf
 from .attack import attack_pairs
 from .compose import sfft   # pocketfft, whatever backend the session set
 

@@ -10,28 +10,22 @@ from dataclasses import dataclass
 from ..core.definitions import check_choice, LazyModule
 from .pairs import U_DOUBLE
 from .pld import DiscretePLD, GridTooLarge, budget_max_bins
+from .moments import MGF_LAMBDAS, PLD_SLACK, LazyLogMGF, MomentsBound, gamma64, grid_min
 scipy_fft = LazyModule('scipy.fft')     # imported at first use: `must --help` never needs it
 
 
 # %% auto #0
-__all__ = ['scipy_fft', 'MGF_LAMBDAS', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'PLD_SLACK',
-           'CHERNOFF_FROM', 'CHERNOFF_LAMBDAS', 'CHERNOFF_CUTS', 'sfft', 'LSE_BLOCK', 'LSE_SKIP', 'l2_norm',
-           'pairwise_roundoff', 'PocketFFT', 'log_mgf', 'ComposedPLD', 'compose_many', 'compose_plds']
+__all__ = ['scipy_fft', 'PRECISIONS', 'UNIT_ROUNDOFF', 'PRECISION_DTYPES', 'FFT_WORKERS', 'CHERNOFF_FROM', 'sfft', 'l2_norm',
+           'pairwise_roundoff', 'PocketFFT', 'ComposedPLD', 'compose_many', 'compose_plds']
 
 # %% ../../nbs/accounting/02_compose.ipynb #fc74185b
-MGF_LAMBDAS = np.geomspace(1e-2, 64, 40)
 PRECISIONS = ('double', 'extended')     # FFT arithmetic: float64, or np.longdouble (80-bit where the platform has it)
 UNIT_ROUNDOFF = {'double': U_DOUBLE, 'extended': np.finfo(np.longdouble).eps / 2}   # unit round-off u (00_pairs' U_DOUBLE)
 PRECISION_DTYPES = {'double': np.float64, 'extended': np.longdouble}
 # threads for scipy.fft (all cores); the arithmetic, hence the bound, is the same
 FFT_WORKERS = -1
-PLD_SLACK = 1e-11   # relative round-off allowance for PLD constructions (the 1-D upper PLDs also charge their own)
-# a δ bound whose charged part is over 1/CHERNOFF_FROM of it is also bounded by the moments (min of the two)
+# a δ bound whose charged part is over 1/CHERNOFF_FROM of it is also bounded by the moments (01b_moments; the min)
 CHERNOFF_FROM = 1e3
-CHERNOFF_LAMBDAS = np.geomspace(1e-2, 1e4, 96)   # λ grid of that bound (deep tails want large λ)
-# that bound also cuts each PLD where at most this much mass lies above, and sends that mass to +∞ (a wide pair's far
-# masses would make its moments large at every useful λ)
-CHERNOFF_CUTS = (1e-32, 1e-29, 1e-26, 1e-23, 1e-20, 1e-17)
 
 def l2_norm(x,  # real or complex array
            ) -> float:
@@ -39,11 +33,6 @@ def l2_norm(x,  # real or complex array
     x = np.asarray(x)
     if np.iscomplexobj(x): return math.sqrt(float(np.sum(x.real * x.real) + np.sum(x.imag * x.imag)))
     return math.sqrt(float(np.sum(x * x)))
-
-def _gamma64(n):
-    "Higham's γ_n = n u/(1 − n u), float64 (suffix sums of the composed distribution): an n-term sum's relative error."
-    u = np.finfo(float).eps / 2
-    return n * u / (1 - n * u)
 
 def pairwise_roundoff(n:int,   # the terms summed (>= 1)
                      ) -> float:
@@ -80,84 +69,6 @@ class PocketFFT:
 sfft = PocketFFT()   # every transform of compose, adaptive, upper_dp and lattice: their bounds' arithmetic
 
 # %% ../../nbs/accounting/02_compose.ipynb #4ca760bc
-# the moments' sums skip what cannot matter: a block of terms all below e^{-LSE_SKIP} of the largest is bounded, not summed
-LSE_BLOCK, LSE_SKIP = 512, 60.0
-
-def _finite_part(pld:DiscretePLD) -> tuple:
-    "(log mass, loss) of the bins of `pld` with positive mass (the part at +∞ is not in `masses`)."
-    nz = pld.masses > 0
-    return np.log(pld.masses[nz]), pld.losses[nz]
-
-class _TermBlocks:
-    "The terms (log mass lm, loss s) of a PLD's finite part in blocks of `LSE_BLOCK`, each with a bound on its terms."
-    def __init__(self, lm:np.ndarray, s:np.ndarray):
-        self.n = len(s)      # the terms (the padding below adds only e^{-∞} = 0)
-        self.lm_abs, self.s_abs = (float(np.abs(x).max()) if self.n else 0.0 for x in (lm, s))
-        nb = max(1, -(-self.n // LSE_BLOCK)); pad = nb * LSE_BLOCK - self.n
-        self.lm = np.pad(lm, (0, pad), constant_values=-np.inf).reshape(nb, LSE_BLOCK)
-        self.s = np.pad(s, (0, pad), mode='edge' if self.n else 'constant').reshape(nb, LSE_BLOCK)
-        self.top, self.s_lo, self.s_hi, self.skipped = self.lm.max(1), self.s.min(1), self.s.max(1), 0
-
-    def lse(self, lam:float, n:int|None=None) -> float:
-        "log Σ e^{lm + λs} over the first n terms (None: all): blocks within `LSE_SKIP` of the largest summed, the rest bounded."
-        if n is not None and n < self.n: return self._prefix_lse(lam, n)
-        # every term of a block is ≤ its top lm + λs at an end of its losses; +1 covers the exponents' round-off
-        bound = self.top + np.maximum(lam * self.s_lo, lam * self.s_hi) + 1.0
-        b = int(bound.argmax()); c = float(np.max(self.lm[b] + lam * self.s[b]))   # a term: c ≤ the largest
-        keep = bound >= c - LSE_SKIP                    # holds the largest term, whose bound is ≥ it ≥ c
-        self.skipped = keep.size - int(keep.sum())      # blocks the last call bounded instead of summing
-        t = self.lm[keep] + lam * self.s[keep]; c = float(t.max()); np.exp(t - c, out=t)
-        # each skipped block's LSE_BLOCK terms are ≤ e^{bound} < e^{c − LSE_SKIP}: charged as that, n e^{−60} relative
-        return c + math.log(float(t.sum()) + LSE_BLOCK * float(np.exp(bound[~keep] - c).sum()))
-
-    def _prefix_lse(self, lam:float, n:int) -> float:
-        "`lse` over the first n < `n` terms: the whole blocks before them by the same rule, the rest of a block summed."
-        if n <= 0: return -math.inf
-        full, r = divmod(n, LSE_BLOCK)                  # whole blocks, then r terms of the next one
-        part = self.lm[full, :r] + lam * self.s[full, :r]
-        bound = self.top[:full] + np.maximum(lam * self.s_lo[:full], lam * self.s_hi[:full]) + 1.0
-        c = float(part.max(initial=-np.inf))
-        if full: b = int(bound.argmax()); c = max(c, float(np.max(self.lm[b] + lam * self.s[b])))
-        keep = bound >= c - LSE_SKIP
-        self.skipped = full - int(keep.sum())
-        t = np.concatenate([(self.lm[:full][keep] + lam * self.s[:full][keep]).ravel(), part])
-        c = float(t.max()); np.exp(t - c, out=t)
-        return c + math.log(float(t.sum()) + LSE_BLOCK * float(np.exp(bound[~keep] - c).sum()))
-
-def log_mgf(pld:DiscretePLD,  # a discrete PLD
-            lam:np.ndarray,   # the λ values (array)
-           ) -> np.ndarray:
-    "log E[e^{λS}] of the finite part of `pld`, for each λ (never below it: skipped terms are charged)."
-    terms = _TermBlocks(*_finite_part(pld))
-    if not terms.n: return np.full(len(lam), -np.inf)  # all mass at +∞ (or none): no finite part
-    return np.array([terms.lse(l) for l in lam])
-
-class _LazyLogMGF:
-    "`log_mgf` of one PLD at λ = ±`MGF_LAMBDAS`[i], each computed on first use and kept (a window needs ~16 of the 80)."
-    def __init__(self, pld:DiscretePLD):
-        self.terms, self.vals = _TermBlocks(*_finite_part(pld)), {}
-        self.finite = self.terms.n > 0
-        self.n = None         # the terms summed: all (None), or the first n (a cut below the top masses)
-    def prefix(self, n:int):
-        "The same over the first n terms only (in increasing loss: the PLD cut below its top masses), sharing them."
-        other = _LazyLogMGF.__new__(_LazyLogMGF)
-        other.terms, other.vals, other.n, other.finite = self.terms, {}, n, n > 0
-        return other
-    def __call__(self, i:int, sign:int) -> float: return self.at(sign * MGF_LAMBDAS[i])
-    def at(self, lam:float) -> float:
-        "log E[e^{λS}] at any λ, kept."
-        if lam not in self.vals: self.vals[lam] = self.terms.lse(lam, self.n)
-        return self.vals[lam]
-
-def _grid_argmin(f, n:int) -> int:
-    "argmin of f(0), ..., f(n−1), f quasi-convex in the index: every 4th index and the last, then the best's neighbours."
-    c = min(sorted(set(range(0, n, 4)) | {n - 1}), key=f)
-    return min(range(max(0, c - 3), min(n, c + 4)), key=f)
-
-def _grid_min(f, n:int) -> float:
-    "min of f(0), ..., f(n−1) by `_grid_argmin` (any value of f is a bound: the search only picks one)."
-    return f(_grid_argmin(f, n))
-
 def _window(parts, mgfs:dict, tau:float):
     "Grid window [J_lo, J_hi] outside which the composed loss has probability <= tau on each side."
     h = parts[0][0].h
@@ -165,7 +76,7 @@ def _window(parts, mgfs:dict, tau:float):
     # min over λ of (log E e^{±λS} − log τ) / λ: the distance S exceeds w.p. <= τ
     def chernoff(sign):
         at = lambda i: (sum(k * mgfs[id(p)](i, sign) for p, k in parts) - math.log(tau)) / MGF_LAMBDAS[i]   # MGFs memoised
-        return _grid_min(at, len(MGF_LAMBDAS))
+        return grid_min(at, len(MGF_LAMBDAS))
     lo, hi = math.floor(-chernoff(-1) / h), math.ceil(chernoff(1) / h)
     # crossed (lo > hi): both tails of one point are <= tau, so the finite mass is <= 2 tau; any J in [hi, lo] serves
     return (lo, hi) if lo <= hi else (hi, hi)
@@ -212,7 +123,7 @@ class ComposedPLD:
         Aa, Ca = ((np.concatenate([x, z])[k]).astype(float) * (1 + 1e-6) for x in (Aa, Ca))
         N = len(s) - np.asarray(k)                                                # bins in the sum
         fft = np.sqrt(N) * self.fp_l2 + np.minimum(N * self.fp_inf, np.sqrt(N) * self.fp_inv_l2)
-        err = _gamma64(N + 4) * Aa + fft * self.fp_scale                         # summation round-off, FFT round-off
+        err = gamma64(N + 4) * Aa + fft * self.fp_scale                         # summation round-off, FFT round-off
         err_c = 4 * np.finfo(float).eps / -math.expm1(-self.h) * Ca               # round-off of the float64 recursion
         if upper: return A + err + self.tail / 2 + self.inf_mass, C - err_c
         return A - err - self.tail + self.inf_mass, C + err_c
@@ -243,85 +154,18 @@ class ComposedPLD:
         return computed, max(0.0, min(1.0, float((au - e * bu) * (1 + PLD_SLACK))) - computed)
 
     @property
-    def mgfs(self) -> list:
-        "[(lazy log-MGF of a part's finite masses, k), ...], built on first use (the moments' bound is rarely asked)."
-        return self.cut(0)[0]
-
-    def cut(self, c:int) -> tuple:
-        "([(lazy log-MGF, k)] of the parts cut at level c, the composed mass at +∞ then): 0 uncut, c ≥ 1 `CHERNOFF_CUTS`."
-        if getattr(self, '_cuts', None) is None: self._cuts = {}
-        if c not in self._cuts:
-            if not c: self._cuts[c] = [(_LazyLogMGF(p), k) for p, k in self.parts], self.inf_mass
-            else:
-                mgfs, logs = [], 0.0
-                for (whole, k), (p, _) in zip(self.cut(0)[0], self.parts):
-                    m = p.masses[p.masses > 0]             # the terms of `whole`, in increasing loss
-                    # the top terms whose sum is at most T/2 as computed (at most T exactly) go to +∞, charged T:
-                    # the same charge at every σ, so it adds no wiggle to the floor; the rest is a prefix of the terms
-                    T = CHERNOFF_CUTS[c - 1]
-                    mgfs.append((whole.prefix(int(np.count_nonzero(np.cumsum(m[::-1]) > T / 2))), k))
-                    q = (p.inf_mass + T) * (1 + 2 * U_DOUBLE)
-                    logs = -math.inf if q >= 1 or logs == -math.inf else logs + k * math.log1p(-q)
-                self._cuts[c] = mgfs, (1.0 if logs == -math.inf else -math.expm1(logs))
-        return self._cuts[c]
-
-    def _phi(self, i:int, c:int=0) -> tuple:
-        "(φ = Σ k log M(λ) of the finite parts cut at level c, a bound on its round-off) at λ = `CHERNOFF_LAMBDAS`[i]."
-        if getattr(self, '_phis', None) is None: self._phis = {}
-        if (i, c) not in self._phis:
-            lam, u, phi, err = CHERNOFF_LAMBDAS[i], np.finfo(float).eps / 2, 0.0, 0.0
-            for m, k in self.cut(c)[0]:
-                lm, t = m.at(lam), m.terms
-                # the shifted sum of at most N terms and charges: γ_{N+4} relative; its log, the products λs and the
-                # shift: 8u of their magnitudes
-                phi += k * lm
-                err += k * (_gamma64(t.n + 4) + 8 * u * (abs(lm) + t.lm_abs + lam * t.s_abs))
-            self._phis[i, c] = phi, err + 8 * u * abs(phi)
-        return self._phis[i, c]
-
-    def _chernoff_log(self, i:int, eps:float, c:int=0) -> tuple:
-        "(log of the moments' bound on the finite part of δ(ε) at λ_i, cut at level c, charged upward; uncharged)."
-        lam, (phi, err), u = CHERNOFF_LAMBDAS[i], self._phi(i, c), np.finfo(float).eps / 2
-        # δ_finite ≤ e^{φ(λ) − λε} max_{x>0} (1 − e^{−x}) e^{−λx} = e^{φ(λ) − λε} (λ/(1+λ))^λ / (1+λ)
-        # log(1 + λ) and λ log(λ/(1+λ)) = −λ log1p(1/λ), each within a few u of its magnitude
-        grow, peak = math.log1p(lam), -lam * math.log1p(1 / lam)
-        v = phi - lam * eps - grow + peak
-        return v + err + 8 * u * (abs(phi) + lam * abs(eps) + grow + abs(peak) + abs(v) + 2), v
+    def moments(self) -> MomentsBound|None:
+        "The moments' bound of the composed parts (`accounting/01b_moments`), built on first use; None without them."
+        if getattr(self, '_moments', None) is None and self.parts: self._moments = MomentsBound(self.parts, self.inf_mass)
+        return getattr(self, '_moments', None)
 
     def chernoff_delta(self, eps:float) -> tuple:
         "Certified (upper bound on δ(ε), the part of it that is charged) from the composed moments: (∞, ∞) without them."
-        if not self.parts: return math.inf, math.inf
-        out = (math.inf, math.inf)
-        for c in range(len(CHERNOFF_CUTS) + 1):       # uncut, then each cut: any of them is a bound, the least is kept
-            mgfs, inf = self.cut(c)
-            if inf * (1 + PLD_SLACK) >= out[0]: continue                # its mass at +∞ alone is no better
-            if all(m.finite for m, _ in mgfs):
-                f = lambda i: self._chernoff_log(i, eps, c)[0]
-                # convex in λ: any λ is a bound, the search picks one; the bound and its uncharged part at that same λ
-                best, uncharged = self._chernoff_log(_grid_argmin(f, len(CHERNOFF_LAMBDAS)), eps, c)
-                raw = math.exp(min(uncharged, 0.0))
-                # an exp below the least subnormal rounds to 0: the bound is then that least subnormal, never 0
-                finite = max(math.exp(min(best, 0.0)) * (1 + 2 * np.finfo(float).eps), 5e-324)
-            else: raw = finite = 0.0                                # a part without finite mass: δ = the mass at +∞
-            bound = min(1.0, float((finite + inf) * (1 + PLD_SLACK)))
-            if bound < out[0]: out = bound, bound - raw
-        return out
+        return self.moments.delta(eps) if self.parts else (math.inf, math.inf)
 
     def chernoff_eps(self, delta:float) -> float:
         "Certified upper bound on ε(δ) from the composed moments (∞ if they certify none)."
-        if not self.parts: return math.inf
-        best = math.inf
-        for c in range(len(CHERNOFF_CUTS) + 1):       # uncut, then each cut: the least ε any of them certifies
-            mgfs, inf = self.cut(c)
-            target = delta / (1 + PLD_SLACK) / (1 + 2 * np.finfo(float).eps) - inf
-            if not target > 0: continue
-            if not all(m.finite for m, _ in mgfs): return 0.0          # δ(ε) is the mass at +∞ for every ε
-            # log δ', rounded down (the bound is asked ≤ it): log's own error and δ'’s few roundings, charged
-            lt = math.log(target); lt -= 4 * np.finfo(float).eps * (abs(lt) + 1)
-            # λε ≥ (log-bound at ε = 0) − log δ': the least such ε, from the charged log-bound (linear in ε)
-            g = lambda i: (self._chernoff_log(i, 0.0, c)[0] - lt) / CHERNOFF_LAMBDAS[i]
-            best = min(best, float(max(0.0, _grid_min(g, len(CHERNOFF_LAMBDAS))) * (1 + 4e-16)))
-        return best
+        return self.moments.eps(delta) if self.parts else math.inf
 
     def delta_floor(self, eps:float) -> float:
         "The part of the certified upper δ(ε) that is charged rather than computed: truncation, mass at +∞, round-off."
@@ -410,7 +254,7 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
     plds = {id(p): p for parts in variants for p, _ in parts}
     h = next(iter(plds.values())).h
     if any(abs(p.h - h) > 1e-15 * h for p in plds.values()): raise ValueError("all PLDs must share the grid step h")
-    mgfs = {i: _LazyLogMGF(p) for i, p in plds.items()}
+    mgfs = {i: LazyLogMGF(p) for i, p in plds.items()}
     windows = [_window(parts, mgfs, tau / 2) for parts in variants]     # each variant's own window [J_lo, J_hi]
     width = max(w[1] - w[0] + 1 for w in windows)
     if max_bins is None: max_bins = budget_max_bins()   # no cap asked: the memory budget is one
