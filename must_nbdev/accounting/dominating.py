@@ -17,9 +17,9 @@ special = LazyModule('scipy.special')   # imported at first use: `must --help` n
 
 
 # %% auto #0
-__all__ = ['special', 'TAIL_ROOM', 'PAIRS', 'GUARANTEES', 'dominating_rate', 'dominating_labels', 'band_z', 'label_tail',
-           'label_top', 'add_symmetric_label', 'lower_symmetric', 'dominating_pld', 'MechanismPLD', 'loss_std',
-           'scheme_gaussian_pld']
+__all__ = ['special', 'TAIL_ROOM', 'PAIRS', 'GUARANTEES', 'dominating_rate', 'dominating_labels', 'band_z', 'log_label_tail',
+           'label_tail', 'label_top', 'add_symmetric_label', 'lower_symmetric', 'dominating_pld', 'MechanismPLD',
+           'loss_std', 'scheme_gaussian_pld']
 
 # %% ../../nbs/accounting/03_dominating.ipynb #1267195f
 def dominating_rate(scheme:Scheme,  # registry scheme (`make_scheme`) or pipeline (`multistage`)
@@ -63,12 +63,18 @@ def band_z(log_cap:float,  # log of the P-mass left above the band
     while special.log_ndtr(-z) > log_cap: z *= 1.25
     return z
 
+def log_label_tail(eta:float,      # the label rate η̃ in (0, 1]
+                   log_cap:float,  # log of the P-mass left above the band
+                  ) -> float:
+    "log of `label_tail`, computed in logs (the constant itself underflows where the cap is absurdly small)."
+    # log_ndtr within a few ulps, the sum's and exp's rounding: 2^-9 relative covers them many times over
+    return math.log(min(1.0, TAIL_ROOM * eta)) + float(special.log_ndtr(-band_z(log_cap))) + math.log1p(2.0 ** -9)
+
 def label_tail(eta:float,      # the label rate η̃ in (0, 1]
                log_cap:float,  # log of the P-mass left above the band
               ) -> float:
     "The P-mass charged at +∞ for a label's tail above its band: one constant for every σ, so the floor is monotone."
-    # log_ndtr within a few ulps and exp's rounding: 2^-9 relative covers both many times over
-    return min(1.0, TAIL_ROOM * eta) * math.exp(float(special.log_ndtr(-band_z(log_cap)))) * (1 + 2.0 ** -9)
+    return math.exp(log_label_tail(eta, log_cap))
 
 def label_top(eta:float,      # the label rate η̃ in (0, 1]
               theta:float,    # the label shift θ (> 0)
@@ -78,10 +84,7 @@ def label_top(eta:float,      # the label rate η̃ in (0, 1]
     l1m = math.log1p(-eta) if eta < 1 else -math.inf
     # the tail above t: (1 − η̃)Φ(−t) + η̃Φ(θ − t); at t = θ + z it is below Φ(−z), but it grows towards Φ(−z) as θ
     # falls (σ grows). t rises in steps of 1/16 until the tail is 2^-10 (in log) below the constant charged for it.
-    z = band_z(log_cap)
-    # log of `label_tail`, in logs (the constant itself may underflow where the cap is absurdly small)
-    target = math.log(min(1.0, TAIL_ROOM * eta)) + float(special.log_ndtr(-z)) + math.log1p(2.0 ** -9) - 2.0 ** -10
-    t = theta + z
+    t, target = theta + band_z(log_cap), log_label_tail(eta, log_cap) - 2.0 ** -10
     tail = lambda t: float(np.logaddexp(l1m + special.log_ndtr(-t), math.log(eta) + special.log_ndtr(theta - t)))
     while tail(t) > target: t += 1 / 16
     return float(np.logaddexp(l1m, math.log(eta) + theta * t - theta ** 2 / 2))

@@ -50,28 +50,20 @@ class TermBlocks:
 
     def lse(self, lam:float, n:int|None=None) -> float:
         "log Σ e^{lm + λs} over the first n terms (None: all): blocks within `LSE_SKIP` of the largest summed, others bounded."
-        if n is not None and n < self.n: return self._prefix_lse(lam, n)
-        # every term of a block is ≤ its top lm + λs at an end of its losses; +1 covers the exponents' round-off
-        bound = self.top + np.maximum(lam * self.s_lo, lam * self.s_hi) + 1.0
-        b = int(bound.argmax()); c = float(np.max(self.lm[b] + lam * self.s[b]))   # a term: c ≤ the largest
-        keep = bound >= c - LSE_SKIP                    # holds the largest term, whose bound is ≥ it ≥ c
-        self.skipped = keep.size - int(keep.sum())      # blocks the last call bounded instead of summing
-        t = self.lm[keep] + lam * self.s[keep]; c = float(t.max()); np.exp(t - c, out=t)
-        # each skipped block's LSE_BLOCK terms are ≤ e^{bound} < e^{c − LSE_SKIP}: charged as that, n e^{−60} relative
-        return c + math.log(float(t.sum()) + LSE_BLOCK * float(np.exp(bound[~keep] - c).sum()))
-
-    def _prefix_lse(self, lam:float, n:int) -> float:
-        "`lse` over the first n < `n` terms: the whole blocks before them by the same rule, the rest of a block summed."
+        n = self.n if n is None else min(n, self.n)
         if n <= 0: return -math.inf
-        full, r = divmod(n, LSE_BLOCK)                  # whole blocks, then r terms of the next one
-        part = self.lm[full, :r] + lam * self.s[full, :r]
+        # whole blocks, then the r terms of the next one summed; all the terms: every block whole (padding adds 0)
+        full, r = (len(self.top), 0) if n == self.n else divmod(n, LSE_BLOCK)
+        part = self.lm[full, :r] + lam * self.s[full, :r] if r else np.empty(0)
+        # every term of a block is ≤ its top lm + λs at an end of its losses; +1 covers the exponents' round-off
         bound = self.top[:full] + np.maximum(lam * self.s_lo[:full], lam * self.s_hi[:full]) + 1.0
-        c = float(part.max(initial=-np.inf))
+        c = float(part.max(initial=-np.inf))           # a term: c ≤ the largest
         if full: b = int(bound.argmax()); c = max(c, float(np.max(self.lm[b] + lam * self.s[b])))
-        keep = bound >= c - LSE_SKIP
-        self.skipped = full - int(keep.sum())
+        keep = bound >= c - LSE_SKIP                    # holds the largest term, whose bound is ≥ it ≥ c
+        self.skipped = full - int(keep.sum())           # blocks the last call bounded instead of summing
         t = np.concatenate([(self.lm[:full][keep] + lam * self.s[:full][keep]).ravel(), part])
         c = float(t.max()); np.exp(t - c, out=t)
+        # each skipped block's LSE_BLOCK terms are ≤ e^{bound} < e^{c − LSE_SKIP}: charged as that, n e^{−60} relative
         return c + math.log(float(t.sum()) + LSE_BLOCK * float(np.exp(bound[~keep] - c).sum()))
 
 def log_mgf(pld:DiscretePLD,  # a discrete PLD
@@ -120,21 +112,22 @@ class MomentsBound:
                  inf_mass:float,       # the composition's mass at +∞, 1 − Π(1 − π_i)^{k_i}
                 ):
         self.parts, self.inf_mass = tuple(parts), inf_mass
+        self._cuts, self._phis, self._top_sums = {}, {}, None   # kept: the cut parts, the φ sums, the top sums
 
     def cut(self, c:int,  # 0: no cut; c >= 1: cut at `CHERNOFF_CUTS`[c − 1]
            ) -> tuple:
         "([(lazy log-MGF, k)] of the parts cut at level c, the composed mass at +∞ then)."
-        if getattr(self, '_cuts', None) is None: self._cuts = {}
         if c not in self._cuts:
             if not c: self._cuts[c] = [(LazyLogMGF(p), k) for p, k in self.parts], self.inf_mass
             else:
                 mgfs, logs = [], 0.0
-                for (whole, k), (p, _) in zip(self.cut(0)[0], self.parts):
-                    m = p.masses[p.masses > 0]             # the terms of `whole`, in increasing loss
+                if self._top_sums is None:               # each part's sums of its top terms, once for all levels
+                    self._top_sums = [np.cumsum(p.masses[p.masses > 0][::-1]) for p, _ in self.parts]
+                for (whole, k), (p, _), tops in zip(self.cut(0)[0], self.parts, self._top_sums):
                     # the top terms whose sum is at most T/2 as computed (at most T exactly) go to +∞, charged T:
                     # the same charge at every σ, so it adds no wiggle to the floor; the rest is a prefix of the terms
                     T = CHERNOFF_CUTS[c - 1]
-                    mgfs.append((whole.prefix(int(np.count_nonzero(np.cumsum(m[::-1]) > T / 2))), k))
+                    mgfs.append((whole.prefix(int(np.count_nonzero(tops > T / 2))), k))
                     q = (p.inf_mass + T) * (1 + 2 * U_DOUBLE)
                     logs = -math.inf if q >= 1 or logs == -math.inf else logs + k * math.log1p(-q)
                 self._cuts[c] = mgfs, (1.0 if logs == -math.inf else -math.expm1(logs))
@@ -142,7 +135,6 @@ class MomentsBound:
 
     def _phi(self, i:int, c:int=0) -> tuple:
         "(φ = Σ k log M(λ) of the finite parts cut at level c, a bound on its round-off) at λ = `CHERNOFF_LAMBDAS`[i]."
-        if getattr(self, '_phis', None) is None: self._phis = {}
         if (i, c) not in self._phis:
             lam, u, phi, err = CHERNOFF_LAMBDAS[i], np.finfo(float).eps / 2, 0.0, 0.0
             for m, k in self.cut(c)[0]:
