@@ -465,3 +465,16 @@ def test_a_floor_above_the_fast_answer_is_said_to_be_above_it():
     r = account(make_scheme('wor', 200, m=10), sigma=2.0, steps=3, eps=1.0, net=True, net_grid=64)
     why = r.skipped['triangle net']
     assert why.startswith('its floor: no room — ') and "is above 'public labels' (by " in why and 'below' not in why
+
+def test_regression_a_certificate_whose_run_needs_a_coarser_grid_is_played_there():
+    """MUST.ow (n = 2,320, m = 8, b = 74) at σ = 3.5891 and δ = 6.49e-18: the partially unlabelled run needed just over
+    `max_bins` on the grid refined for the public labels, so it was dropped and ε was 18.29 after 2 steps against 3.17
+    after 3 (a door answering 6x looser than it can, silently). It is now played on a coarser grid."""
+    from must_nbdev.accounting.accountant import PrivacyAccountant
+    sc = make_scheme('must-ow', 2320, m=8, b=74)
+    two, three = (account(sc, sigma=3.5891, steps=k, delta=6.49e-18, max_bins=1 << 18, attack=False) for k in (2, 3))
+    assert two.certificate == 'partially unlabelled' and two.h > three.h   # coarser than the longer run's grid
+    assert two.upper < two.certificates['public labels'] / 5 and two.upper <= three.upper
+    assert abs(two.L / two.h - round(two.L / two.h)) < 1e-6                  # L on the answer's own grid
+    run = PrivacyAccountant(max_bins=1 << 18).step(sc, sigma=3.5891, steps=2)   # the recorded run: the same answer
+    assert run.epsilon(6.49e-18).upper == two.upper and run.certificate == two.certificate

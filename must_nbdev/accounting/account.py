@@ -317,6 +317,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         bound_iv, attack_iv = (res.lower, res.upper), (a.lower, a.upper)
     else: lower, fast = res.lower, res
     answer = res.upper if worst else res.estimate
+    grid = acc.upper[0].h   # the answer's grid: the base's, or a coarser one a per-step certificate's run needed
+    if grid != step: bins = max(len(c.u) for c in acc.upper)
     at = eps if eps is not None else res.upper
     floor = (max(cu.delta_floor(at) for cu in acc.upper) if worst and math.isfinite(at) and won not in tight_names
              else None)
@@ -336,9 +338,9 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
         query='delta' if eps is not None else 'eps', eps=eps if eps is not None else answer,
         delta=delta if delta is not None else answer, lower=lower, upper=res.upper, bound_interval=bound_iv,
         attack_interval=attack_iv, theory_gap=gap, certified_accuracy=certified,
-        reason=None if certified else _uncertified_reason(fast, eps, delta, accuracy, max_bins, step, bins),
-        guarantee=GUARANTEES[pair], h=step, r=bins,
-        L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * step), seconds=time.perf_counter() - t0,
+        reason=None if certified else _uncertified_reason(fast, eps, delta, accuracy, max_bins, grid, bins),
+        guarantee=GUARANTEES[pair], h=grid, r=bins,
+        L=float(max(abs(acc.upper[0].J.min()), abs(acc.upper[0].J.max())) * grid), seconds=time.perf_counter() - t0,
         certificate=won, certificates=certs, attack_name=how if worst else None, delta_floor=floor, tighter=tighter,
         attack_ran=worst and att is not None, skipped=skipped or None)
 

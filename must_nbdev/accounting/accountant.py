@@ -19,8 +19,8 @@ from .grid_driver import finer_step, no_grid_fits, refine_grid   # and their old
 
 
 # %% auto #0
-__all__ = ['MAX_HISTORY_ROWS', 'MOVED', 'CertifiedResult', 'Bounds', 'AttackBounds', 'Compositions', 'Phase', 'PrivacyAccountant',
-           'best_composition']
+__all__ = ['MAX_HISTORY_ROWS', 'GRID_RETRIES', 'MOVED', 'CertifiedResult', 'Bounds', 'AttackBounds', 'Compositions', 'Phase',
+           'PrivacyAccountant', 'best_composition']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #13bbf464
 class CertifiedResult:
@@ -268,6 +268,8 @@ def history(self,
     return rows
 
 # %% ../../nbs/accounting/05_accountant.ipynb #93b401c6
+GRID_RETRIES = 4   # a per-step certificate whose run does not fit the base's grid is played on up to 4 coarser ones
+
 def best_composition(parts:list,            # [((scheme, σ), base MechanismPLD, steps)] of a run, on one grid
                      relation:str,           # the run's neighbouring relation
                      max_bins:int,           # cap on FFT bins
@@ -277,27 +279,35 @@ def best_composition(parts:list,            # [((scheme, σ), base MechanismPLD,
                      res:Bounds,             # its answer
                      cache:dict|None=None,   # keeps each (scheme, σ, h, certificate)'s PLD between queries
                     ) -> tuple:
-    "The run under each per-step certificate, where it applies, and the lowest: (accountant, Bounds, name, {name: upper})."
+    "The run under each per-step certificate where it applies (on a coarser grid if it must), the lowest: (acc, Bounds, name, {name: upper})."
     bases = [per_step_certificates(sc, relation)[0].name for (sc, _), _, _ in parts]
-    won = ' + '.join(dict.fromkeys(bases))
+    won, h0 = ' + '.join(dict.fromkeys(bases)), parts[0][1].upper[0].h
     best, certs = (acc, res, won), {won: res.upper}
+    def run_under(cert, h):   # [(its pair or None, the base pair)] of every part on the grid h (kept on the run's)
+        out = []
+        for ((sc, sigma), mech, _), base in zip(parts, bases):
+            if h != h0: mech = CERTIFICATES[base].step_pld(sc, sigma, relation, h, max_bins, None)
+            key, keep = ((sc, sigma), h, cert.name), cache is not None and h == h0
+            alt = (cache[key] if keep and key in cache else cert.step_pld(sc, sigma, relation, h, max_bins, mech)
+                   if cert.applies(sc, relation) else None)
+            if keep: cache[key] = alt
+            out.append((alt, mech))
+        return out
     for cert in CERTIFICATES.values():
         if not cert.per_step or cert.name in bases: continue
-        alts = []
-        for ((sc, sigma), mech, _), base in zip(parts, bases):
-            h, key = mech.upper[0].h, ((sc, sigma), mech.upper[0].h, cert.name)
-            if cache is None or key not in cache:
-                alt = (cert.step_pld(sc, sigma, relation, h, max_bins, mech) if cert.applies(sc, relation)
-                       else None)
-                if cache is not None: cache[key] = alt
-            alts.append(alt if cache is None else cache[key])
-        if all(a is None for a in alts): continue      # no step of the run has this certificate
-        try:
-            alt_acc = PrivacyAccountant([(a or m, k) for a, (_, m, k) in zip(alts, parts)], max_bins, precision)
-            alt_res = query(alt_acc)
-        except GridTooLarge: continue                  # no grid fits: the others answer
-        certs[cert.name] = alt_res.upper
-        if alt_res.upper < best[1].upper: best = (alt_acc, alt_res, cert.name)
+        h = h0
+        for _ in range(GRID_RETRIES + 1):
+            try:
+                alts = run_under(cert, h)
+                if all(a is None for a, _ in alts): break      # no step of the run has this certificate
+                alt_acc = PrivacyAccountant([(a or m, k) for (a, m), (*_, k) in zip(alts, parts)], max_bins, precision)
+                alt_res = query(alt_acc)
+            except GridTooLarge as e:   # its run needs a coarser grid than the base's: it is a certificate there too
+                if h * e.factor * 1.25 > 1: break               # no grid fits: the others answer
+                h *= e.factor * 1.25; continue
+            certs[cert.name] = alt_res.upper
+            if alt_res.upper < best[1].upper: best = (alt_acc, alt_res, cert.name)
+            break
     return (*best, certs)
 
 @patch_to(PrivacyAccountant)
