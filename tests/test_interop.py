@@ -311,6 +311,10 @@ def test_must_pld_accountant_composes_with_other_events_and_refuses_bad_ones():
     assert acc.get_delta(1.0) > alone.get_delta(1.0)
     assert MustPLDAccountant().compose(dp_event.NonPrivateDpEvent()).get_epsilon(1e-5) == math.inf
     with pytest.raises(ValueError, match='value_discretization_interval'): MustPLDAccountant(None, 2.0)
+    for count in (True, 2.5, 0, '3'):   # dp_accounting's own compose read True as 1 step: refused, as 2.5 is
+        with pytest.raises(ValueError, match='count must be an integer >= 1'): MustPLDAccountant().compose(
+            MustDpEvent(s, 2.0), count)
+    assert MustPLDAccountant().compose(MustDpEvent(s, 2.0), np.int64(10)).get_delta(1.0) == alone.get_delta(1.0)
 
 def test_importing_the_package_does_not_load_dp_accounting_or_torch():
     import subprocess, sys

@@ -211,6 +211,9 @@ def dp_accounting_classes() -> tuple:
             h = check_real(value_discretization_interval, 'value_discretization_interval', 0, 1, lo_open=True)
             super().__init__(rel, h)
             self._plds, self._steps = {BASE: self._pld}, {}     # one composition per per-step certificate
+        def compose(self, event, count:int=1):
+            "dp_accounting's `compose`, `count` checked first: an integer >= 1 (a bool or 2.5 is refused, not read as 1 or 2)."
+            return super().compose(event, check_int(count, 'count', 1))
         def _step_plds(self, event) -> dict:
             "The event's one-step dp_accounting PLD under its base pair (`BASE`) and under each other certificate."
             key = (event.scheme, float(event.noise_multiplier))
