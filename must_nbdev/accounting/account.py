@@ -21,7 +21,7 @@ from .certificates import CERTIFICATES, FLOOR_GAP, FLOOR_ROOM, run_certificates
 from .attack import AttackAccountant
 from .accountant import (
     Bounds, CertifiedResult, PrivacyAccountant, best_composition)
-from .grid_driver import refine_grid
+from .grid_driver import refine_grid, wider_step
 
 
 # %% auto #0
@@ -273,8 +273,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                 try: att = (acc if scheme.pair_is_exact
                             else AttackAccountant(scheme, sigma, relation, k, h_att, max_bins)); break
                 except GridTooLarge as e:
-                    if h_att * e.factor * 1.25 > 1: break
-                    h_att *= e.factor * 1.25
+                    h_att = wider_step(h_att, e)
+                    if h_att is None: break
             if att is acc: return res, 'the pair itself (exact)', att
             if att is None: return Bounds(0.0, math.inf, 0.0), 'none (no attack grid fits)', None
             return (*_adaptive_attack(scheme, sigma, relation, k, h_att, eps, delta, query(att), res, max_bins,

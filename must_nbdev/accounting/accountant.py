@@ -16,6 +16,7 @@ from .compose import PRECISIONS, PRECISION_DTYPES, compose_many
 from .dominating import MechanismPLD, loss_std, scheme_gaussian_pld
 from .certificates import CERTIFICATES, per_step_certificates
 from .grid_driver import finer_step, no_grid_fits, refine_grid   # and their old home
+from .grid_driver import wider_step
 
 
 # %% auto #0
@@ -303,8 +304,9 @@ def best_composition(parts:list,            # [((scheme, σ), base MechanismPLD,
                 alt_acc = PrivacyAccountant([(a or m, k) for (a, m), (*_, k) in zip(alts, parts)], max_bins, precision)
                 alt_res = query(alt_acc)
             except GridTooLarge as e:   # its run needs a coarser grid than the base's: it is a certificate there too
-                if h * e.factor * 1.25 > 1: break               # no grid fits: the others answer
-                h *= e.factor * 1.25; continue
+                h = wider_step(h, e)
+                if h is None: break                              # no grid fits: the others answer
+                continue
             certs[cert.name] = alt_res.upper
             if alt_res.upper < best[1].upper: best = (alt_acc, alt_res, cert.name)
             break

@@ -9,7 +9,7 @@ from ..core.definitions import check_int, check_real, check_reals
 from .pld import GridTooLarge
 
 # %% auto #0
-__all__ = ['finer_step', 'no_grid_fits', 'refine_grid']
+__all__ = ['finer_step', 'wider_step', 'no_grid_fits', 'refine_grid']
 
 # %% ../../nbs/accounting/04c_grid_driver.ipynb #00c0a354
 def finer_step(h:float,            # the grid step of the last try (> 0)
@@ -31,6 +31,13 @@ def finer_step(h:float,            # the grid step of the last try (> 0)
     return span / (0.97 * r_new) if span / (0.97 * r_new) <= 0.95 * h else None
 
 # %% ../../nbs/accounting/04c_grid_driver.ipynb #7ae64110
+def wider_step(h:float,          # the grid step that did not fit
+               e:GridTooLarge,   # its error: `factor` is how much coarser the step must be
+              ) -> float|None:
+    "The grid step e.factor·1.25 coarser (the 1.25: room for the window's growth), None where it would pass 1."
+    wider = h * e.factor * 1.25
+    return None if wider > 1 else wider
+
 def no_grid_fits(e:GridTooLarge,  # what did not fit on the coarsest grid tried
                  max_bins:int,    # the cap it did not fit
                 ) -> GridTooLarge:
@@ -61,10 +68,10 @@ def refine_grid(build,                 # h -> (PrivacyAccountant of the run on g
             res = query(acc)
         except GridTooLarge as e:
             if best is not None: break        # the finest grid that fits: bounds valid, maybe wider than asked
-            e.too_coarse = step * e.factor * 1.25 > 1
+            wider = wider_step(step, e); e.too_coarse = wider is None
             if h is not None: raise               # the caller's grid: its own advice (a larger h or max_bins)
             if widened >= 4 or e.too_coarse: raise no_grid_fits(e, max_bins)
-            step *= e.factor * 1.25; widened += 1; continue   # the first grid does not fit: widen it (still valid)
+            step = wider; widened += 1; continue   # the first grid does not fit: widen it (still valid)
         best = (step, acc, res)
         if h is not None or res.ratio <= accuracy or (is_delta and res.upper < 1e-8) or math.isinf(res.upper):
             break
