@@ -83,6 +83,7 @@ class Cells:
     tail_lo: float        # P-mass left of the line
     tail_hi: float        # P-mass right of the line
     dropped: float        # P-mass of mixture components dropped as negligible (counted at +inf)
+    inf_cap: float = 0.0  # σ-free bound on the P-mass above the band and past the line's high-loss end (0: none)
     lA_err: np.ndarray|None = None   # bound on each lA's round-off (None: not computed; `upper_pld` needs it)
     lB_err: np.ndarray|None = None   # the same for lB
     L_err: np.ndarray|None = None    # bound on the round-off of the loss at each edge (len(lA) + 1)
@@ -121,8 +122,12 @@ def loss_cells(A:GaussianMixture,        # the first law (P) of the pair
     # loss band [-s_lo, s_hi]: outside it the P-mass is at most CAP_MASS on each side (coarse cells, bounded above)
     def band_edge(edge):
         order = np.argsort(-edge, kind='stable'); k = int(np.searchsorted(np.cumsum(mc[order]), CAP_MASS, side='right'))
-        return max(float(edge[order[k]]) if k < len(order) else float(edge.min()), 1.0)
-    s_hi, s_lo = band_edge(cmax), band_edge(-cmin)
+        cut = float(edge[order[k]]) if k < len(order) else -math.inf      # where the P-mass above reaches CAP_MASS
+        return max(cut, 1.0), cut >= 1.0
+    (s_hi, cuts), (s_lo, _) = band_edge(cmax), band_edge(-cmin)
+    # where the band cuts at CAP_MASS, the +∞ mass is charged as a bound that holds for every σ: the band's CAP_MASS
+    # and the line's tail Φ(−z), with room for their rounding (the computed mass follows σ up and down)
+    inf_cap = (CAP_MASS + 0.5 * math.erfc(z / math.sqrt(2))) * (1 + 2.0 ** -9) if cuts else 0.0
     heavy = (mc > 1e-30) & (cmax > -s_lo) & (cmin < s_hi)
     # light coarse cells: wider fine cells
     wide = np.clip(np.sqrt(CELLS_PER_WEIGHT / n_coarse / np.maximum(mc, 1e-300)), 1, 64)
@@ -154,7 +159,7 @@ def loss_cells(A:GaussianMixture,        # the first law (P) of the pair
     else: lB_safe = lB
     return Cells(lA=lA, lB=lB, lB_safe=lB_safe, L0=L[:-1], L1=L[1:], L_lo=float(L[0]), L_hi=float(L[-1]), s_hi=s_hi,
                  s_lo=s_lo, tail_lo=_exp_up(*A.logcdf(t_lo, with_error=True)),
-                 tail_hi=_exp_up(*A.logsf(t_hi, with_error=True)), dropped=A.dropped, lA_err=lA_err, lB_err=lB_err,
+                 tail_hi=_exp_up(*A.logsf(t_hi, with_error=True)), dropped=A.dropped, inf_cap=inf_cap, lA_err=lA_err, lB_err=lB_err,
                  L_err=L_err, t=t)
 
 def _exp_up(log_mass, err):
@@ -181,7 +186,10 @@ def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
     gone = np.isfinite(c.lA) & (p < LEAST_NORMAL)      # exp's result has lost digits: such a cell goes to +∞,
                                                        # charged 2^-1021 (an absolute bound on its P-mass)
     p = np.where(gone, 0.0, p)
-    above, below = Lmax > c.s_hi, (Lmin < -c.s_lo) & ~(Lmax > c.s_hi)
+    # at +∞: the cells wholly above the band, and those reaching more than 8 steps past it (a cell that reaches past
+    # the band's edge by its round-off alone stays on the grid, so the charge at +∞ does not jump with σ)
+    above = (Lmin > c.s_hi) | (Lmax > c.s_hi + 8 * h)
+    below = (Lmin < -c.s_lo) & ~above
     inside = ~above & ~below
     # the lower point may sit up to a millionth of a step above the cell's lowest loss: those losses are raised to it
     lo = np.floor(Lmin[inside] / h + LIFT).astype(np.int64)
@@ -211,8 +219,9 @@ def upper_pld(c:Cells,  # the cells of a pair (`loss_cells`)
              + np.bincount(j_below - j0, minlength=n))
     m *= 1 + (terms + 4) * u
     m[j_tail - j0] += low_tail * (1 + 2 * u)
-    inf = (high_tail + c.dropped + float(p[above].sum()) + 2 * LEAST_NORMAL * np.count_nonzero(gone)) * (
-        1 + (int(above.sum()) + 7) * u)
+    # above the band and past the line: as computed, or the band's σ-free bound where it is larger
+    inf = (max(high_tail + float(p[above].sum()), c.inf_cap) + c.dropped + 2 * LEAST_NORMAL * np.count_nonzero(gone)
+           ) * (1 + (int(above.sum()) + 7) * u)
     return DiscretePLD(h, j0, m, inf)
 
 MERGE_SPLIT = 2      # atoms pooled per half grid step before the greedy merge (1: faster, a little less tight)
