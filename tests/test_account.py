@@ -198,6 +198,14 @@ def test_regression_must_ww_round_off_floor_rose_with_sigma():
     assert ups[2].upper < 1e-15 and ups[-1].upper / ups[2].upper > 0.999   # the cut moments: one charge at every σ
 
 
+def test_regression_poisson_band_floor_rose_with_sigma():
+    "Poisson n=150, m=1, one step, δ(8.4243): 1.0158e-18 at σ=1.466 but 1.0336e-18 at σ=1.484, all mass above the band."
+    sc = make_scheme('poisson', 150, m=1)
+    ups = [account(sc, sigma=s, steps=1, eps=8.4243, attack=False).upper for s in (1.466, 1.47, 1.475, 1.48, 1.484)]
+    assert all(b <= a for a, b in zip(ups, ups[1:])), ups
+    assert max(ups) < 1.01e-18   # the band's bound, CAP_MASS and the line's tail with their room, at every σ
+
+
 @pytest.mark.parametrize('name,m,k,eps,sigmas', [('wr', 15, 797, 0.3, (3.0, 3.1, 3.2, 3.4, 3.7, 4.0, 5.0)),
                                                   ('wor', 256, 2350, 1.5, (2.4, 2.6, 2.8, 2.9, 3.0, 3.2)),
                                                   ('poisson', 256, 2350, 2.0, (2.4, 2.6, 2.7, 2.8, 3.0))])
