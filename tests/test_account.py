@@ -206,6 +206,14 @@ def test_regression_poisson_band_floor_rose_with_sigma():
     assert max(ups) < 1.01e-18   # the band's bound, CAP_MASS and the line's tail with their room, at every σ
 
 
+def test_regression_poisson_line_tail_floor_rose_with_sigma():
+    "Poisson under substitution, δ past the line's highest loss: the tail past 9.5σ, 1.5e-24 at σ=1.419, 3.3e-24 at 1.661."
+    for n, m, k, eps, sigmas in ((43_593, 25, 1, 1.0564, (1.4194, 1.5, 1.6606)), (125, 6, 300, 4.9523, (3.8358, 4.4876))):
+        sc = make_scheme('poisson', n, m=m)
+        ups = [account(sc, sigma=s, steps=k, eps=eps, relation='substitute', attack=False).upper for s in sigmas]
+        assert all(b <= a for a, b in zip(ups, ups[1:])), (n, ups)
+
+
 @pytest.mark.parametrize('name,m,k,eps,sigmas', [('wr', 15, 797, 0.3, (3.0, 3.1, 3.2, 3.4, 3.7, 4.0, 5.0)),
                                                   ('wor', 256, 2350, 1.5, (2.4, 2.6, 2.8, 2.9, 3.0, 3.2)),
                                                   ('poisson', 256, 2350, 2.0, (2.4, 2.6, 2.7, 2.8, 3.0))])

@@ -83,7 +83,7 @@ class Cells:
     tail_lo: float        # P-mass left of the line
     tail_hi: float        # P-mass right of the line
     dropped: float        # P-mass of mixture components dropped as negligible (counted at +inf)
-    inf_cap: float = 0.0  # σ-free bound on the P-mass above the band and past the line's high-loss end (0: none)
+    inf_cap: float = 0.0  # σ-free bound on the P-mass past the line's high-loss end and above the band (0: none)
     lA_err: np.ndarray|None = None   # bound on each lA's round-off (None: not computed; `upper_pld` needs it)
     lB_err: np.ndarray|None = None   # the same for lB
     L_err: np.ndarray|None = None    # bound on the round-off of the loss at each edge (len(lA) + 1)
@@ -125,9 +125,9 @@ def loss_cells(A:GaussianMixture,        # the first law (P) of the pair
         cut = float(edge[order[k]]) if k < len(order) else -math.inf      # where the P-mass above reaches CAP_MASS
         return max(cut, 1.0), cut >= 1.0
     (s_hi, cuts), (s_lo, _) = band_edge(cmax), band_edge(-cmin)
-    # where the band cuts at CAP_MASS, the +∞ mass is charged as a bound that holds for every σ: the band's CAP_MASS
-    # and the line's tail Φ(−z), with room for their rounding (the computed mass follows σ up and down)
-    inf_cap = (CAP_MASS + 0.5 * math.erfc(z / math.sqrt(2))) * (1 + 2.0 ** -9) if cuts else 0.0
+    # the +∞ mass is charged at least a bound that holds for every σ (the computed mass follows σ up and down): the
+    # line's tail, Φ(−z) for every mixture (erfc within ~1e-14), and where the band cuts at CAP_MASS, CAP_MASS
+    inf_cap = 0.5 * math.erfc(z / math.sqrt(2)) * (1 + 2.0 ** -30) + (CAP_MASS * (1 + 2.0 ** -9) if cuts else 0.0)
     heavy = (mc > 1e-30) & (cmax > -s_lo) & (cmin < s_hi)
     # light coarse cells: wider fine cells
     wide = np.clip(np.sqrt(CELLS_PER_WEIGHT / n_coarse / np.maximum(mc, 1e-300)), 1, 64)
