@@ -144,11 +144,11 @@ def test_upper_pld_lies_above_its_exact_construction_at_every_loss(q, sigma, h):
 
 
 def _one_cell(c, i):
-    "Cell i of the line `c` alone, without the line's tails: `upper_pld` of it is that cell's split."
+    "Cell i of the line `c` alone, without the line's tails and their σ-free charge: `upper_pld` of it is its split."
     import dataclasses
     k, e = slice(i, i + 1), slice(i, i + 2)
     return dataclasses.replace(c, lA=c.lA[k], lB=c.lB[k], lB_safe=c.lB_safe[k], L0=c.L0[k], L1=c.L1[k], tail_lo=0.0,
-                               tail_hi=0.0, dropped=0.0, lA_err=c.lA_err[k], lB_err=c.lB_err[k], L_err=c.L_err[e], t=c.t[e])
+                               tail_hi=0.0, dropped=0.0, inf_cap=0.0, lA_err=c.lA_err[k], lB_err=c.lB_err[k], L_err=c.L_err[e], t=c.t[e])
 
 
 @pytest.mark.parametrize('reverse', [False, True])
