@@ -252,3 +252,24 @@ def test_pocketfft_falls_back_to_scipys_own_backend_with_the_same_bits(monkeypat
         np.testing.assert_array_equal(fallback.rfft(x, 1000, axis=1), spec)
         np.testing.assert_array_equal(fallback.irfft(spec, 1000, axis=1), back)
     finally: scipy.fft.set_global_backend('scipy')
+
+
+def test_one_step_is_the_pld_itself_with_no_fft_floor():
+    "One step of one PLD is read whole from its masses: the PLD's own δ(ε) within the sums' rounding, below the FFT's."
+    mech = scheme_gaussian_pld(make_scheme('poisson', 60_000, m=256), 1.1, 'add_remove', h=1e-3)
+    identity = DiscretePLD(1e-3, 0, np.ones(1))                 # a point mass at loss 0: the FFT path, same law
+    for up, lo in zip(mech.upper, mech.lower):
+        one, one_lo, via_fft = (compose_plds(parts) for parts in ([(up, 1)], [(lo, 1)], [(up, 1), (identity, 1)]))
+        assert one.fp_l2 == one.tail == 0 and np.array_equal(one.u, up.masses)
+        for e in (0.0, 0.01, 0.05, 0.2):
+            b = one.delta_bounds(e)[1]
+            # the sums' rounding: about N u of the mass summed (2,452 bins here), not of δ
+            assert up.delta(e) <= b <= up.delta(e) * (1 + 2 * PLD_SLACK) + 1e-12 and b <= via_fft.delta_bounds(e)[1]
+            assert one_lo.delta_bounds(e)[0] <= lo.delta(e) <= b
+
+
+def test_regression_one_step_fft_floor_rose_with_sigma():
+    "Poisson n=27,005, m=1, one step, δ(3e-5): the FFT's round-off, 5.00e-15 at σ=12.02 but 5.33e-15 at σ=14.06."
+    sc = make_scheme('poisson', 27_005, m=1)
+    ups = [account(sc, sigma=s, steps=1, eps=3.0039e-5, attack=False).upper for s in (12.0214, 13.0, 14.0642)]
+    assert all(b <= a for a, b in zip(ups, ups[1:])) and ups[0] < 1e-17, ups

@@ -266,6 +266,11 @@ def compose_many(variants,                # lists of (DiscretePLD, k) on one gri
     for parts, (J_lo, J_hi) in zip(variants, windows):
         key = tuple((id(p), k) for p, k in parts)
         if key in done: out.append(done[key]); continue           # a variant equal to an earlier one: shared
+        if len(parts) == 1 and parts[0][1] == 1 and len(parts[0][0].masses) <= max_bins:
+            p = parts[0][0]                   # one step of one PLD: its own masses, whole, with no FFT and no tail
+            done[key] = ComposedPLD(h, p.j0 + np.arange(len(p.masses)), np.asarray(p.masses, float), 0.0,
+                                    min(p.inf_mass, 1.0), 0.0, width=len(p.masses), parts=tuple(parts))
+            out.append(done[key]); continue
         r = 1 << max(4, int(math.ceil(math.log2(J_hi - J_lo + 1))))   # circular: loss index j sits at j mod r
         for p, _ in parts:                                            # a spectrum is shared by variants of equal r
             if (id(p), r) not in spectra:
