@@ -96,6 +96,7 @@ class ComposedPLD:
     width: int = 0         # bins of the Chernoff window actually needed (≤ len(u))
     fp_scale: float = 1.0  # 1 for certified bounds; 0 only to diagnose how much the round-off term costs
     parts: tuple = ()      # the composed ((DiscretePLD, k), ...): their moments bound δ below the floor (empty: not)
+    use_moments: bool = True   # False only to see the FFT's own answer (as fp_scale, for the precision's check)
 
     def _curve(self):
         "Suffix sums over increasing positive losses s_k ≤ the window's top: A_k = Σ_{j≥k} u_j, C_k = Σ u_j e^{s_k−s_j}."
@@ -161,11 +162,11 @@ class ComposedPLD:
 
     def chernoff_delta(self, eps:float) -> tuple:
         "Certified (upper bound on δ(ε), the part of it that is charged) from the composed moments: (∞, ∞) without them."
-        return self.moments.delta(eps) if self.parts else (math.inf, math.inf)
+        return self.moments.delta(eps) if self.parts and self.use_moments else (math.inf, math.inf)
 
     def chernoff_eps(self, delta:float) -> float:
         "Certified upper bound on ε(δ) from the composed moments (∞ if they certify none)."
-        return self.moments.eps(delta) if self.parts else math.inf
+        return self.moments.eps(delta) if self.parts and self.use_moments else math.inf
 
     def delta_floor(self, eps:float) -> float:
         "The part of the certified upper δ(ε) that is charged rather than computed: truncation, mass at +∞, round-off."

@@ -19,7 +19,7 @@ CHERNOFF_LAMBDAS = np.geomspace(1e-2, 1e4, 96)   # λ grid of the moments' bound
 PLD_SLACK = 1e-11   # relative round-off allowance for PLD constructions (the 1-D upper PLDs also charge their own)
 # the moments' bound also cuts each PLD where at most this much mass lies above, and sends that mass to +∞ (a wide
 # pair's far masses would make its moments large at every useful λ)
-CHERNOFF_CUTS = (1e-32, 1e-29, 1e-26, 1e-23, 1e-20, 1e-17)
+CHERNOFF_CUTS = tuple(10.0 ** -e for e in range(32, 16, -1))   # 1e-32, 1e-31, ..., 1e-17
 
 def gamma64(n:int,  # the terms of a sum (>= 0)
            ) -> float:
@@ -155,6 +155,10 @@ class MomentsBound:
         v = phi - lam * eps - grow + peak
         return v + err + 8 * u * (abs(phi) + lam * abs(eps) + grow + abs(peak) + abs(v) + 2), v
 
+    def same_cut(self, c:int) -> bool:
+        "Level c ≥ 2 keeps the same terms of every part as level c − 1 (a larger charge for the same finite part)."
+        return c >= 2 and all(a.n == b.n for (a, _), (b, _) in zip(self.cut(c)[0], self.cut(c - 1)[0]))
+
     def levels(self, cuts:int|None,  # the cut levels tried after no cut (None: all of `CHERNOFF_CUTS`)
               ) -> range:
         "The levels c played: 0 (no cut), then 1..cuts."
@@ -170,7 +174,7 @@ class MomentsBound:
         out = (math.inf, math.inf)
         for c in self.levels(cuts):          # no cut, then each cut: any of them is a bound, the least is kept
             mgfs, inf = self.cut(c)
-            if inf * (1 + PLD_SLACK) >= out[0]: continue                # its mass at +∞ alone is no better
+            if inf * (1 + PLD_SLACK) >= out[0] or self.same_cut(c): continue   # no better: +∞ alone, or as c − 1
             if all(m.finite for m, _ in mgfs):
                 f = lambda i: self._chernoff_log(i, eps, c)[0]
                 # convex in λ: any λ is a bound, the search picks one; the bound and its uncharged part at that same λ
@@ -189,6 +193,7 @@ class MomentsBound:
         "Certified upper bound on ε(δ) (∞ if none is certified): the least over no cut and the cuts."
         best = math.inf
         for c in self.levels(cuts):          # no cut, then each cut: the least ε any of them certifies
+            if self.same_cut(c): continue                              # the cut of c − 1, charged more
             mgfs, inf = self.cut(c)
             target = delta / (1 + PLD_SLACK) / (1 + 2 * np.finfo(float).eps) - inf
             if not target > 0: continue
