@@ -195,7 +195,8 @@ def test_regression_must_ww_round_off_floor_rose_with_sigma():
     sc = make_scheme('must-ww', 3000, m=27, b=24)
     ups = [account(sc, sigma=s, steps=60, eps=4.0, attack=False) for s in (6.5, 6.91, 7.37, 8.38, 10.16)]
     assert all(b.upper <= a.upper for a, b in zip(ups, ups[1:])), [r.upper for r in ups]
-    assert ups[2].upper < 1e-15 and ups[-1].upper / ups[2].upper > 0.999   # the cut moments: one charge at every σ
+    # the cut moments: 60 steps × the level (1e-17 at a ladder of 1,000×; 1e-18 since it has every power of ten)
+    assert ups[2].upper < 1e-16 and ups[-1].upper / ups[2].upper > 0.9
 
 
 def test_regression_poisson_band_floor_rose_with_sigma():
@@ -212,6 +213,21 @@ def test_regression_poisson_line_tail_floor_rose_with_sigma():
         sc = make_scheme('poisson', n, m=m)
         ups = [account(sc, sigma=s, steps=k, eps=eps, relation='substitute', attack=False).upper for s in sigmas]
         assert all(b <= a for a, b in zip(ups, ups[1:])), (n, ups)
+
+
+def test_regression_a_top_mass_past_half_a_cut_level_raised_delta_with_sigma():
+    "MUST.wo n=417, m=108, b=123, 100 steps, δ(3.6): 6.96e-19 at σ=13.94 but 1.33e-18 at 14.06 (cut levels 1,000× apart)."
+    sc = make_scheme('must-wo', 417, m=108, b=123)
+    ups = [account(sc, sigma=s, steps=100, eps=3.5997, attack=False).upper for s in (13.9428, 14.0618, 17.3541)]
+    assert all(b <= a for a, b in zip(ups, ups[1:])) and ups[0] < 1e-18, ups
+
+
+def test_regression_auto_precision_stayed_in_float64_where_the_moments_answered():
+    "MUST.wo n=707, m=118, b=142, 10 steps, δ(163.36): 8.59e-16 at σ=1.2997 (80-bit) but 9.71e-16 at 1.3106 (float64)."
+    sc = make_scheme('must-wo', 707, m=118, b=142)
+    ups = [account(sc, sigma=s, steps=10, eps=163.3595032605317, relation='add_remove', attack=False).upper
+           for s in (1.2996760286076732, 1.3105824008757099)]
+    assert ups[1] <= ups[0] < 8.6e-16, ups
 
 
 @pytest.mark.parametrize('name,m,k,eps,sigmas', [('wr', 15, 797, 0.3, (3.0, 3.1, 3.2, 3.4, 3.7, 4.0, 5.0)),
