@@ -79,7 +79,7 @@ class AccountResult(CertifiedResult):
     reason: str|None                # why not, and what to change (None when certified_accuracy)
     guarantee: str                  # what the answer guarantees, in words
     h: float                        # loss grid step
-    r: int                          # FFT bins
+    r: int                          # bins of the composed law (the FFT's; one step of one pair: its own, no FFT)
     L: float                        # loss window half-width
     seconds: float                  # wall time
     certificate: str|None = None    # which certificate gave `upper` (worst case; see CERTIFICATES)
