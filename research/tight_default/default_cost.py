@@ -6,6 +6,7 @@ default "quick net wherever the fast gap exceeds TIGHT_GAP" would add, and what 
     python research/tight_default/default_cost.py log DIR       # nbdev_test and pytest, every account call logged
     python research/tight_default/default_cost.py replay DIR    # the quick net on each such query (minutes)
     python research/tight_default/default_cost.py render DIR    # the tables
+    python research/tight_default/default_cost.py compare OLD NEW   # the same queries' replays, one library against another
 
 The log is written by a `sitecustomize` wrapper around `must_nbdev.accounting.account.account` (the library is not
 edited): one JSON line per call with the scheme (its repr, and pickled in base64), every keyword argument, the fast
@@ -164,6 +165,34 @@ def render(out:Path):
         if 'error' in d: print(f"- error: {d['query']['scheme']} σ={d['query']['sigma']:.3g} "
                                f"k={d['query']['steps']}: {d['error'][:120]}")
 
+def compare(old:Path, new:Path):
+    "The same queries replayed at two libraries (NEW's logs copied from OLD): added seconds and gaps, side by side."
+    load = lambda d: {query_key(r['query']): r for r in map(json.loads, gzip.open(d / 'replay.jsonl.gz', 'rt'))}
+    a, b = load(old), load(new)
+    both = [k for k in a if k in b and 'error' not in a[k] and 'error' not in b[k]]
+    added = lambda d: d.get('net_s', 0) - d.get('fast_s', 0)
+    def med(xs):
+        xs = sorted(xs); n = len(xs)
+        return float('nan') if not n else xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+    family = lambda k: a[k]['query']['scheme'].split('(')[0]
+    print(f"{len(both)} queries replayed without error at both; errors: {sum('error' in a[k] for k in a)} then, "
+          f"{sum('error' in b[k] for k in b)} now")
+    print()
+    print('| queries | n | added s then, sum | added s now, sum | now / then | median added s then / now | '
+          'median net gap then / now | net ε moved > 0.1% |')
+    print('|---|---|---|---|---|---|---|---|')
+    groups = [('all', both)] + [(f, [k for k in both if family(k) == f]) for f in sorted({family(k) for k in both})]
+    groups += [('two steps (n ≤ 5)', [k for k in both if a[k]['query']['steps'] <= 2]),
+               ('σ ≤ 1.1', [k for k in both if a[k]['query']['sigma'] <= 1.1])]
+    for name, ks in groups:
+        if not ks: continue
+        sa, sb = sum(added(a[k]) for k in ks), sum(added(b[k]) for k in ks)
+        moved = sum(abs(b[k]['net_upper'] - a[k]['net_upper']) > 1e-3 * abs(a[k]['net_upper']) for k in ks)
+        print(f"| {name} | {len(ks)} | {sa:.0f} | {sb:.0f} | {sb / sa:.2f} | {med([added(a[k]) for k in ks]):.1f} / "
+              f"{med([added(b[k]) for k in ks]):.1f} | {med([a[k]['net_gap'] for k in ks]):.3f} / "
+              f"{med([b[k]['net_gap'] for k in ks]):.3f} | {moved} |")
+
 if __name__ == '__main__':
     what, out = sys.argv[1], Path(sys.argv[2])
-    dict(log=log, replay=replay, render=render)[what](out)
+    if what == 'compare': compare(out, Path(sys.argv[3]))
+    else: dict(log=log, replay=replay, render=render)[what](out)
