@@ -10,8 +10,8 @@ from .pairs import U_DOUBLE
 from .pld import DiscretePLD
 
 # %% auto #0
-__all__ = ['MGF_LAMBDAS', 'CHERNOFF_LAMBDAS', 'PLD_SLACK', 'CHERNOFF_CUTS', 'LSE_BLOCK', 'LSE_SKIP', 'gamma64', 'finite_part',
-           'TermBlocks', 'log_mgf', 'LazyLogMGF', 'grid_argmin', 'grid_min', 'MomentsBound']
+__all__ = ['MGF_LAMBDAS', 'CHERNOFF_LAMBDAS', 'PLD_SLACK', 'CHERNOFF_CUTS', 'LSE_BLOCK', 'LSE_SKIP', 'LSE_FEW', 'gamma64',
+           'finite_part', 'TermBlocks', 'log_mgf', 'LazyLogMGF', 'grid_argmin', 'grid_min', 'MomentsBound']
 
 # %% ../../nbs/accounting/01b_moments.ipynb #bbe11318
 MGF_LAMBDAS = np.geomspace(1e-2, 64, 40)         # λ grid of the FFT window's moments (02_compose)
@@ -29,6 +29,7 @@ def gamma64(n:int,  # the terms of a sum (>= 0)
 
 # the moments' sums skip what cannot matter: a block of terms all below e^{-LSE_SKIP} of the largest is bounded, not summed
 LSE_BLOCK, LSE_SKIP = 512, 60.0
+LSE_FEW = 8   # a PLD of at most this many blocks is summed in one pass where no block is skipped (the same bits, faster)
 
 def finite_part(pld:DiscretePLD,  # a discrete PLD
                ) -> tuple:
@@ -50,6 +51,17 @@ class TermBlocks:
 
     def lse(self, lam:float, n:int|None=None) -> float:
         "log Σ e^{lm + λs} over the first n terms (None: all): blocks within `LSE_SKIP` of the largest summed, others bounded."
+        n = self.n if n is None else min(n, self.n)
+        if n == self.n and 0 < n and len(self.top) <= LSE_FEW:   # all the terms of a few blocks: one pass, where
+            bound = self.top + np.maximum(lam * self.s_lo, lam * self.s_hi) + 1.0   # `blocked_lse` would keep every
+            t = self.lm.ravel() + lam * self.s.ravel(); b = int(bound.argmax())    # block: its terms, its order, its bits
+            if (bound >= float(t[b * LSE_BLOCK:(b + 1) * LSE_BLOCK].max()) - LSE_SKIP).all():
+                self.skipped = 0; c = float(t.max()); np.exp(t - c, out=t)
+                return c + math.log(float(t.sum()))
+        return self.blocked_lse(lam, n)
+
+    def blocked_lse(self, lam:float, n:int|None=None) -> float:
+        "`lse` block by block: each block's terms summed if its bound is within `LSE_SKIP` of the largest, else bounded."
         n = self.n if n is None else min(n, self.n)
         if n <= 0: return -math.inf
         # whole blocks, then the r terms of the next one summed; all the terms: every block whole (padding adds 0)
