@@ -76,3 +76,19 @@ def test_moments_bound_alone_equals_the_composed_pld_s():
     for eps in (2.0, 3.5):
         assert comp.chernoff_delta(eps) == alone.delta(eps) and alone.delta(eps, cuts=0)[0] > alone.delta(eps)[0]
     assert comp.chernoff_eps(1e-18) == alone.eps(1e-18) <= alone.eps(1e-18, cuts=len(CHERNOFF_CUTS))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_one_pass_sum_of_a_few_blocks_has_the_blocked_sums_bits(seed):
+    """`TermBlocks.lse` sums a PLD of at most `LSE_FEW` blocks in one pass where `blocked_lse` would keep every block:
+    the same value bit for bit at every λ the package uses, over spreads where blocks are and are not skipped."""
+    from must_nbdev.accounting.moments import TermBlocks, LSE_BLOCK, LSE_FEW, MGF_LAMBDAS, CHERNOFF_LAMBDAS
+    rng = np.random.default_rng(seed)
+    one_pass = 0
+    for spread in (1.0, 10.0, 40.0, 300.0):
+        n = int(rng.integers(1, LSE_FEW * LSE_BLOCK + 1))
+        terms = TermBlocks(-np.abs(rng.normal(0, spread, n)), np.sort(rng.normal(0, 5, n)))
+        for lam in (*MGF_LAMBDAS, *-MGF_LAMBDAS, *CHERNOFF_LAMBDAS, 0.0):
+            got = terms.lse(lam); one_pass += terms.skipped == 0
+            assert got == terms.blocked_lse(lam), (spread, n, lam)
+    assert one_pass > 0
