@@ -125,15 +125,20 @@ def replay(out:Path, timeout:float=240):
         print(r['scheme'][:44], f"σ={r['sigma']:.3g} k={r['steps']}", res.get('fast_gap'), res.get('net_gap'),
               res.get('net_s'), res.get('error', '')[:60], flush=True)
 
+def added(d:dict) -> float:
+    "A replay's seconds added by the net: the net call's over the fast one's (which it repeats)."
+    return d.get('net_s', 0) - d.get('fast_s', 0)
+
+def med(xs) -> float:
+    "The median of `xs` (nan if empty)."
+    xs = sorted(xs); n = len(xs)
+    return float('nan') if not n else xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
 def render(out:Path):
     "The tables: what the logs hold, and what the quick net added and bought on the eligible queries."
     rows, todo = queries(out)
     done = [json.loads(l) for l in gzip.open(out / 'replay.jsonl.gz', 'rt')]
     cost = {query_key(d['query']): d for d in done}
-    added = lambda d: d.get('net_s', 0) - d.get('fast_s', 0)        # the net's call over the fast one's
-    def med(xs):
-        xs = sorted(xs); n = len(xs)
-        return float('nan') if not n else xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
     print('| run | account calls | their seconds | distinct queries | eligible (distinct) | replayed | errors | '
           'added s, sum (distinct) | added s, sum (every eligible call) | median / max added s |')
     print('|---|---|---|---|---|---|---|---|---|---|')
@@ -170,10 +175,6 @@ def compare(old:Path, new:Path):
     load = lambda d: {query_key(r['query']): r for r in map(json.loads, gzip.open(d / 'replay.jsonl.gz', 'rt'))}
     a, b = load(old), load(new)
     both = [k for k in a if k in b and 'error' not in a[k] and 'error' not in b[k]]
-    added = lambda d: d.get('net_s', 0) - d.get('fast_s', 0)
-    def med(xs):
-        xs = sorted(xs); n = len(xs)
-        return float('nan') if not n else xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
     family = lambda k: a[k]['query']['scheme'].split('(')[0]
     print(f"{len(both)} queries replayed without error at both; errors: {sum('error' in a[k] for k in a)} then, "
           f"{sum('error' in b[k] for k in b)} now")
