@@ -49,11 +49,15 @@ class TermBlocks:
         self.s = np.pad(s, (0, pad), mode='edge' if self.n else 'constant').reshape(nb, LSE_BLOCK)
         self.top, self.s_lo, self.s_hi, self.skipped = self.lm.max(1), self.s.min(1), self.s.max(1), 0
 
+    def block_bounds(self, lam:float, full:int) -> np.ndarray:
+        "A bound on every term of each of the first `full` blocks: its top lm + λs at an end of its losses, + 1."
+        return self.top[:full] + np.maximum(lam * self.s_lo[:full], lam * self.s_hi[:full]) + 1.0   # 1: round-off
+
     def lse(self, lam:float, n:int|None=None) -> float:
         "log Σ e^{lm + λs} over the first n terms (None: all): blocks within `LSE_SKIP` of the largest summed, others bounded."
         n = self.n if n is None else min(n, self.n)
         if n == self.n and 0 < n and len(self.top) <= LSE_FEW:   # all the terms of a few blocks: one pass, where
-            bound = self.top + np.maximum(lam * self.s_lo, lam * self.s_hi) + 1.0   # `blocked_lse` would keep every
+            bound = self.block_bounds(lam, len(self.top))                           # `blocked_lse` would keep every
             t = self.lm.ravel() + lam * self.s.ravel(); b = int(bound.argmax())    # block: its terms, its order, its bits
             if (bound >= float(t[b * LSE_BLOCK:(b + 1) * LSE_BLOCK].max()) - LSE_SKIP).all():
                 self.skipped = 0; c = float(t.max()); np.exp(t - c, out=t)
@@ -67,8 +71,7 @@ class TermBlocks:
         # whole blocks, then the r terms of the next one summed; all the terms: every block whole (padding adds 0)
         full, r = (len(self.top), 0) if n == self.n else divmod(n, LSE_BLOCK)
         part = self.lm[full, :r] + lam * self.s[full, :r] if r else np.empty(0)
-        # every term of a block is ≤ its top lm + λs at an end of its losses; +1 covers the exponents' round-off
-        bound = self.top[:full] + np.maximum(lam * self.s_lo[:full], lam * self.s_hi[:full]) + 1.0
+        bound = self.block_bounds(lam, full)
         c = float(part.max(initial=-np.inf))           # a term: c ≤ the largest
         if full: b = int(bound.argmax()); c = max(c, float(np.max(self.lm[b] + lam * self.s[b])))
         keep = bound >= c - LSE_SKIP                    # holds the largest term, whose bound is ≥ it ≥ c
