@@ -170,6 +170,8 @@ def main(argv=None):
                          'calibration at the DP-SGD size (minutes each)')
     ap.add_argument('--blocks', type=int, default=1,
                     help='the quick net cut into at most this many blocks (net_blocks; default 1: the full DP)')
+    ap.add_argument('--tol', type=float, default=None,
+                    help="the quick net's refinement tolerance instead of QUICK_NET's (net_tol; a coarser net is faster)")
     ap.add_argument('--out', default=str(Path(__file__).with_name('TIGHT_DEFAULT.md')))
     ap.add_argument('--render', metavar='JSON', help="only rewrite the Markdown beside a recorded run's JSON")
     args = ap.parse_args(argv)
@@ -177,7 +179,7 @@ def main(argv=None):
         path = Path(args.render); path.with_suffix('.md').write_text(render(json.loads(path.read_text()))); return
     from must_nbdev.accounting.triangle_certificate import QUICK_NET
     from dataclasses import asdict, replace
-    net = replace(QUICK_NET, blocks=args.blocks)
+    net = replace(QUICK_NET, blocks=args.blocks, **({} if args.tol is None else dict(tol=args.tol)))
     quick = asdict(net)
     commit = head_commit()
     t_all, rows, cals, yard = time.perf_counter(), [], [], []
@@ -195,7 +197,7 @@ def main(argv=None):
             cals.append(dict(scheme=name, setting=setting, **child(CALIBRATE, dict(spec, name=name))))
             print(cals[-1], flush=True)
     command = (f'python benchmarks/tight_default.py{" --quick " + " ".join(args.quick) if args.quick else ""}'
-               f'{f" --blocks {args.blocks}" if args.blocks > 1 else ""}')
+               f'{f" --blocks {args.blocks}" if args.blocks > 1 else ""}{f" --tol {args.tol:g}" if args.tol else ""}')
     record = dict(command=command, commit=commit, date=time.strftime('%Y-%m-%d'),
                   seconds=round(time.perf_counter() - t_all), recipe=net.recipe(), quick=quick, rows=rows,
                   yardstick=yard, calibrations=cals)

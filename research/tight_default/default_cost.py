@@ -5,6 +5,7 @@ default "quick net wherever the fast gap exceeds TIGHT_GAP" would add, and what 
 
     python research/tight_default/default_cost.py log DIR       # nbdev_test and pytest, every account call logged
     python research/tight_default/default_cost.py replay DIR    # the quick net on each such query (minutes)
+    python research/tight_default/default_cost.py replay DIR '{"tol": 0.2}'   # another net: QUICK_NET's fields changed
     python research/tight_default/default_cost.py render DIR    # the tables
     python research/tight_default/default_cost.py compare OLD NEW   # the same queries' replays, one library against another
 
@@ -58,7 +59,7 @@ got, inner = [], nb.block_bound           # the net's certificate record: member
 nb.block_bound = lambda *p, **k: got.append(inner(*p, **k)) or got[-1]
 t0 = time.perf_counter()
 try:
-    r = account(scheme, **kw, net=replace(QUICK_NET, blocks=5))
+    r = account(scheme, **kw, net=replace(QUICK_NET, **dict(dict(blocks=5), **json.loads(sys.argv[2]))))
     out = dict(fast_s=fast_s, net_s=time.perf_counter() - t0, fast_gap=fast.theory_gap, net_gap=r.theory_gap,
                won=r.certificate, fast_upper=fast.upper, net_upper=r.upper, h=fast.h,
                members=got[0].members if got else None, unlabelled=got[0].unlabelled_members if got else None)
@@ -105,8 +106,8 @@ def queries(out:Path) -> tuple:
         if eligible(r) and query_key(r) not in seen: seen.add(query_key(r)); todo.append(r)
     return rows, todo
 
-def replay(out:Path, timeout:float=240):
-    "The quick net in five blocks on each eligible distinct query, one fresh process each (appends)."
+def replay(out:Path, timeout:float=240, net:str='{}'):
+    "The quick net in five blocks (with `net`'s fields, JSON, changed) on each eligible distinct query, one fresh process each (appends)."
     done = ({query_key(json.loads(l)['query']) for l in gzip.open(out / 'replay.jsonl.gz', 'rt')}
             if (out / 'replay.jsonl.gz').exists() else set())
     todo = queries(out)[1]
@@ -115,13 +116,14 @@ def replay(out:Path, timeout:float=240):
         q = {k: v for k, v in r.items() if k != 'run'}
         if query_key(q) in done: continue
         try:
-            p = subprocess.run([sys.executable, '-c', CHILD, json.dumps(q)], capture_output=True, text=True,
+            p = subprocess.run([sys.executable, '-c', CHILD, json.dumps(q), net], capture_output=True, text=True,
                                timeout=timeout, cwd=tempfile.gettempdir())
             res = (json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 and p.stdout.strip()
                    else dict(error=p.stderr[-300:] or f'exit {p.returncode}, no output'))
         except subprocess.TimeoutExpired: res = dict(error=f'timeout {timeout:g} s', net_s=timeout)
         with gzip.open(out / 'replay.jsonl.gz', 'at') as f:          # a gzip member per line: appends
-            f.write(json.dumps(dict(query=q, run=r['run'], **res)) + '\n')
+            f.write(json.dumps(dict(query=q, run=r['run'], **res, **({'net': json.loads(net)} if net != '{}' else {})))
+                    + '\n')
         print(r['scheme'][:44], f"σ={r['sigma']:.3g} k={r['steps']}", res.get('fast_gap'), res.get('net_gap'),
               res.get('net_s'), res.get('error', '')[:60], flush=True)
 
@@ -196,4 +198,5 @@ def compare(old:Path, new:Path):
 if __name__ == '__main__':
     what, out = sys.argv[1], Path(sys.argv[2])
     if what == 'compare': compare(out, Path(sys.argv[3]))
-    else: dict(log=log, replay=replay, render=render)[what](out)
+    elif what == 'replay': replay(out, net=sys.argv[3] if len(sys.argv) > 3 else '{}')
+    else: dict(log=log, render=render)[what](out)
