@@ -5,6 +5,7 @@ wrapped call is logged (scheme, whether it was flipped, seconds, the certificate
 
     python research/tight_default/default_flip.py run DIR      # both runs (about 20 minutes on 2 cores)
     python research/tight_default/default_flip.py render DIR   # the summary
+    python research/tight_default/default_flip.py calibration DIR   # 11_calibrate's MUST.ow calibration, flipped (2 min)
 
 The wrapper changes what every caller of `account` gets, the calibrators' own searches included, so a notebook check
 that fails under it shows where a flip must change a door or a check, not a defect of the library as it ships.
@@ -51,6 +52,25 @@ def run(out:Path):
         with open(log, 'rb') as f, gzip.open(out / 'calls.jsonl.gz', 'wb') as g: shutil.copyfileobj(f, g)
     (out / 'runs.json').write_text(json.dumps(dict(plain=plain, flipped=flipped), indent=1))
 
+CALIBRATION = r'''
+import json
+from must_nbdev.core.sampling import make_scheme
+from must_nbdev.accounting.calibrate import calibrate_sigma
+cal = calibrate_sigma(make_scheme('must-ow', 60_000, m=256, b=6000), steps=10 * 60_000 // 256, eps=3.0, delta=1e-5)
+print(json.dumps(dict(sigma=cal.sigma, sigma_infeasible=cal.sigma_infeasible, eps_upper=cal.eps_upper,
+                      eps_lower=cal.eps_lower, certificate=cal.result.certificate, calls=cal.calls)))
+'''
+
+def calibration(out:Path):
+    "11_calibrate's MUST.ow calibration (10 epochs at the DP-SGD size, (3, 1e-5)) under the flip: `calibration.json`."
+    with tempfile.TemporaryDirectory() as hook:
+        Path(hook, 'sitecustomize.py').write_text(HOOK)
+        env = dict(os.environ, MUST_TIGHT_LOG=str(Path(hook, 'calls.jsonl')),
+                   PYTHONPATH=os.pathsep.join(p for p in (hook, os.environ.get('PYTHONPATH')) if p))
+        p = subprocess.run([sys.executable, '-c', CALIBRATION], env=env, capture_output=True, text=True, check=True)
+    (out / 'calibration.json').write_text(p.stdout.strip().splitlines()[-1] + '\n')
+    print(p.stdout.strip().splitlines()[-1])
+
 def render(out:Path):
     "The two runs side by side, and what the flipped calls cost."
     runs = json.loads((out / 'runs.json').read_text())
@@ -70,4 +90,4 @@ def render(out:Path):
 
 if __name__ == '__main__':
     what, out = sys.argv[1], Path(sys.argv[2])
-    dict(run=run, render=render)[what](out)
+    dict(run=run, render=render, calibration=calibration)[what](out)
