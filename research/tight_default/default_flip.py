@@ -32,6 +32,12 @@ def _tight(scheme, **kw):
 _acc.account = _tight
 '''
 
+def _flipped_env(hook:str) -> tuple:
+    "(environment, call log) of a process run with the flip: the wrapper written into `hook`, put on `PYTHONPATH`."
+    Path(hook, 'sitecustomize.py').write_text(HOOK); log = Path(hook, 'calls.jsonl'); log.touch()
+    return dict(os.environ, MUST_TIGHT_LOG=str(log),
+                PYTHONPATH=os.pathsep.join(p for p in (hook, os.environ.get('PYTHONPATH')) if p)), log
+
 def _nbdev_test(env:dict) -> dict:
     "One `nbdev_test` run: its wall seconds, exit code and the notebooks it names as failed."
     t0 = time.perf_counter()
@@ -45,9 +51,7 @@ def run(out:Path):
     out.mkdir(parents=True, exist_ok=True)
     plain = _nbdev_test(dict(os.environ))
     with tempfile.TemporaryDirectory() as hook:
-        Path(hook, 'sitecustomize.py').write_text(HOOK); log = Path(hook, 'calls.jsonl'); log.touch()
-        env = dict(os.environ, MUST_TIGHT_LOG=str(log),
-                   PYTHONPATH=os.pathsep.join(p for p in (hook, os.environ.get('PYTHONPATH')) if p))
+        env, log = _flipped_env(hook)
         flipped = _nbdev_test(env)
         with open(log, 'rb') as f, gzip.open(out / 'calls.jsonl.gz', 'wb') as g: shutil.copyfileobj(f, g)
     (out / 'runs.json').write_text(json.dumps(dict(plain=plain, flipped=flipped), indent=1))
@@ -64,10 +68,8 @@ print(json.dumps(dict(sigma=cal.sigma, sigma_infeasible=cal.sigma_infeasible, ep
 def calibration(out:Path):
     "11_calibrate's MUST.ow calibration (10 epochs at the DP-SGD size, (3, 1e-5)) under the flip: `calibration.json`."
     with tempfile.TemporaryDirectory() as hook:
-        Path(hook, 'sitecustomize.py').write_text(HOOK)
-        env = dict(os.environ, MUST_TIGHT_LOG=str(Path(hook, 'calls.jsonl')),
-                   PYTHONPATH=os.pathsep.join(p for p in (hook, os.environ.get('PYTHONPATH')) if p))
-        p = subprocess.run([sys.executable, '-c', CALIBRATION], env=env, capture_output=True, text=True, check=True)
+        p = subprocess.run([sys.executable, '-c', CALIBRATION], env=_flipped_env(hook)[0], capture_output=True,
+                           text=True, check=True)
     (out / 'calibration.json').write_text(p.stdout.strip().splitlines()[-1] + '\n')
     print(p.stdout.strip().splitlines()[-1])
 
