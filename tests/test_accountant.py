@@ -250,3 +250,67 @@ def test_regression_grid_errors_named_an_h_the_door_does_not_take():
         rc = main(['account', '--scheme', 'wor', '--n', '1000', '--m', '10', '--sigma', '0.3', '--k', '100', '--delta',
                    '1e-5', '--max-bins', '64'])
     assert rc == 2 and '--max-bins' in err.getvalue() and 'larger h' not in err.getvalue(), err.getvalue()
+
+# A net accountant (`net=...`): a recorded run of one scheme at one σ answered by `account(net=...)`, one engine
+NET_RUN = dict(scheme=make_scheme('wor', 1000, m=20), sigma=2.0)
+
+def test_a_net_accountant_answers_what_account_net_answers_for_either_query():
+    sc, s = NET_RUN['scheme'], NET_RUN['sigma']
+    acc = PrivacyAccountant(net='quick-blocks').step(sc, sigma=s, steps=30).step(sc, sigma=s, steps=20)
+    for query, ask in (('epsilon', dict(delta=1e-5)), ('delta', dict(eps=1.0))):
+        b = getattr(acc, query)(*ask.values())
+        r = account(sc, sigma=s, steps=50, net='quick-blocks', **ask)
+        assert r.certificate == acc.certificate == 'triangle net' and acc.result.certificate == r.certificate
+        assert (b.lower, b.upper) == tuple(r.bound_interval) and b.upper == r.upper
+        assert acc.result.attack == r.attack and acc.certificates == r.certificates
+        fast = getattr(PrivacyAccountant().step(sc, sigma=s, steps=50), query)(*ask.values())
+        assert r.attack < b.upper < fast.upper            # tighter than the fast answer, never below the attack
+
+def test_a_net_accountant_without_the_net_in_reach_is_the_fast_accountant():
+    "Where the net cannot pay (its floor), the fast certificate answers: the plain accountant's number."
+    sc = make_scheme('must-ow', 500, m=10, b=20)
+    acc = PrivacyAccountant(net='quick-blocks').step(sc, sigma=1.0, steps=20)
+    b, plain = acc.epsilon(1e-5), PrivacyAccountant().step(sc, sigma=1.0, steps=20).epsilon(1e-5)
+    assert acc.certificate == 'partially unlabelled' and 'triangle net' in acc.result.skipped
+    assert b.upper == plain.upper and acc.delta_floor(acc.result.eps) == acc.result.delta_floor
+
+def test_a_net_accountant_history_is_account_net_at_every_row():
+    sc, s = NET_RUN['scheme'], NET_RUN['sigma']
+    rows = PrivacyAccountant(net='quick-blocks').step(sc, sigma=s, steps=20).history(delta=1e-5, every=10)
+    assert [r['steps'] for r in rows] == [10, 20]
+    for row in rows:
+        assert row['upper'] == account(sc, sigma=s, steps=row['steps'], delta=1e-5, net='quick-blocks').upper
+
+def test_a_net_accountant_warns_where_the_net_does_not_fit():
+    from must_nbdev.core.definitions import memory_budget
+    with memory_budget(4 << 20), pytest.warns(UserWarning, match='triangle net not played: too large'):
+        acc = PrivacyAccountant(net='quick', max_bins=6553)
+        b = acc.step(make_scheme('wr', 200, m=10), sigma=1.0, steps=3).delta(1.0)
+    assert acc.certificate == 'partially unlabelled' and b.upper == acc.result.upper
+
+@pytest.mark.parametrize('build,contains', [
+    (lambda: PrivacyAccountant(net='quick', precision='double'), "precision='double' with net"),
+    (lambda: PrivacyAccountant([(scheme_gaussian_pld(make_scheme('wor', 100, m=10), 1.0, 'substitute', 1e-3), 2)],
+                               net='quick'), 'not fixed PLDs'),
+    (lambda: PrivacyAccountant(net='quick').step(make_scheme('poisson', 1000, q=0.01), sigma=1.0),
+     'fixed-size schemes under substitution'),
+    (lambda: PrivacyAccountant(net='quick').step(make_scheme('wor', 100, m=10), sigma=1.0, relation='add_remove'),
+     "under 'add_remove'"),
+    (lambda: PrivacyAccountant(net='quick').step(make_scheme('wor', 100, m=10), sigma=1.0).step(
+        make_scheme('wor', 100, m=10), sigma=1.5), 'one scheme at one sigma'),
+    (lambda: PrivacyAccountant(net='quick').step(make_scheme('wor', 100, m=10), sigma=1.0).step(
+        make_scheme('wr', 100, m=10), sigma=1.0), 'one scheme at one sigma'),
+    (lambda: PrivacyAccountant(net='bogus'), "got 'bogus'"),
+    (lambda: PrivacyAccountant(net='quick').epsilon(1e-5), 'no steps recorded'),
+    (lambda: PrivacyAccountant(net='quick').step(make_scheme('wor', 100, m=10), sigma=1.0).delta_floor(1.0),
+     'no query yet'),
+])
+def test_a_net_accountant_refuses_what_the_net_cannot_certify(build, contains):
+    with pytest.raises(ValueError, match=contains.replace('(', r'\(')):
+        build()
+
+def test_a_net_accountant_reads_its_floor_only_where_it_has_one():
+    sc, s = NET_RUN['scheme'], NET_RUN['sigma']
+    acc = PrivacyAccountant(net='quick-blocks').step(sc, sigma=s, steps=50)
+    acc.delta(1.0)
+    with pytest.raises(ValueError, match='run certificate'): acc.delta_floor(1.0)

@@ -324,7 +324,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
              else None)
     # a run certificate has no bracket: the accuracy asked is that of the fast bracket on the grid it played on
     certified = bool(fast.ratio <= accuracy)
-    # named as every door takes it (net=...: account, the curves, calibrators, compare, sweep, Opacus's attach)
+    # named as every door takes it (net=...: account, the curves, PrivacyAccountant, calibrators, compare, sweep,
+    # Opacus's attach)
     tighter = (f"the fast certificate '{won}' answered, {gap:.3g}x the best attack; net=True (CLI --net) adds the "
                f"triangle-net certificate, tighter and slower; net={QUICK_PRESET!r} is its quick setting "
                f"(CLI --net {QUICK_PRESET}: {QUICK_NET.recipe(cli=True)}; {QUICK_NET_MEASURED}: "

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/accounting/05_accountant.ipynb #fe7b263b
 from __future__ import annotations
-import math
+import math, warnings
 import numpy as np
 from dataclasses import dataclass
 from ..core.definitions import check_choice, check_flag, check_int, check_real, check_reals, check_tuples
@@ -14,14 +14,14 @@ from .pairs import RELATIONS, check_sigma
 from .pld import GridTooLarge, MAX_BINS, budget_max_bins, check_max_bins
 from .compose import PRECISIONS, PRECISION_DTYPES, compose_many
 from .dominating import MechanismPLD, loss_std, scheme_gaussian_pld
-from .certificates import CERTIFICATES, per_step_certificates
+from .certificates import CERTIFICATES, load_function, per_step_certificates, run_certificates
 from .grid_driver import finer_step, no_grid_fits, refine_grid   # and their old home
 from .grid_driver import wider_step
 
 
 # %% auto #0
-__all__ = ['MAX_HISTORY_ROWS', 'GRID_RETRIES', 'MOVED', 'CertifiedResult', 'Bounds', 'AttackBounds', 'Compositions', 'Phase',
-           'PrivacyAccountant', 'best_composition']
+__all__ = ['MAX_HISTORY_ROWS', 'NET_ASKED', 'GRID_RETRIES', 'MOVED', 'CertifiedResult', 'Bounds', 'AttackBounds', 'Compositions',
+           'Phase', 'PrivacyAccountant', 'best_composition']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #13bbf464
 class CertifiedResult:
@@ -102,6 +102,7 @@ class Compositions:
 
 # %% ../../nbs/accounting/05_accountant.ipynb #7e1d0efa
 MAX_HISTORY_ROWS = 1000   # history rows per call: each is one accountant query (seconds for MUST)
+NET_ASKED = 'must_nbdev.accounting.net_options:net_asked'   # reads `net=` as every door does (loaded when built)
 
 @dataclass(frozen=True)
 class Phase:
@@ -122,7 +123,9 @@ class PrivacyAccountant:
                  parts=None,                  # [(MechanismPLD, k)] to compose; None: record with `step`
                  max_bins:int|None=MAX_BINS,  # cap on FFT bins (>= 16): bounds time, memory; None: the memory budget's
                  precision:str='auto',        # 'double', 'extended' or 'auto' (80-bit if round-off shows)
-                 accuracy:float=1.005):       # target upper/lower ratio of the numerical bracket (> 1) (recorded runs)
+                 accuracy:float=1.005,        # target upper/lower ratio of the numerical bracket (> 1) (recorded runs)
+                 net=False):                  # True, 'quick', 'quick-blocks' or TightOptions: a recorded run of one
+                                              # scheme and σ answered by `account(net=...)` (slower, tighter)
         if max_bins is None: max_bins = budget_max_bins()        # as many bins as the budget allows
         self.max_bins = check_max_bins(max_bins)                                   # memory budget checked first
         self.accuracy = check_real(accuracy, 'accuracy', 1, lo_open=True)
@@ -131,7 +134,15 @@ class PrivacyAccountant:
         self.call_ends = []                     # steps recorded after each `step` call (history's default rows)
         self.certificate = None                 # which certificate answered the last query of a recorded run
         self.certificates = {}                  # and every certificate it compared: name -> certified upper bound
+        self.net = load_function(NET_ASKED)(net)       # the triangle net's options, or None (not asked)
+        self.result = None                      # with the net: the last query's `AccountResult` (attack, skips)
+        if self.net is not None and self.requested != 'auto':
+            raise ValueError(f"precision={precision!r} with net: a net accountant's queries are account's, which picks "
+                             f"the precision itself ('auto'); drop precision")
         if parts is None: self.phases = []; return     # a recorded run: the grid is chosen at each query
+        if self.net is not None:
+            raise ValueError("net: the triangle net certifies a recorded run, not fixed PLDs; build "
+                             "PrivacyAccountant(net=...) without parts and record the run with step")
         self.parts = [_checked_part(part) for part in check_tuples(parts, 'parts', 2, '(MechanismPLD, k) pairs')]
         if not self.parts: raise ValueError("parts must hold at least one (MechanismPLD, k); build PrivacyAccountant() "
                                             "without parts to record steps")
@@ -183,6 +194,14 @@ def step(self,
     if self.relation not in (None, relation):
         raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring "
                          f"relation is one for the whole run")
+    if self.net is not None:   # the net certifies one scheme at one σ, fixed size, substitution: else say so now
+        if not run_certificates(scheme, relation):
+            raise ValueError(f"net: the triangle net certifies fixed-size schemes under substitution, not {scheme} "
+                             f"under {relation!r}; build PrivacyAccountant() without net")
+        if last is not None and (scheme != last.scheme or float(sigma) != last.sigma):
+            raise ValueError(f"net: the triangle net certifies a run of one scheme at one sigma; this run is "
+                             f"{last.scheme} at sigma={last.sigma:g}, not {scheme} at sigma={float(sigma):g}: build "
+                             f"PrivacyAccountant() without net for the composed certificate")
     if last is not None and scheme.n != self.phases[0].scheme.n:
         raise ValueError(f"scheme.n={scheme.n} differs from this run's n={self.phases[0].scheme.n}: a run trains on one "
                          f"dataset, so build every phase's scheme with that dataset's size")
@@ -218,6 +237,7 @@ def delta(self,
          ) -> Bounds:
     "Certified bounds on δ(ε) (maximum over the directions)."
     eps = check_real(eps, 'eps', 0)
+    if self.net is not None: return self._net_answer(eps=eps)
     def f(comp):
         lo = max(cl.delta_bounds(eps)[0] for cl in comp[self.n_dir:])
         up = max(cu.delta_bounds(eps)[1] for cu in comp[:self.n_dir])
@@ -231,6 +251,7 @@ def epsilon(self,
            ) -> Bounds:
     "ε(`delta`) of the composed pair(s): ε ≥ upper is certified; lower: bracket end (an attack only for Poisson)."
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
+    if self.net is not None: return self._net_answer(delta=delta)
     def f(comp):
         e_lo = max(cl.eps_bounds(delta)[0] for cl in comp[self.n_dir:])
         e_up = max(cu.eps_bounds(delta)[1] for cu in comp[:self.n_dir])
@@ -243,6 +264,7 @@ def delta_floor(self,
                ) -> float:
     "Charged part (truncation, +∞ mass, round-off) of the last query's certified δ(ε): no lower δ is certifiable."
     eps = check_real(eps, 'eps', 0)
+    if self.net is not None: return self._net_floor(eps)
     if self._comps is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
     return max(c.delta_floor(eps) for c in self.upper)
 
@@ -351,6 +373,35 @@ def _answer(self, f, is_delta:bool) -> Bounds:
     acc, res, self.certificate = self._best(f, acc, res)
     self._comps, self.n_dir = acc._comps, acc.n_dir
     return res
+
+@patch_to(PrivacyAccountant)
+def _net_answer(self, **query) -> Bounds:
+    "A net accountant's answer: `account(net=...)`'s for its run of one scheme and σ (one engine for both doors)."
+    from must_nbdev.accounting.account import account, skip_short, TOO_LARGE   # `account` is built on this notebook (10_account)
+    if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
+    (scheme, sigma), k = next(iter(self._steps_by_mechanism().items()))   # one (scheme, σ): `step` saw to it
+    r = account(scheme, sigma=sigma, steps=k, relation=self.relation, accuracy=self.accuracy,
+                max_bins=self.max_bins, net=self.net, **query)
+    for name, why in (r.skipped or {}).items():   # asked for and too large: the fast answer, said aloud
+        if skip_short(why) == TOO_LARGE: warnings.warn(f"PrivacyAccountant: {name} not played: {why}", stacklevel=3)
+    self.result, self.h, self.certificate, self.certificates = r, r.h, r.certificate, dict(r.certificates or {})
+    lo, up = r.bound_interval
+    mid = (math.sqrt(lo * up) if lo > 0 and up > 0 else up) if 'eps' in query else (
+        (lo + up) / 2 if math.isfinite(up) else up)
+    return Bounds(lo, up, mid)
+
+@patch_to(PrivacyAccountant)
+def _net_floor(self, eps:float) -> float:
+    "A net accountant's `delta_floor`: its last answer's, read at that answer's ε (a run certificate charges none apart)."
+    r = self.result
+    if r is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
+    if r.delta_floor is None:
+        raise ValueError(f"the last answer is the {r.certificate}'s, a run certificate: its whole value is certified, "
+                         f"with no charged part apart")
+    if eps != r.eps:
+        raise ValueError(f"eps={eps:g}: a net accountant reads the floor of its last answer, at eps={r.eps:g}; ask "
+                         f"delta({eps:g}) first")
+    return r.delta_floor
 
 @patch_to(PrivacyAccountant)
 def _best(self, f, acc, res) -> tuple:
