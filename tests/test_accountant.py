@@ -3,7 +3,7 @@
 must contain their values, up to their own discretisation (they return pessimistic estimates, so only the upper side
 needs slack). Also: the plain Gaussian exactly, both directions of add/remove, the automatic 80-bit switch, Poisson's
 pair as its own attack, and the regressions of a ZeroDivisionError and of the auto-precision domain error."""
-import math
+import math, warnings
 import numpy as np
 import pytest
 from must_nbdev.accounting.account import account
@@ -270,9 +270,23 @@ def test_a_net_accountant_without_the_net_in_reach_is_the_fast_accountant():
     "Where the net cannot pay (its floor), the fast certificate answers: the plain accountant's number."
     sc = make_scheme('must-ow', 500, m=10, b=20)
     acc = PrivacyAccountant(net='quick-blocks').step(sc, sigma=1.0, steps=20)
-    b, plain = acc.epsilon(1e-5), PrivacyAccountant().step(sc, sigma=1.0, steps=20).epsilon(1e-5)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')                    # its floor cannot pay: no warning, only the fast answer
+        b = acc.epsilon(1e-5)
+    plain = PrivacyAccountant().step(sc, sigma=1.0, steps=20).epsilon(1e-5)
     assert acc.certificate == 'partially unlabelled' and 'triangle net' in acc.result.skipped
     assert b.upper == plain.upper and acc.delta_floor(acc.result.eps) == acc.result.delta_floor
+
+def test_a_net_accountant_passes_its_accuracy_and_records_steps_as_the_plain_one():
+    "One step() per training step (the fast path), an int or numpy σ, equal schemes built twice: one run of one σ."
+    sc, s = NET_RUN['scheme'], NET_RUN['sigma']
+    acc = PrivacyAccountant(net='quick-blocks', accuracy=1.0001)
+    for i in range(20): acc.step(sc if i % 2 else make_scheme('wor', 1000, m=20), sigma=(2, np.float64(2.0), 2.0)[i % 3])
+    assert len(acc.phases) == 1 and acc.steps == 20
+    r = account(sc, sigma=s, steps=20, delta=1e-5, accuracy=1.0001, net='quick-blocks')
+    assert acc.epsilon(1e-5).upper == r.upper and acc.h == r.h
+    assert acc.h != account(sc, sigma=s, steps=20, delta=1e-5, net='quick-blocks').h   # the accuracy moved the grid
+    with pytest.raises(ValueError, match='composes no PLDs'): acc.upper
 
 def test_a_net_accountant_history_is_account_net_at_every_row():
     sc, s = NET_RUN['scheme'], NET_RUN['sigma']

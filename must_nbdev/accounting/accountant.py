@@ -154,11 +154,18 @@ class PrivacyAccountant:
     @property
     def upper(self) -> list:
         "The composed pessimistic (upper) discrete PLDs, one `ComposedPLD` per direction."
-        return self._comps.get()[:self.n_dir]
+        return self._composed()[:self.n_dir]
     @property
     def lower(self) -> list:
         "The composed optimistic (lower) discrete PLDs, one `ComposedPLD` per direction."
-        return self._comps.get()[self.n_dir:]
+        return self._composed()[self.n_dir:]
+    def _composed(self) -> list:
+        "The compositions of the last query, or a `ValueError` saying why there are none."
+        if self.net is not None:
+            raise ValueError("a net accountant composes no PLDs: account answers its run (see .result); build "
+                             "PrivacyAccountant() without net for the composed PLDs")
+        if self._comps is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
+        return self._comps.get()
     @property
     def precision(self) -> str: return self._comps.used if self._comps is not None else self.requested
     @property
@@ -395,9 +402,11 @@ def _net_floor(self, eps:float) -> float:
     "A net accountant's `delta_floor`: its last answer's, read at that answer's ε (a run certificate charges none apart)."
     r = self.result
     if r is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
-    if r.delta_floor is None:
-        raise ValueError(f"the last answer is the {r.certificate}'s, a run certificate: its whole value is certified, "
-                         f"with no charged part apart")
+    if r.delta_floor is None:   # a run certificate's whole value is certified; an infinite ε has no floor to read
+        cert = CERTIFICATES.get(r.certificate)
+        why = ("a run certificate, certified whole" if cert is not None and not cert.per_step
+               else f"at eps={r.eps:g}" if not math.isfinite(r.eps) else "its answer")
+        raise ValueError(f"the last answer ({r.certificate}, {why}) has no charged part to read apart")
     if eps != r.eps:
         raise ValueError(f"eps={eps:g}: a net accountant reads the floor of its last answer, at eps={r.eps:g}; ask "
                          f"delta({eps:g}) first")
