@@ -14,54 +14,15 @@ from .pairs import RELATIONS, check_sigma
 from .pld import GridTooLarge, MAX_BINS, budget_max_bins, check_max_bins
 from .compose import PRECISIONS, PRECISION_DTYPES, compose_many
 from .dominating import MechanismPLD, loss_std, scheme_gaussian_pld
+from .results import AttackBounds, Bounds, CertifiedResult   # and their old home
 from .certificates import CERTIFICATES, load_function, per_step_certificates, run_certificates
 from .grid_driver import finer_step, no_grid_fits, refine_grid   # and their old home
 from .grid_driver import wider_step
 
 
 # %% auto #0
-__all__ = ['MAX_HISTORY_ROWS', 'NET_ASKED', 'GRID_RETRIES', 'MOVED', 'CertifiedResult', 'Bounds', 'AttackBounds', 'Compositions',
-           'Phase', 'PrivacyAccountant', 'best_composition']
-
-# %% ../../nbs/accounting/05_accountant.ipynb #13bbf464
-class CertifiedResult:
-    "The fields every answer of the package shares, with one meaning at every door: `certified`, `attack`, `bracket`."
-    @property
-    def certified(self) -> float|None:
-        "The certified worst-case upper bound of the asked quantity (ε or δ); None for an answer that is not one."
-        raise NotImplementedError
-    @property
-    def attack(self) -> float|None:
-        "The asked quantity that the best real attack forces (a lower bound on the truth); None where none ran."
-        raise NotImplementedError
-    @property
-    def bracket(self) -> tuple|None:
-        "The numerical bracket (lower, upper) of the certified computation, upper = `certified`; None if not kept."
-        raise NotImplementedError
-
-@dataclass(frozen=True)
-class Bounds(CertifiedResult):
-    "A certified interval and a point estimate."
-    lower: float      # certified lower bound
-    upper: float      # certified upper bound
-    estimate: float   # a point inside [lower, upper] (not a bound)
-    certified = property(lambda self: float(self.upper), doc="The certified upper bound: `upper`.")
-    attack = property(lambda self: None, doc="None: the recorded accountant runs no attack (`account` does).")
-    bracket = property(lambda self: (float(self.lower), float(self.upper)), doc="(lower, upper).")
-    @property
-    def ratio(self) -> float:
-        return 1.0 if self.upper == self.lower else self.upper / self.lower if self.lower > 0 else math.inf
-    def __float__(self) -> float: return float(self.upper)        # the safe side: a bound is used as its upper end
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}([{self.lower:.6g}, {self.upper:.6g}], estimate {self.estimate:.6g})"
-
-@dataclass(frozen=True)
-class AttackBounds(Bounds):
-    "An attack's value: `lower` is certified below the truth; `upper` only brackets the attack's own computation."
-    certified = property(lambda self: None, doc="None: an attack certifies no upper bound.")
-    attack = property(lambda self: float(self.lower), doc="The attack's certified lower end: `lower`.")
-    bracket = property(lambda self: None, doc="None: there is no certified computation to bracket.")
-
+__all__ = ['MAX_HISTORY_ROWS', 'NET_ASKED', 'GRID_RETRIES', 'MOVED', 'Compositions', 'Phase', 'PrivacyAccountant',
+           'best_composition']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #f6106907
 class Compositions:
@@ -384,7 +345,7 @@ def _answer(self, f, is_delta:bool) -> Bounds:
 @patch_to(PrivacyAccountant)
 def _net_answer(self, **query) -> Bounds:
     "A net accountant's answer: `account(net=...)`'s for its run of one scheme and σ (one engine for both doors)."
-    from must_nbdev.accounting.account import account, skip_short, TOO_LARGE   # `account` is built on this notebook (10_account)
+    from must_nbdev.accounting.account import account, skip_short, TOO_LARGE   # 10_account, built on this one
     if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
     (scheme, sigma), k = next(iter(self._steps_by_mechanism().items()))   # one (scheme, σ): `step` saw to it
     r = account(scheme, sigma=sigma, steps=k, relation=self.relation, accuracy=self.accuracy,
