@@ -153,7 +153,7 @@ def _trivial_account(scheme, sigma, k, eps, delta, relation, pair, max_bins, why
                      budget) -> AccountResult:
     "When k steps do not fit any grid: δ ≤ 1 (ε ≤ ∞) above, one step's bound below (composition never lowers δ(ε))."
     one = account(scheme, sigma=sigma, steps=1, eps=eps, delta=delta, relation=relation, pair=pair, max_bins=max_bins,
-                  attack=attack, attack_budget=budget)
+                  attack=attack, attack_budget=budget, net=False)   # its attack and one step's grid: no run bound
     top, worst = (1.0 if eps is not None else math.inf), pair == 'worst'
     gap = (top / one.lower if one.lower > 0 else math.inf) if worst else None   # certified / attack
     return replace(one, steps=k, certified_accuracy=False, seconds=time.perf_counter() - t0, upper=top,

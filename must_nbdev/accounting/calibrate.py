@@ -143,7 +143,7 @@ def smallest_sigma(eps_at,              # σ -> certified ε (∞ where it canno
 def _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, last:dict) -> float:
     "The certified upper ε(δ) of one configuration; ∞ when no grid within `max_bins` can certify it (infeasible)."
     try: r = account(scheme, sigma=sigma, steps=k, delta=delta, relation=relation, accuracy=accuracy, max_bins=max_bins,
-                     attack=False)
+                     attack=False, net=False)   # fast, whatever account's default: the net's search is apart
     except GridTooLarge as e:
         last.update(certified_accuracy=False, reason=str(e)); return math.inf
     last.update(certified_accuracy=r.certified_accuracy, reason=r.reason)

@@ -33,7 +33,7 @@ def adult_delta_c(schemes=('poisson', 'wor', 'wr', 'must-ow', 'must-ww', 'must-w
         sc = scheme_at(name, n, m, b=b)
         eps = float(base_epsilon(eps_prime, occurrence_pmf(sc).eta))
         sigma = 2.0 / analytic_gaussian_theta(eps, 1.0 / n)         # substitute pair: shift ±1, θ = 2/σ
-        r = account(sc, sigma=sigma, steps=k, eps=eps_c, relation='substitute', pair=pair)
+        r = account(sc, sigma=sigma, steps=k, eps=eps_c, relation='substitute', pair=pair, net=False)
         rows.append(dict(scheme=name, eps=eps, sigma=sigma, delta_lower=r['delta_lower'], delta_upper=r['delta_upper'],
                          guarantee=r['guarantee']))
     return rows

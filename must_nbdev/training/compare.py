@@ -116,10 +116,11 @@ def compare_schemes(n:int,                   # records in the dataset
     rows = []
     for i, (sc, rel) in enumerate(schemes):
         t0 = time.perf_counter()
-        asks = dict(precision, net=tight) if tight and (sc, rel) in covered else precision
+        net_here = tight if (sc, rel) in covered else False   # the net where it applies, else the fast certificates
         if eps is not None:
-            cal = calibrate_sigma(sc, steps=k, eps=eps, delta=delta, relation=rel, **asks); s, r = cal.sigma, cal.result
-        else: s, r = sigma, account(sc, sigma=sigma, steps=k, delta=delta, relation=rel, **asks)
+            cal = calibrate_sigma(sc, steps=k, eps=eps, delta=delta, relation=rel, net=net_here, **precision)
+            s, r = cal.sigma, cal.result
+        else: s, r = sigma, account(sc, sigma=sigma, steps=k, delta=delta, relation=rel, net=net_here, **precision)
         low = math.nan if r.attack is None else r.attack   # NaN where no attack grid fits: never "reaches 0"
         gap = math.nan if r.attack is None else r.upper / low if low > 0 else math.inf
         rows.append(ComparisonRow(sc.name, sc.label, sc.b, rel, s, r.upper, low, gap,

@@ -166,7 +166,8 @@ def get_epsilon(self,
     if len(merged) == 1:
         sc, s, k = merged[0]
         if self.net is None:
-            return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, attack=False).upper)
+            return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, attack=False,
+                                 net=False).upper)
         # the net's ε search starts at the attack's ε: the attack runs, as in calibrate_sigma(net=True)
         r = account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, net=self.net)
         warn_not_played(r, 'get_epsilon')   # asked for, but it did not fit: the fast ε, said aloud

@@ -139,9 +139,9 @@ def evaluate_point(point:SweepPoint,  # the configuration
     k = resolve_steps(sc, None, point.epochs)
     rel = sc.relation if point.relation is None else point.relation
     net = net_asked(False if net is None else net)
-    asks = dict(net=net) if net and run_certificates(sc, rel) else {}
+    net_here = net if net and run_certificates(sc, rel) else False   # the net where it applies
     r = account(sc, sigma=point.sigma, steps=k, delta=delta, relation=point.relation, attack=attack, accuracy=accuracy,
-                max_bins=max_bins, **asks)
+                max_bins=max_bins, net=net_here)
     low = math.nan if r.attack is None else r.attack   # NaN where no attack ran (attack=False, no grid fits)
     gap = math.nan if r.attack is None else r.upper / low if low > 0 else math.inf
     return SweepRow(point.scheme, SCHEMES[point.scheme].label, point.n, point.batch_size, point.b, r.relation,
