@@ -13,7 +13,7 @@ __all__ = ['OLD_MODULES', 'RENAMED', 'install_old_paths']
 OLD_MODULES = {
     'definitions': ('core.definitions',), 'sampling': ('core.sampling', 'core.samplers'), 'amplification': ('core.amplification', 'experiments.amplification_tables'),
     'accountant': ('accounting.pairs', 'accounting.pld', 'accounting.compose', 'accounting.dominating',
-                   'accounting.accountant', 'accounting.attack', 'accounting.account', 'accounting.calibrate',
+                   'accounting.results', 'accounting.accountant', 'accounting.attack', 'accounting.account', 'accounting.calibrate',
                    'experiments.accounting_figures', 'core.definitions'),
     'calibration': ('accounting.base_calibration', 'experiments.amplification_tables'), 'interop': ('training.interop',), 'dpsgd': ('training.dpsgd',),
     'paper': ('experiments.paper',), 'bootstrap': ('experiments.bootstrap',), 'regression': ('experiments.regression',),

@@ -31,6 +31,14 @@ def test_old_accountant_path_answers_like_the_new_one(monkeypatch):
     assert old.account is account and old.PrivacyAccountant is PrivacyAccountant
 
 
+def test_regression_old_accountant_star_import_lost_the_result_classes(monkeypatch):
+    "`from must_nbdev.accountant import *` gave Bounds in 0.1; moving the result classes to their own module dropped it."
+    old, _ = _fresh_import('must_nbdev.accountant', monkeypatch)
+    from must_nbdev.accounting.results import AttackBounds, Bounds, CertifiedResult
+    assert {'Bounds', 'AttackBounds', 'CertifiedResult'} <= set(old.__all__)
+    assert (old.Bounds, old.AttackBounds, old.CertifiedResult) == (Bounds, AttackBounds, CertifiedResult)
+
+
 def test_renamed_calibration_class(monkeypatch):
     old, _ = _fresh_import('must_nbdev.calibration', monkeypatch)
     from must_nbdev.accounting.base_calibration import BaseCalibration

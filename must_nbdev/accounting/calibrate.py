@@ -327,7 +327,7 @@ def calibrate_schedule(phases,                   # [(scheme, steps), ...] in tra
     relation = check_choice(phases[0][0].relation if relation is None else relation, 'relation', RELATIONS)
     t0, runs = time.perf_counter(), {}
     def run(sigma):
-        acc = PrivacyAccountant(max_bins=max_bins, accuracy=accuracy)
+        acc = PrivacyAccountant(max_bins=max_bins, accuracy=accuracy, net=False)   # phases: the fast certificates
         for sc, k in phases: acc.step(sc, sigma=sigma, steps=k, relation=relation)
         return acc
     def eps_at(sigma):

@@ -176,7 +176,7 @@ def get_epsilon(self,
         raise ValueError(f"the triangle net (net=...) certifies a run of one noise multiplier; this run changed it "
                          f"({len(merged)} phases, sigma {', '.join(f'{s:g}' for _, s, _ in merged)}): build the "
                          f"accountant without net for the composed certificate")
-    acc = PrivacyAccountant()
+    acc = PrivacyAccountant(net=False)   # phases of several σ: the composed fast certificates
     for sc, s, k in merged: acc.step(sc, sigma=s, steps=k, relation=self.relation)
     return float(acc.epsilon(delta).upper)
 
