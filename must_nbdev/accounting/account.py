@@ -26,7 +26,8 @@ from .grid_driver import refine_grid, wider_step
 
 # %% auto #0
 __all__ = ['NO_ROOM', 'TOO_LARGE', 'NO_BRACKET', 'SKIP_SEP', 'TRIVIAL', 'FIXED_MIX', 'TIGHT_GAP', 'ADAPTIVE', 'skip_reason',
-           'skip_short', 'AccountResult', 'requested_run_certificates', 'account', 'delta_over_k', 'epsilon_over_steps']
+           'skip_short', 'too_large_skips', 'AccountResult', 'requested_run_certificates', 'account', 'delta_over_k',
+           'epsilon_over_steps']
 
 # %% ../../nbs/accounting/10_account.ipynb #db95b7cf
 def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
@@ -57,6 +58,12 @@ def skip_short(why:str,  # a reason from `AccountResult.skipped` ('short — det
               ) -> str:
     "The short form of a `skipped` reason: the text before its first ' — ' (all of it where there is none)."
     return why.split(SKIP_SEP, 1)[0]
+
+def too_large_skips(result,  # an `AccountResult` (None: nothing skipped)
+                   ) -> dict:
+    "Run certificates asked for but too large for the budget, {name: why}: the skips a door says aloud."
+    return {name: why for name, why in ((result.skipped if result is not None else None) or {}).items()
+            if skip_short(why) == TOO_LARGE}
 
 # %% ../../nbs/accounting/10_account.ipynb #45024f25
 @dataclass(frozen=True)

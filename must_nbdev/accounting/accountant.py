@@ -205,12 +205,13 @@ def delta(self,
          ) -> Bounds:
     "Certified bounds on δ(ε) (maximum over the directions)."
     eps = check_real(eps, 'eps', 0)
-    if self.net is not None: return self._net_answer(eps=eps)
+    bounds = lambda lo, up: Bounds(lo, up, math.sqrt(lo * up) if lo > 0 and up > 0 else up)
+    if self.net is not None: return self._net_answer(bounds, eps=eps)
     def f(comp):
         lo = max(cl.delta_bounds(eps)[0] for cl in comp[self.n_dir:])
         up = max(cu.delta_bounds(eps)[1] for cu in comp[:self.n_dir])
         # (up < 0 only in the diagnostic pass without round-off terms)
-        return Bounds(lo, up, math.sqrt(lo * up) if lo > 0 and up > 0 else up)
+        return bounds(lo, up)
     return self._answer(f, True)
 
 @patch_to(PrivacyAccountant)
@@ -219,11 +220,12 @@ def epsilon(self,
            ) -> Bounds:
     "ε(`delta`) of the composed pair(s): ε ≥ upper is certified; lower: bracket end (an attack only for Poisson)."
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
-    if self.net is not None: return self._net_answer(delta=delta)
+    bounds = lambda lo, up: Bounds(lo, up, (lo + up) / 2 if math.isfinite(up) else up)
+    if self.net is not None: return self._net_answer(bounds, delta=delta)
     def f(comp):
         e_lo = max(cl.eps_bounds(delta)[0] for cl in comp[self.n_dir:])
         e_up = max(cu.eps_bounds(delta)[1] for cu in comp[:self.n_dir])
-        return Bounds(e_lo, e_up, (e_lo + e_up) / 2 if math.isfinite(e_up) else e_up)
+        return bounds(e_lo, e_up)
     return self._answer(f, False)
 
 @patch_to(PrivacyAccountant)
@@ -343,20 +345,19 @@ def _answer(self, f, is_delta:bool) -> Bounds:
     return res
 
 @patch_to(PrivacyAccountant)
-def _net_answer(self, **query) -> Bounds:
+def _net_answer(self,
+                bounds,   # (lower, upper) -> the query's `Bounds` (its estimate: `delta`'s or `epsilon`'s)
+                **query) -> Bounds:
     "A net accountant's answer: `account(net=...)`'s for its run of one scheme and σ (one engine for both doors)."
-    from must_nbdev.accounting.account import account, skip_short, TOO_LARGE   # 10_account, built on this one
+    from must_nbdev.accounting.account import account, too_large_skips   # 10_account, built on this one
     if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
     (scheme, sigma), k = next(iter(self._steps_by_mechanism().items()))   # one (scheme, σ): `step` saw to it
     r = account(scheme, sigma=sigma, steps=k, relation=self.relation, accuracy=self.accuracy,
                 max_bins=self.max_bins, net=self.net, **query)
-    for name, why in (r.skipped or {}).items():   # asked for and too large: the fast answer, said aloud
-        if skip_short(why) == TOO_LARGE: warnings.warn(f"PrivacyAccountant: {name} not played: {why}", stacklevel=3)
+    for name, why in too_large_skips(r).items():   # asked for and too large: the fast answer, said aloud
+        warnings.warn(f"PrivacyAccountant: {name} not played: {why}", stacklevel=3)
     self.result, self.h, self.certificate, self.certificates = r, r.h, r.certificate, dict(r.certificates or {})
-    lo, up = r.bound_interval
-    mid = (math.sqrt(lo * up) if lo > 0 and up > 0 else up) if 'eps' in query else (
-        (lo + up) / 2 if math.isfinite(up) else up)
-    return Bounds(lo, up, mid)
+    return bounds(*r.bound_interval)
 
 @patch_to(PrivacyAccountant)
 def _net_floor(self, eps:float) -> float:

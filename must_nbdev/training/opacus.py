@@ -82,10 +82,9 @@ def warn_not_played(result,     # the `AccountResult` an Opacus door answers fro
                     door:str,   # the door, for the message: 'get_epsilon', 'make_private_with_epsilon'
                    ) -> None:
     "Warn where the net asked for did not fit and the fast certificate answered (Opacus's doors return bare numbers)."
-    from must_nbdev.accounting.account import TOO_LARGE, skip_short
-    for name, why in ((result.skipped if result is not None else None) or {}).items():
-        if skip_short(why) == TOO_LARGE:
-            warnings.warn(f"{door}: {name} not played: {why}", stacklevel=user_stacklevel())
+    from must_nbdev.accounting.account import too_large_skips
+    for name, why in too_large_skips(result).items():
+        warnings.warn(f"{door}: {name} not played: {why}", stacklevel=user_stacklevel())
 
 WRAPPING_PACKAGES = ('must_nbdev', 'opacus', 'torch')   # the frames a warning of an Opacus door passes over
 
