@@ -18,6 +18,7 @@ _LAZY = {   # public name -> the module that defines it
     'PrivacyAccountant': 'accounting.accountant', 'account': 'accounting.account',
     'epsilon_over_steps': 'accounting.account', 'delta_over_k': 'accounting.account',
     'register_certificate': 'accounting.certificates',
+    'net_by_default': 'accounting.net_options', 'set_default_net': 'accounting.net_options',
     'calibrate_sigma': 'accounting.calibrate', 'calibrate_steps': 'accounting.calibrate',
     'calibrate_batch_size': 'accounting.calibrate', 'calibrate_schedule': 'accounting.calibrate',
     'MustBatchSampler': 'training.interop', 'must_dp_accounting_pld': 'training.interop',

@@ -146,7 +146,7 @@ def _add_precision(p, memory:bool=True):
 def _add_net_args(p, what:str):   # what --net adds, for its help
     "--net [PRESET] and the --net-* options: how the triangle nets (`accounting/07_triangles`, 08) are built."
     d = TightOptions()                                                      # the defaults, from the group itself
-    p.add_argument('--net', nargs='?', const=True, default=False, choices=list(NET_PRESETS), metavar='PRESET',
+    p.add_argument('--net', nargs='?', const=True, default=None, choices=list(NET_PRESETS), metavar='PRESET',
                    help=f"{what}; --net {' or --net '.join(NET_PRESETS)}: a preset's options (NET_PRESETS)")
     p.add_argument('--net-tol', dest='net_tol', type=parse_number, default=d.tol,
                    help=f'refinement tolerance of the triangle net (default {d.tol:g}; smaller: tighter, slower)')

@@ -72,15 +72,15 @@ def _attack_budget(args) -> float:
     given = getattr(args, 'attack_budget', None)
     return (10 if args.pair == 'worst' else 1) * ADAPTIVE_WORK_BUDGET if given is None else given
 
-def _net_request(args) -> TightOptions|bool:
-    "The triangle net a command was asked for (--net, a preset or its --net-* options), or False; both, or options alone, raise."
-    options, asked = TightOptions.of(vars(args)), getattr(args, 'net', False)   # a Namespace by hand may lack --net
+def _net_request(args) -> TightOptions|bool|None:
+    "The triangle net a command was asked for (--net, a preset or its --net-* options), or None (the default); both, or options alone, raise."
+    options, asked = TightOptions.of(vars(args)), getattr(args, 'net', None)   # a Namespace by hand may lack --net
     if not asked and options != TightOptions():
         raise ValueError(f"{options.recipe(cli=True)} set the triangle net's options, but --net was not given")
     if isinstance(asked, str) and options != TightOptions():
         raise ValueError(f"--net {asked} and {options.recipe(cli=True)} both set the triangle net's options: "
                          "give one of them")
-    return net_asked(asked) if isinstance(asked, str) else options if asked else False
+    return net_asked(asked) if isinstance(asked, str) else options if asked else asked   # None: the default
 
 def cmd_amplify(args,  # parsed command-line arguments (argparse.Namespace)
                ) -> int:

@@ -168,3 +168,82 @@ def test_every_call_of_a_door_inside_the_library_names_its_certificate():
     default: a calibration whose σ search followed another default than its final answer returned a σ whose certified
     ε (3.040) missed its target of 3 (research/tight_default claim 59)."""
     assert not library_calls_without_net()
+
+# One switch for every door: under `net_by_default`, each door whose net is not given plays the default net where it
+# applies, and answers what it answers when asked for that net by name (a run small enough for the net in seconds).
+NET_RUN = dict(scheme=make_scheme('wor', 50, m=5), sigma=2.0, steps=5, delta=1e-5)
+
+@pytest.fixture(scope='module')
+def asked_net():
+    "The run's ε when each door is asked for the quick net by name (the net answers: it is below the fast one)."
+    from must_nbdev.accounting.net_options import QUICK_NET
+    r = account(NET_RUN['scheme'], **{k: v for k, v in NET_RUN.items() if k != 'scheme'}, net=QUICK_NET)
+    fast = account(NET_RUN['scheme'], **{k: v for k, v in NET_RUN.items() if k != 'scheme'}, net=False)
+    assert r.certificate == 'triangle net' and r.upper < fast.upper
+    return r, fast
+
+def test_a_default_net_reaches_every_door(asked_net):
+    from must_nbdev.accounting.net_options import net_by_default
+    r, fast = asked_net
+    sc, sigma, k, delta = NET_RUN.values()
+    with net_by_default('quick'):
+        got = {'account': account(sc, sigma=sigma, steps=k, delta=delta),
+               'curve': epsilon_over_steps(sc, sigma=sigma, steps=[k], delta=delta)[0],
+               'recorded': PrivacyAccountant().step(sc, sigma=sigma, steps=k).epsilon(delta),
+               'sweep': evaluate_point(SweepPoint('wor', 50, 5, sigma, k * 5 / 50, None, 'substitute'), delta)}
+        opacus = OpacusStyleAccountant(sc)
+        for _ in range(k): opacus.step(noise_multiplier=sigma, sample_rate=sc.rate)
+        got['opacus'] = opacus.get_epsilon(delta)
+        assert account(sc, sigma=sigma, steps=k, delta=delta, net=False).upper == fast.upper   # asked: fast
+    values = {door: getattr(a, 'eps', getattr(a, 'upper', a)) for door, a in got.items()}
+    assert values == {door: r.upper for door in got}
+    assert account(sc, sigma=sigma, steps=k, delta=delta).upper == fast.upper   # after the block: the fast ones
+
+def test_a_default_net_plays_only_where_it_applies(asked_net):
+    "Poisson, add/remove, the paper's pair, fixed PLDs and a run whose σ changes: the fast certificates, no error."
+    from must_nbdev.accounting.net_options import net_by_default
+    from must_nbdev.accounting.dominating import scheme_gaussian_pld
+    r, fast = asked_net
+    sc, sigma, k, delta = NET_RUN.values()
+    poisson = make_scheme('poisson', 50, q=0.1)
+    plain = lambda **kw: account(**kw, net=False).upper
+    with net_by_default('quick'):
+        assert account(poisson, sigma=sigma, steps=k, delta=delta).upper == plain(scheme=poisson, sigma=sigma,
+                                                                                    steps=k, delta=delta)
+        for kw in (dict(relation='add_remove'), dict(pair='paper')):
+            assert account(sc, sigma=sigma, steps=k, delta=delta, **kw).upper == plain(
+                scheme=sc, sigma=sigma, steps=k, delta=delta, **kw)
+        two = PrivacyAccountant().step(sc, sigma=sigma, steps=k).step(sc, sigma=2 * sigma, steps=k)
+        two.epsilon(delta)
+        assert two.net is None and two.certificate != 'triangle net'
+        assert PrivacyAccountant(precision='double').net is None
+        assert PrivacyAccountant([(scheme_gaussian_pld(sc, sigma, 'substitute', 1e-3), k)]).net is None
+        assert OpacusStyleAccountant('poisson').net is None
+        with pytest.raises(ValueError, match='fixed-size'):   # a net asked for by name where none applies: loud
+            account(poisson, sigma=sigma, steps=k, delta=delta, net='quick')
+
+def test_a_default_net_calibrates_as_the_net_asked_for(asked_net):
+    from must_nbdev.accounting.net_options import QUICK_NET, net_by_default
+    r, _ = asked_net
+    sc, sigma, k, delta = NET_RUN.values()
+    asked = calibrate_sigma(sc, steps=k, eps=r.upper, delta=delta, net=QUICK_NET)
+    with net_by_default(QUICK_NET): got = calibrate_sigma(sc, steps=k, eps=r.upper, delta=delta)
+    assert (got.sigma, got.eps_upper, got.result.certificate) == (asked.sigma, asked.eps_upper, 'triangle net')
+
+def test_the_dp_accounting_export_refuses_a_run_the_default_net_certifies():
+    "The export composes per-step PLDs: under a default net it would answer another ε than `account`, so it refuses."
+    pytest.importorskip('dp_accounting')
+    from must_nbdev.accounting.net_options import net_by_default
+    from must_nbdev.training.interop import dp_accounting_classes
+    Event, Accountant = dp_accounting_classes()
+    sc, sigma, k, delta = NET_RUN.values()
+    acc = Accountant(value_discretization_interval=1e-3); acc.compose(Event(sc, sigma), k)
+    fast = acc.get_epsilon(delta)
+    with net_by_default('quick'):
+        for query in (lambda: acc.get_epsilon(delta), lambda: acc.get_delta(1.0)):
+            with pytest.raises(ValueError, match="default certificate is the triangle net"): query()
+        with net_by_default(False): assert acc.get_epsilon(delta) == fast
+        from dp_accounting.privacy_accountant import NeighboringRelation
+        poisson = Accountant(NeighboringRelation.ADD_OR_REMOVE_ONE, 1e-3)   # no run certificate: it answers
+        poisson.compose(Event(make_scheme('poisson', 50, q=0.1), sigma), k)
+        assert 0 < poisson.get_epsilon(delta) < math.inf

@@ -33,3 +33,40 @@ def test_the_options_former_import_path_serves_the_same_objects():
               'QUICK_BLOCKS_MEASURED', 'NET_PRESETS', 'TightOptions', 'net_asked')   # before the hint's constant
     for name in former: assert getattr(old, name) is getattr(new, name), name
     assert QUICK_BLOCKS_NET.blocks > 1 and TightOptions.of(QUICK_NET.keywords()) == QUICK_NET
+
+def test_the_default_net_holds_for_its_block_and_comes_back_after_it():
+    from must_nbdev.accounting.net_options import default_net, net_by_default, set_default_net
+    assert default_net() is False and net_asked(None) is None          # the fast certificates unless set
+    with net_by_default('quick-blocks') as options:
+        assert options == QUICK_BLOCKS_NET == net_asked(None) and net_asked(False) is None
+        with pytest.raises(ValueError, match=r"\(the default: set_default_net\)"): net_asked(None, TightOptions(tol=0.1))
+    assert default_net() is False
+    with pytest.raises(ZeroDivisionError):
+        with net_by_default(QUICK_NET): 1 / 0
+    assert default_net() is False                                       # restored when the block raised
+    previous = set_default_net(True)
+    try: assert previous is False and net_asked(None) == TightOptions()
+    finally: set_default_net(previous)
+    for bad, error in ((None, TypeError), ('fast', ValueError), (1, TypeError)):
+        with pytest.raises(error): set_default_net(bad)
+    assert default_net() is False                                       # a refused default changes nothing
+
+def test_every_door_leaves_its_net_to_the_package_default():
+    "Every door's `net` defaults to None, the package's default: one switch, `net_by_default`, reaches them all."
+    import inspect
+    from must_nbdev.accounting.account import delta_over_k, epsilon_over_steps
+    from must_nbdev.accounting.accountant import PrivacyAccountant
+    from must_nbdev.accounting.calibrate import calibrate_batch_size, calibrate_sigma, calibrate_steps
+    from must_nbdev.training.compare import compare_schemes
+    from must_nbdev.training.sweep import evaluate_point, run_sweep
+    from must_nbdev.training.opacus import OpacusStyleAccountant, attach
+    from must_nbdev.cli import build_parser
+    doors = (account, delta_over_k, epsilon_over_steps, PrivacyAccountant, calibrate_sigma, calibrate_steps,
+             calibrate_batch_size, compare_schemes, evaluate_point, run_sweep, OpacusStyleAccountant, attach)
+    assert {d.__name__: inspect.signature(d).parameters['net'].default for d in doors} == {
+        d.__name__: None for d in doors}
+    for cmd in (['account', '--scheme', 'wor', '--sigma', '1', '--k', '1', '--eps', '1'],
+                ['calibrate', '--scheme', 'wor', '--n', '100', '--m', '10', '--k', '1', '--eps', '1', '--delta', '1e-5'],
+                ['compare', '--n', '1000', '--m', '10', '--sigma', '1', '--k', '5', '--delta', '1e-5'],
+                ['sweep', '--n', '1000', '--batch-sizes', '10', '--sigmas', '1', '--epochs', '1', '--delta', '1e-5']):
+        assert build_parser().parse_args(cmd).net is None, cmd                # the CLI: the default too

@@ -26,8 +26,8 @@ from .grid_driver import refine_grid, wider_step
 
 # %% auto #0
 __all__ = ['NO_ROOM', 'TOO_LARGE', 'NO_BRACKET', 'SKIP_SEP', 'TRIVIAL', 'FIXED_MIX', 'TIGHT_GAP', 'ADAPTIVE', 'skip_reason',
-           'skip_short', 'too_large_skips', 'AccountResult', 'requested_run_certificates', 'account', 'delta_over_k',
-           'epsilon_over_steps']
+           'skip_short', 'too_large_skips', 'AccountResult', 'requested_run_certificates', 'net_played', 'account',
+           'delta_over_k', 'epsilon_over_steps']
 
 # %% ../../nbs/accounting/10_account.ipynb #db95b7cf
 def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
@@ -206,9 +206,17 @@ def requested_run_certificates(scheme:Scheme,  # the run's scheme
     found = run_certificates(scheme, relation) if pair == 'worst' else []
     if not found:
         raise ValueError(f"the triangle net (net=True, CLI --net) needs a fixed-size scheme (not Poisson), relation "
-                         f"'substitute' and "
-                         f"pair 'worst'; got {scheme}, relation {relation!r}, pair {pair!r}")
+                         f"'substitute' and pair 'worst'; got {scheme}, relation {relation!r}, pair {pair!r}")
     return found
+
+def net_played(scheme:Scheme, relation:str, pair:str,  # the run's scheme, relation and pair ('worst' or 'paper')
+               net,             # None (the default: `default_net()`), False, True, a preset's name or `TightOptions`
+               options:TightOptions|None=None,  # the net's options given apart (None: none)
+              ) -> TightOptions|None:
+    "The net a query of `scheme` plays: the one asked for (it raises where none applies), the default where one does."
+    asked = net_asked(net, options)   # not asked, or the default where no run certificate applies: the fast ones
+    if asked is None or (net is None and not (pair == 'worst' and run_certificates(scheme, relation))): return None
+    requested_run_certificates(scheme, relation, pair, asked); return asked
 
 # %% ../../nbs/accounting/10_account.ipynb #e43b77d9
 def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipeline (`multistage`)
@@ -225,7 +233,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             max_bins:int=MAX_BINS,     # cap on FFT bins (>= 16): bounds time and memory
             attack:bool=True,          # also run the attacks (certified lower bound); False: faster
             attack_budget:float=ADAPTIVE_WORK_BUDGET,  # work units for the adaptive attack (0: fixed mixes only)
-            net=False,                 # also the triangle net (fixed size, substitution; minutes): True, 'quick', options
+            net=None,                  # also the triangle net (fixed size, substitution): True, 'quick', options;
+                                       # None: the default, `default_net()` (the fast certificates unless set)
             net_tol:float=NET_TOL,     # its refinement tolerance (> 0): smaller is tighter and slower
             net_coarsen:int=1,         # its members on the grid coarsen·h (1..64): faster, a little looser
             net_cells:int=CELLS,       # its unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
@@ -250,8 +259,8 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
     if attack_budget != ADAPTIVE_WORK_BUDGET and not (attack and pair == 'worst'):   # never silently unused
         raise ValueError(f"attack_budget={attack_budget:g} is the adaptive attack's, which runs only with "
                          f"attack=True and pair='worst' (got attack={attack}, pair={pair!r})")
-    options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean,
-                                           net_blocks, net_copies_tol))
+    options = net_played(scheme, relation, pair, net, TightOptions(net_tol, net_coarsen, net_cells, net_grid,
+                                                                    net_levels, net_lean, net_blocks, net_copies_tol))
     tight = requested_run_certificates(scheme, relation, pair, options or False)
     tight_names = {c.name for c in tight}
     if tight and h is not None and h * options.grid > 1:   # a grid the caller fixed: a conflict, not a skip
@@ -362,7 +371,7 @@ def delta_over_k(scheme:Scheme,           # registry scheme (`make_scheme`) or p
                  pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
                  accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                  max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
-                 net=False,               # also the triangle net at every k: True or its options (slow)
+                 net=None,                # also the triangle net at every k: True or its options (None: the default)
                  net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
                  attack_budget:float=ADAPTIVE_WORK_BUDGET,  # the adaptive attack's work units, as `account`
                 ) -> list:
@@ -379,7 +388,7 @@ def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`
                        pair:str='worst',        # 'worst' (certified) or 'paper' (its pair; NOT worst case)
                        accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                        max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
-                       net=False,               # also the triangle net at every k: True or its options (slow)
+                       net=None,                # also the triangle net at every k: True or its options (None: the default)
                        net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
                        attack_budget:float=ADAPTIVE_WORK_BUDGET,  # the adaptive attack's work units
                       ) -> list:
@@ -387,12 +396,12 @@ def epsilon_over_steps(scheme:Scheme,           # registry scheme (`make_scheme`
     return _over_steps(scheme, sigma, steps, relation, pair, accuracy, max_bins, net, net_options,
                        delta=check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True), budget=attack_budget)
 
-def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, net=False, options=None, eps=None,
+def _over_steps(scheme, sigma, ks, relation, pair, accuracy, max_bins, net=None, options=None, eps=None,
                 delta=None, budget=ADAPTIVE_WORK_BUDGET) -> list:
     "`account` for every k in `ks`, one at a time (memory: one composition, whatever len(ks))."
     check_scheme(scheme)
-    tight = net_asked(net, options) or False   # the request read once: False or the net's options
-    requested_run_certificates(scheme, scheme.relation if relation is None else relation, pair, tight)
+    tight = net_played(scheme, scheme.relation if relation is None else relation, pair, net, options) or False
+                                               # the request read once: False or the net's options
     ks = [check_int(k, 'steps', 1) for k in check_values(ks, 'steps', 'integers >= 1')]   # '12': TypeError
     if not ks: raise ValueError("steps must hold at least one number of steps (integers >= 1)")
     return [account(scheme, sigma=sigma, steps=k, eps=eps, delta=delta, relation=relation, pair=pair,

@@ -85,8 +85,9 @@ class PrivacyAccountant:
                  max_bins:int|None=MAX_BINS,  # cap on FFT bins (>= 16): bounds time, memory; None: the memory budget's
                  precision:str='auto',        # 'double', 'extended' or 'auto' (80-bit if round-off shows)
                  accuracy:float=1.005,        # target upper/lower ratio of the numerical bracket (> 1) (recorded runs)
-                 net=False):                  # True, 'quick', 'quick-blocks' or TightOptions: a recorded run of one
-                                              # scheme and σ answered by `account(net=...)` (slower, tighter)
+                 net=None):                   # True, 'quick', 'quick-blocks' or TightOptions: a recorded run of one
+                                              # scheme and σ answered by `account(net=...)` (slower, tighter);
+                                              # None: the default (`default_net()`), where it applies
         if max_bins is None: max_bins = budget_max_bins()        # as many bins as the budget allows
         self.max_bins = check_max_bins(max_bins)                                   # memory budget checked first
         self.accuracy = check_real(accuracy, 'accuracy', 1, lo_open=True)
@@ -96,6 +97,8 @@ class PrivacyAccountant:
         self.certificate = None                 # which certificate answered the last query of a recorded run
         self.certificates = {}                  # and every certificate it compared: name -> certified upper bound
         self.net = load_function(NET_ASKED)(net)       # the triangle net's options, or None (not asked)
+        self.net_by_default = net is None       # the net, if any, is the default: where it cannot apply, none
+        if self.net_by_default and (parts is not None or self.requested != 'auto'): self.net = None
         self.result = None                      # with the net: the last query's `AccountResult` (attack, skips)
         if self.net is not None and self.requested != 'auto':
             raise ValueError(f"precision={precision!r} with net: a net accountant's queries are account's, which picks "
@@ -162,6 +165,9 @@ def step(self,
     if self.relation not in (None, relation):
         raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring "
                          f"relation is one for the whole run")
+    if self.net is not None and self.net_by_default and (not run_certificates(scheme, relation) or (
+            last is not None and (scheme != last.scheme or float(sigma) != last.sigma))):
+        self.net = None        # a run the default net does not certify: the fast certificates, as for any door
     if self.net is not None:   # the net certifies one scheme at one σ, fixed size, substitution: else say so now
         if not run_certificates(scheme, relation):
             raise ValueError(f"net: the triangle net certifies fixed-size schemes under substitution, not {scheme} "

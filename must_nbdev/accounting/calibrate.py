@@ -14,8 +14,8 @@ from .pairs import RELATIONS, check_sigma
 from .accountant import CertifiedResult, PrivacyAccountant
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS
-from .net_options import TightOptions, net_asked, TIGHTER_HINT
-from .account import requested_run_certificates
+from .net_options import TightOptions, TIGHTER_HINT
+from .account import net_played
 from .tight_search import tight_sigma_search, tight_count_search
 
 
@@ -162,7 +162,7 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                     progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
-                    net=False,               # then search lower with the triangle net: True or its options (slow)
+                    net=None,                # then search lower with the triangle net: True or its options (None: the default)
                     net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
                     net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
                     net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
@@ -177,9 +177,9 @@ def calibrate_sigma(scheme:Scheme,           # registry scheme (`make_scheme`) o
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     t0, last, netted = time.perf_counter(), {}, {}
-    options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean,
-                                           net_blocks, net_copies_tol))
-    requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', options or False)
+    options = net_played(scheme, scheme.relation if relation is None else relation, 'worst', net,
+                         TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean, net_blocks,
+                                      net_copies_tol))   # the net asked for, or the default where it applies
     def fail(sigma, e):
         why = '' if last['certified_accuracy'] else f"; the accountant cannot resolve eps this small: {last['reason']}"
         return (f"eps={eps:g} at delta={delta:g} after {k} steps needs sigma > sigma_max={sigma_max:g} (certified eps "
@@ -230,7 +230,7 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
                     accuracy:float=1.005,    # target upper/lower ratio of the numerical bracket (> 1)
                     max_bins:int=MAX_BINS,   # cap on FFT bins (>= 16): bounds time and memory
                     progress=None,           # callable(calls, knob, value, certified ε) after each accountant call
-                    net=False,               # then search higher with the triangle net: True or its options (slow)
+                    net=None,                # then search higher with the triangle net: True or its options (None: the default)
                     net_tol:float=NET_TOL,   # the net's refinement tolerance (> 0)
                     net_coarsen:int=1,       # its members on the grid coarsen·h (1..64): faster, a little looser
                     net_cells:int=CELLS,     # its unlabelled nets' cells per side (1..MAX_CELLS, `triangle_cover`)
@@ -245,9 +245,9 @@ def calibrate_steps(scheme:Scheme,           # registry scheme (`make_scheme`) o
     sigma = check_sigma(sigma); eps = check_real(eps, 'eps', 0, lo_open=True)
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True); tol = check_real(tol, 'tol', 1e-4, 1)
     k_max = check_int(steps_max, 'steps_max', 1); t0 = time.perf_counter()
-    options = net_asked(net, TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean,
-                                           net_blocks, net_copies_tol))
-    requested_run_certificates(scheme, scheme.relation if relation is None else relation, 'worst', options or False)
+    options = net_played(scheme, scheme.relation if relation is None else relation, 'worst', net,
+                         TightOptions(net_tol, net_coarsen, net_cells, net_grid, net_levels, net_lean, net_blocks,
+                                      net_copies_tol))   # the net asked for, or the default where it applies
     f = _reported(lambda k: _certified_eps(scheme, sigma, k, delta, relation, accuracy, max_bins, {}), progress,
                   'steps')
     fail = lambda x, e: f"even steps=1 has certified eps {e:.4g} > the target {eps:g}; raise sigma, eps or delta"
@@ -273,7 +273,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
                          accuracy:float=1.005,     # target upper/lower ratio of the numerical bracket (> 1)
                          max_bins:int=MAX_BINS,    # cap on FFT bins (>= 16): bounds time and memory
                          progress=None,            # callable(calls, knob, value, certified ε) per accountant call
-                         net=False,                # then search higher with the triangle net: True or its options
+                         net=None,                 # then search higher with the triangle net: True or its options (None: default)
                         ) -> Calibration:
     "Largest (expected) batch size m of scheme `name` on `n` records certified (`eps`, `delta`)-DP after `steps` at σ."
     check_choice(name, 'name', SCHEMES); n = check_int(n, 'n', 1); k = check_int(steps, 'steps', 1)
@@ -287,8 +287,7 @@ def calibrate_batch_size(name:str,                 # registry scheme name, e.g. 
     at = lambda m: make_scheme(name, n, m=m, b=stage_one_size(b_per_m, m) if two_stage else None)
     m_max = largest_stage_one_batch(b_per_m, n) if SCHEMES[name].b_at_most_n else n   # stage I draws b <= n
     if m_max < 1: raise ValueError(f"b_per_m={b_per_m:g} leaves no batch size: b = ceil(b_per_m * m) must be <= n={n}")
-    options, first = net_asked(net), at(1)
-    requested_run_certificates(first, first.relation if relation is None else relation, 'worst', options or False)
+    first = at(1); options = net_played(first, first.relation if relation is None else relation, 'worst', net)
     t0 = time.perf_counter()
     f = _reported(lambda m: _certified_eps(at(m), sigma, k, delta, relation, accuracy, max_bins, {}), progress,
                   'batch_size')

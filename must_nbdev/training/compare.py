@@ -92,7 +92,7 @@ def compare_schemes(n:int,                   # records in the dataset
                     b_values=None,           # MUST stage-I sizes; None: 2m, 8m and n/4
                     progress=None,           # callable(done, total, label) after each row (e.g. a progress bar)
                     epoch_schemes:bool=True, # also random allocation and shuffled epochs (whole epochs only)
-                    net=False,               # also the triangle net where it applies: True or its options (slow)
+                    net=None,                # also the triangle net where it applies: True or its options (None: default)
                     net_options:TightOptions|None=None,  # the net's options (None: the defaults; e.g. QUICK_NET)
                     accuracy:float=1.005,    # the fixed-size and Poisson rows' accountant: its bracket's ratio (> 1)
                     max_bins:int=MAX_BINS,   # ... and its cap on FFT bins (>= 16), as in `account`

@@ -251,14 +251,23 @@ def dp_accounting_classes() -> tuple:
                 if err is not None: return err
                 self._plds[name] = self._pld
             return None
+        def _no_default_net(self):
+            "Refuse a run that the default net (`net_by_default`) certifies: an export of per-step PLDs cannot carry it."
+            from must_nbdev.accounting.account import net_played
+            runs = [sc for sc, _ in self._steps if net_played(sc, self.relation, 'worst', None) is not None]
+            if runs:
+                raise ValueError(f"the package's default certificate is the triangle net (set_default_net), which "
+                                 f"certifies whole runs of {runs[0].label}; this export composes per-step PLDs and "
+                                 f"would answer another epsilon than account: ask account for the run, or query "
+                                 f"under `with net_by_default(False):`")
         def get_epsilon(self, target_delta:float) -> float:
             "The smallest ε(δ) of the compositions (base pairs everywhere; each other certificate where it applies)."
-            check_real(target_delta, 'target_delta', 0, 1, lo_open=True, hi_open=True)
+            check_real(target_delta, 'target_delta', 0, 1, lo_open=True, hi_open=True); self._no_default_net()
             if self._contains_non_dp_event: return math.inf
             return min(p.get_epsilon_for_delta(target_delta) for p in self._plds.values())
         def get_delta(self, target_epsilon:float) -> float:
             "The smallest δ(ε) of the compositions."
-            check_real(target_epsilon, 'target_epsilon', 0)
+            check_real(target_epsilon, 'target_epsilon', 0); self._no_default_net()
             if self._contains_non_dp_event: return 1.0
             return min(p.get_delta_for_epsilon(target_epsilon) for p in self._plds.values())
 

@@ -27,17 +27,15 @@ def _rate_texts(*rates) -> list:
     return [repr(float(r)) for r in rates] if len(set(short)) < len({float(r) for r in rates}) else short
 
 def _checked_net(scheme, relation:str, net):
-    "The triangle net's options for an accountant of `scheme`, checked to apply (None: the fast certificates)."
+    "The triangle net's options for an accountant of `scheme`: asked for (checked to apply), the default where it applies."
     from must_nbdev.accounting.net_options import net_asked
-    from must_nbdev.accounting.account import requested_run_certificates
-    net = net_asked(False if net is None else net)   # True: the defaults; None or False: no net
-    if net is None: return None
-    if scheme is None or isinstance(scheme, EpochScheme):
+    from must_nbdev.accounting.account import net_played
+    if scheme is None or isinstance(scheme, EpochScheme):   # no run certificate: the default plays none here
+        if net is None or net_asked(net) is None: return None
         what = "Opacus's Poisson sampler" if scheme is None else f"the epoch scheme {scheme}"
         raise ValueError(f"net: the triangle net certifies runs of a fixed-size MustBatchSampler under "
                          f"substitution, not {what}; drop net")
-    requested_run_certificates(scheme, relation, 'worst', net)    # fixed size and substitution, or it raises
-    return net
+    return net_played(scheme, relation, 'worst', net)    # fixed size and substitution, or it raises if asked
 
 class OpacusStyleAccountant:
     "Opacus's accountant interface, answered by the certified worst-case bound of the sampler's own scheme."
@@ -46,7 +44,7 @@ class OpacusStyleAccountant:
                                           # Opacus's own Poisson sampler, charged at the rate its loader draws at
                  relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
                  net=None):               # True, 'quick', 'quick-blocks' or TightOptions: the triangle net too
-                                          # (slower, tighter); None: the fast certificates only
+                                          # (slower, tighter); None: the default (`default_net()`), where it applies
         self.sampler = sampler if isinstance(sampler, (MustBatchSampler, EpochBatchSampler)) else None
         if self.sampler is not None: self.scheme, self.pass_steps = sampler.scheme, sampler.steps
         elif isinstance(sampler, EpochScheme): self.scheme, self.pass_steps = sampler, sampler.steps_per_epoch
@@ -59,6 +57,7 @@ class OpacusStyleAccountant:
         default = SCHEMES['poisson'].relation if self.scheme is None else self.scheme.relation
         self.relation = check_choice(default if relation is None else relation, 'relation', RELATIONS)
         self.net = _checked_net(self.scheme, self.relation, net)   # the triangle net's options, or None
+        self.net_by_default = net is None   # the default's net: a run it does not certify gets the fast ones
         self.history = []          # [(noise_multiplier, sample_rate, num_steps)], as Opacus keeps it
         self.whole_epochs = False  # built by Opacus by name (get_noise_multiplier): see `charged_steps`
         self.arming, self.window = False, 0   # set by `attach`'s checked make_private (see `get_optimizer_hook_fn`)
@@ -171,7 +170,7 @@ def get_epsilon(self,
         r = account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, net=self.net)
         warn_not_played(r, 'get_epsilon')   # asked for, but it did not fit: the fast ε, said aloud
         return float(r.upper)
-    if self.net is not None:
+    if self.net is not None and not self.net_by_default:
         raise ValueError(f"the triangle net (net=...) certifies a run of one noise multiplier; this run changed it "
                          f"({len(merged)} phases, sigma {', '.join(f'{s:g}' for _, s, _ in merged)}): build the "
                          f"accountant without net for the composed certificate")
@@ -291,9 +290,11 @@ def register_accountant(accountant:OpacusStyleAccountant):  # the accountant who
         raise TypeError(f"accountant must be an OpacusStyleAccountant, got {type(accountant).__name__}")
     bound = accountant.sampler or accountant.scheme or 'poisson'
     pass_steps, relation, net = accountant.pass_steps, accountant.relation, accountant.net
+    by_default = accountant.net_by_default
     def build():
         "A fresh accountant for the same sampler, for calibration (Opacus calls this with no arguments)."
-        new = OpacusStyleAccountant(bound, relation, net)
+        new = OpacusStyleAccountant(bound, relation, False if net is None else net)   # the options read once
+        new.net_by_default = by_default
         new.pass_steps, new.whole_epochs = pass_steps, True
         return new
     opacus_register(accountant.mechanism(), build, force=True)
@@ -365,7 +366,7 @@ def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_priva
            relation:str|None=None,  # 'substitute' or 'add_remove'; None: the scheme's own
            net=None,                # True, 'quick', 'quick-blocks' or TightOptions: the triangle net too, in
                                     # get_epsilon and make_private_with_epsilon (fixed size, substitution; slower,
-                                    # tighter); None: the fast certificates only
+                                    # tighter); None: the default (`default_net()`), where it applies
           ) -> OpacusStyleAccountant:
     "Make `privacy_engine` account `sampler`'s scheme with certified bounds; its make_private then checks the wiring."
     if not (isinstance(sampler, (MustBatchSampler, EpochBatchSampler))

@@ -119,7 +119,7 @@ def evaluate_point(point:SweepPoint,  # the configuration
                    delta:float,       # δ in (0, 1)
                    attack:bool=True,  # also run the attacks (eps_attack, theory_gap); False: faster, NaN there
                                       # (an exact pair is its own attack: `account`'s value, whatever `attack` says)
-                   net=False,         # the triangle net too where it applies: True or its options
+                   net=None,          # the triangle net too where it applies: True or its options (None: the default)
                    accuracy:float=1.005,    # target upper/lower ratio of the accountant's bracket (> 1) ...
                    max_bins:int=MAX_BINS,   # ... and its cap on FFT bins (>= 16): per-step points (epoch points:
                                             # their lattices, as `account_epochs`)
@@ -138,7 +138,7 @@ def evaluate_point(point:SweepPoint,  # the configuration
                         time.perf_counter() - t0)
     k = resolve_steps(sc, None, point.epochs)
     rel = sc.relation if point.relation is None else point.relation
-    net = net_asked(False if net is None else net)
+    net = net_asked(net)   # None: the default (`default_net()`)
     net_here = net if net and run_certificates(sc, rel) else False   # the net where it applies
     r = account(sc, sigma=point.sigma, steps=k, delta=delta, relation=point.relation, attack=attack, accuracy=accuracy,
                 max_bins=max_bins, net=net_here)
@@ -168,7 +168,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
               connect_timeout:float|None=None,  # seconds to wait for the scheduler at `address` (None: 20)
               attack:bool=True,           # also run the attacks (False: faster, no gap)
               show_progress:bool=False,   # progress bar on stderr
-              net=False,                  # the triangle net too where it applies: True or its options (QUICK_NET)
+              net=None,                   # the triangle net too where it applies: True or its options (None: default)
               accuracy:float=1.005,       # target upper/lower ratio of the accountant's bracket (> 1) ...
               max_bins:int=MAX_BINS,      # ... and its cap on FFT bins (>= 16), at the per-step points
              ) -> list:
@@ -187,8 +187,8 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
                          "time: drop n_jobs or choose a parallel backend")
     attack, show_progress = check_flag(attack, 'attack'), check_flag(show_progress, 'show_progress')
     precision = dict(accuracy=check_real(accuracy, 'accuracy', 1, lo_open=True), max_bins=check_max_bins(max_bins))
-    net = net_asked(False if net is None else net)   # None: no net, as False
-    if net:                                     # checked once; the rows it applies to: fixed size, substitution
+    asked, net = net, net_asked(net) or False   # None: the default (`default_net()`), read once: False or options
+    if net and asked is not None:               # asked for: checked once; the rows it applies to: fixed size, subst.
         covered = [(sc, rel) for p in points for sc in [p.build()] if isinstance(sc, Scheme)
                    for rel in [sc.relation if p.relation is None else p.relation] if run_certificates(sc, rel)]
         if not covered:
