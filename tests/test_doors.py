@@ -247,3 +247,44 @@ def test_the_dp_accounting_export_refuses_a_run_the_default_net_certifies():
         poisson = Accountant(NeighboringRelation.ADD_OR_REMOVE_ONE, 1e-3)   # no run certificate: it answers
         poisson.compose(Event(make_scheme('poisson', 50, q=0.1), sigma), k)
         assert 0 < poisson.get_epsilon(delta) < math.inf
+
+def test_the_recorded_doors_read_the_default_at_each_answer(asked_net):
+    "Built before a block or inside it, a recorded accountant answers as `account` does at the moment it answers."
+    from must_nbdev.accounting.net_options import net_by_default
+    r, fast = asked_net
+    sc, sigma, k, delta = NET_RUN.values()
+    before = PrivacyAccountant().step(sc, sigma=sigma, steps=k)
+    opacus = OpacusStyleAccountant(sc)
+    for _ in range(k): opacus.step(noise_multiplier=sigma, sample_rate=sc.rate)
+    with net_by_default('quick'):
+        inside = PrivacyAccountant().step(sc, sigma=sigma, steps=k)
+        assert before.epsilon(delta).upper == opacus.get_epsilon(delta) == r.upper
+        with pytest.raises(ValueError, match='scheme.n'): before.step(make_scheme('wor', 60, m=5), sigma=sigma)
+        assert before.epsilon(delta).upper == r.upper            # a refused step changes nothing
+        before.step(sc, sigma=2 * sigma, steps=k)                # a second σ: the fast certificates for the run ...
+        before.epsilon(delta); assert before.certificate != 'triangle net'
+        rows = before.history(delta=delta)                       # ... and the net for its first phase alone
+        assert rows[0]['upper'] == r.upper and rows[1]['upper'] == before.epsilon(delta).upper
+    assert inside.epsilon(delta).upper == opacus.get_epsilon(delta) == fast.upper   # after the block: the fast ones
+
+def test_a_default_net_leaves_other_runs_of_the_export_and_the_schedule_alone():
+    "The doors that cannot carry the net refuse only the run it certifies: one scheme at one σ."
+    pytest.importorskip('dp_accounting')
+    from dp_accounting import dp_event
+    from must_nbdev.accounting.net_options import net_by_default
+    from must_nbdev.training.interop import dp_accounting_classes
+    Event, Accountant = dp_accounting_classes()
+    sc, sigma, k, delta = NET_RUN.values()
+    with net_by_default('quick'):
+        two = Accountant(value_discretization_interval=1e-3)
+        two.compose(Event(sc, sigma), k); two.compose(Event(sc, 2 * sigma), k)
+        gauss = Accountant(value_discretization_interval=1e-3)
+        gauss.compose(dp_event.GaussianDpEvent(3.0), k); gauss.supports(Event(sc, sigma))   # checked, not composed
+        mixed = Accountant(value_discretization_interval=1e-3)
+        mixed.compose(Event(sc, sigma), k); mixed.compose(dp_event.GaussianDpEvent(3.0), 1)
+        for acc in (two, gauss, mixed): assert 0 < acc.get_epsilon(delta) < math.inf
+        with pytest.raises(ValueError, match='calibrate_sigma'):
+            calibrate_schedule([(sc, k), (sc, k)], eps=3.0, delta=delta)
+        assert account(sc, sigma=sigma, steps=k, delta=delta, h=0.5).certificate != 'triangle net'   # too coarse
+        with pytest.raises(ValueError, match='net_grid'):                  # for the net: asked by name, loud
+            account(sc, sigma=sigma, steps=k, delta=delta, h=0.5, net='quick')

@@ -70,3 +70,21 @@ def test_every_door_leaves_its_net_to_the_package_default():
                 ['compare', '--n', '1000', '--m', '10', '--sigma', '1', '--k', '5', '--delta', '1e-5'],
                 ['sweep', '--n', '1000', '--batch-sizes', '10', '--sigmas', '1', '--epochs', '1', '--delta', '1e-5']):
         assert build_parser().parse_args(cmd).net is None, cmd                # the CLI: the default too
+
+def test_a_block_holds_in_its_own_thread_and_the_session_default_in_every_thread():
+    import threading
+    from must_nbdev.accounting.net_options import default_net, net_by_default, set_default_net
+    seen, barrier = [], threading.Barrier(2)
+    def block(net):
+        with net_by_default(net):
+            barrier.wait(); seen.append((net, default_net())); barrier.wait()
+    threads = [threading.Thread(target=block, args=(net,)) for net in ('quick', 'quick-blocks')]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    assert sorted(seen) == [('quick', 'quick'), ('quick-blocks', 'quick-blocks')]   # overlapping blocks, apart
+    assert default_net() is False                                                      # and none left behind
+    previous = set_default_net('quick')
+    try:
+        t = threading.Thread(target=lambda: seen.append(default_net())); t.start(); t.join()
+        assert seen[-1] == 'quick'
+    finally: set_default_net(previous)

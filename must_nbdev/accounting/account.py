@@ -261,11 +261,12 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
                          f"attack=True and pair='worst' (got attack={attack}, pair={pair!r})")
     options = net_played(scheme, relation, pair, net, TightOptions(net_tol, net_coarsen, net_cells, net_grid,
                                                                     net_levels, net_lean, net_blocks, net_copies_tol))
+    if options and h is not None and h * options.grid > 1:   # a grid the caller fixed: a conflict, not a skip ...
+        if net is None: options = None   # ... unless the net is the default: it applies on grids fine enough for it
+        else: raise ValueError(f"h={h:g} with net_grid={options.grid} puts the net on the loss grid "
+                               f"{h * options.grid:g} > 1: lower net_grid or h")
     tight = requested_run_certificates(scheme, relation, pair, options or False)
     tight_names = {c.name for c in tight}
-    if tight and h is not None and h * options.grid > 1:   # a grid the caller fixed: a conflict, not a skip
-        raise ValueError(f"h={h:g} with net_grid={options.grid} puts the net on the loss grid {h * options.grid:g} > 1: "
-                         f"lower net_grid or h")
     query = (lambda a: a.delta(eps)) if eps is not None else (lambda a: a.epsilon(delta))
     t0, mechs = time.perf_counter(), {}
     def build(step):

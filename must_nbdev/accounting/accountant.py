@@ -21,7 +21,7 @@ from .grid_driver import wider_step
 
 
 # %% auto #0
-__all__ = ['MAX_HISTORY_ROWS', 'NET_ASKED', 'GRID_RETRIES', 'MOVED', 'Compositions', 'Phase', 'PrivacyAccountant',
+__all__ = ['MAX_HISTORY_ROWS', 'NET_ASKED', 'NET_PLAYED', 'GRID_RETRIES', 'MOVED', 'Compositions', 'Phase', 'PrivacyAccountant',
            'best_composition']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #f6106907
@@ -64,6 +64,7 @@ class Compositions:
 # %% ../../nbs/accounting/05_accountant.ipynb #7e1d0efa
 MAX_HISTORY_ROWS = 1000   # history rows per call: each is one accountant query (seconds for MUST)
 NET_ASKED = 'must_nbdev.accounting.net_options:net_asked'   # reads `net=` as every door does (loaded when built)
+NET_PLAYED = 'must_nbdev.accounting.account:net_played'     # where the default net plays (loaded at a query)
 
 @dataclass(frozen=True)
 class Phase:
@@ -96,15 +97,14 @@ class PrivacyAccountant:
         self.call_ends = []                     # steps recorded after each `step` call (history's default rows)
         self.certificate = None                 # which certificate answered the last query of a recorded run
         self.certificates = {}                  # and every certificate it compared: name -> certified upper bound
-        self.net = load_function(NET_ASKED)(net)       # the triangle net's options, or None (not asked)
-        self.net_by_default = net is None       # the net, if any, is the default: where it cannot apply, none
-        if self.net_by_default and (parts is not None or self.requested != 'auto'): self.net = None
-        self.result = None                      # with the net: the last query's `AccountResult` (attack, skips)
-        if self.net is not None and self.requested != 'auto':
+        self.net_by_default = net is None       # None: the default net, read at each query, where it applies
+        self.asked_net = None if net is None else load_function(NET_ASKED)(net)   # a net asked for by name, or None
+        self.result, self.last_by_net = None, False   # with the net: the last query's `AccountResult`; was it the net's
+        if self.asked_net is not None and self.requested != 'auto':
             raise ValueError(f"precision={precision!r} with net: a net accountant's queries are account's, which picks "
                              f"the precision itself ('auto'); drop precision")
         if parts is None: self.phases = []; return     # a recorded run: the grid is chosen at each query
-        if self.net is not None:
+        if self.asked_net is not None:
             raise ValueError("net: the triangle net certifies a recorded run, not fixed PLDs; build "
                              "PrivacyAccountant(net=...) without parts and record the run with step")
         self.parts = [_checked_part(part) for part in check_tuples(parts, 'parts', 2, '(MechanismPLD, k) pairs')]
@@ -123,9 +123,16 @@ class PrivacyAccountant:
     def lower(self) -> list:
         "The composed optimistic (lower) discrete PLDs, one `ComposedPLD` per direction."
         return self._composed()[self.n_dir:]
+    @property
+    def net(self):
+        "The triangle net's options the next query plays: the one asked for, or the default where it applies; None: none."
+        if not self.net_by_default: return self.asked_net
+        one = self.phases and len({(p.scheme, p.sigma) for p in self.phases}) == 1   # a run of one scheme at one σ
+        return (load_function(NET_PLAYED)(self.phases[0].scheme, self.relation, 'worst', None)
+                if one and self.requested == 'auto' else None)
     def _composed(self) -> list:
         "The compositions of the last query, or a `ValueError` saying why there are none."
-        if self.net is not None:
+        if self.asked_net is not None or self.last_by_net:
             raise ValueError("a net accountant composes no PLDs: account answers its run (see .result); build "
                              "PrivacyAccountant() without net for the composed PLDs")
         if self._comps is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
@@ -165,10 +172,7 @@ def step(self,
     if self.relation not in (None, relation):
         raise ValueError(f"relation={relation!r} differs from this run's {self.relation!r}: the neighbouring "
                          f"relation is one for the whole run")
-    if self.net is not None and self.net_by_default and (not run_certificates(scheme, relation) or (
-            last is not None and (scheme != last.scheme or float(sigma) != last.sigma))):
-        self.net = None        # a run the default net does not certify: the fast certificates, as for any door
-    if self.net is not None:   # the net certifies one scheme at one σ, fixed size, substitution: else say so now
+    if self.asked_net is not None:   # the net certifies one scheme at one σ, fixed size, substitution: say so now
         if not run_certificates(scheme, relation):
             raise ValueError(f"net: the triangle net certifies fixed-size schemes under substitution, not {scheme} "
                              f"under {relation!r}; build PrivacyAccountant() without net")
@@ -212,7 +216,7 @@ def delta(self,
     "Certified bounds on δ(ε) (maximum over the directions)."
     eps = check_real(eps, 'eps', 0)
     bounds = lambda lo, up: Bounds(lo, up, math.sqrt(lo * up) if lo > 0 and up > 0 else up)
-    if self.net is not None: return self._net_answer(bounds, eps=eps)
+    if (net := self.net) is not None: return self._net_answer(bounds, net, eps=eps)
     def f(comp):
         lo = max(cl.delta_bounds(eps)[0] for cl in comp[self.n_dir:])
         up = max(cu.delta_bounds(eps)[1] for cu in comp[:self.n_dir])
@@ -227,7 +231,7 @@ def epsilon(self,
     "ε(`delta`) of the composed pair(s): ε ≥ upper is certified; lower: bracket end (an attack only for Poisson)."
     delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     bounds = lambda lo, up: Bounds(lo, up, (lo + up) / 2 if math.isfinite(up) else up)
-    if self.net is not None: return self._net_answer(bounds, delta=delta)
+    if (net := self.net) is not None: return self._net_answer(bounds, net, delta=delta)
     def f(comp):
         e_lo = max(cl.eps_bounds(delta)[0] for cl in comp[self.n_dir:])
         e_up = max(cu.eps_bounds(delta)[1] for cu in comp[:self.n_dir])
@@ -240,7 +244,7 @@ def delta_floor(self,
                ) -> float:
     "Charged part (truncation, +∞ mass, round-off) of the last query's certified δ(ε): no lower δ is certifiable."
     eps = check_real(eps, 'eps', 0)
-    if self.net is not None: return self._net_floor(eps)
+    if self.asked_net is not None or self.last_by_net: return self._net_floor(eps)
     if self._comps is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
     return max(c.delta_floor(eps) for c in self.upper)
 
@@ -330,6 +334,7 @@ def _mechanisms(self, h:float) -> dict:
 @patch_to(PrivacyAccountant)
 def _answer(self, f, is_delta:bool) -> Bounds:
     "f(composed) on the fixed parts, or on the recorded run at the grid `refine_grid` picks for this query."
+    self.last_by_net = False   # this answer composes the fast certificates
     if self.phases is None: return self._comps.answer(f)
     if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
     counts = self._steps_by_mechanism()
@@ -353,16 +358,18 @@ def _answer(self, f, is_delta:bool) -> Bounds:
 @patch_to(PrivacyAccountant)
 def _net_answer(self,
                 bounds,   # (lower, upper) -> the query's `Bounds` (its estimate: `delta`'s or `epsilon`'s)
+                net,      # the net's options this query plays (`net`)
                 **query) -> Bounds:
     "A net accountant's answer: `account(net=...)`'s for its run of one scheme and σ (one engine for both doors)."
     from must_nbdev.accounting.account import account, too_large_skips   # 10_account, built on this one
     if not self.phases: raise ValueError("no steps recorded yet: call step(scheme, sigma=..., steps=...) first")
     (scheme, sigma), k = next(iter(self._steps_by_mechanism().items()))   # one (scheme, σ): `step` saw to it
     r = account(scheme, sigma=sigma, steps=k, relation=self.relation, accuracy=self.accuracy,
-                max_bins=self.max_bins, net=self.net, **query)
+                max_bins=self.max_bins, net=net, **query)
     for name, why in too_large_skips(r).items():   # asked for and too large: the fast answer, said aloud
         warnings.warn(f"PrivacyAccountant: {name} not played: {why}", stacklevel=3)
     self.result, self.h, self.certificate, self.certificates = r, r.h, r.certificate, dict(r.certificates or {})
+    self.last_by_net = True
     return bounds(*r.bound_interval)
 
 @patch_to(PrivacyAccountant)

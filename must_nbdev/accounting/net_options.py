@@ -5,6 +5,7 @@
 # %% ../../nbs/accounting/08b_net_options.ipynb #3f1b4ef2
 from __future__ import annotations
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 import numpy as np
 from ..core.definitions import check_flag, check_int, check_real
@@ -76,11 +77,12 @@ QUICK_BLOCKS_PRESET = 'quick-blocks'   # the preset in blocks the long hint name
 NET_PRESETS = {QUICK_PRESET: QUICK_NET, QUICK_BLOCKS_PRESET: QUICK_BLOCKS_NET}   # presets by name
 TIGHTER_HINT = f"tighter: net={QUICK_PRESET!r}"   # closes the repr of a fast answer that has a `tighter` advice
 
-_DEFAULT_NET = {'net': False}   # the package's default certificate: the fast ones, until a session sets another
+_SESSION_NET = {'net': False}   # `set_default_net`'s: the fast certificates until a session sets another
+_BLOCK_NET = ContextVar('must_nbdev_block_net')   # `net_by_default`'s, in its own thread or task; unset: the session's
 
 def default_net():
-    "The certificate a door plays where its `net` is not given: False (the fast certificates) unless a session set one."
-    return _DEFAULT_NET['net']
+    "The certificate a door plays where its `net` is not given: the innermost `net_by_default` block's, else the session's."
+    return _BLOCK_NET.get(_SESSION_NET['net'])
 
 def net_asked(net,                             # None (the default: `default_net()`), False, True, a preset's name
                                                # (`NET_PRESETS`) or a `TightOptions`
@@ -112,16 +114,20 @@ def net_asked(net,                             # None (the default: `default_net
     return (options or TightOptions()) if net else None
 
 # %% ../../nbs/accounting/08b_net_options.ipynb #f6f2eff4
+def _checked_default(net):
+    "`net` checked as a door checks it; None, which reads the default, cannot be one."
+    if net is None: raise TypeError("net: give False, True, a preset's name or TightOptions (None reads the default)")
+    net_asked(net)
+    return net
+
 def set_default_net(net):   # False, True, a preset's name (`NET_PRESETS`) or a `TightOptions`
     "Make `net` the certificate of every door whose `net` is not given, for the session; returns the one it replaces."
-    if net is None: raise TypeError("net: give False, True, a preset's name or TightOptions (None reads the default)")
-    net_asked(net)   # checked as a door checks it
-    previous, _DEFAULT_NET['net'] = _DEFAULT_NET['net'], net
+    previous, _SESSION_NET['net'] = _SESSION_NET['net'], _checked_default(net)
     return previous
 
 @contextmanager
 def net_by_default(net):   # False, True, a preset's name (`NET_PRESETS`) or a `TightOptions`
-    "Within the block, every door whose `net` is not given plays `net`; the earlier default comes back after it."
-    previous = set_default_net(net)
+    "Within the block (in its thread or task), every door whose `net` is not given plays `net`; then the earlier default."
+    token = _BLOCK_NET.set(_checked_default(net))
     try: yield net_asked(None)
-    finally: set_default_net(previous)
+    finally: _BLOCK_NET.reset(token)

@@ -211,6 +211,7 @@ def dp_accounting_classes() -> tuple:
             h = check_real(value_discretization_interval, 'value_discretization_interval', 0, 1, lo_open=True)
             super().__init__(rel, h)
             self._plds, self._steps = {BASE: self._pld}, {}     # one composition per per-step certificate
+            self._runs, self._others = {}, False   # steps composed per (scheme, σ); any other event composed
         def compose(self, event, count:int=1):
             "dp_accounting's `compose`, `count` checked first: an integer >= 1 (a bool or 2.5 is refused, not read as 1 or 2)."
             return super().compose(event, check_int(count, 'count', 1))
@@ -237,6 +238,7 @@ def dp_accounting_classes() -> tuple:
                     except (ValueError, GridTooLarge) as e: why = str(e)
                 if why is not None: return ppa.CompositionErrorDetails(invalid_event=event, error_message=why)
                 if do_compose:
+                    key = (event.scheme, float(event.noise_multiplier)); self._runs[key] = self._runs.get(key, 0) + count
                     for name in steps:       # a certificate met for the first time: the earlier steps under their base
                         if name not in self._plds: self._plds[name] = self._plds[BASE]
                     for name in self._plds:  # each composition: this step under its certificate, or its base pair
@@ -250,16 +252,18 @@ def dp_accounting_classes() -> tuple:
                 err = super()._maybe_compose(event, count, True)
                 if err is not None: return err
                 self._plds[name] = self._pld
+            self._others = self._others or not isinstance(event, dp_event.NoOpDpEvent)   # a run of more than MUST
             return None
         def _no_default_net(self):
-            "Refuse a run that the default net (`net_by_default`) certifies: an export of per-step PLDs cannot carry it."
+            "Refuse a run of one scheme at one σ that the default net (`net_by_default`) certifies: per-step PLDs cannot."
             from must_nbdev.accounting.account import net_played
-            runs = [sc for sc, _ in self._steps if net_played(sc, self.relation, 'worst', None) is not None]
-            if runs:
+            if self._others or len(self._runs) != 1: return   # another run: the fast certificates, as at every door
+            (scheme, sigma), = self._runs
+            if net_played(scheme, self.relation, 'worst', None) is not None:
                 raise ValueError(f"the package's default certificate is the triangle net (set_default_net), which "
-                                 f"certifies whole runs of {runs[0].label}; this export composes per-step PLDs and "
-                                 f"would answer another epsilon than account: ask account for the run, or query "
-                                 f"under `with net_by_default(False):`")
+                                 f"certifies this run of {scheme.label} at sigma={sigma:g}; this export composes "
+                                 f"per-step PLDs and would answer another epsilon than account: ask account for "
+                                 f"the run, or query under `with net_by_default(False):`")
         def get_epsilon(self, target_delta:float) -> float:
             "The smallest ε(δ) of the compositions (base pairs everywhere; each other certificate where it applies)."
             check_real(target_delta, 'target_delta', 0, 1, lo_open=True, hi_open=True); self._no_default_net()

@@ -56,8 +56,8 @@ class OpacusStyleAccountant:
                             f"scheme's batch size cannot be read from Opacus's sample_rate")
         default = SCHEMES['poisson'].relation if self.scheme is None else self.scheme.relation
         self.relation = check_choice(default if relation is None else relation, 'relation', RELATIONS)
-        self.net = _checked_net(self.scheme, self.relation, net)   # the triangle net's options, or None
-        self.net_by_default = net is None   # the default's net: a run it does not certify gets the fast ones
+        self.net_by_default = net is None   # None: the default net, read at each answer, where it applies
+        self.asked_net = None if net is None else _checked_net(self.scheme, self.relation, net)   # by name, checked
         self.history = []          # [(noise_multiplier, sample_rate, num_steps)], as Opacus keeps it
         self.whole_epochs = False  # built by Opacus by name (get_noise_multiplier): see `charged_steps`
         self.arming, self.window = False, 0   # set by `attach`'s checked make_private (see `get_optimizer_hook_fn`)
@@ -68,6 +68,10 @@ class OpacusStyleAccountant:
         if self.scheme is None: return 'poisson'
         return self.scheme.name if self.scheme.name in SCHEMES or self.scheme.name in EPOCH_SCHEMES else 'must-pipeline'
     def __len__(self) -> int: return len(self.history)
+    @property
+    def net(self):
+        "The triangle net's options an answer plays: the one asked for, or the default where it applies; None: none."
+        return _checked_net(self.scheme, self.relation, None) if self.net_by_default else self.asked_net
     @property
     def steps(self) -> int:
         "Steps recorded so far."
@@ -163,14 +167,14 @@ def get_epsilon(self,
         else: merged.append([sc, s, k])
     if len(merged) == 1:
         sc, s, k = merged[0]
-        if self.net is None:
+        if (net := self.net) is None:
             return float(account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, attack=False,
                                  net=False).upper)
         # the net's ε search starts at the attack's ε: the attack runs, as in calibrate_sigma(net=True)
-        r = account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, net=self.net)
+        r = account(sc, sigma=s, steps=k, delta=delta, relation=self.relation, net=net)
         warn_not_played(r, 'get_epsilon')   # asked for, but it did not fit: the fast ε, said aloud
         return float(r.upper)
-    if self.net is not None and not self.net_by_default:
+    if self.asked_net is not None:
         raise ValueError(f"the triangle net (net=...) certifies a run of one noise multiplier; this run changed it "
                          f"({len(merged)} phases, sigma {', '.join(f'{s:g}' for _, s, _ in merged)}): build the "
                          f"accountant without net for the composed certificate")
@@ -289,12 +293,11 @@ def register_accountant(accountant:OpacusStyleAccountant):  # the accountant who
     if not isinstance(accountant, OpacusStyleAccountant):
         raise TypeError(f"accountant must be an OpacusStyleAccountant, got {type(accountant).__name__}")
     bound = accountant.sampler or accountant.scheme or 'poisson'
-    pass_steps, relation, net = accountant.pass_steps, accountant.relation, accountant.net
-    by_default = accountant.net_by_default
+    pass_steps, relation = accountant.pass_steps, accountant.relation
+    net = None if accountant.net_by_default else accountant.asked_net or False   # the accountant's own request
     def build():
         "A fresh accountant for the same sampler, for calibration (Opacus calls this with no arguments)."
-        new = OpacusStyleAccountant(bound, relation, False if net is None else net)   # the options read once
-        new.net_by_default = by_default
+        new = OpacusStyleAccountant(bound, relation, net)   # the same request: by name, or the default
         new.pass_steps, new.whole_epochs = pass_steps, True
         return new
     opacus_register(accountant.mechanism(), build, force=True)
@@ -341,7 +344,8 @@ def _epoch_sigma(acc:OpacusStyleAccountant, epochs:float, eps:float, delta:float
 def _package_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
     "make_private's keywords for make_private_with_epsilon(**kw), σ from the package's search (the net, an epoch scheme)."
     from must_nbdev.accounting.calibrate import calibrate_sigma
-    kw, search = dict(kw), 'calibrate_sigma(net=True)' if acc.net is not None else 'calibrate_epoch_sigma'
+    net = acc.net                               # read once: the net asked for, or the default where it applies
+    kw, search = dict(kw), 'calibrate_sigma(net=True)' if net is not None else 'calibrate_epoch_sigma'
     for name in ('noise_multiplier', 'epsilon_tolerance'):   # Opacus's search is not the one that runs
         if name in kw:
             raise TypeError(f"make_private_with_epsilon got {name}: here sigma comes from {search} (sigma within "
@@ -355,9 +359,9 @@ def _package_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
                       "noise_multiplier assumes zero starting point, so your overall privacy budget will be higher.")
     epochs = check_real(kw.pop('epochs'), 'epochs', 0, lo_open=True)
     eps, delta = kw.pop('target_epsilon'), kw.pop('target_delta')
-    if acc.net is None: return dict(kw, noise_multiplier=_epoch_sigma(acc, epochs, eps, delta))
+    if net is None: return dict(kw, noise_multiplier=_epoch_sigma(acc, epochs, eps, delta))
     steps = math.ceil(epochs * acc.pass_steps)  # Opacus's epochs of len(data_loader) steps, whole
-    cal = calibrate_sigma(acc.scheme, steps=steps, eps=eps, delta=delta, relation=acc.relation, net=acc.net)
+    cal = calibrate_sigma(acc.scheme, steps=steps, eps=eps, delta=delta, relation=acc.relation, net=net)
     warn_not_played(cal.result, 'make_private_with_epsilon')
     return dict(kw, noise_multiplier=cal.sigma)
 
