@@ -261,6 +261,8 @@ def test_the_recorded_doors_read_the_default_at_each_answer(asked_net):
         assert before.epsilon(delta).upper == opacus.get_epsilon(delta) == r.upper
         with pytest.raises(ValueError, match='scheme.n'): before.step(make_scheme('wor', 60, m=5), sigma=sigma)
         assert before.epsilon(delta).upper == r.upper            # a refused step changes nothing
+        assert before.precision == 'auto'                        # account's, which picks it
+        with pytest.raises(ValueError, match='the default net'): before.upper   # no PLDs composed, and why
         before.step(sc, sigma=2 * sigma, steps=k)                # a second σ: the fast certificates for the run ...
         before.epsilon(delta); assert before.certificate != 'triangle net'
         rows = before.history(delta=delta)                       # ... and the net for its first phase alone

@@ -218,3 +218,26 @@ def test_sweep_doors_refuse_what_is_not_points_or_rows(tmp_path):
     with pytest.raises(ValueError, match='rows must hold at least one SweepRow'): sweep_csv([], tmp_path / 'x.csv')
     assert not (tmp_path / 'x.csv').exists()                                  # refused before the file is opened
     with pytest.raises(TypeError, match='rows must be a list of SweepRow'): plot_sweep([1])
+
+def test_regression_a_local_dask_sweep_under_a_default_net_refused_its_poisson_points(monkeypatch):
+    """A sweep on a throw-away local cluster calls itself with the cluster's client: it passed down the default net's
+    options as if asked for by name, and a sweep the net applies to nowhere raised instead of answering fast. The
+    cluster, client and joblib are stand-ins here (the real cluster is `test_sweep_on_a_local_dask_cluster`)."""
+    import contextlib
+    distributed, joblib = pytest.importorskip('distributed'), pytest.importorskip('joblib')
+    from must_nbdev.accounting.net_options import net_by_default
+    class Cluster(contextlib.nullcontext):
+        def __init__(self, *args, **kw): super().__init__(self)
+        def close(self): pass
+    ran = []
+    class Parallel:
+        def __init__(self, **kw): pass
+        def __call__(self, tasks): ran.extend(tasks); return iter(['row'] * len(ran))
+    monkeypatch.setattr(distributed, 'LocalCluster', Cluster); monkeypatch.setattr(distributed, 'Client', Cluster)
+    monkeypatch.setattr(joblib, 'Parallel', Parallel)
+    monkeypatch.setattr(joblib, 'parallel_config', lambda **kw: contextlib.nullcontext())
+    point = SweepPoint('poisson', 50, 5, 2.0, 0.5, None, None)
+    with net_by_default('quick'):
+        assert run_sweep([point], delta=1e-5, backend='dask', address='local', n_jobs=1) == ['row'] and len(ran) == 1
+        with pytest.raises(ValueError, match='applies to no point'):     # asked for by name: loud, as before
+            run_sweep([point], delta=1e-5, backend='dask', address='local', n_jobs=1, net='quick')

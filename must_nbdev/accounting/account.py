@@ -209,7 +209,9 @@ def requested_run_certificates(scheme:Scheme,  # the run's scheme
                          f"'substitute' and pair 'worst'; got {scheme}, relation {relation!r}, pair {pair!r}")
     return found
 
-def net_played(scheme:Scheme, relation:str, pair:str,  # the run's scheme, relation and pair ('worst' or 'paper')
+def net_played(scheme:Scheme,   # the run's scheme
+               relation:str,    # its neighbouring relation
+               pair:str,        # 'worst' or 'paper'
                net,             # None (the default: `default_net()`), False, True, a preset's name or `TightOptions`
                options:TightOptions|None=None,  # the net's options given apart (None: none)
               ) -> TightOptions|None:

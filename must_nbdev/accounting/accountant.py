@@ -132,13 +132,17 @@ class PrivacyAccountant:
                 if one and self.requested == 'auto' else None)
     def _composed(self) -> list:
         "The compositions of the last query, or a `ValueError` saying why there are none."
-        if self.asked_net is not None or self.last_by_net:
+        if self.asked_net is not None:
             raise ValueError("a net accountant composes no PLDs: account answers its run (see .result); build "
                              "PrivacyAccountant() without net for the composed PLDs")
+        if self.last_by_net:
+            raise ValueError("the default net (net_by_default) answered the last query, composing no PLDs (see "
+                             ".result): query under `with net_by_default(False):` for the composed PLDs")
         if self._comps is None: raise ValueError("no query yet: call delta(eps) or epsilon(delta) first")
         return self._comps.get()
     @property
-    def precision(self) -> str: return self._comps.used if self._comps is not None else self.requested
+    def precision(self) -> str:   # a net's answer is account's, which picks the precision: 'auto'
+        return self._comps.used if self._comps is not None and not self.last_by_net else self.requested
     @property
     def steps(self) -> int:
         "Steps composed so far."

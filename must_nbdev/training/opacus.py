@@ -341,10 +341,11 @@ def _epoch_sigma(acc:OpacusStyleAccountant, epochs:float, eps:float, delta:float
                                                         # one at most, which begins the same epoch)
     return calibrate_epoch_sigma(acc.scheme, epochs=E, eps=eps, delta=delta, relation=acc.relation)
 
-def _package_noise(acc:OpacusStyleAccountant, kw:dict) -> dict:
+def _package_noise(acc:OpacusStyleAccountant, kw:dict,
+                   net=None,   # the net's options the caller read from `acc.net` (None: an epoch scheme's search)
+                  ) -> dict:
     "make_private's keywords for make_private_with_epsilon(**kw), σ from the package's search (the net, an epoch scheme)."
     from must_nbdev.accounting.calibrate import calibrate_sigma
-    net = acc.net                               # read once: the net asked for, or the default where it applies
     kw, search = dict(kw), 'calibrate_sigma(net=True)' if net is not None else 'calibrate_epoch_sigma'
     for name in ('noise_multiplier', 'epsilon_tolerance'):   # Opacus's search is not the one that runs
         if name in kw:
@@ -417,8 +418,9 @@ def attach(privacy_engine,          # an opacus.PrivacyEngine, before make_priva
     def make_private_with_epsilon(**kw):
         "Opacus's make_private_with_epsilon, calibrating with this engine's accountant (the registry is global)."
         register_accountant(acc)
-        if acc.net is None and not isinstance(acc.scheme, EpochScheme):
+        net = acc.net                          # read once: the net asked for, or the default where it applies
+        if net is None and not isinstance(acc.scheme, EpochScheme):
             return cls.make_private_with_epsilon(privacy_engine, **kw)
-        return make_private(**_package_noise(acc, kw))    # the net, an epoch scheme: the package's search
+        return make_private(**_package_noise(acc, kw, net))   # the net, an epoch scheme: the package's search
     privacy_engine.make_private, privacy_engine.make_private_with_epsilon = make_private, make_private_with_epsilon
     return acc

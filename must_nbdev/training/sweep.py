@@ -217,7 +217,7 @@ def run_sweep(points:list,                # `SweepPoint`s (`sweep_grid`)
         with distributed.LocalCluster(n_workers=usable_cores() if n_jobs == -1 else n_jobs, threads_per_worker=1,
                                       dashboard_address=None) as cluster, distributed.Client(cluster) as local:
             return run_sweep(points, delta=delta, backend='dask', client=local, attack=attack,
-                             show_progress=show_progress, net=net, **precision)
+                             show_progress=show_progress, net=asked, **precision)   # the request
     own = None
     if client is None:
         if address is not None:
