@@ -216,7 +216,9 @@ def test_a_default_net_plays_only_where_it_applies(asked_net):
         two = PrivacyAccountant().step(sc, sigma=sigma, steps=k).step(sc, sigma=2 * sigma, steps=k)
         two.epsilon(delta)
         assert two.net is None and two.certificate != 'triangle net'
-        assert PrivacyAccountant(precision='double').net is None
+        double = PrivacyAccountant(precision='double').step(sc, sigma=sigma, steps=k)   # account: the net's
+        with pytest.raises(ValueError, match="precision='double' under the default net"): double.epsilon(delta)
+        assert double.step(sc, sigma=2 * sigma, steps=k).epsilon(delta).upper > 0   # two σ: fast, no net
         assert PrivacyAccountant([(scheme_gaussian_pld(sc, sigma, 'substitute', 1e-3), k)]).net is None
         assert OpacusStyleAccountant('poisson').net is None
         with pytest.raises(ValueError, match='fixed-size'):   # a net asked for by name where none applies: loud

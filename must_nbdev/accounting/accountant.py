@@ -128,8 +128,12 @@ class PrivacyAccountant:
         "The triangle net's options the next query plays: the one asked for, or the default where it applies; None: none."
         if not self.net_by_default: return self.asked_net
         one = self.phases and len({(p.scheme, p.sigma) for p in self.phases}) == 1   # a run of one scheme at one σ
-        return (load_function(NET_PLAYED)(self.phases[0].scheme, self.relation, 'worst', None)
-                if one and self.requested == 'auto' else None)
+        net = load_function(NET_PLAYED)(self.phases[0].scheme, self.relation, 'worst', None) if one else None
+        if net is not None and self.requested != 'auto':   # account would answer this run by the net: say so
+            raise ValueError(f"precision={self.requested!r} under the default net (net_by_default): the net's "
+                             f"queries are account's, which picks the precision; drop precision, or query under "
+                             f"`with net_by_default(False):`")
+        return net
     def _composed(self) -> list:
         "The compositions of the last query, or a `ValueError` saying why there are none."
         if self.asked_net is not None:
