@@ -26,8 +26,8 @@ from .grid_driver import refine_grid, wider_step
 
 # %% auto #0
 __all__ = ['NO_ROOM', 'TOO_LARGE', 'NO_BRACKET', 'SKIP_SEP', 'TRIVIAL', 'FIXED_MIX', 'TIGHT_GAP', 'ADAPTIVE', 'skip_reason',
-           'skip_short', 'too_large_skips', 'AccountResult', 'requested_run_certificates', 'net_played', 'account',
-           'delta_over_k', 'epsilon_over_steps']
+           'skip_short', 'too_large_skips', 'AccountResult', 'requested_run_certificates', 'net_played',
+           'default_run_net', 'account', 'delta_over_k', 'epsilon_over_steps']
 
 # %% ../../nbs/accounting/10_account.ipynb #db95b7cf
 def _uncertified_reason(res, eps, delta, accuracy, max_bins, step, bins) -> str:
@@ -219,6 +219,13 @@ def net_played(scheme:Scheme,   # the run's scheme
     asked = net_asked(net, options)   # not asked, or the default where no run certificate applies: the fast ones
     if asked is None or (net is None and not (pair == 'worst' and run_certificates(scheme, relation))): return None
     requested_run_certificates(scheme, relation, pair, asked); return asked
+
+def default_run_net(runs,          # the run's (scheme, σ) pairs (repeats allowed)
+                    relation:str,  # its neighbouring relation
+                   ) -> TightOptions|None:
+    "The default net for a recorded run: `net_played`'s where the run is one (scheme, σ), else None (the fast ones)."
+    runs = set(runs)
+    return net_played(next(iter(runs))[0], relation, 'worst', None) if len(runs) == 1 else None
 
 # %% ../../nbs/accounting/10_account.ipynb #e43b77d9
 def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipeline (`multistage`)

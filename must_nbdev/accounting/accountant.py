@@ -21,7 +21,7 @@ from .grid_driver import wider_step
 
 
 # %% auto #0
-__all__ = ['MAX_HISTORY_ROWS', 'NET_ASKED', 'NET_PLAYED', 'GRID_RETRIES', 'MOVED', 'Compositions', 'Phase', 'PrivacyAccountant',
+__all__ = ['MAX_HISTORY_ROWS', 'NET_ASKED', 'RUN_NET', 'GRID_RETRIES', 'MOVED', 'Compositions', 'Phase', 'PrivacyAccountant',
            'best_composition']
 
 # %% ../../nbs/accounting/05_accountant.ipynb #f6106907
@@ -64,7 +64,7 @@ class Compositions:
 # %% ../../nbs/accounting/05_accountant.ipynb #7e1d0efa
 MAX_HISTORY_ROWS = 1000   # history rows per call: each is one accountant query (seconds for MUST)
 NET_ASKED = 'must_nbdev.accounting.net_options:net_asked'   # reads `net=` as every door does (loaded when built)
-NET_PLAYED = 'must_nbdev.accounting.account:net_played'     # where the default net plays (loaded at a query)
+RUN_NET = 'must_nbdev.accounting.account:default_run_net'   # where the default net plays (loaded at a query)
 
 @dataclass(frozen=True)
 class Phase:
@@ -127,8 +127,8 @@ class PrivacyAccountant:
     def net(self):
         "The triangle net's options the next query plays: the one asked for, or the default where it applies; None: none."
         if not self.net_by_default: return self.asked_net
-        one = self.phases and len({(p.scheme, p.sigma) for p in self.phases}) == 1   # a run of one scheme at one σ
-        net = load_function(NET_PLAYED)(self.phases[0].scheme, self.relation, 'worst', None) if one else None
+        net = (load_function(RUN_NET)([(p.scheme, p.sigma) for p in self.phases], self.relation)
+               if self.phases else None)
         if net is not None and self.requested != 'auto':   # account would answer this run by the net: say so
             raise ValueError(f"precision={self.requested!r} under the default net (net_by_default): the net's "
                              f"queries are account's, which picks the precision; drop precision, or query under "

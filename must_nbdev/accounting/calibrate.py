@@ -15,7 +15,7 @@ from .accountant import CertifiedResult, PrivacyAccountant
 from .triangles import NET_TOL, PER_H
 from .unlabelled_net import CELLS
 from .net_options import TightOptions, TIGHTER_HINT
-from .account import net_played
+from .account import default_run_net, net_played
 from .tight_search import tight_sigma_search, tight_count_search
 
 
@@ -324,7 +324,7 @@ def calibrate_schedule(phases,                   # [(scheme, steps), ...] in tra
     eps = check_real(eps, 'eps', 0, lo_open=True); delta = check_real(delta, 'delta', 0, 1, lo_open=True, hi_open=True)
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     relation = check_choice(phases[0][0].relation if relation is None else relation, 'relation', RELATIONS)
-    if len({sc for sc, _ in phases}) == 1 and net_played(phases[0][0], relation, 'worst', None) is not None:
+    if default_run_net([(sc, None) for sc, _ in phases], relation) is not None:   # one σ for every phase
         raise ValueError("the default certificate is the triangle net (set_default_net), which certifies a schedule "
                          "of one scheme as one run: calibrate it with calibrate_sigma(steps=...), or under "
                          "`with net_by_default(False):`")

@@ -256,14 +256,13 @@ def dp_accounting_classes() -> tuple:
             return None
         def _no_default_net(self):
             "Refuse a run of one scheme at one σ that the default net (`net_by_default`) certifies: per-step PLDs cannot."
-            from must_nbdev.accounting.account import net_played
-            if self._others or len(self._runs) != 1: return   # another run: the fast certificates, as at every door
+            from must_nbdev.accounting.account import default_run_net
+            if self._others or default_run_net(self._runs, self.relation) is None: return   # fast, as at every door
             (scheme, sigma), = self._runs
-            if net_played(scheme, self.relation, 'worst', None) is not None:
-                raise ValueError(f"the package's default certificate is the triangle net (set_default_net), which "
-                                 f"certifies this run of {scheme.label} at sigma={sigma:g}; this export composes "
-                                 f"per-step PLDs and would answer another epsilon than account: ask account for "
-                                 f"the run, or query under `with net_by_default(False):`")
+            raise ValueError(f"the package's default certificate is the triangle net (set_default_net), which "
+                             f"certifies this run of {scheme.label} at sigma={sigma:g}; this export composes "
+                             f"per-step PLDs and would answer another epsilon than account: ask account for "
+                             f"the run, or query under `with net_by_default(False):`")
         def get_epsilon(self, target_delta:float) -> float:
             "The smallest ε(δ) of the compositions (base pairs everywhere; each other certificate where it applies)."
             check_real(target_delta, 'target_delta', 0, 1, lo_open=True, hi_open=True); self._no_default_net()
