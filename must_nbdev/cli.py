@@ -10,7 +10,7 @@ from .core.definitions import MECHANISMS, MEMORY_BUDGET, check_real, memory_budg
 from .core.sampling import SCHEMES
 from .core.epochs import EPOCH_SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from .accounting.net_options import MAX_BLOCKS, NET_PRESETS, TightOptions
+from .accounting.net_options import FAST_NAME, MAX_BLOCKS, NET_PRESETS, PACKAGE_DEFAULT_NET, TightOptions
 from .accounting.unlabelled_net import MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
@@ -146,8 +146,10 @@ def _add_precision(p, memory:bool=True):
 def _add_net_args(p, what:str):   # what --net adds, for its help
     "--net [PRESET] and the --net-* options: how the triangle nets (`accounting/07_triangles`, 08) are built."
     d = TightOptions()                                                      # the defaults, from the group itself
-    p.add_argument('--net', nargs='?', const=True, default=None, choices=list(NET_PRESETS), metavar='PRESET',
-                   help=f"{what}; --net {' or --net '.join(NET_PRESETS)}: a preset's options (NET_PRESETS)")
+    p.add_argument('--net', nargs='?', const=True, default=None, choices=[FAST_NAME, *NET_PRESETS], metavar='PRESET',
+                   help=f"{what}; --net {' or --net '.join(NET_PRESETS)}: a preset's options (NET_PRESETS); "
+                        f"--net {FAST_NAME}: the fast certificates alone (default: MUST_DEFAULT_NET, else "
+                        f"{PACKAGE_DEFAULT_NET})")
     p.add_argument('--net-tol', dest='net_tol', type=parse_number, default=d.tol,
                    help=f'refinement tolerance of the triangle net (default {d.tol:g}; smaller: tighter, slower)')
     p.add_argument('--net-coarsen', dest='net_coarsen', type=int, default=d.coarsen,

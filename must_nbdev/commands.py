@@ -13,7 +13,7 @@ from .core.amplification import amplify
 from .accounting.account import account, epsilon_over_steps, delta_over_k
 from .accounting.certificates import CERTIFICATES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from .accounting.net_options import TightOptions, net_asked
+from .accounting.net_options import FAST_NAME, TightOptions, net_asked
 from .reports import CLI_WIDTH, fmt_value, not_played, paragraph, skipped_note, text_table, tighter_note
 from .training.compare import compare_schemes, comparison_table, left_out, plot_comparison, reading
 from .training.compare import short_label, step_counts
@@ -75,8 +75,11 @@ def _attack_budget(args) -> float:
 def _net_request(args) -> TightOptions|bool|None:
     "The triangle net a command was asked for (--net, a preset or its --net-* options), or None (the default); both, or options alone, raise."
     options, asked = TightOptions.of(vars(args)), getattr(args, 'net', None)   # a Namespace by hand may lack --net
+    fast = asked == FAST_NAME
+    if fast: asked = False                                   # --net fast: the fast certificates, asked for
     if not asked and options != TightOptions():
-        raise ValueError(f"{options.recipe(cli=True)} set the triangle net's options, but --net was not given")
+        raise ValueError(f"{options.recipe(cli=True)} set the triangle net's options, but "
+                         + ("--net fast asks for the fast certificates" if fast else "--net was not given"))
     if isinstance(asked, str) and options != TightOptions():
         raise ValueError(f"--net {asked} and {options.recipe(cli=True)} both set the triangle net's options: "
                          "give one of them")

@@ -36,7 +36,7 @@ def test_the_options_former_import_path_serves_the_same_objects():
 
 def test_the_default_net_holds_for_its_block_and_comes_back_after_it():
     from must_nbdev.accounting.net_options import default_net, net_by_default, set_default_net
-    assert default_net() is False and net_asked(None) is None          # the fast certificates unless set
+    assert default_net() is False and net_asked(None) is None          # the tests' process: MUST_DEFAULT_NET=fast
     with net_by_default('quick-blocks') as options:
         assert options == QUICK_BLOCKS_NET == net_asked(None) and net_asked(False) is None
         with pytest.raises(ValueError, match=r"\(the default: set_default_net\)"): net_asked(None, TightOptions(tol=0.1))
@@ -45,10 +45,13 @@ def test_the_default_net_holds_for_its_block_and_comes_back_after_it():
         with net_by_default(QUICK_NET): 1 / 0
     assert default_net() is False                                       # restored when the block raised
     previous = set_default_net(True)
-    try: assert previous is False and net_asked(None) == TightOptions()
+    try: assert previous is None and net_asked(None) == TightOptions()   # None: no session default was set
     finally: set_default_net(previous)
-    for bad, error in ((None, TypeError), ('fast', ValueError), (1, TypeError)):
+    assert default_net() is False                                       # unset again: the variable's
+    for bad, error in (('fast', ValueError), (1, TypeError)):     # 'fast' is the CLI's and the variable's
         with pytest.raises(error): set_default_net(bad)
+    with pytest.raises(TypeError, match='None reads the default'):
+        with net_by_default(None): pass
     assert default_net() is False                                       # a refused default changes nothing
 
 def test_every_door_leaves_its_net_to_the_package_default():
@@ -88,3 +91,46 @@ def test_a_block_holds_in_its_own_thread_and_the_session_default_in_every_thread
         t = threading.Thread(target=lambda: seen.append(default_net())); t.start(); t.join()
         assert seen[-1] == 'quick'
     finally: set_default_net(previous)
+
+def test_the_package_default_is_the_quick_net_in_five_blocks_where_nothing_sets_another(monkeypatch):
+    "With the variable unset a door's default is 'quick-blocks'; the variable sets a process's; a bad one raises."
+    from must_nbdev.accounting.net_options import (DEFAULT_NET_VARIABLE, PACKAGE_DEFAULT_NET, default_net,
+                                                   set_default_net)
+    assert DEFAULT_NET_VARIABLE == 'MUST_DEFAULT_NET' and PACKAGE_DEFAULT_NET == 'quick-blocks'
+    monkeypatch.delenv(DEFAULT_NET_VARIABLE)
+    assert default_net() == 'quick-blocks' and net_asked(None) == QUICK_BLOCKS_NET
+    for value, net in (('fast', None), ('quick', QUICK_NET), (' quick-blocks ', QUICK_BLOCKS_NET), ('', QUICK_BLOCKS_NET)):
+        monkeypatch.setenv(DEFAULT_NET_VARIABLE, value); assert net_asked(None) == net, value
+    monkeypatch.setenv(DEFAULT_NET_VARIABLE, 'True')
+    with pytest.raises(ValueError, match="MUST_DEFAULT_NET must be 'fast' or a preset's name, one of 'quick', "
+                                         "'quick-blocks'; got 'True'"): default_net()
+    previous = set_default_net(False)      # a session's default wins over the variable, bad or not
+    try: assert default_net() is False
+    finally: set_default_net(previous)
+
+def test_a_fresh_process_plays_the_package_default_and_its_children_the_variable():
+    "A new interpreter with the variable unset reads 'quick-blocks'; `must` with MUST_DEFAULT_NET=fast answers fast."
+    import os, subprocess, sys
+    env = {k: v for k, v in os.environ.items() if k != 'MUST_DEFAULT_NET'}
+    code = 'from must_nbdev.accounting.net_options import default_net; print(default_net())'
+    out = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == 'quick-blocks'
+    args = ['account', '--scheme', 'wor', '--n', '500', '--m', '5', '--sigma', '3', '--k', '100', '--delta', '1e-5',
+            '--json']   # a run the net pays at: about 3 s
+    import json
+    run = lambda env, *more: json.loads(subprocess.run([sys.executable, '-m', 'must_nbdev.cli', *args, *more], env=env,
+                                                       capture_output=True, text=True, check=True).stdout)
+    fast = run(dict(env, MUST_DEFAULT_NET='fast'))
+    assert fast['certificate'] != 'triangle net' and run(env, '--net', 'fast')['certificate'] == fast['certificate']
+    net = run(env)                                                      # the package's default plays the net
+    assert net['certificate'] == 'triangle net' and net['eps'] < fast['eps']
+
+def test_the_cli_takes_net_fast_and_refuses_net_options_beside_it():
+    from argparse import Namespace
+    from must_nbdev.cli import build_parser
+    from must_nbdev.commands import _net_request
+    args = build_parser().parse_args(['account', '--scheme', 'wor', '--sigma', '1', '--k', '1', '--eps', '1',
+                                      '--net', 'fast'])
+    assert _net_request(args) is False                                  # asked for: not the default (None)
+    with pytest.raises(ValueError, match='--net fast asks for the fast certificates'):
+        _net_request(Namespace(net='fast', net_grid=2))

@@ -4,6 +4,7 @@
 
 # %% ../../nbs/accounting/08b_net_options.ipynb #3f1b4ef2
 from __future__ import annotations
+import os
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
@@ -14,8 +15,8 @@ from .unlabelled_net import CELLS, MAX_CELLS
 
 # %% auto #0
 __all__ = ['MAX_BLOCKS', 'QUICK_NET', 'QUICK_NET_MEASURED', 'QUICK_BLOCKS', 'QUICK_BLOCKS_NET', 'QUICK_BLOCKS_MEASURED',
-           'QUICK_PRESET', 'QUICK_BLOCKS_PRESET', 'NET_PRESETS', 'TIGHTER_HINT', 'TightOptions', 'default_net',
-           'net_asked', 'set_default_net', 'net_by_default']
+           'QUICK_PRESET', 'QUICK_BLOCKS_PRESET', 'NET_PRESETS', 'TIGHTER_HINT', 'PACKAGE_DEFAULT_NET', 'FAST_NAME',
+           'DEFAULT_NET_VARIABLE', 'TightOptions', 'default_net', 'net_asked', 'set_default_net', 'net_by_default']
 
 # %% ../../nbs/accounting/08b_net_options.ipynb #ca66aa97
 MAX_BLOCKS = 100_000   # the most blocks a run may be cut into (each block is at least one step)
@@ -77,12 +78,25 @@ QUICK_BLOCKS_PRESET = 'quick-blocks'   # the preset in blocks the long hint name
 NET_PRESETS = {QUICK_PRESET: QUICK_NET, QUICK_BLOCKS_PRESET: QUICK_BLOCKS_NET}   # presets by name
 TIGHTER_HINT = f"tighter: net={QUICK_PRESET!r}"   # closes the repr of a fast answer that has a `tighter` advice
 
-_SESSION_NET = {'net': False}   # `set_default_net`'s: the fast certificates until a session sets another
+PACKAGE_DEFAULT_NET = QUICK_BLOCKS_PRESET   # what a door plays where its net is not given and nothing set another
+FAST_NAME = 'fast'   # the fast certificates by name, where a name is all that can be given: CLI --net fast, the variable
+DEFAULT_NET_VARIABLE = 'MUST_DEFAULT_NET'   # the environment variable that sets a process's default (and its children's)
+_SESSION_NET = {'net': None}   # `set_default_net`'s; None: not set, the variable's, else `PACKAGE_DEFAULT_NET`
 _BLOCK_NET = ContextVar('must_nbdev_block_net')   # `net_by_default`'s, in its own thread or task; unset: the session's
+
+def _variable_net():
+    "The default the environment variable names (`DEFAULT_NET_VARIABLE`), else `PACKAGE_DEFAULT_NET`."
+    value = os.environ.get(DEFAULT_NET_VARIABLE, '').strip()
+    if not value: return PACKAGE_DEFAULT_NET
+    if value == FAST_NAME: return False
+    if value in NET_PRESETS: return value
+    raise ValueError(f"{DEFAULT_NET_VARIABLE} must be {FAST_NAME!r} or a preset's name, one of "
+                     f"{', '.join(map(repr, NET_PRESETS))}; got {value!r}")
 
 def default_net():
     "The certificate a door plays where its `net` is not given: the innermost `net_by_default` block's, else the session's."
-    return _BLOCK_NET.get(_SESSION_NET['net'])
+    session = _SESSION_NET['net']
+    return _BLOCK_NET.get(_variable_net() if session is None else session)
 
 def net_asked(net,                             # None (the default: `default_net()`), False, True, a preset's name
                                                # (`NET_PRESETS`) or a `TightOptions`
@@ -120,9 +134,10 @@ def _checked_default(net):
     net_asked(net)
     return net
 
-def set_default_net(net):   # False, True, a preset's name (`NET_PRESETS`) or a `TightOptions`
+def set_default_net(net):   # False, True, a preset's name (`NET_PRESETS`), a `TightOptions`; None: unset it
     "Make `net` the certificate of every door whose `net` is not given, for the session; returns the one it replaces."
-    previous, _SESSION_NET['net'] = _SESSION_NET['net'], _checked_default(net)
+    previous = _SESSION_NET['net']   # None: none was set (the variable's, else the package's)
+    _SESSION_NET['net'] = None if net is None else _checked_default(net)
     return previous
 
 @contextmanager
