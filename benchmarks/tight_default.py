@@ -1,7 +1,9 @@
 """Tight by default? What `account` and `calibrate_sigma` answer by default at every configuration of the
 tight-by-default goal: the certificate that answered, its value, the best attack, the gap, the seconds and the peak
 memory, with dp_accounting's PLD on a Poisson query of the same size as the time yardstick (the same run, the same
-machine); then σ for (3, 1e-5) at the DP-SGD size for every fixed-size scheme, with the time taken. `--quick` adds the
+machine); then σ for (3, 1e-5) at the DP-SGD size for every fixed-size scheme, with the time taken. Two settings
+always: *fast* (`net=False`, the fast certificates) and *default* (no `net` given, as the package ships: the quick net
+in five blocks, `MUST_DEFAULT_NET` cleared in the children). `--quick` adds the
 triangle net's quick setting (`QUICK_NET`) for the schemes named: the tight answer and what it costs (minutes each);
 `--blocks B` plays it cut into at most B blocks instead (`net_blocks`, accounting/09b_net_blocks).
 Every measurement runs in a fresh child process, one at a time, so its peak memory is its own. Writes
@@ -12,7 +14,7 @@ benchmarks/TIGHT_DEFAULT.md and .json.
     python benchmarks/tight_default.py --quick wor --blocks 5 --out benchmarks/TIGHT_BLOCKS.md   # in 5 blocks
     python benchmarks/tight_default.py --render benchmarks/TIGHT_BLOCKS.json   # its Markdown again, from the record
 """
-import argparse, json, math, subprocess, sys, time
+import argparse, json, math, os, subprocess, sys, time
 from pathlib import Path
 
 DPSGD = dict(n=60_000, m=256, b=6000, steps=2350, delta=1e-5)            # ε(δ) at σ = 2.62 and 1.1
@@ -33,7 +35,8 @@ from must_nbdev.core.sampling import scheme_at
 from must_nbdev.accounting.triangle_certificate import TightOptions
 import scipy.stats   # the package imports it lazily at its first pmf, once a session: an import, excluded too
 net = a.pop('net'); scheme = scheme_at(a.pop('name'), a.pop('n'), a.pop('m'), b=a.pop('b'))
-options = dict(net=True, **TightOptions(**net).keywords()) if net else {}
+options = (dict(net=False) if net == 'fast' else {} if net is None     # fast; the package's default, as it ships
+           else dict(net=True, **TightOptions(**net).keywords()))      # an explicit net
 '''
 
 ACCOUNT = LIBRARY + r'''
@@ -51,9 +54,9 @@ seconds = time.perf_counter() - t0
 from must_nbdev.core.workers import peak_memory_mb
 peak = peak_memory_mb()   # this process's and its member workers'
 lo = hi = None
-if not options:   # the attack's σ: the largest σ (to 0.1%) at which the best attack still exceeds the target ε
-    from must_nbdev.accounting.account import account
-    above = lambda s: account(scheme, sigma=s, steps=a['steps'], delta=a['delta']).lower > a['eps']
+if net == 'fast':   # the attack's σ: the largest σ (to 0.1%) at which the best attack still exceeds the target ε
+    from must_nbdev.accounting.account import account   # (the attack is every setting's: measured once, beside fast)
+    above = lambda s: account(scheme, sigma=s, steps=a['steps'], delta=a['delta'], net=False).lower > a['eps']
     lo, hi = c.sigma, c.sigma                 # the certified σ meets ε, so the attack's ε there is ≤ ε
     while above(hi): hi *= 1.25               # (never: kept for a certificate the attack beats)
     lo = hi / 1.25
@@ -74,9 +77,17 @@ acc.compose(dp_event.PoissonSampledDpEvent(a['m'] / a['n'], dp_event.GaussianDpE
 report(value=acc.get_epsilon(a['delta']) if 'delta' in a else acc.get_delta(a['eps']))
 '''
 
+SETTINGS = ['fast', 'default']   # every run's: the fast certificates, asked for, and the package's default
+
+def net_of(setting:str, quick:dict):
+    "A setting's `net` for the child: 'fast', None (the default, not given) or the quick net's options."
+    return {'fast': 'fast', 'default': None, 'quick': quick}[setting]
+
 def child(code:str, spec:dict) -> dict:
     "Run one measurement in a fresh interpreter: its JSON line."
-    out = subprocess.run([sys.executable, '-c', code, json.dumps(spec)], check=True, capture_output=True, text=True)
+    env = {k: v for k, v in os.environ.items() if k != 'MUST_DEFAULT_NET'}   # the default as the package ships it
+    out = subprocess.run([sys.executable, '-c', code, json.dumps(spec)], check=True, capture_output=True, text=True,
+                         env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 def configurations():
@@ -187,13 +198,13 @@ def main(argv=None):
         ys = {k: spec[k] for k in ('n', 'm', 'steps', 'sigma', 'delta', 'eps') if k in spec}
         y = child(YARDSTICK, ys); yard.append(dict(size=size, **y)); print(size, 'dp_accounting', y, flush=True)
         for name in names:
-            for setting in ['default'] + ['quick'] * (name in args.quick):
-                o = child(ACCOUNT, dict(spec, name=name, net=quick if setting == 'quick' else None))
+            for setting in SETTINGS + ['quick'] * (name in args.quick):
+                o = child(ACCOUNT, dict(spec, name=name, net=net_of(setting, quick)))
                 rows.append(dict(size=size, query=query, scheme=name, setting=setting, yardstick=y['seconds'], **o))
                 print(rows[-1], flush=True)
     for name in SCHEMES:
-        for setting in ['default'] + ['quick'] * (name in args.quick):
-            spec = dict(DPSGD, **TARGET, net=quick if setting == 'quick' else None)
+        for setting in SETTINGS + ['quick'] * (name in args.quick):
+            spec = dict(DPSGD, **TARGET, net=net_of(setting, quick))
             cals.append(dict(scheme=name, setting=setting, **child(CALIBRATE, dict(spec, name=name))))
             print(cals[-1], flush=True)
     command = (f'python benchmarks/tight_default.py{" --quick " + " ".join(args.quick) if args.quick else ""}'
@@ -209,7 +220,10 @@ def render(record:dict) -> str:
              f"`{record['command']}` at commit `{record['commit']}`, {record['date']}, {record['seconds']} s in all, "
              'one fresh process per measurement; *seconds*: the call alone, imports excluded (the package\'s lazy `scipy.stats` too, '
              '0.3–0.5 s once a session). *default*: '
-             '`account(...)` as it ships (attack included); *quick*: with the triangle '
+             '`account(...)` as it ships (attack included)' + (
+                 ", the quick net in five blocks (`net='quick-blocks'`) where it applies; *fast*: `account(..., "
+                 "net=False)`, the fast certificates" if any(r['setting'] == 'fast' for r in record['rows'])
+                 else ', the fast certificates then') + '; *quick*: with the triangle '
              f"net's quick setting `{record['recipe']}`. *gap* = certified / attack, the answer a user gets over "
              "the best attack (the JSON's `gap` is the result's `theory_gap`: the two brackets' nearest ends, up to "
              "0.5% lower). *yardstick*: "

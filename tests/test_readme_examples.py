@@ -32,6 +32,11 @@ def python_examples(pages=None):
 
 def _readme(): return make_readme.example_pages()[:1]
 
+@pytest.fixture(autouse=True)
+def the_package_default(monkeypatch):
+    "README and the guides show what a user gets: the package's default certificate, not the tests' fast ones."
+    monkeypatch.delenv('MUST_DEFAULT_NET', raising=False)
+
 def same(actual:str, expected:str) -> bool:
     "Equal up to timings, trailing spaces and numbers within 1e-6 relative (last printed digit)."
     norm = lambda s: [TIME.sub('<time>', l.rstrip()) for l in s.strip().splitlines()]

@@ -243,7 +243,7 @@ def account(scheme:Scheme,             # registry scheme (`make_scheme`) or pipe
             attack:bool=True,          # also run the attacks (certified lower bound); False: faster
             attack_budget:float=ADAPTIVE_WORK_BUDGET,  # work units for the adaptive attack (0: fixed mixes only)
             net=None,                  # also the triangle net (fixed size, substitution): True, 'quick', options;
-                                       # None: the default, `default_net()` (the fast certificates unless set)
+                                       # None: the default, `default_net()` ('quick-blocks' unless set)
             net_tol:float=NET_TOL,     # its refinement tolerance (> 0): smaller is tighter and slower
             net_coarsen:int=1,         # its members on the grid coarsen·h (1..64): faster, a little looser
             net_cells:int=CELLS,       # its unlabelled nets' cells per side (1..MAX_CELLS): more is tighter
