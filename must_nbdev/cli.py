@@ -207,7 +207,7 @@ def _add_account(sub, raw):
     c.add_argument('--attack-budget', dest='attack_budget', type=parse_number,
                    help=f'work units for the adaptive-orientation attack, with --pair worst (default '
                         f'{10 * ADAPTIVE_WORK_BUDGET:.2g}, about 20 s; 0: fixed orientation mixes only)')
-    _add_net_args(c, 'also the triangle-net certificate (fixed size, substitution; minutes per k and query)')
+    _add_net_args(c, 'the triangle-net certificate (fixed size, substitution), alone: its tightest setting (minutes per k and query)')
     c.add_argument('--plot', metavar='FILE.png', help='plot the bounds against k (one curve per query) into FILE.png')
     c.add_argument('--json', action='store_true', help='print one JSON object (a list for several rows)')
     c.set_defaults(func=cmd_account)
@@ -236,7 +236,7 @@ def _add_compare(sub, raw):
     cmp_.add_argument('--plot', metavar='FILE.png', help='bar chart of the result into FILE.png')
     cmp_.add_argument('--json', action='store_true', help='print a JSON list, one object per scheme')
     cmp_.add_argument('--quiet', action='store_true', help='no progress on stderr')
-    _add_net_args(cmp_, 'also the triangle-net certificate for the fixed-size schemes (substitution; minutes a row)')
+    _add_net_args(cmp_, 'the triangle-net certificate for the fixed-size rows (substitution), alone: its tightest setting (minutes a row)')
     _add_precision(cmp_)
     cmp_.set_defaults(func=cmd_compare)
 
@@ -293,7 +293,7 @@ def _add_sweep(sub, raw):
     sw.add_argument('--plot', metavar='FILE.png', help='eps against sigma, one panel per (batch size, epochs)')
     sw.add_argument('--json', action='store_true', help='print a JSON list, one object per point')
     sw.add_argument('--quiet', action='store_true', help='no progress on stderr')
-    _add_net_args(sw, 'also the triangle-net certificate at the fixed-size points (substitution; minutes a point)')
+    _add_net_args(sw, 'the triangle-net certificate at the fixed-size points (substitution), alone: its tightest setting (minutes a point)')
     _add_precision(sw, memory=False)
     sw.set_defaults(func=cmd_sweep)
 
@@ -316,7 +316,7 @@ def _add_calibrate(sub, raw):
     cal.add_argument('--relation', choices=RELATIONS, help="neighbouring relation (default: the scheme's own)")
     cal.add_argument('--tol', type=parse_number, default=0.005, help='relative search tolerance (default 0.005)')
     _add_precision(cal)
-    _add_net_args(cal, 'then search on with the triangle-net certificate (fixed size, substitution; minutes a call)')
+    _add_net_args(cal, 'search with the triangle-net certificate too (fixed size, substitution), alone: its tightest setting (minutes a call)')
     cal.add_argument('--json', action='store_true', help='print one JSON object')
     cal.add_argument('--quiet', action='store_true', help='no progress on stderr')
     cal.set_defaults(func=cmd_calibrate)
