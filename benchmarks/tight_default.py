@@ -223,8 +223,10 @@ def render(record:dict) -> str:
              '`account(...)` as it ships (attack included)' + (
                  ", the quick net in five blocks (`net='quick-blocks'`) where it applies; *fast*: `account(..., "
                  "net=False)`, the fast certificates" if any(r['setting'] == 'fast' for r in record['rows'])
-                 else ', the fast certificates then') + '; *quick*: with the triangle '
-             f"net's quick setting `{record['recipe']}`. *gap* = certified / attack, the answer a user gets over "
+                 else ', the fast certificates then') + (
+                 f"; *quick*: with the triangle net's quick setting `{record['recipe']}`"
+                 if any(r['setting'] == 'quick' for r in record['rows']) else '') + '. '
+             "*gap* = certified / attack, the answer a user gets over "
              "the best attack (the JSON's `gap` is the result's `theory_gap`: the two brackets' nearest ends, up to "
              "0.5% lower). *yardstick*: "
              'dp_accounting\'s PLD accountant on a Poisson query of the same size (rate m/n, σ, steps), in the same '

@@ -30,6 +30,23 @@ def test_tight_default_markdown_is_its_record(name):
     wor = next(r for r in record['rows'] if r['scheme'] == 'wor' and r['setting'] == 'quick')
     assert f"| {wor['upper'] / wor['attack']:.3f} |" in text
 
+def test_the_default_record_shows_the_net_as_every_door_answers_unasked():
+    "TIGHT_BY_DEFAULT: each configuration as shipped (the net where it applies) and with net=False, beside the yardstick."
+    import json
+    bench = _module('tight_default')
+    record = json.loads((ROOT / 'benchmarks' / 'TIGHT_BY_DEFAULT.json').read_text())
+    assert bench.render(record) == (ROOT / 'benchmarks' / 'TIGHT_BY_DEFAULT.md').read_text()
+    rows = {(r['size'], r['scheme'], r['setting']): r for r in record['rows']}
+    defaults = [r for r in record['rows'] if r['setting'] == 'default']
+    assert len(defaults) == 14 and len(record['yardstick']) == 3
+    for r in defaults:   # the default is the net (or says why not), never looser than the fast certificates
+        fast = rows[r['size'], r['scheme'], 'fast']
+        assert r['certificate'] == 'triangle net' and r['attack'] <= r['upper'] <= fast['upper'] and not r['tighter']
+    cals = {(c['scheme'], c['setting']): c for c in record['calibrations']}
+    for name in bench.SCHEMES:   # σ for (3, 1e-5): the default's at or below the fast one's, at or above the attack's
+        default, fast = cals[name, 'default'], cals[name, 'fast']
+        assert fast['attack_sigma'] <= default['sigma'] <= fast['sigma'] and default['upper'] <= 3.0
+
 def test_best_attack_markdown_is_its_record():
     "The best-attack artefact is its record rendered: each gap is the recorded certificate over the better attack."
     import json
