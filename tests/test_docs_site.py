@@ -122,8 +122,8 @@ def test_pages_reference_no_remote_scripts_or_styles():
 def test_site_is_small_and_self_contained():
     big = [f.name for f in DOCS.rglob('*.js') if f.stat().st_size > 500_000]
     assert not big, f'scripts over 500 kB: {big}'   # pydata's fontawesome.js alone was 1.56 MB of every page
-    size = sum(f.stat().st_size for f in DOCS.rglob('*') if f.is_file())
-    assert size < 10 * 2**20, f'{DOCS} is {size / 2**20:.1f} MB (limit 10 MB)'
+    size = sum(f.stat().st_size for f in DOCS.rglob('*') if f.is_file())   # 65 pages' text and figures: 10.0 MB when
+    assert size < 11 * 2**20, f'{DOCS} is {size / 2**20:.1f} MB (limit 11 MB)'   # the net became the default
     assert (DOCS / '_static' / 'katex' / 'katex.min.js').exists() and (DOCS / 'searchindex.js').exists()
 
 class _Links(html.parser.HTMLParser):
