@@ -21,7 +21,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
     t0 = time.perf_counter()
-    rows = compare_schemes(N, BATCH, epochs=EPOCHS, eps=EPS, delta=DELTA, b_values=[B])
+    rows = compare_schemes(N, BATCH, epochs=EPOCHS, eps=EPS, delta=DELTA, b_values=[B], net=False)   # as recorded
     total = time.perf_counter() - t0
     plot_comparison(rows, path=str(Path(args.out).with_name('practitioner.png')))
     attack_sigma = {short_label(r): calibrate_epoch_sigma(make_epoch_scheme(r.name, N, BATCH), epochs=EPOCHS, eps=EPS,

@@ -77,6 +77,7 @@ acc.compose(dp_event.PoissonSampledDpEvent(a['m'] / a['n'], dp_event.GaussianDpE
 report(value=acc.get_epsilon(a['delta']) if 'delta' in a else acc.get_delta(a['eps']))
 '''
 
+DEFAULT_OUT = Path(__file__).with_name('TIGHT_DEFAULT.md')   # the record of the quick net over the whole run
 SETTINGS = ['fast', 'default']   # every run's: the fast certificates, asked for, and the package's default
 
 def net_of(setting:str, quick:dict):
@@ -183,7 +184,7 @@ def main(argv=None):
                     help='the quick net cut into at most this many blocks (net_blocks; default 1: the full DP)')
     ap.add_argument('--tol', type=float, default=None,
                     help="the quick net's refinement tolerance instead of QUICK_NET's (net_tol; a coarser net is faster)")
-    ap.add_argument('--out', default=str(Path(__file__).with_name('TIGHT_DEFAULT.md')))
+    ap.add_argument('--out', default=str(DEFAULT_OUT))
     ap.add_argument('--render', metavar='JSON', help="only rewrite the Markdown beside a recorded run's JSON")
     args = ap.parse_args(argv)
     if args.render:
@@ -208,7 +209,9 @@ def main(argv=None):
             cals.append(dict(scheme=name, setting=setting, **child(CALIBRATE, dict(spec, name=name))))
             print(cals[-1], flush=True)
     command = (f'python benchmarks/tight_default.py{" --quick " + " ".join(args.quick) if args.quick else ""}'
-               f'{f" --blocks {args.blocks}" if args.blocks > 1 else ""}{f" --tol {args.tol:g}" if args.tol else ""}')
+               f'{f" --blocks {args.blocks}" if args.blocks > 1 else ""}{f" --tol {args.tol:g}" if args.tol else ""}'
+               + ('' if Path(args.out).resolve() == DEFAULT_OUT.resolve()
+                  else f' --out {Path(args.out).resolve().relative_to(Path(__file__).resolve().parents[1]).as_posix()}'))
     record = dict(command=command, commit=commit, date=time.strftime('%Y-%m-%d'),
                   seconds=round(time.perf_counter() - t_all), recipe=net.recipe(), quick=quick, rows=rows,
                   yardstick=yard, calibrations=cals)

@@ -10,7 +10,8 @@ from .core.definitions import MECHANISMS, MEMORY_BUDGET, check_real, memory_budg
 from .core.sampling import SCHEMES
 from .core.epochs import EPOCH_SCHEMES
 from .accounting.adaptive import ADAPTIVE_WORK_BUDGET
-from .accounting.net_options import FAST_NAME, MAX_BLOCKS, NET_PRESETS, PACKAGE_DEFAULT_NET, TightOptions
+from .accounting.net_options import (FAST_NAME, MAX_BLOCKS, NET_PRESETS, PACKAGE_DEFAULT_NET, QUICK_BLOCKS,
+                                               TightOptions)
 from .accounting.unlabelled_net import MAX_CELLS
 from .accounting.pairs import RELATIONS
 from .accounting.dominating import PAIRS
@@ -166,7 +167,8 @@ def _add_net_args(p, what:str):   # what --net adds, for its help
                         "it says they pay (WR, MUST: faster, a little looser)")
     p.add_argument('--net-blocks', dest='net_blocks', type=int, default=d.blocks,
                    help="cut the run into at most this many blocks: one DP over a block, its profile composed "
-                        f"(1..{MAX_BLOCKS}; default {d.blocks}: the DP over every step; more: faster, looser)")
+                        f"(1..{MAX_BLOCKS}; with --net, default {d.blocks}: the DP over every step; more: faster, "
+                        f"looser; the default certificate, {PACKAGE_DEFAULT_NET}, plays {QUICK_BLOCKS})")
     p.add_argument('--net-copies-tol', dest='net_copies_tol', type=parse_number, default=d.copies_tol,
                    help="refinement tolerance of the nets of l >= 2 copies of a record (WR, MUST; default: --net-tol; "
                         "larger: faster, a little looser)")

@@ -292,3 +292,20 @@ def test_a_default_net_leaves_other_runs_of_the_export_and_the_schedule_alone():
         assert account(sc, sigma=sigma, steps=k, delta=delta, h=0.5).certificate != 'triangle net'   # too coarse
         with pytest.raises(ValueError, match='net_grid'):                  # for the net: asked by name, loud
             account(sc, sigma=sigma, steps=k, delta=delta, h=0.5, net='quick')
+
+def test_the_shipped_default_gives_one_number_at_every_door(monkeypatch):
+    "As the package ships ('quick-blocks', five blocks), account, the curve, both recorded doors and the calibrator agree."
+    from must_nbdev.accounting.calibrate import calibrate_sigma
+    monkeypatch.delenv('MUST_DEFAULT_NET')                  # the package's own default, not the tests' fast one
+    sc, sigma, k, delta = make_scheme('wor', 500, m=5), 3.0, 100, 1e-5   # a run the net pays at in seconds
+    r = account(sc, sigma=sigma, steps=k, delta=delta)
+    assert r.certificate == 'triangle net' and r.upper < account(sc, sigma=sigma, steps=k, delta=delta, net=False).upper
+    opacus = OpacusStyleAccountant(sc)
+    for _ in range(k): opacus.step(noise_multiplier=sigma, sample_rate=sc.rate)
+    got = {'curve': epsilon_over_steps(sc, sigma=sigma, steps=[k], delta=delta)[0].upper,
+           'recorded': PrivacyAccountant().step(sc, sigma=sigma, steps=k).epsilon(delta).upper,
+           'opacus': opacus.get_epsilon(delta)}
+    assert got == {door: r.upper for door in got}
+    cal = calibrate_sigma(sc, steps=k, eps=r.upper * 1.2, delta=delta)   # its answer is account's at its σ
+    assert cal.result.certificate == 'triangle net' and cal.sigma < sigma
+    assert cal.eps_upper == account(sc, sigma=cal.sigma, steps=k, delta=delta).upper <= r.upper * 1.2

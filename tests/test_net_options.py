@@ -39,7 +39,8 @@ def test_the_default_net_holds_for_its_block_and_comes_back_after_it():
     assert default_net() is False and net_asked(None) is None          # the tests' process: MUST_DEFAULT_NET=fast
     with net_by_default('quick-blocks') as options:
         assert options == QUICK_BLOCKS_NET == net_asked(None) and net_asked(False) is None
-        with pytest.raises(ValueError, match=r"\(the default: set_default_net\)"): net_asked(None, TightOptions(tol=0.1))
+        with pytest.raises(ValueError, match=r"net was not given \(the default certificate, net='quick-blocks', has "
+                                             r"its own\): give net=True with them"): net_asked(None, TightOptions(tol=0.1))
     assert default_net() is False
     with pytest.raises(ZeroDivisionError):
         with net_by_default(QUICK_NET): 1 / 0
@@ -107,6 +108,8 @@ def test_the_package_default_is_the_quick_net_in_five_blocks_where_nothing_sets_
     previous = set_default_net(False)      # a session's default wins over the variable, bad or not
     try: assert default_net() is False
     finally: set_default_net(previous)
+    from must_nbdev.accounting.net_options import net_by_default
+    with net_by_default(False): assert default_net() is False   # and so does a block: the way out needs no variable
 
 def test_a_fresh_process_plays_the_package_default_and_its_children_the_variable():
     "A new interpreter with the variable unset reads 'quick-blocks'; `must` with MUST_DEFAULT_NET=fast answers fast."

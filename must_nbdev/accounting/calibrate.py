@@ -325,7 +325,7 @@ def calibrate_schedule(phases,                   # [(scheme, steps), ...] in tra
     tol = check_real(tol, 'tol', 1e-4, 1); sigma_max = check_real(sigma_max, 'sigma_max', 1e-3, 1e12)
     relation = check_choice(phases[0][0].relation if relation is None else relation, 'relation', RELATIONS)
     if default_run_net([(sc, None) for sc, _ in phases], relation) is not None:   # one σ for every phase
-        raise ValueError("the default certificate is the triangle net (set_default_net), which certifies a schedule "
+        raise ValueError("the default certificate is the triangle net (default_net()), which certifies a schedule "
                          "of one scheme as one run: calibrate it with calibrate_sigma(steps=...), or under "
                          "`with net_by_default(False):`")
     t0, runs = time.perf_counter(), {}

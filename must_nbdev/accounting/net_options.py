@@ -83,6 +83,7 @@ FAST_NAME = 'fast'   # the fast certificates by name, where a name is all that c
 DEFAULT_NET_VARIABLE = 'MUST_DEFAULT_NET'   # the environment variable that sets a process's default (and its children's)
 _SESSION_NET = {'net': None}   # `set_default_net`'s; None: not set, the variable's, else `PACKAGE_DEFAULT_NET`
 _BLOCK_NET = ContextVar('must_nbdev_block_net')   # `net_by_default`'s, in its own thread or task; unset: the session's
+_NO_BLOCK = object()   # what `_BLOCK_NET` holds outside every block
 
 def _variable_net():
     "The default the environment variable names (`DEFAULT_NET_VARIABLE`), else `PACKAGE_DEFAULT_NET`."
@@ -95,8 +96,10 @@ def _variable_net():
 
 def default_net():
     "The certificate a door plays where its `net` is not given: the innermost `net_by_default` block's, else the session's."
+    block = _BLOCK_NET.get(_NO_BLOCK)   # a block wins, whatever the variable holds (even a bad value)
+    if block is not _NO_BLOCK: return block
     session = _SESSION_NET['net']
-    return _BLOCK_NET.get(_variable_net() if session is None else session)
+    return _variable_net() if session is None else session
 
 def net_asked(net,                             # None (the default: `default_net()`), False, True, a preset's name
                                                # (`NET_PRESETS`) or a `TightOptions`
@@ -115,8 +118,10 @@ def net_asked(net,                             # None (the default: `default_net
         named, net = net, NET_PRESETS[net]
     else: named = None
     if isinstance(net, TightOptions):
-        if given: raise ValueError(f"the net's options were given twice, as net={named or net!r}"
-                                   f"{' (the default: set_default_net)' if defaulted else ''} and as "
+        if given and defaulted:   # options without net=...: the default net has its own options
+            raise ValueError(f"{options.recipe()} set the triangle net's options, but net was not given (the "
+                             f"default certificate, net={named or net!r}, has its own): give net=True with them")
+        if given: raise ValueError(f"the net's options were given twice, as net={named or net!r} and as "
                                    f"{options.recipe()}: give one of them")
         return net
     if not isinstance(net, (bool, np.bool_)):

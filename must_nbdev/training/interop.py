@@ -259,7 +259,7 @@ def dp_accounting_classes() -> tuple:
             from must_nbdev.accounting.account import default_run_net
             if self._others or default_run_net(self._runs, self.relation) is None: return   # fast, as at every door
             (scheme, sigma), = self._runs
-            raise ValueError(f"the package's default certificate is the triangle net (set_default_net), which "
+            raise ValueError(f"the package's default certificate is the triangle net (default_net()), which "
                              f"certifies this run of {scheme.label} at sigma={sigma:g}; this export composes "
                              f"per-step PLDs and would answer another epsilon than account: ask account for "
                              f"the run, or query under `with net_by_default(False):`")
